@@ -1,0 +1,59 @@
+package io.gfxstats.cli;
+
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Entry point of {@code scripts/gfxstats}. */
+public final class Main {
+    private Main() {
+    }
+
+    static Map<String, Command> commands() {
+        Map<String, Command> commands = new LinkedHashMap<>();
+        for (Command c : List.<Command>of()) {
+            commands.put(c.name(), c);
+        }
+        return commands;
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        Map<String, Command> commands = commands();
+        if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help") || args[0].equals("help")) {
+            usage(commands, args.length == 0 ? err : out);
+            return args.length == 0 ? Command.EXIT_ERROR : 0;
+        }
+        Command command = commands.get(args[0]);
+        if (command == null) {
+            err.println("gfxstats: unknown command '" + args[0] + "' (try: gfxstats --help)");
+            return Command.EXIT_ERROR;
+        }
+        try {
+            int code = command.run(Arrays.copyOfRange(args, 1, args.length), System.in, out, err);
+            out.flush();
+            return code;
+        } catch (UsageException e) {
+            out.flush();
+            err.println("gfxstats " + command.name() + ": " + e.getMessage());
+            return Command.EXIT_ERROR;
+        } catch (Exception e) {
+            out.flush();
+            err.println("gfxstats " + command.name() + ": " + e);
+            return Command.EXIT_ERROR;
+        }
+    }
+
+    private static void usage(Map<String, Command> commands, PrintStream to) {
+        to.println("usage: gfxstats <command> [options]");
+        to.println();
+        for (Command c : commands.values()) {
+            to.println("  " + c.synopsis());
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package io.gfxstats.frame;
+
+import io.gfxstats.stats.JankType;
+import io.gfxstats.stats.StatsSink;
+
+/**
+ * The four cause comparisons run on a frame that missed its deadline. Each counts its type when
+ * the span reaches its threshold (a fraction of the frame interval) and stays under 10 s, so a
+ * frame stuck behind a suspended process is not blamed on one stage.
+ */
+final class JankChecks {
+    static final long CAP_NANOS = 10_000_000_000L;
+
+    private JankChecks() {
+    }
+
+    static void count(FrameInfo frame, long interval, StatsSink sink) {
+        check(frame, FrameInfo.INTENDED_VSYNC, FrameInfo.VSYNC, 1, JankType.MISSED_VSYNC, sink);
+        check(frame, FrameInfo.VSYNC, FrameInfo.SYNC_START, (long) (0.5 * interval), JankType.SLOW_UI_THREAD, sink);
+        check(frame, FrameInfo.SYNC_START, FrameInfo.ISSUE_DRAW_COMMANDS_START, (long) (0.2 * interval),
+                JankType.SLOW_BITMAP_UPLOAD, sink);
+        check(frame, FrameInfo.ISSUE_DRAW_COMMANDS_START, FrameInfo.FRAME_COMPLETED, (long) (0.75 * interval),
+                JankType.SLOW_DRAW, sink);
+    }
+
+    private static void check(FrameInfo frame, int start, int end, long threshold, JankType type, StatsSink sink) {
+        long d = frame.duration(start, end);
+        if (d >= threshold && d < CAP_NANOS) {
+            sink.increment(type.counter());
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package io.gfxstats.stats;
+
+/**
+ * The per-type jank counters of a ProfileData, in Android's order. The label is the text that
+ * follows "Number " in a dumpsys block.
+ */
+public enum JankType {
+    MISSED_VSYNC("Missed Vsync"),
+    HIGH_INPUT_LATENCY("High input latency"),
+    SLOW_UI_THREAD("Slow UI thread"),
+    SLOW_BITMAP_UPLOAD("Slow bitmap uploads"),
+    SLOW_DRAW("Slow issue draw commands"),
+    MISSED_DEADLINE("Frame deadline missed"),
+    /** Counted by the legacy accounting only; never persisted (Android persists no legacy counter). */
+    MISSED_DEADLINE_LEGACY("Frame deadline missed (legacy)");
+
+    public static final int COUNT = values().length;
+
+    private final String label;
+
+    JankType(String label) {
+        this.label = label;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    /** Index of this type's counter in {@link Counters} order. */
+    public int counter() {
+        return Counters.JANK_TYPE_BASE + ordinal();
+    }
+}

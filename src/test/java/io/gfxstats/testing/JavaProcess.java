@@ -1,0 +1,39 @@
+package io.gfxstats.testing;
+
+import java.io.File;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Starts a real JVM on the test classpath with the flags every gfxstats process needs. Fault
+ * tests kill these with SIGKILL ({@link Process#destroyForcibly()}).
+ */
+public final class JavaProcess {
+    private JavaProcess() {
+    }
+
+    public static List<String> command(Class<?> mainClass, String... args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
+        cmd.add("--add-opens=java.base/java.lang.reflect=ALL-UNNAMED");
+        cmd.add("--add-exports=java.base/sun.nio.ch=ALL-UNNAMED");
+        cmd.add("--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED");
+        cmd.add("-Dsystem.properties=/dev/null");
+        cmd.add("-Xss1m");
+        cmd.add("-XX:TieredStopAtLevel=1");
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(mainClass.getName());
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    public static ProcessBuilder builder(Class<?> mainClass, String... args) {
+        return new ProcessBuilder(command(mainClass, args));
+    }
+
+    public static Process start(Class<?> mainClass, String... args) throws IOException {
+        return builder(mainClass, args).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    }
+}
