@@ -27,8 +27,69 @@ public final class PrivateFields {
     private PrivateFields() {
     }
 
+    /**
+     * Whether GraphicsStatsProto's only private field is {@code gfxstats_buffer_marks} and its
+     * nested summary and bucket messages have none, so that {@link #strip(GraphicsStatsProto)}
+     * can use the generated accessors instead of walking 180 buckets by reflection. If the schema
+     * grows another private or nested field, this turns false and the generic walk takes over.
+     */
+    private static final boolean KNOWN_SHAPE = knownShape();
+
     public static GraphicsStatsProto strip(GraphicsStatsProto proto) {
-        return (GraphicsStatsProto) stripMessage(proto);
+        return KNOWN_SHAPE ? stripKnownShape(proto) : (GraphicsStatsProto) stripMessage(proto);
+    }
+
+    private static GraphicsStatsProto stripKnownShape(GraphicsStatsProto proto) {
+        GraphicsStatsProto.Builder b = null;
+        if (proto.getGfxstatsBufferMarksCount() != 0) {
+            b = proto.toBuilder().clearGfxstatsBufferMarks();
+        }
+        if (hasPrivate(proto.getUnknownFields())) {
+            b = b != null ? b : proto.toBuilder();
+            b.setUnknownFields(publicOnly(proto.getUnknownFields()));
+        }
+        if (proto.hasSummary() && hasPrivate(proto.getSummary().getUnknownFields())) {
+            b = b != null ? b : proto.toBuilder();
+            b.setSummary(proto.getSummary().toBuilder().setUnknownFields(publicOnly(proto.getSummary().getUnknownFields())));
+        }
+        for (int i = 0; i < proto.getHistogramCount(); i++) {
+            UnknownFieldSet u = proto.getHistogram(i).getUnknownFields();
+            if (hasPrivate(u)) {
+                b = b != null ? b : proto.toBuilder();
+                b.setHistogram(i, proto.getHistogram(i).toBuilder().setUnknownFields(publicOnly(u)));
+            }
+        }
+        for (int i = 0; i < proto.getGpuHistogramCount(); i++) {
+            UnknownFieldSet u = proto.getGpuHistogram(i).getUnknownFields();
+            if (hasPrivate(u)) {
+                b = b != null ? b : proto.toBuilder();
+                b.setGpuHistogram(i, proto.getGpuHistogram(i).toBuilder().setUnknownFields(publicOnly(u)));
+            }
+        }
+        return b == null ? proto : b.build();
+    }
+
+    private static boolean knownShape() {
+        Descriptor top = GraphicsStatsProto.getDescriptor();
+        Shape shape = new Shape(top);
+        List<String> privateNames = shape.privateFields.stream().map(FieldDescriptor::getName).toList();
+        List<String> messageNames = shape.messageFields.stream().map(FieldDescriptor::getName).toList();
+        if (!privateNames.equals(List.of("gfxstats_buffer_marks"))
+                || !messageNames.equals(List.of("summary", "histogram", "gpu_histogram"))) {
+            return false;
+        }
+        for (FieldDescriptor f : shape.messageFields) {
+            Shape nested = new Shape(f.getMessageType());
+            if (!nested.privateFields.isEmpty() || !nested.messageFields.isEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether {@link #strip(GraphicsStatsProto)} uses the generated accessors (for tests). */
+    static boolean usesKnownShape() {
+        return KNOWN_SHAPE;
     }
 
     /** {@code message} without private fields, at any depth. */

@@ -122,6 +122,9 @@ class ProtoDumpWriterTest {
                 .setHistogram(3, oddBucket)
                 .build();
 
+        // The descriptor-driven walk and the generated-accessor fast path agree.
+        assertTrue(PrivateFields.usesKnownShape());
+        assertEquals(PrivateFields.stripMessage(input), PrivateFields.strip(input));
         GraphicsStatsProto out = GraphicsStatsServiceDumpProto.parseFrom(bytes(WRITER, List.of(input))).getStats(0);
         assertEquals(List.of(10), List.copyOf(out.getUnknownFields().asMap().keySet()));
         assertTrue(out.getSummary().getUnknownFields().asMap().isEmpty());
@@ -134,8 +137,9 @@ class ProtoDumpWriterTest {
     void shouldReturnAnEntryWithoutPrivateFieldsUnchanged() {
         GraphicsStatsProto clean = TextDumpWriterTest.goldenProto();
         assertSame(clean, PrivateFields.strip(clean));
-        GraphicsStatsProto stripped = PrivateFields.strip(marked(clean, "k"));
-        assertEquals(clean, stripped);
+        assertSame(clean, PrivateFields.stripMessage(clean));
+        assertEquals(clean, PrivateFields.strip(marked(clean, "k")));
+        assertEquals(clean, PrivateFields.stripMessage(marked(clean, "k")));
     }
 
     private static void assertNoPrivateField(UnknownFieldSet fields) {
