@@ -1,0 +1,13 @@
+package io.gfxstats.daemon.dump;
+
+import io.gfxstats.stats.ProfileData;
+
+/**
+ * The unsaved frames of every live buffer of one (uid, package, version, day), summed, so the
+ * day file is merged with them once (Android merges it once per process, counting it twice).
+ *
+ * @param unsaved     counters not yet in the day file, summed over the group's buffers
+ * @param startMillis earliest accounting start of the group's buffers in this day
+ */
+public record LiveGroup(EntryKey key, int uid, ProfileData unsaved, long startMillis) {
+}
