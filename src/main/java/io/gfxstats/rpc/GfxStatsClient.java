@@ -21,9 +21,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollDomainSocketChannel;
-import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
-import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
 import java.io.ByteArrayOutputStream;
@@ -78,7 +76,7 @@ public final class GfxStatsClient implements AutoCloseable {
     /** A client of the daemon listening on {@code socket}. Connects lazily, on the first call. */
     public static GfxStatsClient unix(Path socket, ClientOptions options) {
         Path path = socket.toAbsolutePath().normalize();
-        EventLoopGroup group = new EpollEventLoopGroup(1, new DefaultThreadFactory("gfxstats-client", true));
+        EventLoopGroup group = EpollGroups.create(1, "gfxstats-client");
         ManagedChannel channel = NettyChannelBuilder.forAddress(new DomainSocketAddress(path.toString()))
                 .eventLoopGroup(group)
                 .channelType(EpollDomainSocketChannel.class)

@@ -7,11 +7,9 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.epoll.Epoll;
-import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerSocketChannel;
 import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
-import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -65,8 +63,8 @@ public final class GfxStatsServer {
         // Settings are checked before anything is created so that a bad config leaves no trace.
         TcpListener tcp = config.tcp().enabled() ? TcpListener.check(config.tcp()) : null;
         socketFile = UnixSocketFile.prepare(config.socket());
-        boss = new EpollEventLoopGroup(1, new DefaultThreadFactory("gfxstats-accept", true));
-        workers = new EpollEventLoopGroup(2, new DefaultThreadFactory("gfxstats-io", true));
+        boss = EpollGroups.create(1, "gfxstats-accept");
+        workers = EpollGroups.create(2, "gfxstats-io");
         try {
             unixServer = startUnix();
             socketFile.bound();
@@ -158,6 +156,7 @@ public final class GfxStatsServer {
         long deadline = System.nanoTime() + config.shutdownGrace().toNanos();
         awaitOrForce(unixServer, deadline);
         awaitOrForce(tcpServer, deadline);
+        service.shutdownNow();
         if (socketFile != null) {
             socketFile.remove();
         }

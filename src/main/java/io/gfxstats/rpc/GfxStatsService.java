@@ -167,15 +167,21 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
     }
 
     /**
-     * Refuses new registrations and dumps, ends every open registration with
+     * Refuses new registrations and dumps and ends every open registration with
      * {@link EndReason#SERVER_STOPPING} (its client sees UNAVAILABLE and re-registers with the
-     * next daemon) and stops the dump threads. Idempotent.
+     * next daemon). Dumps already running may finish. Idempotent.
      */
     public void shutdown() {
         stopping = true;
         for (LiveRegistration reg : new ArrayList<>(live)) {
             reg.stop();
         }
+        dumpExecutor.shutdown();
+    }
+
+    /** {@link #shutdown()}, then interrupts dumps still running. */
+    public void shutdownNow() {
+        shutdown();
         dumpExecutor.shutdownNow();
     }
 

@@ -44,10 +44,14 @@ final class Children implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         for (Process p : processes) {
             p.destroyForcibly();
-            p.waitFor(10, TimeUnit.SECONDS);
+            try {
+                p.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -13,7 +13,7 @@ import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollDomainSocketChannel;
-import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -76,7 +76,7 @@ class DumpStreamingTest {
     void shouldStreamSeveralMegabytesIntactInChunksNoLargerThanTheBound() throws Exception {
         long size = 5L * 1024 * 1024 + 123;
         backend.dumpSize = size;
-        EpollEventLoopGroup group = new EpollEventLoopGroup(1);
+        EventLoopGroup group = EpollGroups.create(1, "test-client");
         ManagedChannel channel = NettyChannelBuilder.forAddress(new DomainSocketAddress(socket.toString()))
                 .eventLoopGroup(group).channelType(EpollDomainSocketChannel.class)
                 .withOption(ChannelOption.SO_KEEPALIVE, null).usePlaintext().build();
@@ -217,6 +217,26 @@ class DumpStreamingTest {
             assertTrue(e.getMessage().contains("too many dumps in progress (limit 1)"), e.getMessage());
             backend.unblock();
             assertEquals(1000, blocked.get(10, TimeUnit.SECONDS).length);
+        }
+    }
+
+    @Test
+    void shouldLetARunningDumpFinishWhileTheServerStops() throws Exception {
+        try (GfxStatsClient client = GfxStatsClient.unix(socket)) {
+            CompletableFuture<byte[]> running = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return client.dumpBytes(DumpRequest.newBuilder().setPackageName("block").build());
+                } catch (GfxStatsClientException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertNotNull(backend.dumpCallers.poll(10, TimeUnit.SECONDS));
+            CompletableFuture<Void> stopping = CompletableFuture.runAsync(server::stop);
+
+            backend.unblock();
+
+            assertEquals(1000, running.get(10, TimeUnit.SECONDS).length);
+            stopping.get(10, TimeUnit.SECONDS);
         }
     }
 
