@@ -31,6 +31,7 @@ import java.util.Deque;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -218,18 +219,29 @@ public final class DayStore implements AutoCloseable {
 
     /**
      * The current stamp of an entry's file without reading it ({@link FileStamp#ABSENT} if there
-     * is none), so that a cache can tell whether its copy is still current.
+     * is none), so that a cache can tell whether its copy is still current. Costs one lstat per
+     * path component: an entry behind a link where a directory belongs counts as absent, as
+     * in {@link #read}. (Being a stat, not a read, it needs no openat chain: nothing is read
+     * through a link, and a link swapped in later gives another stamp.)
      */
     public FileStamp stamp(EntryKey key) throws IOException {
         ensureOpen();
-        try (Chain chain = openExisting(key)) {
-            if (chain == null) {
+        Path path = root;
+        for (String name : components(key)) {
+            path = path.resolve(name);
+            if (!isRealDirectory(lstatPath(path))) {
                 return FileStamp.ABSENT;
             }
-            BasicFileAttributes attrs = lstat(chain.last(), StoreNames.TOTAL);
-            return attrs == null ? FileStamp.ABSENT : FileStamp.of(attrs);
+        }
+        BasicFileAttributes attrs = lstatPath(path.resolve(StoreNames.TOTAL));
+        return attrs == null ? FileStamp.ABSENT : FileStamp.of(attrs);
+    }
+
+    private static BasicFileAttributes lstatPath(Path path) throws IOException {
+        try {
+            return Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException | NotDirectoryException e) {
-            return FileStamp.ABSENT;
+            return null;
         }
     }
 
@@ -343,6 +355,33 @@ public final class DayStore implements AutoCloseable {
         } finally {
             mutations.unlock();
         }
+    }
+
+    /** Computes an entry's new contents from its stored ones (empty when there are none). */
+    @FunctionalInterface
+    public interface Merger {
+        GraphicsStatsProto merge(Optional<GraphicsStatsProto> stored) throws IOException;
+    }
+
+    /**
+     * Read, merge, write: the save path. Reads the entry (quarantining an unusable file), lets
+     * {@code merger} compute the new contents and writes them conditionally; if the file changed
+     * in between, reads and merges again, so the result always contains what was on disk.
+     *
+     * @return the stamp of the written file
+     */
+    public FileStamp update(EntryKey key, Merger merger) throws IOException {
+        StaleWriteException last = null;
+        for (int attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+            ReadResult current = read(key);
+            GraphicsStatsProto merged = merger.merge(current.proto());
+            try {
+                return write(key, merged, current.stamp());
+            } catch (StaleWriteException e) {
+                last = e;
+            }
+        }
+        throw last;
     }
 
     // ------------------------------------------------------------------ retention

@@ -187,6 +187,17 @@ class DayStoreQuarantineTest {
     }
 
     @Test
+    void shouldQuarantineAFileTooLargeToBeADayFileWithoutReadingIt() throws IOException {
+        Path file = plant(root, KEY, new byte[] {1, 0, 0, 0});
+        try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+            raf.setLength(DayStore.MAX_FILE_BYTES + 1); // sparse: costs no disk
+        }
+        QuarantineEvent e = store.read(KEY).quarantine().orElseThrow();
+        assertTrue(e.reason().contains("more than any day file can hold"), e.reason());
+        assertEquals(DayStore.MAX_FILE_BYTES + 1, Files.size(e.quarantinedTo()));
+    }
+
+    @Test
     void shouldNotQuarantineAValidFileWithoutPackageOrStart() throws IOException {
         // Older or partial writers may leave fields unset; that is not a contradiction.
         GraphicsStatsProto bare = GraphicsStatsProto.newBuilder().build();

@@ -132,6 +132,27 @@ class DayStoreTest {
     }
 
     @Test
+    void shouldMergeAgainWhenTheFileChangesDuringAnUpdate() throws IOException {
+        store.update(key, stored -> {
+            assertTrue(stored.isEmpty());
+            return proto(key, 10);
+        });
+        List<Integer> seen = new ArrayList<>();
+        store.update(key, stored -> {
+            int frames = stored.orElseThrow().getSummary().getTotalFrames();
+            seen.add(frames);
+            if (seen.size() == 1) {
+                // someone else saves between our read and our write
+                Path copy = Files.write(tmp.resolve("copy"), DayFileCodec.encode(proto(key, 100)));
+                Files.move(copy, store.pathOf(key), StandardCopyOption.REPLACE_EXISTING);
+            }
+            return proto(key, frames + 1);
+        });
+        assertEquals(List.of(10, 100), seen, "merged again with what was really on disk");
+        assertEquals(101, store.read(key).proto().orElseThrow().getSummary().getTotalFrames());
+    }
+
+    @Test
     void shouldRefuseProtoThatContradictsItsPath() throws IOException {
         EntryKey other = new EntryKey(DAY, "com.other", 42);
         assertThrows(IllegalArgumentException.class, () -> store.write(key, proto(other, 1), FileStamp.ABSENT));

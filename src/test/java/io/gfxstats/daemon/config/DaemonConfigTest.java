@@ -70,6 +70,14 @@ class DaemonConfigTest {
     }
 
     @Test
+    void shouldReadTheRealEnvironment() {
+        ConfigEnvironment real = ConfigEnvironment.system();
+        assertTrue(real.home().isAbsolute());
+        assertEquals(Path.of("").toAbsolutePath(), real.workingDirectory());
+        assertEquals("gfxstats", real.defaultStateDir().getFileName().toString());
+    }
+
+    @Test
     void shouldMatchBuilderDefaultsForTheSameStateDirectory() {
         DaemonConfig loaded = DaemonConfig.defaults(xdg);
         DaemonConfig built = DaemonConfig.builder().stateDir(Path.of("/home/ann/.state/gfxstats")).build();
