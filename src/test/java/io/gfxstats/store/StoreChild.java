@@ -1,7 +1,6 @@
 package io.gfxstats.store;
 
 import java.nio.file.Path;
-import java.time.Clock;
 
 /**
  * A separate JVM using a store, for tests that SIGKILL it. {@code hold ROOT}: open the store and
