@@ -1,0 +1,262 @@
+package io.gfxstats.buffer;
+
+import io.gfxstats.stats.Pipeline;
+import net.openhft.chronicle.core.UnsafeMemory;
+import net.openhft.chronicle.core.io.ReferenceOwner;
+
+import java.io.IOException;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static io.gfxstats.buffer.BufferDescriptor.*;
+
+/**
+ * The client's read-write mapping of one buffer. Hands out {@link StripeWriter}s (one per
+ * tracker) and keeps the few header fields a client owns: heartbeat, stats start (lowered only),
+ * and retirement at handover.
+ *
+ * <p>The mapping lives until {@link #close()} has been called and every stripe handed out has
+ * been released; the last release unmaps it on the releasing thread. Methods other than the
+ * stripes' counting methods are thread-safe.
+ *
+ * <p>Never truncate a mapped buffer file: a process touching pages that no longer exist is
+ * killed by SIGBUS.
+ */
+public final class BufferWriter implements AutoCloseable {
+    static {
+        if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
+            // Counters are written with native-order stores; the format is little-endian.
+            throw new ExceptionInInitializerError("gfxstats buffers need a little-endian platform");
+        }
+    }
+
+    private static final UnsafeMemory MEMORY = UnsafeMemory.MEMORY;
+
+    private static final sun.misc.Unsafe UNSAFE = UnsafeMemory.UNSAFE;
+    private static final long BYTE_ARRAY_BASE = UNSAFE.arrayBaseOffset(byte[].class);
+
+    private final BufferHeader header;
+    private final MappedRegion region;
+    private final long base;
+    private final int ownerPid;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private BufferWriter(BufferHeader header, MappedRegion region) {
+        this.header = header;
+        this.region = region;
+        this.base = region.baseAddress();
+        this.ownerPid = (int) ProcessHandle.current().pid();
+    }
+
+    /**
+     * Maps a ready buffer for writing, after the same validation as {@link BufferReader} (no
+     * owner check: the provider that named the file vouches for it). A retired buffer is
+     * rejected ({@link BufferFormatException.Reason#RETIRED}): count into its successor.
+     */
+    public static BufferWriter open(Path path) throws IOException {
+        try (FileChannel channel = BufferHeader.openChannel(path, true, null, -1)) {
+            BufferHeader header = BufferHeader.read(path, channel);
+            int state = BufferHeader.readStateWord(channel);
+            if (state == STATE_RETIRED) {
+                ByteBuffer image = BufferHeader.readFully(channel, 0, header.headerLength);
+                throw new BufferFormatException(BufferFormatException.Reason.RETIRED, path,
+                        "handed over to " + header.mutableFields(state, image).successorId());
+            }
+            return new BufferWriter(header, MappedRegion.map(channel, true, header.length));
+        }
+    }
+
+    /**
+     * A stripe for one writer: a free writer stripe claimed with a compare-and-set of its claim
+     * word (0 to this process's pid), or, when all are taken, the shared stripe with atomic adds.
+     * Never fails for lack of stripes; counting is exact either way.
+     *
+     * @throws IllegalStateException after {@link #close()}
+     */
+    public StripeWriter claimStripe() {
+        ReferenceOwner owner = reserve();
+        try {
+            for (int s = 1; s <= header.stripeCount; s++) {
+                long claim = base + header.claimOffset(s);
+                if (MEMORY.readVolatileInt(claim) == 0 && MEMORY.compareAndSwapInt(claim, 0, ownerPid)) {
+                    return StripeWriter.exclusive(this, s, base + header.stripeOffset(s), owner);
+                }
+            }
+            return StripeWriter.shared(this, base + header.stripeOffset(SHARED_STRIPE), owner);
+        } catch (RuntimeException | Error e) {
+            region.release(owner);
+            throw e;
+        }
+    }
+
+    void releaseClaim(int stripe) {
+        // Ordered store: the next claimant's CAS sees every count written under this claim.
+        MEMORY.writeOrderedInt(base + header.claimOffset(stripe), 0);
+    }
+
+    MappedRegion region() {
+        return region;
+    }
+
+    /** Publishes the client's liveness (epoch ms). Called a few times per second, never per frame. */
+    public void heartbeat(long epochMillis) {
+        ReferenceOwner owner = reserve();
+        try {
+            MEMORY.writeOrderedLong(base + HEARTBEAT_OFFSET, epochMillis);
+        } finally {
+            region.release(owner);
+        }
+    }
+
+    /**
+     * Moves the stats start back to {@code epochMillis} if that is earlier (a client merging
+     * counts it made before it had this buffer); never moves it forward.
+     *
+     * @return true if the start changed
+     */
+    public boolean lowerStatsStart(long epochMillis) {
+        if (epochMillis <= 0) {
+            return false;
+        }
+        ReferenceOwner owner = reserve();
+        try {
+            long address = base + STATS_START_OFFSET;
+            while (true) {
+                long current = MEMORY.readVolatileLong(address);
+                if (current != 0 && current <= epochMillis) {
+                    return false;
+                }
+                if (MEMORY.compareAndSwapLong(address, current, epochMillis)) {
+                    return true;
+                }
+            }
+        } finally {
+            region.release(owner);
+        }
+    }
+
+    /** The stats start now in the header (epoch ms). */
+    public long statsStartMillis() {
+        ReferenceOwner owner = reserve();
+        try {
+            return MEMORY.readVolatileLong(base + STATS_START_OFFSET);
+        } finally {
+            region.release(owner);
+        }
+    }
+
+    /**
+     * Marks the buffer handed over to {@code successorId}: the successor id is written first,
+     * then the state word (release), so a reader seeing RETIRED also sees the successor.
+     */
+    public void retire(String successorId) {
+        BufferSpec.requireRegistrationId(successorId, "successor id");
+        ReferenceOwner owner = reserve();
+        try {
+            byte[] bytes = successorId.getBytes(StandardCharsets.US_ASCII);
+            for (int i = 0; i < bytes.length; i++) {
+                MEMORY.writeByte(base + SUCCESSOR_ID_OFFSET + INT + i, bytes[i]);
+            }
+            MEMORY.writeOrderedInt(base + SUCCESSOR_ID_OFFSET, bytes.length);
+            MEMORY.writeOrderedInt(base + STATE_OFFSET, STATE_RETIRED);
+        } finally {
+            region.release(owner);
+        }
+    }
+
+    /** A snapshot as the daemon would take it. */
+    public BufferSnapshot snapshot() throws BufferFormatException {
+        ReferenceOwner owner = reserve();
+        try {
+            byte[] state = new byte[INT];
+            copy(STATE_OFFSET, state);
+            VarHandle.acquireFence();
+            byte[] first = new byte[(int) header.length];
+            copy(0, first);
+            VarHandle.acquireFence();
+            byte[] second = new byte[(int) header.length];
+            copy(0, second);
+            int stateWord = ByteBuffer.wrap(state).order(ByteOrder.LITTLE_ENDIAN).getInt(0);
+            return new BufferSnapshot(header, header.mutableFields(stateWord, ByteBuffer.wrap(first)),
+                    header.sumStripes(ByteBuffer.wrap(first), ByteBuffer.wrap(second)));
+        } finally {
+            region.release(owner);
+        }
+    }
+
+    private void copy(long offset, byte[] dst) {
+        // A bulk copy: if the file was truncated under the mapping, HotSpot raises InternalError
+        // instead of dying on SIGBUS.
+        UNSAFE.copyMemory(null, base + offset, dst, BYTE_ARRAY_BASE, dst.length);
+    }
+
+    public Path path() {
+        return header.path;
+    }
+
+    public String registrationId() {
+        return header.registrationId;
+    }
+
+    public String predecessorId() {
+        return header.predecessorId;
+    }
+
+    public String packageName() {
+        return header.packageName;
+    }
+
+    public long versionCode() {
+        return header.versionCode;
+    }
+
+    public Pipeline pipeline() {
+        return header.pipeline;
+    }
+
+    public int pid() {
+        return header.pid;
+    }
+
+    public int stripeCount() {
+        return header.stripeCount;
+    }
+
+    public int layoutVersion() {
+        return header.layoutVersion;
+    }
+
+    public long length() {
+        return header.length;
+    }
+
+    /** True once closed and every stripe released: the file is no longer mapped. */
+    public boolean isUnmapped() {
+        return region.refCount() == 0;
+    }
+
+    /** A reference that keeps the mapping alive while a method touches it, even if close() races. */
+    private ReferenceOwner reserve() {
+        ReferenceOwner owner = ReferenceOwner.temporary("writer");
+        if (closed.get() || !region.tryReserve(owner)) {
+            throw new IllegalStateException("buffer writer closed: " + header.path);
+        }
+        return owner;
+    }
+
+    /**
+     * Drops this writer's reference to the mapping; the file is unmapped now, or when the last
+     * stripe still in use is released. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            region.release(ReferenceOwner.INIT);
+        }
+    }
+}

@@ -1,0 +1,150 @@
+package io.gfxstats.client;
+
+import io.gfxstats.frame.DaveyListener;
+import io.gfxstats.frame.TrackerConfig;
+import io.gfxstats.stats.Pipeline;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Settings of a {@link StatsSession}; build with {@link #builder(String, long)}.
+ *
+ * @param packageName         package the frames are counted for: 1..255 bytes of letters,
+ *                            digits, '_', '-' and '.', starting with a letter, digit or '_'; no ".."
+ * @param versionCode         the package's version code
+ * @param pipeline            render pipeline reported to the daemon
+ * @param refreshIntervalNanos display refresh interval, the default for trackers and for frames
+ *                            recorded without a frame interval
+ * @param heartbeatInterval   how often the session publishes its liveness in the buffer (at
+ *                            least 100 ms, default 250 ms)
+ * @param retryMin            first delay before asking the provider again after a failure or
+ *                            after the attachment ended (default 100 ms)
+ * @param retryMax            backoff ceiling (default 5 s)
+ * @param clock               wall clock for the stats start time and the heartbeat
+ * @param daveyListener       told about frames of 700 ms or more (default: one log line each)
+ */
+public record SessionOptions(String packageName,
+                             long versionCode,
+                             Pipeline pipeline,
+                             long refreshIntervalNanos,
+                             Duration heartbeatInterval,
+                             Duration retryMin,
+                             Duration retryMax,
+                             Clock clock,
+                             DaveyListener daveyListener) {
+
+    static final int PACKAGE_NAME_MAX = 255;
+
+    public SessionOptions {
+        requireValidPackageName(packageName);
+        Objects.requireNonNull(pipeline, "pipeline");
+        if (refreshIntervalNanos <= 0) {
+            throw new IllegalArgumentException("refresh interval must be positive: " + refreshIntervalNanos);
+        }
+        Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
+        if (heartbeatInterval.compareTo(Duration.ofMillis(100)) < 0) {
+            throw new IllegalArgumentException("heartbeat interval must be at least 100 ms: " + heartbeatInterval);
+        }
+        Objects.requireNonNull(retryMin, "retryMin");
+        Objects.requireNonNull(retryMax, "retryMax");
+        if (retryMin.isNegative() || retryMin.isZero() || retryMax.compareTo(retryMin) < 0) {
+            throw new IllegalArgumentException("need 0 < retryMin <= retryMax: " + retryMin + ", " + retryMax);
+        }
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(daveyListener, "daveyListener");
+    }
+
+    public static Builder builder(String packageName, long versionCode) {
+        return new Builder(packageName, versionCode);
+    }
+
+    /** The tracker settings for live recording on this display. */
+    public TrackerConfig trackerConfig() {
+        return TrackerConfig.live(refreshIntervalNanos);
+    }
+
+    /**
+     * Checks a package name; safe to use in a file name (the standalone provider does).
+     *
+     * @throws IllegalArgumentException with the rule that is broken
+     */
+    public static void requireValidPackageName(String name) {
+        Objects.requireNonNull(name, "packageName");
+        if (name.isEmpty() || name.getBytes(StandardCharsets.UTF_8).length > PACKAGE_NAME_MAX) {
+            throw new IllegalArgumentException("package name must be 1.." + PACKAGE_NAME_MAX + " characters: '"
+                    + name + "'");
+        }
+        char first = name.charAt(0);
+        if (!(Character.isLetterOrDigit(first) && first < 0x80) && first != '_') {
+            throw new IllegalArgumentException("package name must start with a letter, digit or '_': '" + name + "'");
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || c == '_' || c == '-' || c == '.';
+            if (!ok) {
+                throw new IllegalArgumentException("package name may hold only letters, digits, '_', '-' and '.': '"
+                        + name + "'");
+            }
+        }
+        if (name.contains("..")) {
+            throw new IllegalArgumentException("package name must not contain '..': '" + name + "'");
+        }
+    }
+
+    public static final class Builder {
+        private final String packageName;
+        private final long versionCode;
+        private Pipeline pipeline = Pipeline.UNKNOWN;
+        private long refreshIntervalNanos = TrackerConfig.NANOS_60HZ;
+        private Duration heartbeatInterval = Duration.ofMillis(250);
+        private Duration retryMin = Duration.ofMillis(100);
+        private Duration retryMax = Duration.ofSeconds(5);
+        private Clock clock = Clock.systemUTC();
+        private DaveyListener daveyListener = DaveyListener.logging();
+
+        private Builder(String packageName, long versionCode) {
+            this.packageName = packageName;
+            this.versionCode = versionCode;
+        }
+
+        public Builder pipeline(Pipeline pipeline) {
+            this.pipeline = pipeline;
+            return this;
+        }
+
+        public Builder refreshIntervalNanos(long nanos) {
+            this.refreshIntervalNanos = nanos;
+            return this;
+        }
+
+        public Builder heartbeatInterval(Duration interval) {
+            this.heartbeatInterval = interval;
+            return this;
+        }
+
+        public Builder retry(Duration min, Duration max) {
+            this.retryMin = min;
+            this.retryMax = max;
+            return this;
+        }
+
+        public Builder clock(Clock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        public Builder daveyListener(DaveyListener listener) {
+            this.daveyListener = listener;
+            return this;
+        }
+
+        public SessionOptions build() {
+            return new SessionOptions(packageName, versionCode, pipeline, refreshIntervalNanos, heartbeatInterval,
+                    retryMin, retryMax, clock, daveyListener);
+        }
+    }
+}
