@@ -3,6 +3,7 @@ package io.gfxstats.daemon.dump;
 import io.gfxstats.dayfile.DayFileException;
 import io.gfxstats.dayfile.StatsProtos;
 import io.gfxstats.proto.GraphicsStatsProto;
+import io.gfxstats.store.EntryKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,13 +24,13 @@ public final class DumpAssembler {
      * @param nowMillis     stats end of entries that include live data
      * @param problems      told about entries that cannot be merged (they are left out, not fatal)
      */
-    public static List<GraphicsStatsProto> assemble(List<StoredEntry> stored, List<LiveGroup> live,
+    public static List<GraphicsStatsProto> assemble(Map<EntryKey, GraphicsStatsProto> stored, List<LiveGroup> live,
                                                     String packageFilter, long nowMillis,
                                                     Consumer<String> problems) {
         Map<EntryKey, GraphicsStatsProto.Builder> entries = new TreeMap<>();
-        for (StoredEntry s : stored) {
-            if (matches(packageFilter, s.key().packageName())) {
-                entries.put(s.key(), s.proto().toBuilder().clearGfxstatsBufferMarks());
+        for (Map.Entry<EntryKey, GraphicsStatsProto> s : stored.entrySet()) {
+            if (matches(packageFilter, s.getKey().packageName())) {
+                entries.put(s.getKey(), s.getValue().toBuilder().clearGfxstatsBufferMarks());
             }
         }
         for (LiveGroup g : live) {

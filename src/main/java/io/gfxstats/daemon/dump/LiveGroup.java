@@ -1,6 +1,7 @@
 package io.gfxstats.daemon.dump;
 
 import io.gfxstats.stats.ProfileData;
+import io.gfxstats.store.EntryKey;
 
 /**
  * The unsaved frames of every live buffer of one (uid, package, version, day), summed, so the

@@ -1,0 +1,43 @@
+package io.gfxstats.daemon;
+
+import io.gfxstats.daemon.config.DaemonConfig;
+import io.gfxstats.daemon.harvest.Harvester;
+import io.gfxstats.daemon.registry.BufferRegistry;
+import io.gfxstats.store.DayStore;
+import io.gfxstats.store.Days;
+import java.time.Clock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * What the daemon's parts share. One read-write lock guards the registry, the baselines and
+ * the day bookkeeping: saves and registry changes take it for writing, dumps and pulls for
+ * reading, so a dump never sees a frame both in a live buffer's unsaved part and in a file.
+ */
+final class DaemonState {
+    final DaemonConfig config;
+    final Clock clock;
+    final DayStore store;
+    final BufferRegistry registry;
+    final Harvester harvester;
+    final ReentrantReadWriteLock lock = new ReentrantReadWriteLock(true);
+    final long startedAtMillis;
+
+    /** UTC midnight of the day live frames are counted for. Guarded by lock. */
+    long currentDay;
+    /** Guarded by lock. */
+    long lastSaveMillis;
+
+    DaemonState(DaemonConfig config, Clock clock, DayStore store) {
+        this.config = config;
+        this.clock = clock;
+        this.store = store;
+        this.registry = new BufferRegistry(config.maxBuffers());
+        this.harvester = new Harvester(store, registry);
+        this.startedAtMillis = clock.millis();
+        this.currentDay = Days.dayStart(startedAtMillis);
+    }
+
+    long now() {
+        return clock.millis();
+    }
+}

@@ -1,0 +1,143 @@
+package io.gfxstats.daemon;
+
+import io.gfxstats.daemon.harvest.Harvester;
+import io.gfxstats.daemon.registry.LiveBuffer;
+import io.gfxstats.daemon.registry.ProcessLiveness;
+import io.gfxstats.store.Days;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The daemon's periodic duties, run on one thread: release buffers of processes that are gone,
+ * flush at the configured interval, rotate at UTC midnight (by the injected clock), apply
+ * retention. Each duty takes the state lock for writing.
+ */
+final class Lifecycle {
+    private static final Logger log = LoggerFactory.getLogger(Lifecycle.class);
+
+    private final DaemonState state;
+    private final Queue<String> gone = new ConcurrentLinkedQueue<>();
+    private long nextFlush;
+    private long nextMidnight;
+    private long nextLivenessCheck;
+
+    Lifecycle(DaemonState state) {
+        this.state = state;
+        long now = state.now();
+        this.nextFlush = now + state.config.flushInterval().toMillis();
+        this.nextMidnight = Days.nextDayStart(now);
+    }
+
+    /** A registration ended because its process is gone (called from gRPC threads). */
+    void clientGone(String key) {
+        gone.add(key);
+    }
+
+    void tick() {
+        long now = state.now();
+        state.lock.writeLock().lock();
+        try {
+            if (now >= nextMidnight) {
+                rotate(now);
+            }
+            String key;
+            while ((key = gone.poll()) != null) {
+                LiveBuffer b = state.registry.get(key);
+                if (b != null) {
+                    b.setConnected(false);
+                    retire(b, "exited");
+                }
+            }
+            long wall = System.currentTimeMillis();
+            if (wall >= nextLivenessCheck) {
+                nextLivenessCheck = wall + state.config.livenessCheckInterval().toMillis();
+                checkLiveness();
+            }
+            if (now >= nextFlush) {
+                flush(now, "flush");
+                nextFlush = now + state.config.flushInterval().toMillis();
+            }
+        } finally {
+            state.lock.writeLock().unlock();
+        }
+    }
+
+    private void checkLiveness() {
+        long timeout = state.config.heartbeatTimeout().toMillis();
+        for (LiveBuffer b : state.registry.all()) {
+            boolean alive = ProcessLiveness.pidAlive(b.pid());
+            if (alive && !b.connected()) {
+                try {
+                    alive = ProcessLiveness.heartbeatFresh(b.snapshot().heartbeatMillis(), timeout);
+                } catch (IOException | IllegalStateException e) {
+                    alive = false;
+                }
+            }
+            if (!alive) {
+                retire(b, "process gone");
+            }
+        }
+    }
+
+    /** Saves everything of a buffer whose process is gone, then releases and deletes it. */
+    void retire(LiveBuffer b, String why) {
+        Harvester.Result r = state.harvester.save(List.of(b), state.currentDay, state.now(), state.now());
+        if (r.failures() > 0) {
+            log.warn("exit: {} ({}): final save failed, keeping its buffer to retry", b, why);
+            return;
+        }
+        noteSave(r);
+        state.registry.remove(b);
+        try {
+            Files.deleteIfExists(b.path());
+        } catch (IOException e) {
+            log.warn("exit: cannot delete buffer file {}: {}", b.path(), e.getMessage());
+        }
+        log.info("exit: {} ({}), saved {} frames", b, why, r.frames());
+    }
+
+    void flush(long now, String why) {
+        Harvester.Result r = state.harvester.save(state.registry.all(), state.currentDay, now, now);
+        noteSave(r);
+        if (r.files() > 0 || r.failures() > 0) {
+            log.info("save ({}): {} frames into {} day files, {} failures", why, r.frames(), r.files(), r.failures());
+        }
+    }
+
+    private void rotate(long now) {
+        long oldDay = state.currentDay;
+        Harvester.Result r = state.harvester.save(state.registry.all(), oldDay, nextMidnight, now);
+        noteSave(r);
+        long newDay = Days.dayStart(now);
+        state.currentDay = newDay;
+        for (LiveBuffer b : state.registry.all()) {
+            b.setAccountingStartMillis(newDay);
+        }
+        nextMidnight = Days.nextDayStart(now);
+        log.info("rotate: day {} closed with {} frames in {} files; counting into day {}", oldDay, r.frames(), r.files(),
+                newDay);
+        applyRetention();
+    }
+
+    void applyRetention() {
+        try {
+            List<Long> deleted = state.store.applyRetention(state.config.retentionDays());
+            if (!deleted.isEmpty()) {
+                log.info("retention: deleted days {}", deleted);
+            }
+        } catch (IOException e) {
+            log.warn("retention failed: {}", e.getMessage());
+        }
+    }
+
+    private void noteSave(Harvester.Result r) {
+        if (r.files() > 0) {
+            state.lastSaveMillis = state.now();
+        }
+    }
+}
