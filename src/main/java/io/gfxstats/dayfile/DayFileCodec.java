@@ -8,6 +8,17 @@ import java.nio.ByteOrder;
 /**
  * The persisted day-file format: a 4-byte little-endian int32 version (1) followed by one
  * serialized GraphicsStatsProto.
+ *
+ * <pre>
+ *   0       4                                  length
+ *   +-------+----------------------------------+
+ *   | 1 LE  | GraphicsStatsProto (proto2 wire)  |
+ *   +-------+----------------------------------+
+ * </pre>
+ *
+ * Decoding rejects, each with its own {@link DayFileException} subtype: fewer than 4 bytes,
+ * another version, a body that does not parse, and a histogram that is neither empty nor
+ * exactly Android's 154 CPU / 26 GPU buckets with their labels.
  */
 public final class DayFileCodec {
     public static final int VERSION = 1;
@@ -23,6 +34,12 @@ public final class DayFileCodec {
         return buf.array();
     }
 
+    /**
+     * @throws DayFileException.TooShort          fewer than 4 bytes
+     * @throws DayFileException.WrongVersion      a version other than {@value #VERSION}
+     * @throws DayFileException.Unparseable       the body is not a GraphicsStatsProto
+     * @throws DayFileException.HistogramMismatch a histogram with the wrong bucket count or labels
+     */
     public static GraphicsStatsProto decode(byte[] bytes) throws DayFileException {
         if (bytes.length < HEADER_BYTES) {
             throw new DayFileException.TooShort(bytes.length);
@@ -31,10 +48,15 @@ public final class DayFileCodec {
         if (version != VERSION) {
             throw new DayFileException.WrongVersion(version);
         }
+        GraphicsStatsProto proto;
         try {
-            return GraphicsStatsProto.parser().parseFrom(bytes, HEADER_BYTES, bytes.length - HEADER_BYTES);
+            proto = GraphicsStatsProto.parser().parseFrom(bytes, HEADER_BYTES, bytes.length - HEADER_BYTES);
         } catch (InvalidProtocolBufferException e) {
             throw new DayFileException.Unparseable(e.getMessage(), e);
         }
+        // A file whose histograms cannot take a merge would make every later save of that day
+        // fail; rejecting it here lets the caller set it aside instead of losing the new data.
+        StatsProtos.checkHistograms(proto);
+        return proto;
     }
 }

@@ -32,7 +32,9 @@ public final class StatsProtos {
         checkHistogram(target.getHistogramList(), Histograms.cpuLabels(), "CPU");
         checkHistogram(target.getGpuHistogramList(), Histograms.gpuLabels(), "GPU");
 
-        if (target.getStatsStart() == 0 || target.getStatsStart() > source.startMillis()) {
+        // 0 means "unset" on both sides: a source without a start must not wipe the stored one.
+        if (source.startMillis() != 0
+                && (target.getStatsStart() == 0 || target.getStatsStart() > source.startMillis())) {
             target.setStatsStart(source.startMillis());
         }
         if (target.getStatsEnd() == 0 || target.getStatsEnd() < source.endMillis()) {
@@ -104,6 +106,15 @@ public final class StatsProtos {
             d.add(Counters.GPU_BUCKET_BASE + i, proto.getGpuHistogram(i).getFrameCount());
         }
         return d;
+    }
+
+    /**
+     * Checks that each histogram of {@code proto} is either empty or has exactly Android's buckets
+     * and labels, so that it can be merged and dumped.
+     */
+    public static void checkHistograms(GraphicsStatsProto proto) throws DayFileException.HistogramMismatch {
+        checkHistogram(proto.getHistogramList(), Histograms.cpuLabels(), "CPU");
+        checkHistogram(proto.getGpuHistogramList(), Histograms.gpuLabels(), "GPU");
     }
 
     public static GraphicsStatsProto.PipelineType toProto(Pipeline pipeline) {

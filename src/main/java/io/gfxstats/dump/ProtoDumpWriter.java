@@ -1,0 +1,36 @@
+package io.gfxstats.dump;
+
+import com.google.protobuf.CodedOutputStream;
+import io.gfxstats.proto.GraphicsStatsProto;
+import io.gfxstats.proto.GraphicsStatsServiceDumpProto;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * {@code dumpsys graphicsstats --proto}: one serialized GraphicsStatsServiceDumpProto holding the
+ * dumpable entries, stripped of gfxstats' private fields.
+ *
+ * <p>A repeated field is serialized as its elements one after another, so the entries are
+ * written one by one as field 1 of the wrapper: the bytes equal those of the built wrapper
+ * message, without holding a second copy of the whole dump in memory.
+ */
+public final class ProtoDumpWriter implements DumpWriter {
+    private static final int BUFFER_BYTES = 64 * 1024;
+
+    @Override
+    public void write(List<GraphicsStatsProto> entries, OutputStream out) throws IOException {
+        Objects.requireNonNull(out, "out");
+        CodedOutputStream coded = CodedOutputStream.newInstance(out, BUFFER_BYTES);
+        for (GraphicsStatsProto proto : entries) {
+            Objects.requireNonNull(proto, "null entry in dump");
+            if (!DumpEntry.isDumpable(proto)) {
+                continue;
+            }
+            coded.writeMessage(GraphicsStatsServiceDumpProto.STATS_FIELD_NUMBER, PrivateFields.strip(proto));
+        }
+        coded.flush();
+        out.flush();
+    }
+}

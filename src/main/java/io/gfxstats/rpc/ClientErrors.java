@@ -1,0 +1,78 @@
+package io.gfxstats.rpc;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+
+/** Turns a failed call into a one-line explanation naming the daemon's address. */
+final class ClientErrors {
+    private ClientErrors() {
+    }
+
+    static GfxStatsClientException translate(StatusRuntimeException e, Path socket, String target, Duration deadline) {
+        Status status = e.getStatus();
+        String detail = causeText(status);
+        switch (status.getCode()) {
+            case UNAVAILABLE:
+                if (socket != null && !Files.exists(socket, LinkOption.NOFOLLOW_LINKS)) {
+                    return notRunning("gfxstats daemon not running (no socket at " + socket + ")", e);
+                }
+                if (mentions(detail, "connection refused")) {
+                    return notRunning(socket != null
+                            ? "gfxstats daemon not running (nothing listening on " + socket + ")"
+                            : "gfxstats daemon at " + target + " not reachable (connection refused)", e);
+                }
+                if (mentions(detail, "permission denied")) {
+                    return new GfxStatsClientException("permission denied connecting to the gfxstats daemon at " + target
+                            + " (is this user in the daemon's group?)", status.getCode(), false, e);
+                }
+                return new GfxStatsClientException("gfxstats daemon at " + target + " unavailable: " + detail,
+                        status.getCode(), false, e);
+            case DEADLINE_EXCEEDED:
+                return new GfxStatsClientException("gfxstats daemon at " + target + " did not answer within "
+                        + seconds(deadline), status.getCode(), false, e);
+            case UNAUTHENTICATED:
+                return new GfxStatsClientException("gfxstats daemon at " + target + " refused the call: " + detail
+                        + " (check the token file)", status.getCode(), false, e);
+            default:
+                return new GfxStatsClientException("gfxstats daemon at " + target + ": " + detail + " ("
+                        + status.getCode() + ")", status.getCode(), false, e);
+        }
+    }
+
+    private static GfxStatsClientException notRunning(String message, Throwable cause) {
+        return new GfxStatsClientException(message, Status.Code.UNAVAILABLE, true, cause);
+    }
+
+    /** The status description plus the innermost cause, which is where transports put errno text. */
+    private static String causeText(Status status) {
+        StringBuilder sb = new StringBuilder();
+        if (status.getDescription() != null) {
+            sb.append(status.getDescription());
+        }
+        Throwable t = status.getCause();
+        while (t != null && t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        if (t != null && t.getMessage() != null && !sb.toString().contains(t.getMessage())) {
+            if (sb.length() > 0) {
+                sb.append(": ");
+            }
+            sb.append(t.getMessage());
+        }
+        return sb.length() == 0 ? status.getCode().toString() : sb.toString().replace('\n', ' ');
+    }
+
+    private static boolean mentions(String text, String what) {
+        return text.toLowerCase(Locale.ROOT).contains(what);
+    }
+
+    private static String seconds(Duration d) {
+        long ms = d.toMillis();
+        return ms % 1000 == 0 ? (ms / 1000) + " s" : ms + " ms";
+    }
+}
