@@ -129,7 +129,9 @@ public final class FramestatsReader {
             return;
         }
         if (line.startsWith(WINDOW)) {
-            window = line.substring(WINDOW.length()).strip();
+            String name = line.substring(WINDOW.length()).strip();
+            // A nameless window would be dropped by every dump writer; fall back to the next name.
+            window = name.isEmpty() ? null : name;
             stats = new DeviceStatsParser(source);
             return;
         }

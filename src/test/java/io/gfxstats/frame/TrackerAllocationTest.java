@@ -40,7 +40,9 @@ class TrackerAllocationTest {
         }
         long before = THREADS.getCurrentThreadAllocatedBytes();
         run(tracker, frames, data);
-        return THREADS.getCurrentThreadAllocatedBytes() - before;
+        long bytes = THREADS.getCurrentThreadAllocatedBytes() - before;
+        System.out.println(tracker.getClass().getSimpleName() + ": " + bytes + " bytes allocated for " + FRAMES + " frames");
+        return bytes;
     }
 
     private static void run(FrameTracker tracker, FrameInfo[] frames, ProfileData data) {
