@@ -1,0 +1,124 @@
+package io.gfxstats.daemon.config;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Parsing and printing of setting values; every error names the setting. */
+final class Values {
+    private static final Pattern DURATION = Pattern.compile("([0-9]{1,19})\\s*(ns|us|ms|s|m|h|d)");
+    private static final String DURATION_HELP = "use a whole number with a unit: ns, us, ms, s, m, h or d "
+            + "(e.g. 250ms, 10s, 10m)";
+    private static final Pattern HOST = Pattern.compile("[A-Za-z0-9._:%-]+");
+
+    private Values() {
+    }
+
+    static Duration duration(String key, String value) {
+        String v = value.trim();
+        Matcher m = DURATION.matcher(v);
+        if (!m.matches()) {
+            if (v.matches("[0-9]+")) {
+                throw new ConfigException(key, key + ": '" + v + "' has no unit; " + DURATION_HELP);
+            }
+            throw new ConfigException(key, key + ": '" + v + "' is not a duration; " + DURATION_HELP);
+        }
+        try {
+            long n = Long.parseLong(m.group(1));
+            return switch (m.group(2)) {
+                case "ns" -> Duration.ofNanos(n);
+                case "us" -> Duration.ofNanos(Math.multiplyExact(n, 1_000L));
+                case "ms" -> Duration.ofMillis(n);
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                case "h" -> Duration.ofHours(n);
+                case "d" -> Duration.ofDays(n);
+                default -> throw new AssertionError(m.group(2));
+            };
+        } catch (ArithmeticException | NumberFormatException e) {
+            throw new ConfigException(key, key + ": '" + v + "' is too large", e);
+        }
+    }
+
+    /** The shortest exact spelling that {@link #duration} reads back to the same value. */
+    static String format(Duration d) {
+        long[] unitNanos = {86_400_000_000_000L, 3_600_000_000_000L, 60_000_000_000L, 1_000_000_000L,
+                1_000_000L, 1_000L};
+        String[] units = {"d", "h", "m", "s", "ms", "us"};
+        long nanos;
+        try {
+            nanos = d.toNanos();
+        } catch (ArithmeticException e) {
+            return d.toSeconds() + "s";
+        }
+        for (int i = 0; i < units.length; i++) {
+            if (nanos != 0 && nanos % unitNanos[i] == 0) {
+                return nanos / unitNanos[i] + units[i];
+            }
+        }
+        return nanos + (nanos == 0 ? "s" : "ns");
+    }
+
+    static int integer(String key, String value) {
+        String v = value.trim();
+        try {
+            return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw new ConfigException(key, key + ": '" + v + "' is not a whole number");
+        }
+    }
+
+    static boolean bool(String key, String value) {
+        String v = value.trim().toLowerCase(Locale.ROOT);
+        if (v.equals("true")) {
+            return true;
+        }
+        if (v.equals("false")) {
+            return false;
+        }
+        throw new ConfigException(key, key + ": '" + value.trim() + "' is not a boolean; use true or false");
+    }
+
+    static String host(String key, String value) {
+        String v = value.trim();
+        if (v.startsWith("[") && v.endsWith("]")) {
+            v = v.substring(1, v.length() - 1);
+        }
+        if (v.isEmpty() || !HOST.matcher(v).matches()) {
+            throw new ConfigException(key, key + ": '" + value.trim() + "' is not a host name or IP address");
+        }
+        return v;
+    }
+
+    /** Loopback without a DNS lookup: "localhost" or a loopback IP literal. A host name is not. */
+    static boolean isLoopback(String host) {
+        if (host.equalsIgnoreCase("localhost")) {
+            return true;
+        }
+        boolean literal = host.contains(":") || host.matches("[0-9.]+");
+        if (!literal) {
+            return false;
+        }
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+
+    static void checkRange(String key, Duration value, Duration min, Duration max) {
+        if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+            throw new ConfigException(key, key + ": " + format(value) + " is out of range; allowed "
+                    + format(min) + " to " + format(max));
+        }
+    }
+
+    static void checkRange(String key, long value, long min, long max) {
+        if (value < min || value > max) {
+            throw new ConfigException(key, key + ": " + value + " is out of range; allowed " + min + " to " + max);
+        }
+    }
+}
