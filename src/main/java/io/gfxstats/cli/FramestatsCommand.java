@@ -1,0 +1,234 @@
+package io.gfxstats.cli;
+
+import io.gfxstats.dump.DumpFormat;
+import io.gfxstats.dump.ProtoDumpWriter;
+import io.gfxstats.dump.TextDumpWriter;
+import io.gfxstats.framestats.ColumnSet;
+import io.gfxstats.framestats.DeviceStats;
+import io.gfxstats.framestats.FramestatsBlock;
+import io.gfxstats.framestats.FramestatsFormatException;
+import io.gfxstats.framestats.FramestatsReader;
+import io.gfxstats.framestats.FramestatsReplay;
+import io.gfxstats.proto.GraphicsStatsProto;
+import io.gfxstats.stats.ProfileData;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code gfxstats framestats [--proto | --check] [--refresh-interval NS] [--format F] FILE|-}:
+ * replays the frames of {@code adb shell dumpsys gfxinfo <pkg> framestats} output (or a bare
+ * framestats CSV) through the jank trackers and prints what {@code dumpsys graphicsstats} would
+ * print for them: one text block per window, or with {@code --proto} one
+ * GraphicsStatsServiceDumpProto. {@code --check} instead compares each replay with the statistics
+ * the device printed for the window, where the dump holds all of the window's frames.
+ */
+final class FramestatsCommand implements Command {
+    static final String NAME = "framestats";
+    /** Exit code of {@code --check} when a replay differs from what the device printed. */
+    static final int EXIT_MISMATCH = 1;
+
+    private enum Mode { TEXT, PROTO, CHECK }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String synopsis() {
+        return "framestats [--proto|--check] [--refresh-interval NS] [--format " + DumpFormat.names()
+                + "] FILE|-   replay 'dumpsys gfxinfo <pkg> framestats' output";
+    }
+
+    @Override
+    public int run(String[] args, InputStream in, PrintStream out, PrintStream err) throws Exception {
+        Mode mode = Mode.TEXT;
+        long refresh = FramestatsReplay.DEFAULT_REFRESH_INTERVAL_NANOS;
+        DumpFormat format = null;
+        String input = null;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            String value = null;
+            int eq = arg.indexOf('=');
+            if (arg.startsWith("--") && eq > 0) {
+                value = arg.substring(eq + 1);
+                arg = arg.substring(0, eq);
+            }
+            switch (arg) {
+                case "-h", "--help" -> {
+                    out.println("usage: gfxstats " + synopsis());
+                    out.println();
+                    out.println("  FILE|-                 gfxinfo framestats output or a bare framestats CSV; - reads stdin");
+                    out.println("  --proto                write one GraphicsStatsServiceDumpProto instead of text");
+                    out.println("  --check                compare each replay with the statistics the device printed");
+                    out.println("                         (exit 1 if any window whose frames all fit in the dump differs)");
+                    out.println("  --refresh-interval NS  display refresh interval in nanoseconds (default "
+                            + FramestatsReplay.DEFAULT_REFRESH_INTERVAL_NANOS + "); used by the legacy");
+                    out.println("                         accounting, for 16-column input, and for rows without FrameInterval");
+                    out.println("  --format F             text layout of an Android release (" + DumpFormat.names() + ");");
+                    out.println("                         default android14, android9 for 16-column input");
+                    return 0;
+                }
+                case "--proto" -> mode = setMode(mode, Mode.PROTO, value);
+                case "--check" -> mode = setMode(mode, Mode.CHECK, value);
+                case "--refresh-interval" -> {
+                    if (value == null) {
+                        value = next(args, ++i, arg);
+                    }
+                    refresh = positiveNanos(value);
+                }
+                case "--format" -> {
+                    if (value == null) {
+                        value = next(args, ++i, arg);
+                    }
+                    try {
+                        format = DumpFormat.parse(value);
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException(e.getMessage());
+                    }
+                }
+                default -> {
+                    if (arg.startsWith("-") && !arg.equals("-")) {
+                        throw new UsageException("unknown option '" + args[i] + "' (try: gfxstats framestats --help)");
+                    }
+                    if (input != null) {
+                        throw new UsageException("one input only, got '" + input + "' and '" + arg + "'");
+                    }
+                    input = args[i];
+                }
+            }
+        }
+        if (input == null) {
+            throw new UsageException("missing input: FILE, or - for stdin (try: gfxstats framestats --help)");
+        }
+        if (format != null && mode != Mode.TEXT) {
+            throw new UsageException("--format applies to text output only");
+        }
+
+        List<FramestatsBlock> blocks = read(input, in);
+        if (blocks.isEmpty()) {
+            throw new UsageException("no framestats found in " + displayName(input)
+                    + " (capture with: adb shell dumpsys gfxinfo <package> framestats)");
+        }
+        return switch (mode) {
+            case TEXT -> writeText(blocks, refresh, format, out);
+            case PROTO -> writeProto(blocks, refresh, out);
+            case CHECK -> check(blocks, refresh, out);
+        };
+    }
+
+    private static Mode setMode(Mode current, Mode wanted, String value) throws UsageException {
+        if (value != null) {
+            throw new UsageException("--" + wanted.name().toLowerCase(java.util.Locale.ROOT) + " takes no value");
+        }
+        if (current != Mode.TEXT && current != wanted) {
+            throw new UsageException("--proto and --check exclude each other");
+        }
+        return wanted;
+    }
+
+    private static String next(String[] args, int i, String option) throws UsageException {
+        if (i >= args.length) {
+            throw new UsageException(option + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static long positiveNanos(String value) throws UsageException {
+        try {
+            long v = Long.parseLong(value.trim());
+            if (v > 0) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new UsageException("--refresh-interval needs a positive whole number of nanoseconds, got '" + value + "'");
+    }
+
+    private static List<FramestatsBlock> read(String input, InputStream stdin) throws UsageException, IOException {
+        try {
+            if (input.equals("-")) {
+                return FramestatsReader.read(stdin, "stdin");
+            }
+            Path path = Paths.get(input);
+            if (Files.isDirectory(path)) {
+                throw new UsageException("cannot read " + input + ": is a directory");
+            }
+            return FramestatsReader.read(path);
+        } catch (NoSuchFileException e) {
+            throw new UsageException("cannot read " + input + ": no such file");
+        } catch (AccessDeniedException e) {
+            throw new UsageException("cannot read " + input + ": permission denied");
+        } catch (FramestatsFormatException e) {
+            throw new UsageException(e.getMessage(), e);
+        }
+    }
+
+    private static String displayName(String input) {
+        return input.equals("-") ? "stdin" : input;
+    }
+
+    private static int writeText(List<FramestatsBlock> blocks, long refresh, DumpFormat format, PrintStream out)
+            throws IOException {
+        for (FramestatsBlock block : blocks) {
+            DumpFormat blockFormat = format != null ? format
+                    : block.columnSet() == ColumnSet.ANDROID9 ? DumpFormat.ANDROID9 : DumpFormat.ANDROID14;
+            ProfileData data = FramestatsReplay.replay(block, refresh);
+            new TextDumpWriter(blockFormat).write(List.of(FramestatsReplay.toProto(block, data)), out);
+        }
+        return 0;
+    }
+
+    private static int writeProto(List<FramestatsBlock> blocks, long refresh, PrintStream out) throws IOException {
+        List<GraphicsStatsProto> entries = new ArrayList<>(blocks.size());
+        for (FramestatsBlock block : blocks) {
+            entries.add(FramestatsReplay.toProto(block, FramestatsReplay.replay(block, refresh)));
+        }
+        new ProtoDumpWriter().write(entries, out);
+        return 0;
+    }
+
+    private static int check(List<FramestatsBlock> blocks, long refresh, PrintStream out) {
+        int matched = 0;
+        int differed = 0;
+        int skipped = 0;
+        for (FramestatsBlock block : blocks) {
+            String where = block.name() + " (line " + block.headerLine() + ")";
+            if (block.deviceStats().isEmpty()) {
+                out.println("skip     " + where + ": the dump prints no statistics for this window");
+                skipped++;
+                continue;
+            }
+            DeviceStats device = block.deviceStats().get();
+            if (!block.reproducesDeviceStats()) {
+                out.println("skip     " + where + ": the device counted " + device.totalFrames()
+                        + " frames, the dump holds only " + block.rowCount() + " rows");
+                skipped++;
+                continue;
+            }
+            ProfileData replay = FramestatsReplay.replay(block, refresh);
+            List<String> differences = device.differencesFrom(replay);
+            if (differences.isEmpty()) {
+                out.println("match    " + where + ": " + replay.totalFrames() + " frames");
+                matched++;
+            } else {
+                out.println("MISMATCH " + where + ":");
+                for (String d : differences) {
+                    out.println("           " + d);
+                }
+                differed++;
+            }
+        }
+        out.println(matched + " matched, " + differed + " differed, " + skipped + " skipped");
+        return differed > 0 ? EXIT_MISMATCH : 0;
+    }
+}
