@@ -1,0 +1,136 @@
+package io.gfxstats.daemon;
+
+import com.sun.security.auth.module.UnixSystem;
+import io.gfxstats.daemon.config.DaemonConfig;
+import io.gfxstats.daemon.dump.DayFileCache;
+import io.gfxstats.rpc.GfxStatsServer;
+import io.gfxstats.rpc.ServerConfig;
+import io.gfxstats.rpc.ServerStartException;
+import io.gfxstats.rpc.TcpConfig;
+import io.gfxstats.store.DayStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gfxstats daemon: day store, live-buffer registry, the periodic duties and the gRPC server.
+ * {@link #start()}, {@link #stop()} (saves everything, idempotent) and {@link #blockUntilShutdown()}.
+ */
+public final class Daemon {
+    private static final Logger log = LoggerFactory.getLogger(Daemon.class);
+    static final long TICK_MILLIS = 100;
+
+    private final DaemonConfig config;
+    private final Clock clock;
+    private final boolean cacheDayFiles;
+    private DaemonState state;
+    private Lifecycle lifecycle;
+    private GfxStatsServer server;
+    private ScheduledExecutorService duties;
+    private boolean stopped;
+
+    public Daemon(DaemonConfig config, Clock clock) {
+        this(config, clock, true);
+    }
+
+    /** @param cacheDayFiles false re-reads every day file on every dump (benchmark baseline) */
+    public Daemon(DaemonConfig config, Clock clock, boolean cacheDayFiles) {
+        this.config = config;
+        this.clock = clock;
+        this.cacheDayFiles = cacheDayFiles;
+    }
+
+    public synchronized void start() throws IOException, ServerStartException {
+        Files.createDirectories(config.stateDir(), PosixFilePermissions.asFileAttribute(
+                PosixFilePermissions.fromString("rwx------")));
+        Files.createDirectories(config.bufferDir(), PosixFilePermissions.asFileAttribute(
+                PosixFilePermissions.fromString("rwx------")));
+        DayStore store = DayStore.open(config.dataDir(), clock);
+        try {
+            state = new DaemonState(config, clock, store);
+            lifecycle = new Lifecycle(state);
+            new Recovery(state, lifecycle).run();
+            lifecycle.applyRetention();
+            Registrar registrar = new Registrar(state, (int) new UnixSystem().getUid(), lifecycle::clientGone);
+            DaemonBackend backend = new DaemonBackend(state, registrar, new DayFileCache(store, cacheDayFiles));
+            server = new GfxStatsServer(serverConfig(), backend);
+            server.start();
+        } catch (IOException | ServerStartException | RuntimeException e) {
+            if (state != null) {
+                state.registry.closeAll();
+            }
+            store.close();
+            throw e;
+        }
+        duties = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "gfxstatsd-duties");
+            t.setDaemon(true);
+            return t;
+        });
+        duties.scheduleWithFixedDelay(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+        log.info("gfxstatsd started: socket {}, data {}, buffers {}, {} live buffers recovered", config.socketPath(),
+                config.dataDir(), config.bufferDir(), state.registry.size());
+    }
+
+    private void tick() {
+        try {
+            lifecycle.tick();
+        } catch (RuntimeException | Error e) {
+            log.error("periodic duties failed; will retry", e);
+        }
+    }
+
+    private ServerConfig serverConfig() {
+        TcpConfig tcp = TcpConfig.disabled();
+        if (config.tcpEnabled()) {
+            tcp = new TcpConfig(true, config.tcpHost(), config.tcpPort(), config.tlsCertFile().orElse(null),
+                    config.tlsKeyFile().orElse(null), config.tokenFile().orElse(null));
+        }
+        return ServerConfig.unixOnly(config.socketPath()).withTcp(tcp);
+    }
+
+    /** Stops serving, saves every live buffer's unsaved frames, releases everything. Idempotent. */
+    public synchronized void stop() {
+        if (stopped || state == null) {
+            return;
+        }
+        stopped = true;
+        server.stop();
+        duties.shutdown();
+        try {
+            if (!duties.awaitTermination(10, TimeUnit.SECONDS)) {
+                log.warn("periodic duties did not stop within 10 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        state.lock.writeLock().lock();
+        try {
+            lifecycle.flush(state.now(), "shutdown");
+            state.registry.closeAll();
+        } finally {
+            state.lock.writeLock().unlock();
+        }
+        try {
+            state.store.close();
+        } catch (IOException e) {
+            log.warn("closing the day store: {}", e.getMessage());
+        }
+        log.info("gfxstatsd stopped");
+    }
+
+    public void blockUntilShutdown() throws InterruptedException {
+        server.blockUntilShutdown();
+    }
+
+    /** The TCP port actually bound (tests bind port 0). */
+    public int tcpPort() {
+        return server.tcpPort();
+    }
+}

@@ -1,0 +1,152 @@
+package io.gfxstats.daemon;
+
+import io.gfxstats.buffer.BufferSnapshot;
+import io.gfxstats.daemon.dump.DayFileCache;
+import io.gfxstats.daemon.dump.DumpAssembler;
+import io.gfxstats.daemon.dump.DumpService;
+import io.gfxstats.daemon.dump.LiveGroup;
+import io.gfxstats.daemon.harvest.CounterDeltas;
+import io.gfxstats.daemon.registry.LiveBuffer;
+import io.gfxstats.dump.DumpWriter;
+import io.gfxstats.proto.GraphicsStatsProto;
+import io.gfxstats.rpc.PeerIdentity;
+import io.gfxstats.rpc.Registration;
+import io.gfxstats.rpc.StatsBackend;
+import io.gfxstats.rpc.StatsException;
+import io.gfxstats.rpc.v1.DumpRequest;
+import io.gfxstats.rpc.v1.HealthResponse;
+import io.gfxstats.rpc.v1.PullRequest;
+import io.gfxstats.rpc.v1.PullResponse;
+import io.gfxstats.rpc.v1.RegisterRequest;
+import io.gfxstats.stats.ProfileData;
+import io.gfxstats.store.Days;
+import io.gfxstats.store.EntryKey;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The daemon behind the gRPC service. */
+final class DaemonBackend implements StatsBackend {
+    private static final Logger log = LoggerFactory.getLogger(DaemonBackend.class);
+    private static final String VERSION = "0.1.0";
+
+    private final DaemonState state;
+    private final Registrar registrar;
+    private final DayFileCache cache;
+
+    DaemonBackend(DaemonState state, Registrar registrar, DayFileCache cache) {
+        this.state = state;
+        this.registrar = registrar;
+        this.cache = cache;
+    }
+
+    @Override
+    public Registration register(PeerIdentity peer, RegisterRequest request) throws StatsException {
+        return registrar.register(peer, request);
+    }
+
+    @Override
+    public void dump(DumpRequest request, OutputStream sink) throws StatsException, IOException {
+        DumpWriter writer = DumpService.writerFor(request);
+        List<GraphicsStatsProto> entries = entries(null, request.getPackageName());
+        DumpService.checkFilter(request.getPackageName(), entries);
+        writer.write(entries, sink);
+    }
+
+    @Override
+    public PullResponse pull(PullRequest request) throws StatsException {
+        long day;
+        state.lock.readLock().lock();
+        try {
+            day = request.getLastFullDay() ? Days.previousDayStart(state.currentDay) : state.currentDay;
+        } finally {
+            state.lock.readLock().unlock();
+        }
+        return DumpService.pullResponse(day, entries(day, ""));
+    }
+
+    @Override
+    public HealthResponse health() {
+        state.lock.readLock().lock();
+        try {
+            return HealthResponse.newBuilder()
+                    .setVersion(VERSION)
+                    .setLiveBuffers(state.registry.size())
+                    .setUptimeMillis(state.now() - state.startedAtMillis)
+                    .setDataDir(state.config.dataDir().toString())
+                    .setBufferDir(state.config.bufferDir().toString())
+                    .setCurrentDayStart(state.currentDay)
+                    .setLastSaveMillis(state.lastSaveMillis)
+                    .build();
+        } finally {
+            state.lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Live data and day files read under one read lock: no save can move frames from a buffer's
+     * unsaved part into a file in between, so nothing is counted twice or missed.
+     *
+     * @param day one UTC day, or null for every retained day
+     */
+    private List<GraphicsStatsProto> entries(Long day, String packageFilter) throws StatsException {
+        List<LiveGroup> live;
+        Map<EntryKey, GraphicsStatsProto> stored;
+        long now;
+        state.lock.readLock().lock();
+        try {
+            now = state.now();
+            live = day == null || day == state.currentDay ? liveGroups() : List.of();
+            stored = day == null ? cache.read(state.store.list(), k -> true)
+                    : cache.read(state.store.list(day), k -> k.dayStart() == day);
+        } catch (IOException e) {
+            throw StatsException.unavailable("cannot read the day files: " + e.getMessage(), e);
+        } finally {
+            state.lock.readLock().unlock();
+        }
+        return DumpAssembler.assemble(stored, live, packageFilter, now, DumpService::logProblem);
+    }
+
+    private List<LiveGroup> liveGroups() {
+        Map<String, Group> groups = new LinkedHashMap<>();
+        for (LiveBuffer b : state.registry.all()) {
+            BufferSnapshot snap;
+            try {
+                snap = b.snapshot();
+            } catch (IOException | IllegalStateException e) {
+                log.warn("dump: cannot read buffer of {}: {}", b, e.getMessage());
+                continue;
+            }
+            long[] unsaved = CounterDeltas.difference(snap.counters(), b.baseline());
+            String key = b.uid() + "\u0000" + b.packageName() + "\u0000" + b.versionCode();
+            Group g = groups.computeIfAbsent(key, k -> new Group(b, new ProfileData()));
+            g.data.addAll(unsaved);
+            if (g.data.pipeline() == io.gfxstats.stats.Pipeline.UNKNOWN) {
+                g.data.setPipeline(b.pipeline());
+            }
+            g.start = Math.min(g.start, b.accountingStartMillis());
+        }
+        List<LiveGroup> out = new ArrayList<>();
+        for (Group g : groups.values()) {
+            out.add(new LiveGroup(new EntryKey(state.currentDay, g.first.packageName(), g.first.versionCode()),
+                    g.first.uid(), g.data, g.start));
+        }
+        return out;
+    }
+
+    private static final class Group {
+        final LiveBuffer first;
+        final ProfileData data;
+        long start = Long.MAX_VALUE;
+
+        Group(LiveBuffer first, ProfileData data) {
+            this.first = first;
+            this.data = data;
+        }
+    }
+}
