@@ -1,0 +1,155 @@
+package io.gfxstats.daemon;
+
+import io.gfxstats.proto.GraphicsStatsProto;
+import io.gfxstats.proto.GraphicsStatsServiceDumpProto;
+import io.gfxstats.rpc.GfxStatsClient;
+import io.gfxstats.rpc.GfxStatsClientException;
+import io.gfxstats.rpc.v1.DumpRequest;
+import io.gfxstats.rpc.v1.HealthResponse;
+import io.gfxstats.testing.JavaProcess;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A real gfxstatsd process on a private state directory, for end-to-end and fault tests.
+ * {@link #kill()} is SIGKILL; {@link #stop()} is SIGTERM (clean shutdown).
+ */
+public final class DaemonProcess implements AutoCloseable {
+    private final Path stateDir;
+    private final List<String> extraArgs;
+    private final Path log;
+    private final Path clockOffsetFile;
+    private Process process;
+
+    public DaemonProcess(Path stateDir, String... extraArgs) {
+        this.stateDir = stateDir;
+        this.extraArgs = List.of(extraArgs);
+        this.log = stateDir.resolve("daemon.log");
+        this.clockOffsetFile = stateDir.resolve("clock-offset");
+    }
+
+    /** Where test client processes write their stderr. */
+    public Path clientLog() {
+        return stateDir.resolve("clients.log");
+    }
+
+    public Path socket() {
+        return stateDir.resolve("gfxstatsd.sock");
+    }
+
+    public Path dataDir() {
+        return stateDir.resolve("data");
+    }
+
+    public Path bufferDir() {
+        return stateDir.resolve("buffers");
+    }
+
+    /** Moves the daemon's clock: milliseconds added to the wall clock. */
+    public void setClockOffset(long millis) throws IOException {
+        Path tmp = clockOffsetFile.resolveSibling("clock-offset.tmp");
+        Files.writeString(tmp, Long.toString(millis), StandardCharsets.US_ASCII);
+        Files.move(tmp, clockOffsetFile, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    public DaemonProcess start() throws IOException, InterruptedException {
+        Files.createDirectories(stateDir);
+        List<String> args = new ArrayList<>(List.of("--state-dir", stateDir.toString()));
+        args.addAll(extraArgs);
+        ProcessBuilder pb = JavaProcess.builder(DaemonMain.class, args.toArray(String[]::new));
+        pb.environment().put(DaemonMain.CLOCK_OFFSET_ENV, clockOffsetFile.toString());
+        pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        process = pb.start();
+        awaitHealthy(Duration.ofSeconds(30));
+        return this;
+    }
+
+    public HealthResponse health() throws GfxStatsClientException {
+        try (GfxStatsClient c = GfxStatsClient.unix(socket())) {
+            return c.health();
+        }
+    }
+
+    private void awaitHealthy(Duration timeout) throws InterruptedException, IOException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("gfxstatsd exited with " + process.exitValue() + ":\n" + logText());
+            }
+            try {
+                health();
+                return;
+            } catch (GfxStatsClientException e) {
+                Thread.sleep(50);
+            }
+        }
+        throw new IllegalStateException("gfxstatsd did not answer within " + timeout + ":\n" + logText());
+    }
+
+    public String logText() throws IOException {
+        return Files.exists(log) ? Files.readString(log) : "";
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    /** SIGKILL, and wait for the process to be gone. */
+    public void kill() throws InterruptedException {
+        process.toHandle().destroyForcibly();
+        process.waitFor();
+    }
+
+    /** SIGTERM, and wait for the clean shutdown; returns the exit code. */
+    public int stop() throws InterruptedException {
+        process.toHandle().destroy();
+        return process.waitFor();
+    }
+
+    public GraphicsStatsServiceDumpProto dumpProto() throws GfxStatsClientException, IOException {
+        try (GfxStatsClient c = GfxStatsClient.unix(socket())) {
+            return GraphicsStatsServiceDumpProto.parseFrom(c.dumpBytes(DumpRequest.newBuilder().setProto(true).build()));
+        }
+    }
+
+    public String dumpText() throws GfxStatsClientException {
+        try (GfxStatsClient c = GfxStatsClient.unix(socket())) {
+            return new String(c.dumpBytes(DumpRequest.getDefaultInstance()), StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Sum of total frames over every dump entry of a package. */
+    public long totalFrames(String packageName) throws GfxStatsClientException, IOException {
+        long sum = 0;
+        for (GraphicsStatsProto p : dumpProto().getStatsList()) {
+            if (p.getPackageName().equals(packageName)) {
+                sum += p.getSummary().getTotalFrames();
+            }
+        }
+        return sum;
+    }
+
+    public Optional<GraphicsStatsProto> entry(String packageName, long versionCode) throws GfxStatsClientException, IOException {
+        return dumpProto().getStatsList().stream()
+                .filter(p -> p.getPackageName().equals(packageName) && p.getVersionCode() == versionCode)
+                .findFirst();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (isAlive()) {
+            process.toHandle().destroyForcibly();
+            process.waitFor();
+        }
+    }
+}

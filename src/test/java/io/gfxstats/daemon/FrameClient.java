@@ -1,0 +1,80 @@
+package io.gfxstats.daemon;
+
+import io.gfxstats.client.DaemonBufferProvider;
+import io.gfxstats.client.SessionOptions;
+import io.gfxstats.client.StatsSession;
+import io.gfxstats.client.WindowTracker;
+import java.nio.file.Paths;
+import java.time.Duration;
+
+/**
+ * A rendering process for tests: registers with the daemon at a socket and records frames with
+ * a deterministic pattern. Prints "attached" once its buffer arrived (unless told not to wait),
+ * then "recorded N" after every batch, so a test knows exactly how many frames it counted
+ * before killing it.
+ *
+ * <p>args: socket package versionCode frames batch pauseMillis [wait-attach|no-wait] [exit|hang]
+ */
+public final class FrameClient {
+    static final long INTERVAL = 16_666_667L;
+
+    private FrameClient() {
+    }
+
+    /** Frame i takes this long: mostly on time, every 7th frame 20-40 ms, every 50th 150+ ms. */
+    static long duration(long i) {
+        if (i % 50 == 49) {
+            return 150_000_000L + (i % 7) * 50_000_000L;
+        }
+        if (i % 7 == 6) {
+            return 20_000_000L + (i % 5) * 5_000_000L;
+        }
+        return 4_000_000L + (i % 11) * 1_000_000L;
+    }
+
+    public static void main(String[] args) throws Exception {
+        String socket = args[0];
+        String pkg = args[1];
+        long version = Long.parseLong(args[2]);
+        long frames = Long.parseLong(args[3]);
+        int batch = Integer.parseInt(args[4]);
+        long pauseMillis = Long.parseLong(args[5]);
+        boolean waitAttach = args.length <= 6 || !args[6].equals("no-wait");
+        boolean hang = args.length > 7 && args[7].equals("hang");
+
+        StatsSession session = StatsSession.open(SessionOptions.builder(pkg, version)
+                .retry(Duration.ofMillis(50), Duration.ofMillis(200)).build(),
+                new DaemonBufferProvider(Paths.get(socket)));
+        if (waitAttach) {
+            if (!session.awaitAttached(Duration.ofSeconds(20))) {
+                System.out.println("not attached");
+                System.exit(3);
+            }
+            System.out.println("attached");
+        }
+        WindowTracker tracker = session.newTracker();
+        long t = 1_000_000_000L;
+        long recorded = 0;
+        while (recorded < frames) {
+            long n = Math.min(batch, frames - recorded);
+            for (long k = 0; k < n; k++) {
+                long i = recorded + k;
+                long d = duration(i);
+                tracker.record(t, t, t + d, t + d, INTERVAL);
+                t += Math.max(INTERVAL, ((d + INTERVAL - 1) / INTERVAL) * INTERVAL);
+            }
+            recorded += n;
+            System.out.println("recorded " + recorded);
+            System.out.flush();
+            if (pauseMillis > 0) {
+                Thread.sleep(pauseMillis);
+            }
+        }
+        if (hang) {
+            Thread.sleep(Long.MAX_VALUE);
+        }
+        tracker.close();
+        session.close();
+        System.out.println("done");
+    }
+}
