@@ -63,6 +63,12 @@ final class ClientProcess implements AutoCloseable {
         }
     }
 
+    /** Lets a client in stdin mode record its next batch. */
+    void proceed() throws IOException {
+        process.getOutputStream().write('\n');
+        process.getOutputStream().flush();
+    }
+
     long recorded() {
         return recorded;
     }

@@ -13,7 +13,8 @@ import java.time.Duration;
  * then "recorded N" after every batch, so a test knows exactly how many frames it counted
  * before killing it.
  *
- * <p>args: socket package versionCode frames batch pauseMillis [wait-attach|no-wait] [exit|hang]
+ * <p>args: socket package versionCode frames batch pauseMillis [wait-attach|no-wait] [exit|hang|stdin]
+ * (stdin: wait for a line on standard input after each batch but the last)
  */
 public final class FrameClient {
     static final long INTERVAL = 16_666_667L;
@@ -41,6 +42,8 @@ public final class FrameClient {
         long pauseMillis = Long.parseLong(args[5]);
         boolean waitAttach = args.length <= 6 || !args[6].equals("no-wait");
         boolean hang = args.length > 7 && args[7].equals("hang");
+        boolean stepped = args.length > 7 && args[7].equals("stdin");
+        java.io.BufferedReader stdin = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
 
         StatsSession session = StatsSession.open(SessionOptions.builder(pkg, version)
                 .retry(Duration.ofMillis(50), Duration.ofMillis(200)).build(),
@@ -68,6 +71,9 @@ public final class FrameClient {
             System.out.flush();
             if (pauseMillis > 0) {
                 Thread.sleep(pauseMillis);
+            }
+            if (stepped && recorded < frames && stdin.readLine() == null) {
+                break;
             }
         }
         if (hang) {

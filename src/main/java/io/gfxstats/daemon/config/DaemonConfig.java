@@ -16,7 +16,8 @@ public final class DaemonConfig {
     /** Longest Unix socket path: sun_path is 108 bytes including the terminating NUL. */
     public static final int MAX_SOCKET_PATH_BYTES = 107;
 
-    static final Duration MIN_FLUSH = Duration.ofSeconds(1);
+    // Sub-second flushes are for tests that kill the daemon mid-save; production wants minutes.
+    static final Duration MIN_FLUSH = Duration.ofMillis(100);
     static final Duration MAX_FLUSH = Duration.ofDays(1);
     static final int MAX_RETENTION_DAYS = 3650;
     static final int MAX_BUFFERS_LIMIT = 65_536;

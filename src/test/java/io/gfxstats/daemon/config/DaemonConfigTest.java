@@ -150,7 +150,7 @@ class DaemonConfigTest {
     @CsvSource(delimiter = '|', value = {
             "flush.interval|ten|'ten' is not a duration",
             "flush.interval|600|'600' has no unit",
-            "flush.interval|500ms|500ms is out of range; allowed 1s to 1d",
+            "flush.interval|50ms|50ms is out of range; allowed 100ms to 1d",
             "flush.interval|2d|2d is out of range",
             "flush.interval|99999999999999999d|too large",
             "retention.days|0|0 is out of range; allowed 1 to 3650",
