@@ -84,7 +84,7 @@ final class Recovery {
             return;
         }
         if (state.registry.isFull()) {
-            log.warn("recovery: more leftover buffers than max.buffers; {} stays for a later start", c.file());
+            log.warn("recovery: more leftover buffers than buffers.max; {} stays for a later start", c.file());
             c.reader().close();
             return;
         }

@@ -77,7 +77,7 @@ final class Registrar {
             }
             if (state.registry.isFull()) {
                 throw StatsException.resourceExhausted("the daemon already has " + state.registry.size()
-                        + " live buffers (max.buffers); not registering " + pkg + " pid " + peer.pid());
+                        + " live buffers (setting buffers.max); not registering " + pkg + " pid " + peer.pid());
             }
             LiveBuffer created = create(peer, pkg, version, pipeline, adoptId);
             log.info("register: new buffer {} for pid {} uid {}", created, peer.pid(), peer.uid());
