@@ -3,6 +3,7 @@ package io.gfxstats.cli;
 import io.gfxstats.rpc.GfxStatsServer;
 import io.gfxstats.rpc.ServerConfig;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -16,6 +17,11 @@ import java.util.stream.Stream;
  * against a {@link SampleBackend} served on a private Unix socket, so that the JVM started with
  * {@code -XX:ArchiveClassesAtExit} records every class a real {@code gfxstats dump} loads.
  *
+ * <p>{@code --native-dir DIR} first copies Netty's native libraries (epoll, and tcnative for TLS)
+ * out of the jar into DIR. A command started with DIR on {@code java.library.path} loads them from
+ * there; otherwise Netty extracts a fresh copy into a temporary file on every start (a file copy
+ * plus a SecureRandom for the file name).
+ *
  * <p>{@code serve SOCKET [PACKAGES]}: serves the sample data until killed (the start-up benchmark's
  * stand-in when no daemon is given), printing {@code ready} once listening.
  */
@@ -28,8 +34,10 @@ public final class CdsTraining {
             serve(Path.of(args[1]), args.length > 2 ? Integer.parseInt(args[2]) : 20);
             return;
         }
-        if (args.length != 0) {
-            System.err.println("usage: CdsTraining [serve SOCKET [PACKAGES]]");
+        if (args.length == 2 && args[0].equals("--native-dir")) {
+            extractNativeLibraries(Path.of(args[1]));
+        } else if (args.length != 0) {
+            System.err.println("usage: CdsTraining [--native-dir DIR] | serve SOCKET [PACKAGES]");
             System.exit(2);
         }
         int failures = train();
@@ -78,6 +86,35 @@ public final class CdsTraining {
             delete(dir);
         }
         return failures;
+    }
+
+    /** Copies the Linux native libraries of the shaded Netty out of the jar this class was loaded from. */
+    static void extractNativeLibraries(Path dir) throws IOException {
+        Path jar;
+        try {
+            jar = Path.of(CdsTraining.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            throw new IOException("cannot locate the jar of " + CdsTraining.class.getName(), e);
+        }
+        if (!Files.isRegularFile(jar)) {
+            return;
+        }
+        Files.createDirectories(dir);
+        try (java.util.jar.JarFile file = new java.util.jar.JarFile(jar.toFile())) {
+            for (java.util.jar.JarEntry e : java.util.Collections.list(file.entries())) {
+                String name = e.getName();
+                String base = name.substring(name.lastIndexOf('/') + 1);
+                if (name.startsWith("META-INF/native/") && base.endsWith(".so")
+                        && (base.contains("_netty_transport_native_epoll_") || base.contains("_netty_tcnative_linux_"))) {
+                    Path tmp = dir.resolve("." + base + "." + ProcessHandle.current().pid() + ".tmp");
+                    try (InputStream in = file.getInputStream(e)) {
+                        Files.copy(in, tmp, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    }
+                    Files.move(tmp, dir.resolve(base), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                            java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                }
+            }
+        }
     }
 
     private static void delete(Path dir) throws IOException {

@@ -214,6 +214,11 @@ class DumpCommandTest {
     }
 
     @Test
+    void shouldOfferExactlyTheFormatsTheWritersKnow() {
+        assertEquals(DumpFormat.names(), DumpCommand.FORMAT_NAMES);
+    }
+
+    @Test
     void shouldListTheCommandsInTheMainHelp() {
         String help = CliRun.main("--help").out();
 
