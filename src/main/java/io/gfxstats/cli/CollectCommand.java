@@ -84,6 +84,7 @@ final class CollectCommand implements Command {
             throw new UsageException("cannot create output directory " + outDir + ": " + reason(e), e);
         }
 
+        DaemonCall.quietNetty();
         Collector collector = new Collector(concurrency, RetryPolicy.of(deadline, retries),
                 new GrpcTargetPuller(caCert, token));
         Collector.Result result;

@@ -17,6 +17,7 @@ final class DaemonCall {
     static final String DEADLINE_HELP = "give up after this many seconds (default 10)";
     static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(10);
     static final double MAX_DEADLINE_SECONDS = 24 * 3600;
+    private static final String NETTY_JFR = "io.grpc.netty.shaded.io.netty.jfr.enabled";
 
     private DaemonCall() {
     }
@@ -26,9 +27,26 @@ final class DaemonCall {
         return SocketPaths.resolve(args.value(SOCKET_OPTION), env);
     }
 
-    static GfxStatsClient open(Path socket, Duration deadline) {
+    /**
+     * Netty 4.2's buffer allocator emits JFR events, and their first use initializes JFR: about
+     * 100 ms of a command's start. A command has no use for them. Must run before Netty's first
+     * use; an explicit -D setting wins.
+     */
+    static void quietNetty() {
+        if (System.getProperty(NETTY_JFR) == null) {
+            System.setProperty(NETTY_JFR, "false");
+        }
+    }
+
+    static GfxStatsClient open(Path socket, Duration deadline) throws UsageException {
+        quietNetty();
         ClientOptions options = ClientOptions.DEFAULTS.withDumpDeadline(deadline).withPullDeadline(deadline);
-        return GfxStatsClient.unix(socket, options);
+        try {
+            return GfxStatsClient.unix(socket, options);
+        } catch (RuntimeException | LinkageError e) {
+            // E.g. Netty's epoll transport missing on this system: one line, not a stack trace.
+            throw new UsageException("cannot connect to " + socket + ": " + e, e);
+        }
     }
 
     /**

@@ -117,6 +117,26 @@ class CliProcessTest {
     }
 
     @Test
+    void shouldLoadNoDaemonOrBufferClassesOnTheDumpPath() throws Exception {
+        backend.text = "\nPackage: lean\n".getBytes(StandardCharsets.US_ASCII);
+        Path classLog = tmp.resolve("classes.log");
+        List<String> command = new ArrayList<>(JavaProcess.command(Main.class, "dump", "--socket", socket));
+        command.add(1, "-Xlog:class+load:file=" + classLog);
+
+        Finished f = run(new ProcessBuilder(command));
+
+        assertEquals(0, f.exit(), f.stderr());
+        List<String> loaded = java.nio.file.Files.readAllLines(classLog);
+        assertTrue(loaded.stream().anyMatch(l -> l.contains(" io.gfxstats.rpc.GfxStatsClient ")), "log is useless");
+        List<String> heavy = loaded.stream()
+                .filter(l -> l.contains(" net.openhft.") || l.contains(" io.gfxstats.daemon.")
+                        || l.contains(" io.gfxstats.frame.") || l.contains(" io.gfxstats.collect.Collector ")
+                        || l.contains(" com.google.protobuf.util.JsonFormat") || l.contains(" jdk.jfr.internal.MetadataRepository"))
+                .toList();
+        assertEquals(List.of(), heavy);
+    }
+
+    @Test
     void shouldStopQuietlyWhenTheReaderOfStdoutGoesAway() throws Exception {
         backend.text = new byte[8 * 1024 * 1024];
         Process p = JavaProcess.builder(Main.class, "dump", "--socket", socket).start();
