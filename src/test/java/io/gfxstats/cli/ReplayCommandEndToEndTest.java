@@ -109,7 +109,9 @@ class ReplayCommandEndToEndTest {
         try (ReplayProcess r = replay()) {
             assertEquals(0, r.waitFor(60), "stderr: " + r.err());
             assertEquals("recorded " + expectedFrames + " frames", lastProgressLine(r.out()));
-            assertTrue(r.err().isEmpty(), "nothing to report on stderr: " + r.err());
+            // On a loaded machine the first registration may take long enough for a "waiting" note.
+            assertTrue(r.err().stream().allMatch(l -> l.startsWith("gfxstats replay: all " + expectedFrames
+                    + " frames recorded; waiting up to ")), "no problem to report on stderr: " + r.err());
         }
         assertDaemonHoldsExpected();
     }
