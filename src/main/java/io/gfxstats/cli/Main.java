@@ -17,6 +17,7 @@ public final class Main {
                 new FramestatsCommand(),
                 new DumpCommand(),
                 new PullCommand(),
+                new ReplayCommand(),
                 new CollectCommand())) {
             commands.put(c.name(), c);
         }
