@@ -6,10 +6,6 @@ import io.gfxstats.client.SessionOptions;
 import io.gfxstats.client.StatsSession;
 import io.gfxstats.client.WindowTracker;
 import io.gfxstats.frame.DaveyListener;
-import io.gfxstats.frame.FrameInfo;
-import io.gfxstats.frame.ModernJankTracker;
-import io.gfxstats.frame.TrackerConfig;
-import io.gfxstats.stats.ProfileData;
 import org.HdrHistogram.AtomicHistogram;
 import org.HdrHistogram.Histogram;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -112,17 +108,6 @@ public class ClientRecordBenchmark {
         }
     }
 
-    /** The same jank tracker counting into heap memory: the floor below which the buffer cannot go. */
-    @State(Scope.Thread)
-    public static class HeapTracker {
-        final ModernJankTracker tracker = new ModernJankTracker(TrackerConfig.live(FrameStream.INTERVAL),
-                DaveyListener.ignoring());
-        final ProfileData data = new ProfileData();
-        final FrameInfo frame = new FrameInfo();
-        long intendedVsync = 1_000_000_000L;
-        int next;
-    }
-
     @State(Scope.Benchmark)
     public static class SharedAtomicHistogram {
         final AtomicHistogram histogram = new AtomicHistogram(HIGHEST_NANOS, 2);
@@ -156,25 +141,6 @@ public class ClientRecordBenchmark {
     @Threads(2)
     public void gfxstatsRecord2t(Durations d, Window w) {
         recordFrame(d, w);
-    }
-
-    @Benchmark
-    @Threads(1)
-    public void trackerIntoHeap1t(Durations d, HeapTracker h) {
-        long duration = d.nanos[h.next++ & (STREAM_LENGTH - 1)];
-        long intended = h.intendedVsync;
-        h.intendedVsync = intended + FrameStream.INTERVAL;
-        long completed = intended + duration;
-        FrameInfo f = h.frame;
-        f.set(FrameInfo.INTENDED_VSYNC, intended)
-                .set(FrameInfo.VSYNC, intended)
-                .set(FrameInfo.FRAME_DEADLINE, intended + FrameStream.INTERVAL)
-                .set(FrameInfo.FRAME_INTERVAL, FrameStream.INTERVAL)
-                .set(FrameInfo.SWAP_BUFFERS, completed)
-                .set(FrameInfo.FRAME_COMPLETED, completed)
-                .set(FrameInfo.SWAP_BUFFERS_COMPLETED, completed)
-                .set(FrameInfo.GPU_COMPLETED, completed + GPU_NANOS);
-        h.tracker.finishFrame(f, h.data);
     }
 
     @Benchmark
