@@ -13,13 +13,22 @@ public final class Main {
 
     static Map<String, Command> commands() {
         Map<String, Command> commands = new LinkedHashMap<>();
-        for (Command c : List.<Command>of(new FramestatsCommand())) {
+        for (Command c : List.<Command>of(
+                new FramestatsCommand(),
+                new DumpCommand(),
+                new PullCommand(),
+                new ReplayCommand(),
+                new CollectCommand())) {
             commands.put(c.name(), c);
         }
         return commands;
     }
 
     public static void main(String[] args) {
+        // People read this output: only warnings and errors from the libraries, unless asked.
+        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        }
         System.exit(run(args, System.out, System.err));
     }
 
