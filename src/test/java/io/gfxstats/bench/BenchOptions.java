@@ -17,13 +17,16 @@ import java.util.List;
  *   --save-repeats 3          flushes measured (each saves every live buffer)
  *   --memory-buffers 1000 --memory-files 3000 --memory-dumps 1000
  *   --fleet-daemons 50 --fleet-packages 100   (0 daemons: skip)
+ *   --collect-command PATH    run the collector as PATH collect ... (scripts/gfxstats, with its
+ *                             start-up flags and class-data archive); default: java on this
+ *                             classpath with the same JVM flags
  *   --doc FILE | --doc -      where the table goes (- : print only)
  *   --work DIR                scratch directory (default: a new one under java.io.tmpdir)
  * </pre>
  */
 record BenchOptions(List<Integer> liveSizes, List<Integer> fileSizes, int warmups, int runs, int framesPerBuffer,
                     int saveRepeats, int memoryBuffers, int memoryFiles, int memoryDumps, int fleetDaemons,
-                    int fleetPackages, Path doc, Path workDir) {
+                    int fleetPackages, String collectCommand, Path doc, Path workDir) {
 
     static BenchOptions parse(String... args) {
         List<Integer> live = List.of(10, 100, 1000);
@@ -39,6 +42,7 @@ record BenchOptions(List<Integer> liveSizes, List<Integer> fileSizes, int warmup
         int fleetPackages = 100;
         Path doc = Path.of("docs/benchmarks.md");
         Path work = null;
+        String collect = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (i + 1 >= args.length) {
@@ -59,6 +63,7 @@ record BenchOptions(List<Integer> liveSizes, List<Integer> fileSizes, int warmup
                 case "--fleet-packages" -> fleetPackages = Integer.parseInt(v);
                 case "--doc" -> doc = v.equals("-") ? null : Path.of(v);
                 case "--work" -> work = Path.of(v);
+                case "--collect-command" -> collect = v;
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
@@ -71,7 +76,7 @@ record BenchOptions(List<Integer> liveSizes, List<Integer> fileSizes, int warmup
             throw new IllegalArgumentException("--runs and --save-repeats must be >= 1, --warmups >= 0");
         }
         return new BenchOptions(sorted(live), sorted(files), warmups, runs, frames, saveRepeats, memBuffers,
-                memFiles, memDumps, fleetDaemons, fleetPackages, doc, work);
+                memFiles, memDumps, fleetDaemons, fleetPackages, collect, doc, work);
     }
 
     int maxLive() {

@@ -82,7 +82,7 @@ public final class DaemonBench {
             }
             Optional<FleetPull.Result> fleet = Optional.empty();
             if (o.fleetDaemons() > 0) {
-                fleet = FleetPull.measure(work, o.fleetDaemons(), o.fleetPackages(), today);
+                fleet = FleetPull.measure(work, o.fleetDaemons(), o.fleetPackages(), today, o.collectCommand());
                 Progress.line("fleet: " + fleet);
             }
             return new Report(o, load, dumps.points(), save[0], memory, fleet);

@@ -191,11 +191,12 @@ final class ExternalDaemon implements AutoCloseable {
         return Files.exists(log) ? Files.readString(log) : "";
     }
 
-    /** Log lines at WARN or ERROR level (slf4j-simple format). */
+    /** Log lines at WARN or ERROR level (slf4j-simple, levels in brackets or not), and exceptions. */
     List<String> problems() throws IOException {
         List<String> out = new ArrayList<>();
         for (String line : logText().split("\n")) {
-            if (line.contains(" WARN ") || line.contains(" ERROR ") || line.contains("Exception")) {
+            if (line.contains("[WARN]") || line.contains("[ERROR]") || line.contains(" WARN ")
+                    || line.contains(" ERROR ") || line.contains("Exception")) {
                 out.add(line);
             }
         }

@@ -29,14 +29,16 @@ import java.util.regex.Pattern;
 final class FleetPull {
     static final String COLLECT_CLASS = "io.gfxstats.cli.CollectCommand";
 
-    record Result(int daemons, int packages, long entries, int merged, double seconds, double singleSeconds) {
+    record Result(int daemons, int packages, long entries, int merged, double seconds, double singleSeconds,
+                  String launcher) {
         String describe() {
-            return String.format(Locale.ROOT, "One `gfxstats collect` process (default concurrency) pulling today "
-                    + "from %d daemons on loopback TCP ports, %d packages each (%d day files in all; the daemons are "
-                    + "%d in-process Daemon instances in one JVM, each with its own state directory and port). Wall "
-                    + "time of the whole process, JVM start-up included; the peer is the same command pulling one "
-                    + "daemon. %d entries pulled, merged into %d (same uid/package/version on every daemon).",
-                    daemons, packages, daemons * packages, daemons, entries, merged);
+            return String.format(Locale.ROOT, "One `gfxstats collect` process (%s, default concurrency) pulling "
+                    + "today from %d daemons on loopback TCP ports, %d packages each (%d day files in all; the daemons "
+                    + "are %d in-process Daemon instances in one JVM, each with its own state directory and port, "
+                    + "instead of %d daemon JVMs on this 2-core machine). Wall time of the whole process, JVM start-up "
+                    + "included; the peer is the same command pulling one daemon, which is mostly start-up. %d "
+                    + "entries pulled, merged into %d (every daemon has the same uid/package/version keys).",
+                    launcher, daemons, packages, daemons * packages, daemons, daemons, entries, merged);
         }
     }
 
@@ -52,7 +54,9 @@ final class FleetPull {
         }
     }
 
-    static Optional<Result> measure(Path work, int daemons, int packages, long today) throws Exception {
+    /** @param collectCommand scripts/gfxstats (or null: java on this classpath with the CLI's JVM flags) */
+    static Optional<Result> measure(Path work, int daemons, int packages, long today, String collectCommand)
+            throws Exception {
         if (!collectAvailable()) {
             Progress.line("fleet: gfxstats collect is not in this build; skipped");
             return Optional.empty();
@@ -78,15 +82,16 @@ final class FleetPull {
             Path one = root.resolve("one.txt");
             Files.write(one, targets.subList(0, 1), StandardCharsets.US_ASCII);
 
-            collect(one, root.resolve("out-warm")); // page cache and day-file caches of daemon 0 warm
-            Run single = collect(one, root.resolve("out-one"));
-            Run fleet = collect(all, root.resolve("out-all"));
+            collect(collectCommand, one, root.resolve("out-warm")); // page cache, CDS archive, daemon 0's cache
+            Run single = collect(collectCommand, one, root.resolve("out-one"));
+            Run fleet = collect(collectCommand, all, root.resolve("out-all"));
             if (fleet.collected != daemons) {
                 throw new IllegalStateException("collect pulled " + fleet.collected + " of " + daemons + " daemons:\n"
                         + fleet.output);
             }
             return Optional.of(new Result(daemons, packages, fleet.entries, fleet.merged, fleet.seconds,
-                    single.seconds));
+                    single.seconds, collectCommand != null ? "`" + Path.of(collectCommand).getFileName() + "`"
+                            : "java on the benchmark classpath with the CLI's JVM flags, no class-data archive"));
         } finally {
             for (Daemon d : running) {
                 d.stop();
@@ -100,16 +105,24 @@ final class FleetPull {
 
     private static final Pattern SUMMARY = Pattern.compile("collected (\\d+) of \\d+ targets?.*?: (\\d+) entries merged into (\\d+)");
 
-    private static Run collect(Path targets, Path out) throws IOException, InterruptedException {
+    private static Run collect(String collectCommand, Path targets, Path out) throws IOException,
+            InterruptedException {
         List<String> cmd = new ArrayList<>();
-        cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
-        cmd.add("--add-opens=java.base/java.lang.reflect=ALL-UNNAMED");
-        cmd.add("--add-exports=java.base/sun.nio.ch=ALL-UNNAMED");
-        cmd.add("--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED");
-        cmd.add("-Dsystem.properties=/dev/null");
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add("io.gfxstats.cli.Main");
+        if (collectCommand != null) {
+            cmd.add(collectCommand);
+        } else {
+            cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
+            cmd.add("--add-opens=java.base/java.lang.reflect=ALL-UNNAMED");
+            cmd.add("--add-exports=java.base/sun.nio.ch=ALL-UNNAMED");
+            cmd.add("--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED");
+            cmd.add("-Dsystem.properties=/dev/null");
+            // As scripts/lib.sh starts the command line (GFX_CLI_FLAGS), minus the class-data archive.
+            cmd.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData",
+                    "-Dio.grpc.netty.shaded.io.netty.jfr.enabled=false"));
+            cmd.add("-cp");
+            cmd.add(System.getProperty("java.class.path"));
+            cmd.add("io.gfxstats.cli.Main");
+        }
         cmd.addAll(List.of("collect", "--targets", targets.toString(), "--out", out.toString()));
         long t0 = System.nanoTime();
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
