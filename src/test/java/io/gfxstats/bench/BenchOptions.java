@@ -16,6 +16,7 @@ import java.util.List;
  *   --frames 200              frames counted into each live buffer at registration
  *   --save-repeats 3          flushes measured (each saves every live buffer)
  *   --memory-buffers 1000 --memory-files 3000 --memory-dumps 1000
+ *   --memory-peer-heap 256m   the same measurement with this heap and a fifth of the dumps (- : skip)
  *   --fleet-daemons 50 --fleet-packages 100   (0 daemons: skip)
  *   --collect-command PATH    run the collector as PATH collect ... (scripts/gfxstats, with its
  *                             start-up flags and class-data archive); default: java on this
@@ -25,7 +26,8 @@ import java.util.List;
  * </pre>
  */
 record BenchOptions(List<Integer> liveSizes, List<Integer> fileSizes, int warmups, int runs, int framesPerBuffer,
-                    int saveRepeats, int memoryBuffers, int memoryFiles, int memoryDumps, int fleetDaemons,
+                    int saveRepeats, int memoryBuffers, int memoryFiles, int memoryDumps, String memoryPeerHeap,
+                    int fleetDaemons,
                     int fleetPackages, String collectCommand, Path doc, Path workDir) {
 
     static BenchOptions parse(String... args) {
@@ -38,6 +40,7 @@ record BenchOptions(List<Integer> liveSizes, List<Integer> fileSizes, int warmup
         int memBuffers = 1000;
         int memFiles = 3000;
         int memDumps = 1000;
+        String peerHeap = "256m";
         int fleetDaemons = 50;
         int fleetPackages = 100;
         Path doc = Path.of("docs/benchmarks.md");
@@ -59,6 +62,7 @@ record BenchOptions(List<Integer> liveSizes, List<Integer> fileSizes, int warmup
                 case "--memory-buffers" -> memBuffers = Integer.parseInt(v);
                 case "--memory-files" -> memFiles = Integer.parseInt(v);
                 case "--memory-dumps" -> memDumps = Integer.parseInt(v);
+                case "--memory-peer-heap" -> peerHeap = v.equals("-") ? null : v;
                 case "--fleet-daemons" -> fleetDaemons = Integer.parseInt(v);
                 case "--fleet-packages" -> fleetPackages = Integer.parseInt(v);
                 case "--doc" -> doc = v.equals("-") ? null : Path.of(v);
@@ -76,7 +80,7 @@ record BenchOptions(List<Integer> liveSizes, List<Integer> fileSizes, int warmup
             throw new IllegalArgumentException("--runs and --save-repeats must be >= 1, --warmups >= 0");
         }
         return new BenchOptions(sorted(live), sorted(files), warmups, runs, frames, saveRepeats, memBuffers,
-                memFiles, memDumps, fleetDaemons, fleetPackages, collect, doc, work);
+                memFiles, memDumps, peerHeap, fleetDaemons, fleetPackages, collect, doc, work);
     }
 
     int maxLive() {

@@ -75,24 +75,31 @@ public final class DaemonBench {
             }
             Progress.line("save: " + save[0]);
             DaemonMemory.Result memory = null;
+            DaemonMemory.Result memoryPeer = null;
             if (o.memoryBuffers() > 0) {
                 memory = DaemonMemory.measure(work, templates.get(o.memoryFiles()), o.memoryFiles(),
-                        o.memoryBuffers(), o.memoryDumps(), o.framesPerBuffer());
+                        o.memoryBuffers(), o.memoryDumps(), o.framesPerBuffer(), ExternalDaemon.configuredHeap());
                 Progress.line("memory: " + memory);
+                if (o.memoryPeerHeap() != null) {
+                    memoryPeer = DaemonMemory.measure(work, templates.get(o.memoryFiles()), o.memoryFiles(),
+                            o.memoryBuffers(), Math.max(1, o.memoryDumps() / 5), o.framesPerBuffer(),
+                            o.memoryPeerHeap());
+                    Progress.line("memory peer: " + memoryPeer);
+                }
             }
             Optional<FleetPull.Result> fleet = Optional.empty();
             if (o.fleetDaemons() > 0) {
                 fleet = FleetPull.measure(work, o.fleetDaemons(), o.fleetPackages(), today, o.collectCommand());
                 Progress.line("fleet: " + fleet);
             }
-            return new Report(o, load, dumps.points(), save[0], memory, fleet);
+            return new Report(o, load, dumps.points(), save[0], memory, memoryPeer, fleet);
         } finally {
             DayFileSet.deleteTree(work);
         }
     }
 
     record Report(BenchOptions options, double loadAverage, List<DumpScale.Point> points, SaveCost.Result save,
-                  DaemonMemory.Result memory, Optional<FleetPull.Result> fleet) {
+                  DaemonMemory.Result memory, DaemonMemory.Result memoryPeer, Optional<FleetPull.Result> fleet) {
 
         Optional<DumpScale.Point> point(boolean cached, int live, int files, DumpScale.Format f) {
             return points.stream().filter(p -> p.cached() == cached && p.live() == live && p.files() == files
@@ -123,8 +130,10 @@ public final class DaemonBench {
 
         private void dumpTable(StringBuilder s) {
             s.append("### Dump cost against live buffers and day files\n\n");
-            s.append("Server-side time of one dump, median of ").append(options.runs())
-                    .append(" after ").append(options.warmups()).append(" warm-up dumps: the daemon's backend "
+            s.append("Server-side time of one dump, median of at least ").append(options.runs())
+                    .append(" (more for small points, up to ").append(DumpScale.MAX_RUNS).append(", so that each "
+                    + "point is measured over at least ").append(DumpScale.MIN_MEASURED.toMillis())
+                    .append(" ms) after ").append(options.warmups()).append(" warm-up dumps: the daemon's backend "
                     + "(`Daemon.backend().dump`) writing into a discarding sink. In-process daemon, live buffers "
                     + "registered over its Unix socket by the driver (one package each, frames counted into the "
                     + "mapped buffers), real day files spread over 3 days (today's share a package with the first "
@@ -205,20 +214,29 @@ public final class DaemonBench {
             }
             DaemonMemory.Result m = memory;
             s.append("### Daemon resident memory\n\n");
-            s.append(String.format(Locale.ROOT, "A gfxstatsd process started like `scripts/gfxstatsd` (-Xmx%s, "
-                    + "serial GC), %d day files on disk; VmRSS from /proc. %d dumps alternate text and proto over "
-                    + "the Unix socket. Live heap: heap in use after a full GC at the end (jcmd).%n%n", m.heap(),
-                    m.files(), m.dumps()));
-            s.append("| idle MiB | with " + m.buffers() + " buffers MiB | after " + Math.max(1, m.dumps() / 10)
-                    + " dumps MiB | after " + m.dumps() + " dumps MiB | growth over the last "
-                    + (m.dumps() - Math.max(1, m.dumps() / 10)) + " dumps | live heap MiB | dump p50 ms | dump p99 ms "
+            s.append(String.format(Locale.ROOT, "A gfxstatsd process started like `scripts/gfxstatsd` (serial GC, "
+                    + "-Xmx from GFXSTATSD_HEAP, default %s), %d day files on disk, %d live buffers registered by the "
+                    + "driver; VmRSS from /proc. The dumps alternate text and proto over the Unix socket (latency "
+                    + "client-side). Live heap: heap in use after a full GC at the end (jcmd). The peer row is the "
+                    + "same daemon with a larger heap, to show what the default heap costs.%n%n",
+                    ExternalDaemon.DEFAULT_HEAP, m.files(), m.buffers()));
+            s.append("| -Xmx | idle MiB | with buffers MiB | after 1/10 of the dumps MiB | after all dumps MiB "
+                    + "| dumps | growth over the last 9/10 | live heap MiB | dump p50 ms | dump p99 ms "
                     + "| log warnings |\n");
-            s.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-            s.append(String.format(Locale.ROOT, "| %.1f | %.1f | %.1f | %.1f | %+.1f %% | %s | %.1f | %.1f | %d |%n%n",
-                    m.idleKib() / 1024.0, m.withBuffersKib() / 1024.0, m.warmKib() / 1024.0,
-                    m.afterDumpsKib() / 1024.0, 100 * m.growth(),
-                    m.liveHeapKib() < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", m.liveHeapKib() / 1024.0),
-                    m.dumpP50Ms(), m.dumpP99Ms(), m.problems()));
+            s.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            for (DaemonMemory.Result r : memoryPeer == null ? List.of(m) : List.of(m, memoryPeer)) {
+                s.append(String.format(Locale.ROOT,
+                        "| %s | %.1f | %.1f | %.1f | %.1f | %d | %+.1f %% | %s | %.1f | %.1f | %d |%n",
+                        r.heap(), r.idleKib() / 1024.0, r.withBuffersKib() / 1024.0, r.warmKib() / 1024.0,
+                        r.afterDumpsKib() / 1024.0, r.dumps(), 100 * r.growth(),
+                        r.liveHeapKib() < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", r.liveHeapKib() / 1024.0),
+                        r.dumpP50Ms(), r.dumpP99Ms(), r.problems()));
+            }
+            s.append('\n');
+            if (memoryPeer != null) {
+                s.append(String.format(Locale.ROOT, "Dump p50 with -Xmx%s over -Xmx%s: **%.2f**.%n%n", m.heap(),
+                        memoryPeer.heap(), m.dumpP50Ms() / memoryPeer.dumpP50Ms()));
+            }
             s.append(String.format(Locale.ROOT, "CPU used by the daemon while nothing happens (%d s, no dumps, no "
                             + "new frames): %.2f %% of a CPU with no client, %.2f %% with %d live buffers.%n%n",
                     DaemonMemory.IDLE_WINDOW_MILLIS / 1000, m.idleCpuPercent(), m.buffersCpuPercent(), m.buffers()));

@@ -22,7 +22,7 @@ class DaemonBenchTest {
         Files.writeString(doc, "# Benchmarks\n\n## Client recording cost\n\nkept as it is\n");
         BenchOptions o = BenchOptions.parse("--live", "2,3", "--files", "0,6", "--runs", "1", "--warmups", "0",
                 "--frames", "20", "--save-repeats", "1", "--memory-buffers", "3", "--memory-files", "6",
-                "--memory-dumps", "10", "--fleet-daemons", "2", "--fleet-packages", "3",
+                "--memory-dumps", "10", "--memory-peer-heap", "128m", "--fleet-daemons", "2", "--fleet-packages", "3",
                 "--doc", doc.toString(), "--work", dir.resolve("work").toString());
 
         DaemonBench.Report report = DaemonBench.run(o);
@@ -35,6 +35,7 @@ class DaemonBenchTest {
         assertEquals(7, largest.entries());
         assertEquals(3, report.save().files());
         assertEquals(3, report.memory().buffers());
+        assertEquals("128m", report.memoryPeer().heap());
         assertEquals(0, report.memory().problems());
         assertTrue(report.memory().afterDumpsKib() > 0);
 

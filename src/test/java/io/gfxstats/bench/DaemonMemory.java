@@ -9,7 +9,8 @@ import org.HdrHistogram.Histogram;
  * Resident memory of a real gfxstatsd process with the default heap: idle (day files on disk,
  * nothing read yet), with the live buffers registered, after the first tenth of the dumps
  * (caches warm) and after all of them (growth beyond that would be a leak). The dumps alternate
- * text and proto over the Unix socket; their latency is recorded too.
+ * text and proto over the Unix socket; their latency is recorded too, and compared with the
+ * same daemon given a larger heap (the peer: what the default heap costs in dump time).
  */
 final class DaemonMemory {
     record Result(String heap, int buffers, int files, int dumps, long idleKib, long withBuffersKib, long warmKib,
@@ -27,11 +28,10 @@ final class DaemonMemory {
     private DaemonMemory() {
     }
 
-    static Result measure(Path workDir, Path template, int files, int buffers, int dumps, int framesPerBuffer)
-            throws Exception {
-        Path state = workDir.resolve("memory");
+    static Result measure(Path workDir, Path template, int files, int buffers, int dumps, int framesPerBuffer,
+                          String heap) throws Exception {
+        Path state = workDir.resolve("memory-" + heap);
         DayFileSet.copyTree(template, state.resolve("data"));
-        String heap = ExternalDaemon.configuredHeap();
         try (ExternalDaemon daemon = ExternalDaemon.start(state, heap, "flush.interval=1d",
                 "buffers.max=" + Math.max(1024, buffers + 16))) {
             Thread.sleep(2000);
