@@ -462,7 +462,9 @@ public final class LoadTest {
         s.append(String.format(Locale.ROOT, "%nDaemon during the dumps: %.0f %% of a CPU; RSS at the end %.1f MiB.%n%n",
                 r.daemonCpuPercent(), r.daemonRssKib() / 1024.0));
         s.append("Client cost per frame (tracker + write into the mapped buffer), measured around each pacing tick's "
-                + "batch and divided by its frames; *quiet* is the peer measured in the same run without dumps:\n\n");
+                + "batch and divided by its frames; *quiet* is the peer measured in the same run without dumps. "
+                + "Each session records one frame every few milliseconds among many others, so its frame starts "
+                + "from cold caches: hence far more than the back-to-back figure of the client benchmark.\n\n");
         s.append("| phase | frames | mean ns/frame | p50 ns | p99 ns | mean / quiet mean |\n|---|---:|---:|---:|---:|---:|\n");
         Cost quiet = r.costs().get("quiet");
         for (String phase : List.of("quiet", "dumping")) {
