@@ -13,7 +13,7 @@ public final class Main {
 
     static Map<String, Command> commands() {
         Map<String, Command> commands = new LinkedHashMap<>();
-        for (Command c : List.<Command>of(new FramestatsCommand())) {
+        for (Command c : List.<Command>of(new FramestatsCommand(), new SynthCommand())) {
             commands.put(c.name(), c);
         }
         return commands;
