@@ -20,6 +20,10 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        // People read this output: only warnings and errors from the libraries, unless asked.
+        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        }
         System.exit(run(args, System.out, System.err));
     }
 
