@@ -18,3 +18,71 @@ gfx_build_if_needed() {
     (cd "$GFX_ROOT" && mvn -B -q -DskipTests package) >&2 || { echo "gfxstats: build failed" >&2; exit 2; }
   fi
 }
+
+# Short-lived command-line JVMs (scripts/gfxstats). `gfxstats dump` is typed by people, so start-up
+# time matters more than peak speed: C1 only, the serial collector, no perf-data file, no Netty
+# JFR allocation events (their first use initializes JFR: ~100 ms), plus the class-data archive below.
+GFX_CLI_FLAGS=(
+  -XX:TieredStopAtLevel=1
+  -XX:+UseSerialGC
+  -XX:-UsePerfData
+  -Xshare:auto
+  -Dio.grpc.netty.shaded.io.netty.jfr.enabled=false
+)
+# AppCDS (JDK 17 dynamic archive) of every class the command line loads, recorded by a training
+# run of io.gfxstats.cli.CdsTraining. Rebuilt when the jar, the JDK or the flags change; when it
+# cannot be built or used the command runs without it, silently (GFXSTATS_CDS=0 turns it off).
+GFX_CDS_ARCHIVE="$GFX_ROOT/target/gfxstats-cli.jsa"
+# Netty's native libraries, copied out of the jar by the training run: loaded from here, Netty
+# skips extracting them into a temporary file on every start. The JDK's default path follows.
+GFX_NATIVE_DIR="$GFX_ROOT/target/native"
+GFX_LIBRARY_PATH=(-Djava.library.path="$GFX_NATIVE_DIR:/usr/java/packages/lib:/usr/lib64:/lib64:/lib:/usr/lib")
+# CDS warnings go to stdout by default, where they would corrupt `dump --proto`.
+GFX_CDS_QUIET=(-Xlog:cds=off -Xlog:cds+dynamic=off)
+
+# What the archive was made for: the JVM validates the jar itself, but not a JDK upgrade in place.
+gfx_cds_identity() {
+  local java_bin jar_stat release=""
+  java_bin="$(readlink -f "$(type -P java)" 2>/dev/null || echo java)"
+  [ -r "${java_bin%/bin/java}/release" ] && release="$(<"${java_bin%/bin/java}/release")"
+  jar_stat="$(stat -L -c '%s %Y' "$GFX_JAR" 2>/dev/null || echo none)"
+  printf '%s\n' "jar $GFX_JAR $jar_stat" "java $java_bin" "$release" \
+    "flags ${GFX_JVM_FLAGS[*]} ${GFX_CLI_FLAGS[*]} ${GFX_LIBRARY_PATH[*]}"
+}
+
+gfx_cds_create() {
+  local want="$1" dir tmp
+  dir="$(dirname "$GFX_CDS_ARCHIVE")"
+  [ -w "$dir" ] || return 1
+  tmp="$GFX_CDS_ARCHIVE.$$.tmp"
+  rm -f "$tmp"
+  if timeout 120 java "${GFX_JVM_FLAGS[@]}" "${GFX_CLI_FLAGS[@]}" "${GFX_LIBRARY_PATH[@]}" "${GFX_CDS_QUIET[@]}" \
+      -XX:ArchiveClassesAtExit="$tmp" -cp "$GFX_JAR" io.gfxstats.cli.CdsTraining --native-dir "$GFX_NATIVE_DIR" \
+      >/dev/null 2>&1 \
+      && [ -s "$tmp" ] && mv -f "$tmp" "$GFX_CDS_ARCHIVE"; then
+    printf '%s\n' "$want" > "$GFX_CDS_ARCHIVE.stamp.$$" && mv -f "$GFX_CDS_ARCHIVE.stamp.$$" "$GFX_CDS_ARCHIVE.stamp"
+  else
+    rm -f "$tmp"
+    # Remember the failure so that every later command does not pay for another training run.
+    printf 'failed\n%s\n' "$want" > "$GFX_CDS_ARCHIVE.stamp" 2>/dev/null || true
+    return 1
+  fi
+}
+
+# Sets GFX_CDS_FLAGS: the archive flags when a current archive exists (made now if needed), else none.
+gfx_cds_flags() {
+  GFX_CDS_FLAGS=()
+  [ "${GFXSTATS_CDS:-1}" = 0 ] && return 0
+  # The archive is made for the jar; a GFXSTATS_CLASSPATH run goes without.
+  [ -z "${GFXSTATS_CLASSPATH:-}" ] || return 0
+  local want have=""
+  want="$(gfx_cds_identity)"
+  [ -f "$GFX_CDS_ARCHIVE.stamp" ] && have="$(<"$GFX_CDS_ARCHIVE.stamp")"
+  if [ "$have" = "failed"$'\n'"$want" ]; then
+    return 0
+  fi
+  if [ "$have" != "$want" ] || [ ! -f "$GFX_CDS_ARCHIVE" ]; then
+    gfx_cds_create "$want" || return 0
+  fi
+  GFX_CDS_FLAGS=(-XX:SharedArchiveFile="$GFX_CDS_ARCHIVE" "${GFX_CDS_QUIET[@]}" "${GFX_LIBRARY_PATH[@]}")
+}

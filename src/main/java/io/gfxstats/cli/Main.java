@@ -13,7 +13,13 @@ public final class Main {
 
     static Map<String, Command> commands() {
         Map<String, Command> commands = new LinkedHashMap<>();
-        for (Command c : List.<Command>of(new FramestatsCommand(), new SynthCommand())) {
+        for (Command c : List.<Command>of(
+                new FramestatsCommand(),
+                new DumpCommand(),
+                new PullCommand(),
+                new ReplayCommand(),
+                new CollectCommand(),
+                new SynthCommand())) {
             commands.put(c.name(), c);
         }
         return commands;

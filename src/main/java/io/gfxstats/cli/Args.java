@@ -1,0 +1,217 @@
+package io.gfxstats.cli;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The options of one subcommand and their parse. Long options only ({@code --name value},
+ * {@code --name=value}, flags without value), {@code --} ends the options, {@code -h}/{@code --help}
+ * asks for help. Every mistake is a {@link UsageException} naming the option, so that a typo never
+ * silently changes what a command does.
+ *
+ * <pre>{@code
+ * Args spec = new Args("dump").flag("--proto", "write the binary proto").value("--socket", "PATH", "daemon socket");
+ * Args.Parsed p = spec.parse(argv);
+ * }</pre>
+ */
+final class Args {
+    private record Option(String name, String valueName, String help) {
+        boolean takesValue() {
+            return valueName != null;
+        }
+    }
+
+    private final String command;
+    private final Map<String, Option> options = new LinkedHashMap<>();
+    private String positionalName;
+
+    Args(String command) {
+        this.command = command;
+    }
+
+    /** An option without value. */
+    Args flag(String name, String help) {
+        return add(new Option(name, null, help));
+    }
+
+    /** An option that takes one value, shown as {@code valueName} in the usage text. */
+    Args value(String name, String valueName, String help) {
+        return add(new Option(name, valueName, help));
+    }
+
+    /** Allows positional arguments (none are allowed otherwise). */
+    Args positional(String name) {
+        this.positionalName = name;
+        return this;
+    }
+
+    private Args add(Option option) {
+        if (!option.name.startsWith("--") || options.putIfAbsent(option.name, option) != null) {
+            throw new IllegalArgumentException("bad or repeated option declaration " + option.name);
+        }
+        return this;
+    }
+
+    /** One line per option, for the command's help text. */
+    String optionsHelp() {
+        StringBuilder sb = new StringBuilder();
+        int width = 0;
+        for (Option o : options.values()) {
+            width = Math.max(width, label(o).length());
+        }
+        for (Option o : options.values()) {
+            String label = label(o);
+            sb.append("  ").append(label).append(" ".repeat(width - label.length() + 2)).append(o.help).append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static String label(Option o) {
+        return o.takesValue() ? o.name + " " + o.valueName : o.name;
+    }
+
+    Parsed parse(String[] argv) throws UsageException {
+        Map<String, String> values = new HashMap<>();
+        List<String> positionals = new ArrayList<>();
+        boolean help = false;
+        boolean optionsEnded = false;
+        for (int i = 0; i < argv.length; i++) {
+            String arg = argv[i];
+            if (optionsEnded || !arg.startsWith("-") || arg.equals("-")) {
+                if (positionalName == null) {
+                    throw new UsageException("unexpected argument '" + arg + "' (try: gfxstats " + command + " --help)");
+                }
+                positionals.add(arg);
+                continue;
+            }
+            if (arg.equals("--")) {
+                optionsEnded = true;
+                continue;
+            }
+            if (arg.equals("-h") || arg.equals("--help")) {
+                help = true;
+                continue;
+            }
+            int eq = arg.indexOf('=');
+            String name = eq > 0 ? arg.substring(0, eq) : arg;
+            Option option = options.get(name);
+            if (option == null) {
+                throw new UsageException("unknown option '" + name + "' (try: gfxstats " + command + " --help)");
+            }
+            String value;
+            if (!option.takesValue()) {
+                if (eq > 0) {
+                    throw new UsageException("option " + name + " takes no value");
+                }
+                value = "";
+            } else if (eq > 0) {
+                value = arg.substring(eq + 1);
+            } else if (i + 1 < argv.length && !argv[i + 1].startsWith("--")) {
+                value = argv[++i];
+            } else {
+                throw new UsageException("option " + name + " needs a value (" + option.valueName + ")");
+            }
+            if (option.takesValue() && value.isEmpty()) {
+                throw new UsageException("option " + name + " needs a non-empty value (" + option.valueName + ")");
+            }
+            if (values.put(name, value) != null) {
+                throw new UsageException("option " + name + " given more than once");
+            }
+        }
+        return new Parsed(command, values, Collections.unmodifiableList(positionals), help);
+    }
+
+    /** The options and arguments of one command line. */
+    static final class Parsed {
+        private final String command;
+        private final Map<String, String> values;
+        private final List<String> positionals;
+        private final boolean help;
+
+        private Parsed(String command, Map<String, String> values, List<String> positionals, boolean help) {
+            this.command = command;
+            this.values = values;
+            this.positionals = positionals;
+            this.help = help;
+        }
+
+        boolean help() {
+            return help;
+        }
+
+        boolean has(String name) {
+            return values.containsKey(name);
+        }
+
+        /** The option's value, or {@code null} when not given. */
+        String value(String name) {
+            return values.get(name);
+        }
+
+        List<String> positionals() {
+            return positionals;
+        }
+
+        /** The option's value, which must be given. */
+        String required(String name) throws UsageException {
+            String v = values.get(name);
+            if (v == null) {
+                throw new UsageException("option " + name + " is required (try: gfxstats " + command + " --help)");
+            }
+            return v;
+        }
+
+        /** An integer option within {@code [min, max]}, or {@code fallback} when not given. */
+        int intValue(String name, int fallback, int min, int max) throws UsageException {
+            String v = values.get(name);
+            if (v == null) {
+                return fallback;
+            }
+            try {
+                int n = Integer.parseInt(v.trim());
+                if (n >= min && n <= max) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // reported below with the accepted range
+            }
+            throw new UsageException("option " + name + " must be a whole number from " + min + " to " + max
+                    + ", got '" + v + "'");
+        }
+
+        /** A positive number of seconds (fractions allowed), or {@code fallback} when not given. */
+        java.time.Duration seconds(String name, java.time.Duration fallback, double maxSeconds) throws UsageException {
+            String v = values.get(name);
+            if (v == null) {
+                return fallback;
+            }
+            try {
+                double s = Double.parseDouble(v.trim());
+                if (s > 0 && s <= maxSeconds) {
+                    return java.time.Duration.ofNanos(Math.max(1_000_000L, Math.round(s * 1e9)));
+                }
+            } catch (NumberFormatException e) {
+                // reported below with the accepted range
+            }
+            throw new UsageException("option " + name + " must be a number of seconds above 0 and at most "
+                    + (long) maxSeconds + ", got '" + v + "'");
+        }
+
+        /** Fails when more than one of {@code names} is given. */
+        void exclusive(String... names) throws UsageException {
+            String first = null;
+            for (String n : names) {
+                if (values.containsKey(n)) {
+                    if (first != null) {
+                        throw new UsageException("options " + first + " and " + n + " cannot be combined");
+                    }
+                    first = n;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package io.gfxstats.cli;
+
+import io.gfxstats.rpc.GfxStatsServer;
+import io.gfxstats.rpc.ServerConfig;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/**
+ * The workload of scripts/lib.sh's class-data-sharing archive: runs the command line's common
+ * paths in one JVM (help, dump, dump --proto, pull, the daemon-not-running error, a collect)
+ * against a {@link SampleBackend} served on a private Unix socket, so that the JVM started with
+ * {@code -XX:ArchiveClassesAtExit} records every class a real {@code gfxstats dump} loads.
+ *
+ * <p>{@code --native-dir DIR} first copies Netty's native libraries (epoll, and tcnative for TLS)
+ * out of the jar into DIR. A command started with DIR on {@code java.library.path} loads them from
+ * there; otherwise Netty extracts a fresh copy into a temporary file on every start (a file copy
+ * plus a SecureRandom for the file name).
+ *
+ * <p>{@code serve SOCKET [PACKAGES]}: serves the sample data until killed (the start-up benchmark's
+ * stand-in when no daemon is given), printing {@code ready} once listening.
+ */
+public final class CdsTraining {
+    private CdsTraining() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length >= 2 && args[0].equals("serve")) {
+            serve(Path.of(args[1]), args.length > 2 ? Integer.parseInt(args[2]) : 20);
+            return;
+        }
+        if (args.length == 2 && args[0].equals("--native-dir")) {
+            extractNativeLibraries(Path.of(args[1]));
+        } else if (args.length != 0) {
+            System.err.println("usage: CdsTraining [--native-dir DIR] | serve SOCKET [PACKAGES]");
+            System.exit(2);
+        }
+        int failures = train();
+        System.exit(failures == 0 ? 0 : 1);
+    }
+
+    private static void serve(Path socket, int packages) throws Exception {
+        GfxStatsServer server = new GfxStatsServer(ServerConfig.unixOnly(socket),
+                new SampleBackend(packages, System.currentTimeMillis()));
+        server.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(server::stop));
+        System.out.println("ready");
+        System.out.flush();
+        server.blockUntilShutdown();
+    }
+
+    /** Returns how many of the commands that should have succeeded failed. */
+    static int train() throws Exception {
+        Path dir = Files.createTempDirectory("gfxstats-cds");
+        PrintStream sink = new PrintStream(OutputStream.nullOutputStream());
+        GfxStatsServer server = new GfxStatsServer(ServerConfig.unixOnly(dir.resolve("d.sock")),
+                new SampleBackend(20, System.currentTimeMillis()));
+        int failures = 0;
+        try {
+            server.start();
+            String socket = server.socketPath().toString();
+            String[][] succeeding = {
+                {"--help"},
+                {"dump", "--socket", socket},
+                {"dump", "--socket", socket, "--proto"},
+                {"dump", "--socket", socket, "--package", "com.example.sample1", "--format", "android11"},
+                {"pull", "--socket", socket},
+                {"pull", "--socket", socket, "--proto"},
+                {"pull", "--socket", socket, "--json"},
+                {"collect", "--targets", "unix:" + socket, "--out", dir.resolve("out").toString()},
+            };
+            for (String[] cmd : succeeding) {
+                if (Main.run(cmd, sink, sink) != 0) {
+                    failures++;
+                }
+            }
+            Main.run(new String[] {"dump", "--socket", dir.resolve("absent.sock").toString()}, sink, sink);
+            Main.run(new String[] {"dump", "--no-such-option"}, sink, sink);
+        } finally {
+            server.stop();
+            delete(dir);
+        }
+        return failures;
+    }
+
+    /** Copies the Linux native libraries of the shaded Netty out of the jar this class was loaded from. */
+    static void extractNativeLibraries(Path dir) throws IOException {
+        Path jar;
+        try {
+            jar = Path.of(CdsTraining.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            throw new IOException("cannot locate the jar of " + CdsTraining.class.getName(), e);
+        }
+        if (!Files.isRegularFile(jar)) {
+            return;
+        }
+        Files.createDirectories(dir);
+        try (java.util.jar.JarFile file = new java.util.jar.JarFile(jar.toFile())) {
+            for (java.util.jar.JarEntry e : java.util.Collections.list(file.entries())) {
+                String name = e.getName();
+                String base = name.substring(name.lastIndexOf('/') + 1);
+                if (name.startsWith("META-INF/native/") && base.endsWith(".so")
+                        && (base.contains("_netty_transport_native_epoll_") || base.contains("_netty_tcnative_linux_"))) {
+                    Path tmp = dir.resolve("." + base + "." + ProcessHandle.current().pid() + ".tmp");
+                    try (InputStream in = file.getInputStream(e)) {
+                        Files.copy(in, tmp, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    }
+                    Files.move(tmp, dir.resolve(base), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                            java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                }
+            }
+        }
+    }
+
+    private static void delete(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

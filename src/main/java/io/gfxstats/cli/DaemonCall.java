@@ -1,0 +1,59 @@
+package io.gfxstats.cli;
+
+import io.gfxstats.rpc.ClientOptions;
+import io.gfxstats.rpc.GfxStatsClient;
+import io.gfxstats.rpc.GfxStatsClientException;
+import io.gfxstats.rpc.SocketPaths;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/** What the commands talking to the local daemon share: where its socket is, how failures read. */
+final class DaemonCall {
+    static final String SOCKET_OPTION = "--socket";
+    static final String SOCKET_HELP = "daemon socket (default: $" + SocketPaths.SOCKET_ENV
+            + ", else $XDG_STATE_HOME/gfxstats/" + SocketPaths.SOCKET_FILE_NAME + ")";
+    static final String DEADLINE_OPTION = "--deadline";
+    static final String DEADLINE_HELP = "give up after this many seconds (default 10)";
+    static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(10);
+    static final double MAX_DEADLINE_SECONDS = 24 * 3600;
+    private static final String NETTY_JFR = "io.grpc.netty.shaded.io.netty.jfr.enabled";
+
+    private DaemonCall() {
+    }
+
+    /** {@code --socket}, else the environment's choice, else the default (see {@link SocketPaths}). */
+    static Path socket(Args.Parsed args, Map<String, String> env) {
+        return SocketPaths.resolve(args.value(SOCKET_OPTION), env);
+    }
+
+    /**
+     * Netty 4.2's buffer allocator emits JFR events, and their first use initializes JFR: about
+     * 100 ms of a command's start. A command has no use for them. Must run before Netty's first
+     * use; an explicit -D setting wins.
+     */
+    static void quietNetty() {
+        if (System.getProperty(NETTY_JFR) == null) {
+            System.setProperty(NETTY_JFR, "false");
+        }
+    }
+
+    static GfxStatsClient open(Path socket, Duration deadline) throws UsageException {
+        quietNetty();
+        ClientOptions options = ClientOptions.DEFAULTS.withDumpDeadline(deadline).withPullDeadline(deadline);
+        try {
+            return GfxStatsClient.unix(socket, options);
+        } catch (RuntimeException | LinkageError e) {
+            // E.g. Netty's epoll transport missing on this system: one line, not a stack trace.
+            throw new UsageException("cannot connect to " + socket + ": " + e, e);
+        }
+    }
+
+    /**
+     * The client's message is already one line naming the daemon's address; it becomes the command's
+     * one-line error (exit code 2).
+     */
+    static UsageException failed(GfxStatsClientException e) {
+        return new UsageException(e.getMessage(), e);
+    }
+}

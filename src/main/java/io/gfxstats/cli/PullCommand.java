@@ -1,0 +1,100 @@
+package io.gfxstats.cli;
+
+import com.google.protobuf.util.JsonFormat;
+import io.gfxstats.rpc.GfxStatsClient;
+import io.gfxstats.rpc.GfxStatsClientException;
+import io.gfxstats.rpc.v1.PullRequest;
+import io.gfxstats.rpc.v1.PullResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * {@code gfxstats pull}: the statsd-style pull of one UTC day (today, or the last full day), as a
+ * table for people, the GraphicsStatsServiceDumpProto for tools ({@code --proto}) or the whole
+ * answer in protobuf's canonical JSON ({@code --json}).
+ */
+final class PullCommand implements Command {
+    private final Map<String, String> env;
+
+    PullCommand() {
+        this(System.getenv());
+    }
+
+    PullCommand(Map<String, String> env) {
+        this.env = env;
+    }
+
+    @Override
+    public String name() {
+        return "pull";
+    }
+
+    @Override
+    public String synopsis() {
+        return "pull [--socket PATH] [--last-full-day] [--proto|--json]";
+    }
+
+    private static Args spec() {
+        return new Args("pull")
+                .value(DaemonCall.SOCKET_OPTION, "PATH", DaemonCall.SOCKET_HELP)
+                .flag("--last-full-day", "pull yesterday (UTC) instead of today")
+                .flag("--proto", "write PullResponse.stats as a binary GraphicsStatsServiceDumpProto")
+                .flag("--json", "write the whole PullResponse as JSON")
+                .value(DaemonCall.DEADLINE_OPTION, "SECONDS", DaemonCall.DEADLINE_HELP);
+    }
+
+    @Override
+    public int run(String[] argv, InputStream in, PrintStream out, PrintStream err) throws UsageException {
+        Args spec = spec();
+        Args.Parsed args = spec.parse(argv);
+        if (args.help()) {
+            out.print("usage: gfxstats " + synopsis() + "\n\n"
+                    + "One UTC day of statistics, merged per (uid, package, version), live data included.\n\n"
+                    + spec.optionsHelp());
+            return 0;
+        }
+        args.exclusive("--proto", "--json");
+        Duration deadline = args.seconds(DaemonCall.DEADLINE_OPTION, DaemonCall.DEFAULT_DEADLINE,
+                DaemonCall.MAX_DEADLINE_SECONDS);
+        PullRequest request = PullRequest.newBuilder().setLastFullDay(args.has("--last-full-day")).build();
+
+        PullResponse response;
+        try (GfxStatsClient client = DaemonCall.open(DaemonCall.socket(args, env), deadline)) {
+            response = client.pull(request);
+        } catch (GfxStatsClientException e) {
+            throw DaemonCall.failed(e);
+        }
+
+        OutputStream stdout = BinaryStdout.of(out);
+        try {
+            if (args.has("--proto")) {
+                response.getStats().writeTo(stdout);
+            } else if (args.has("--json")) {
+                stdout.write((json(response) + "\n").getBytes(StandardCharsets.UTF_8));
+            } else {
+                stdout.write(PullTable.render(response).getBytes(StandardCharsets.UTF_8));
+            }
+            stdout.flush();
+            return 0;
+        } catch (IOException e) {
+            if (BinaryStdout.isBrokenPipe(e)) {
+                return DumpCommand.EXIT_BROKEN_PIPE;
+            }
+            throw new UsageException("cannot write to standard output: " + e.getMessage(), e);
+        }
+    }
+
+    /** Canonical proto3 JSON (lowerCamelCase names, 64-bit numbers as strings), zero counters included. */
+    static String json(PullResponse response) throws UsageException {
+        try {
+            return JsonFormat.printer().alwaysPrintFieldsWithNoPresence().print(response);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+            throw new UsageException("cannot print the daemon's answer as JSON: " + e.getMessage(), e);
+        }
+    }
+}

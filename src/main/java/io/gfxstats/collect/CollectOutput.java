@@ -1,0 +1,152 @@
+package io.gfxstats.collect;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+
+/**
+ * The files of one collection in its output directory, each replaced atomically (a reader sees
+ * the old or the new file, never half of one):
+ *
+ * <ul>
+ *   <li>{@value #MERGED}: the merged GraphicsStatsServiceDumpProto (what {@code dumpsys graphicsstats
+ *       --proto} would print for the whole fleet). Left untouched when no target succeeded, so a
+ *       failed run never replaces good data with nothing.</li>
+ *   <li>{@value #STATUS_TSV}: one line per target: target, ok|failed, entries, attempts, ms, error.</li>
+ *   <li>{@value #STATUS_JSON}: the same and the run's totals, for programs.</li>
+ * </ul>
+ */
+public final class CollectOutput {
+    public static final String MERGED = "merged.pb";
+    public static final String STATUS_TSV = "status.tsv";
+    public static final String STATUS_JSON = "status.json";
+
+    private CollectOutput() {
+    }
+
+    /** Writes the files; creates {@code dir} if needed. */
+    public static void write(Path dir, Collector.Result result) throws IOException {
+        Files.createDirectories(dir);
+        if (result.succeeded() > 0) {
+            writeAtomically(dir.resolve(MERGED), result.merged().toByteArray());
+        }
+        writeAtomically(dir.resolve(STATUS_TSV), tsv(result).getBytes(StandardCharsets.UTF_8));
+        writeAtomically(dir.resolve(STATUS_JSON), json(result).getBytes(StandardCharsets.UTF_8));
+    }
+
+    static String tsv(Collector.Result result) {
+        StringBuilder sb = new StringBuilder("target\tstatus\tentries\tattempts\tms\terror\n");
+        for (TargetResult t : result.targets()) {
+            sb.append(oneField(t.target().toString())).append('\t')
+                    .append(t.ok() ? "ok" : "failed").append('\t')
+                    .append(t.entries()).append('\t')
+                    .append(t.attempts()).append('\t')
+                    .append(t.millis()).append('\t')
+                    .append(t.error() == null ? "" : oneField(t.error())).append('\n');
+        }
+        return sb.toString();
+    }
+
+    static String json(Collector.Result result) {
+        StringBuilder sb = new StringBuilder("{\n");
+        sb.append("  \"targets_total\": ").append(result.targets().size()).append(",\n");
+        sb.append("  \"targets_ok\": ").append(result.succeeded()).append(",\n");
+        sb.append("  \"entries_merged\": ").append(result.entriesMerged()).append(",\n");
+        sb.append("  \"merged_entries\": ").append(result.merged().getStatsCount()).append(",\n");
+        sb.append("  \"merged_written\": ").append(result.succeeded() > 0).append(",\n");
+        sb.append("  \"saturated\": ");
+        array(sb, result.saturated());
+        sb.append(",\n  \"targets\": [");
+        List<TargetResult> targets = result.targets();
+        for (int i = 0; i < targets.size(); i++) {
+            TargetResult t = targets.get(i);
+            sb.append(i == 0 ? "\n" : ",\n");
+            sb.append("    {\"target\": ").append(quote(t.target().toString()))
+                    .append(", \"status\": ").append(quote(t.ok() ? "ok" : "failed"))
+                    .append(", \"entries\": ").append(t.entries())
+                    .append(", \"attempts\": ").append(t.attempts())
+                    .append(", \"ms\": ").append(t.millis())
+                    .append(", \"error\": ").append(t.error() == null ? "null" : quote(t.error()))
+                    .append(", \"rejected\": ");
+            array(sb, t.rejected());
+            sb.append('}');
+        }
+        sb.append(targets.isEmpty() ? "]\n}\n" : "\n  ]\n}\n");
+        return sb.toString();
+    }
+
+    private static void array(StringBuilder sb, List<String> items) {
+        if (items.isEmpty()) {
+            sb.append("[]");
+            return;
+        }
+        sb.append('[');
+        for (int i = 0; i < items.size(); i++) {
+            sb.append(i == 0 ? "" : ", ").append(quote(items.get(i)));
+        }
+        sb.append(']');
+    }
+
+    /** A JSON string literal. */
+    static String quote(String s) {
+        StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        sb.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        return sb.append('"').toString();
+    }
+
+    /** TSV has no quoting: tabs and line breaks inside a field become spaces. */
+    private static String oneField(String s) {
+        return s.replace('\t', ' ').replace('\n', ' ').replace('\r', ' ');
+    }
+
+    /** Temp file in the same directory, fsync, rename over the old file, fsync the directory. */
+    static void writeAtomically(Path file, byte[] content) throws IOException {
+        Path dir = file.toAbsolutePath().getParent();
+        // Not Files.createTempFile: its mode is 0600; these files get the umask's mode like any other output.
+        Path tmp = dir.resolve("." + file.getFileName() + "." + ProcessHandle.current().pid() + "."
+                + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong()) + ".tmp");
+        try {
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
+                    OutputStream out = java.nio.channels.Channels.newOutputStream(ch)) {
+                out.write(content);
+                out.flush();
+                ch.force(true);
+            }
+            try {
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
+        } catch (IOException e) {
+            // Not every file system lets a directory be synced; the rename itself is still atomic.
+        }
+    }
+}

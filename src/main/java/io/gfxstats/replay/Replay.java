@@ -1,0 +1,106 @@
+package io.gfxstats.replay;
+
+import io.gfxstats.client.BufferRef;
+import io.gfxstats.client.SessionOptions;
+import io.gfxstats.client.StatsSession;
+import io.gfxstats.frame.DaveyListener;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * One replay as a live client: opens a {@link StatsSession} with the given provider, records the
+ * capture (counting in memory until the provider hands out a buffer, and on into the mapped
+ * buffer while the provider is away), then waits until the session is attached before closing
+ * it, so that the counts are in the hands of a daemon, which saves them when the session ends.
+ *
+ * <p>If no attachment comes within the timeout the session is closed anyway: counts that made
+ * it into a buffer file stay there, and the next daemon's start-up recovery saves them (the
+ * process that wrote them is gone by then); counts that never left memory are lost. The
+ * outcome says which.
+ */
+public final class Replay {
+    /** Re-registration after the daemon went away is attempted at least this often. */
+    static final Duration RETRY_MIN = Duration.ofMillis(100);
+    static final Duration RETRY_MAX = Duration.ofSeconds(1);
+    /** A first registration normally completes within this; only a longer wait is worth a note. */
+    static final Duration QUIET_WAIT = Duration.ofSeconds(1);
+    private static final long POLL_MILLIS = 20;
+
+    /**
+     * @param frames    frames recorded
+     * @param windows   window blocks replayed
+     * @param delivered the session was attached to a daemon when it closed
+     * @param buffer    the buffer file the session counted into, if it ever had one
+     * @param problem   the last thing that went wrong with the daemon connection, if anything
+     */
+    public record Outcome(long frames, int windows, boolean delivered, Optional<BufferRef> buffer,
+                          Optional<String> problem) {
+    }
+
+    private final ReplayOptions options;
+
+    public Replay(ReplayOptions options) {
+        this.options = Objects.requireNonNull(options, "options");
+    }
+
+    /**
+     * Runs the replay; {@code notes} receives one line each time the caller should know of a
+     * wait. Returns after the session is closed.
+     */
+    public Outcome run(CaptureReplay capture, ObservedProvider provider, ProgressReporter progress,
+                       Consumer<String> notes) throws InterruptedException {
+        SessionOptions sessionOptions = SessionOptions.builder(options.packageName(), options.versionCode())
+                .pipeline(capture.pipeline())
+                .refreshIntervalNanos(options.refreshIntervalNanos())
+                .retry(RETRY_MIN, RETRY_MAX)
+                .daveyListener(DaveyListener.ignoring())
+                .build();
+        StatsSession session = StatsSession.open(sessionOptions, provider);
+        try {
+            long frames = capture.record(session, options.pacer(), progress);
+            boolean delivered = awaitDelivery(session, provider, notes, frames);
+            return new Outcome(frames, capture.windowCount(), delivered, session.buffer(), provider.lastProblem());
+        } finally {
+            session.close();
+        }
+    }
+
+    /** Waits, up to the attach timeout, until the session is attached; says so if that takes a while. */
+    private boolean awaitDelivery(StatsSession session, ObservedProvider provider, Consumer<String> notes,
+                                  long frames) throws InterruptedException {
+        Duration timeout = options.attachTimeout();
+        Duration quiet = timeout.compareTo(QUIET_WAIT) < 0 ? timeout : QUIET_WAIT;
+        if (awaitAttached(session, provider, quiet)) {
+            return true;
+        }
+        Duration rest = timeout.minus(quiet);
+        if (rest.isZero()) {
+            return false;
+        }
+        notes.accept("all " + frames + " frames recorded; waiting up to " + ReplayOptions.secondsText(rest)
+                + " more for the daemon to take them");
+        return awaitAttached(session, provider, rest);
+    }
+
+    /**
+     * The session's attached flag is cleared on its own thread a moment after the daemon went
+     * away; the provider hears of it first. Both must agree before the counts are taken as
+     * delivered, or a daemon killed just now would be trusted with them.
+     */
+    private static boolean awaitAttached(StatsSession session, ObservedProvider provider, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            long left = Math.max(deadline - System.nanoTime(), 0);
+            if (session.awaitAttached(Duration.ofNanos(left)) && !provider.isAway()) {
+                return true;
+            }
+            if (left == 0) {
+                return false;
+            }
+            Thread.sleep(POLL_MILLIS);
+        }
+    }
+}
