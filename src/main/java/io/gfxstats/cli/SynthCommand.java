@@ -19,7 +19,7 @@ import java.util.Map;
 final class SynthCommand implements Command {
     static final Duration DEFAULT_DURATION = Duration.ofSeconds(10);
     static final int DEFAULT_FPS = 60;
-    static final Duration DEFAULT_ATTACH_TIMEOUT = Duration.ofSeconds(10);
+    static final Duration DEFAULT_ATTACH_TIMEOUT = Duration.ofSeconds(30);
 
     private final Map<String, String> env;
 
