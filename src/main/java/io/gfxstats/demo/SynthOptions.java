@@ -1,6 +1,7 @@
 package io.gfxstats.demo;
 
 import io.gfxstats.client.SessionOptions;
+import io.gfxstats.store.PackageNames;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -24,6 +25,10 @@ public record SynthOptions(String packageName, long versionCode, Duration durati
 
     public SynthOptions {
         SessionOptions.requireValidPackageName(packageName);
+        // The daemon's rule is stricter than the library's; refuse here rather than wait for a refusal.
+        PackageNames.problem(packageName).ifPresent(problem -> {
+            throw new IllegalArgumentException("package name " + problem);
+        });
         if (versionCode < 0) {
             throw new IllegalArgumentException("version code must be 0 or more: " + versionCode);
         }
