@@ -11,12 +11,22 @@ GFX_JVM_FLAGS=(
   -Dsystem.properties=/dev/null
 )
 
+gfx_jar_stale() {
+  [ ! -f "$GFX_JAR" ] || [ -n "$(find "$GFX_ROOT/src/main" "$GFX_ROOT/proto" "$GFX_ROOT/pom.xml" -newer "$GFX_JAR" -print -quit 2>/dev/null)" ]
+}
+
+# Several commands may start at once (the demo starts four): one builds, the others wait for it.
 gfx_build_if_needed() {
   [ -z "${GFXSTATS_CLASSPATH:-}" ] || return 0
-  if [ ! -f "$GFX_JAR" ] || [ -n "$(find "$GFX_ROOT/src/main" "$GFX_ROOT/proto" "$GFX_ROOT/pom.xml" -newer "$GFX_JAR" -print -quit 2>/dev/null)" ]; then
-    echo "gfxstats: building $GFX_JAR ..." >&2
-    (cd "$GFX_ROOT" && mvn -B -q -DskipTests package) >&2 || { echo "gfxstats: build failed" >&2; exit 2; }
-  fi
+  gfx_jar_stale || return 0
+  mkdir -p "$GFX_ROOT/target"
+  (
+    flock 9
+    if gfx_jar_stale; then
+      echo "gfxstats: building $GFX_JAR ..." >&2
+      (cd "$GFX_ROOT" && mvn -B -q -DskipTests package) >&2 || { echo "gfxstats: build failed" >&2; exit 2; }
+    fi
+  ) 9>"$GFX_ROOT/target/.build.lock" || exit 2
 }
 
 # Short-lived command-line JVMs (scripts/gfxstats). `gfxstats dump` is typed by people, so start-up
