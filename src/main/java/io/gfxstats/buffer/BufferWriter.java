@@ -61,6 +61,11 @@ public final class BufferWriter implements AutoCloseable {
     public static BufferWriter open(Path path) throws IOException {
         try (FileChannel channel = BufferHeader.openChannel(path, true, null, -1)) {
             BufferHeader header = BufferHeader.read(path, channel);
+            if (header.layoutVersion != CURRENT_LAYOUT_VERSION) {
+                // Readers accept older layouts; writers count only in the layout they know.
+                throw new BufferFormatException(BufferFormatException.Reason.UNSUPPORTED_VERSION, path,
+                        "layout version " + header.layoutVersion + ", this release writes " + CURRENT_LAYOUT_VERSION);
+            }
             int state = BufferHeader.readStateWord(channel);
             if (state == STATE_RETIRED) {
                 ByteBuffer image = BufferHeader.readFully(channel, 0, header.headerLength);

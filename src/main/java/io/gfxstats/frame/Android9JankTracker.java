@@ -12,10 +12,12 @@ public final class Android9JankTracker implements FrameTracker {
     private final long refresh;
     private final DaveyListener daveys;
     private long swapDeadline = -1;
+    private final IntervalThresholds thresholds;
 
     public Android9JankTracker(TrackerConfig config, DaveyListener daveys) {
         this.refresh = config.refreshIntervalNanos();
         this.daveys = daveys;
+        this.thresholds = new IntervalThresholds(refresh);
     }
 
     public Android9JankTracker(TrackerConfig config) {
@@ -51,6 +53,6 @@ public final class Android9JankTracker implements FrameTracker {
         }
         sink.increment(JankType.MISSED_DEADLINE.counter());
         swapDeadline = completed - ((completed - frame.get(FrameInfo.VSYNC)) % refresh) + refresh;
-        JankChecks.count(frame, refresh, sink);
+        JankChecks.count(frame, thresholds, sink);
     }
 }

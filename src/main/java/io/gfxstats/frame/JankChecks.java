@@ -14,12 +14,12 @@ final class JankChecks {
     private JankChecks() {
     }
 
-    static void count(FrameInfo frame, long interval, StatsSink sink) {
+    static void count(FrameInfo frame, IntervalThresholds t, StatsSink sink) {
         check(frame, FrameInfo.INTENDED_VSYNC, FrameInfo.VSYNC, 1, JankType.MISSED_VSYNC, sink);
-        check(frame, FrameInfo.VSYNC, FrameInfo.SYNC_START, (long) (0.5 * interval), JankType.SLOW_UI_THREAD, sink);
-        check(frame, FrameInfo.SYNC_START, FrameInfo.ISSUE_DRAW_COMMANDS_START, (long) (0.2 * interval),
+        check(frame, FrameInfo.VSYNC, FrameInfo.SYNC_START, t.slowUiThread, JankType.SLOW_UI_THREAD, sink);
+        check(frame, FrameInfo.SYNC_START, FrameInfo.ISSUE_DRAW_COMMANDS_START, t.slowBitmapUpload,
                 JankType.SLOW_BITMAP_UPLOAD, sink);
-        check(frame, FrameInfo.ISSUE_DRAW_COMMANDS_START, FrameInfo.FRAME_COMPLETED, (long) (0.75 * interval),
+        check(frame, FrameInfo.ISSUE_DRAW_COMMANDS_START, FrameInfo.FRAME_COMPLETED, t.slowDraw,
                 JankType.SLOW_DRAW, sink);
     }
 

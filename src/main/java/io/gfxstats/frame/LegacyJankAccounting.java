@@ -12,11 +12,13 @@ import io.gfxstats.stats.StatsSink;
 final class LegacyJankAccounting {
     private final long refresh;
     private final long dequeueForgiveness;
+    private final IntervalThresholds thresholds;
     private long swapDeadline = -1;
 
     LegacyJankAccounting(TrackerConfig config) {
         this.refresh = config.refreshIntervalNanos();
         this.dequeueForgiveness = config.dequeueForgivenessNanos();
+        this.thresholds = new IntervalThresholds(refresh);
     }
 
     void account(FrameInfo frame, StatsSink sink) {
@@ -37,7 +39,7 @@ final class LegacyJankAccounting {
         if (swapDeadline < 0) {
             swapDeadline = intended + refresh;
         }
-        boolean tripleBuffered = (swapDeadline - intended) > 0.1 * refresh;
+        boolean tripleBuffered = thresholds.exceedsTenth(swapDeadline - intended);
         swapDeadline = Math.max(swapDeadline + refresh, intended + refresh);
         long completed = frame.get(FrameInfo.FRAME_COMPLETED);
         if (completed < swapDeadline || t < refresh) {

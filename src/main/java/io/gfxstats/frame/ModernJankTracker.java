@@ -14,11 +14,13 @@ public final class ModernJankTracker implements FrameTracker {
     private final LegacyJankAccounting legacy;
     private final DaveyListener daveys;
     private long nextFrameStartUnstuffed = -1;
+    private final IntervalThresholds thresholds;
 
     public ModernJankTracker(TrackerConfig config, DaveyListener daveys) {
         this.config = config;
         this.legacy = new LegacyJankAccounting(config);
         this.daveys = daveys;
+        this.thresholds = new IntervalThresholds(config.defaultFrameIntervalNanos());
     }
 
     public ModernJankTracker(TrackerConfig config) {
@@ -44,7 +46,8 @@ public final class ModernJankTracker implements FrameTracker {
             interval = config.defaultFrameIntervalNanos();
         }
         long intended = frame.get(FrameInfo.INTENDED_VSYNC);
-        boolean tripleBuffered = (nextFrameStartUnstuffed - intended) > 0.1 * interval;
+        IntervalThresholds t = thresholds.update(interval);
+        boolean tripleBuffered = t.exceedsTenth(nextFrameStartUnstuffed - intended);
         long deadline = frame.get(FrameInfo.FRAME_DEADLINE);
         if (tripleBuffered && !config.deadlinesAlreadyExtended()) {
             deadline += interval;
@@ -61,7 +64,7 @@ public final class ModernJankTracker implements FrameTracker {
             sink.increment(Counters.JANKY_FRAMES);
             long jitter = gpuCompleted - frame.get(FrameInfo.VSYNC);
             nextFrameStartUnstuffed = gpuCompleted - (jitter % interval) + interval;
-            JankChecks.count(frame, interval, sink);
+            JankChecks.count(frame, t, sink);
         }
 
         if (gpuCompleted > 0) {

@@ -1,0 +1,194 @@
+package io.gfxstats.bench;
+
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Runs {@link ClientRecordBenchmark}, prints a table, writes it into the "Client recording cost"
+ * section of docs/benchmarks.md, and ends with the line
+ * {@code record_ns=<ours> hdr_atomic_ns=<peer> ratio=<ours/peer>} (single-threaded figures).
+ *
+ * <p>The machine is shared: other processes come and go while JMH runs one benchmark after
+ * another, and JMH's wall-clock score also counts the time a benchmark waits for a CPU. So the
+ * figure compared is CPU time per frame ({@link CpuTimeProfiler}); each benchmark runs many
+ * short iterations in several rounds (the whole set once per round, one fork each), and the
+ * reported value is the median iteration, with the best iteration and the wall-clock median
+ * next to it. Allocation per frame comes from the GC profiler.
+ *
+ * <p>Usage: {@code ClientBench <benchmarks.md> [rounds warmupIterations measurementIterations]}
+ * (iterations of 200 ms).
+ */
+public final class ClientBench {
+    static final String START = "<!-- client-bench:start -->";
+    static final String END = "<!-- client-bench:end -->";
+    static final String OURS_1T = "gfxstatsRecord1t";
+    static final String PEER_1T = "hdrAtomicRecord1t";
+    static final String OURS_2T = "gfxstatsRecord2t";
+    static final String PEER_2T = "hdrAtomicRecord2t";
+    static final int ITERATION_MILLIS = 200;
+
+    private ClientBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path doc = Path.of(args.length > 0 ? args[0] : "docs/benchmarks.md");
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        int warmups = args.length > 2 ? Integer.parseInt(args[2]) : 8;
+        int iterations = args.length > 3 ? Integer.parseInt(args[3]) : 10;
+
+        List<String> jvmArgs = new ArrayList<>(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        jvmArgs.removeIf(a -> a.startsWith("-Xm") || a.startsWith("-agentlib") || a.startsWith("-javaagent"));
+        jvmArgs.add("-Xms512m");
+        jvmArgs.add("-Xmx512m");
+        Map<String, Stats> stats = new LinkedHashMap<>();
+        List<String> roundRatios = new ArrayList<>();
+        for (int round = 1; round <= rounds; round++) {
+            ChainedOptionsBuilder options = new OptionsBuilder()
+                    .include(ClientRecordBenchmark.class.getName() + "\\.")
+                    .forks(1)
+                    .warmupIterations(warmups)
+                    .warmupTime(TimeValue.milliseconds(ITERATION_MILLIS))
+                    .measurementIterations(iterations)
+                    .measurementTime(TimeValue.milliseconds(ITERATION_MILLIS))
+                    .addProfiler(GCProfiler.class)
+                    .addProfiler(CpuTimeProfiler.class)
+                    .jvmArgs(jvmArgs.toArray(new String[0]));
+            Map<String, Double> roundMedian = new LinkedHashMap<>();
+            for (RunResult r : new Runner(options.build()).run()) {
+                String name = r.getParams().getBenchmark();
+                name = name.substring(name.lastIndexOf('.') + 1);
+                Stats st = stats.computeIfAbsent(name, Stats::new);
+                st.threads = r.getParams().getThreads();
+                List<Double> cpu = new ArrayList<>();
+                for (BenchmarkResult br : r.getBenchmarkResults()) {
+                    for (IterationResult ir : br.getIterationResults()) {
+                        st.wall.add(ir.getPrimaryResult().getScore());
+                        Result<?> c = ir.getSecondaryResults().get(CpuTimeProfiler.LABEL);
+                        if (c != null) {
+                            st.cpu.add(c.getScore());
+                            cpu.add(c.getScore());
+                        }
+                    }
+                }
+                roundMedian.put(name, median(cpu));
+                Result<?> alloc = r.getSecondaryResults().get("gc.alloc.rate.norm");
+                if (alloc == null) {
+                    alloc = r.getSecondaryResults().get("\u00b7gc.alloc.rate.norm");
+                }
+                if (alloc != null) {
+                    st.alloc = Math.max(st.alloc, alloc.getScore());
+                }
+            }
+            double r1 = roundMedian.get(OURS_1T) / roundMedian.get(PEER_1T);
+            double r2 = roundMedian.get(OURS_2T) / roundMedian.get(PEER_2T);
+            roundRatios.add(String.format(Locale.ROOT, "%.2f/%.2f", r1, r2));
+            System.out.println(String.format(Locale.ROOT, "round %d: ratio=%.2f ratio_2t=%.2f", round, r1, r2));
+        }
+        Stats ours1 = stats.get(OURS_1T);
+        Stats peer1 = stats.get(PEER_1T);
+        Stats ours2 = stats.get(OURS_2T);
+        Stats peer2 = stats.get(PEER_2T);
+        double ratio1 = ours1.cpuMedian() / peer1.cpuMedian();
+        double ratio2 = ours2.cpuMedian() / peer2.cpuMedian();
+        String table = table(stats.values(), roundRatios, rounds, warmups, iterations);
+        System.out.println();
+        System.out.print(table);
+        updateDoc(doc, table, ratio1, ratio2, ours1.cpuBest() / peer1.cpuBest(), ours2.cpuBest() / peer2.cpuBest());
+        System.out.println("wrote " + doc);
+        System.out.println(String.format(Locale.ROOT, "record_2t_ns=%.1f hdr_atomic_2t_ns=%.1f ratio_2t=%.2f",
+                ours2.cpuMedian(), peer2.cpuMedian(), ratio2));
+        System.out.println(String.format(Locale.ROOT, "record_ns=%.1f hdr_atomic_ns=%.1f ratio=%.2f",
+                ours1.cpuMedian(), peer1.cpuMedian(), ratio1));
+    }
+
+    /** Every measured iteration of one benchmark over all rounds. */
+    static final class Stats {
+        final String name;
+        final List<Double> cpu = new ArrayList<>();
+        final List<Double> wall = new ArrayList<>();
+        int threads;
+        double alloc = -1;
+
+        Stats(String name) {
+            this.name = name;
+        }
+
+        double cpuMedian() {
+            return median(cpu);
+        }
+
+        double cpuBest() {
+            return cpu.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+        }
+
+        double wallMedian() {
+            return median(wall);
+        }
+    }
+
+    static double median(List<Double> values) {
+        double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return v.length == 0 ? Double.NaN : v[v.length / 2];
+    }
+
+    static String table(java.util.Collection<Stats> rows, List<String> roundRatios, int rounds, int warmups,
+                        int iterations) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("| Benchmark | Threads | CPU ns/frame (median) | CPU ns/frame (best) "
+                + "| wall ns/frame per thread (median) | bytes allocated/frame |\n");
+        sb.append("|---|---:|---:|---:|---:|---:|\n");
+        for (Stats r : rows) {
+            sb.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f | %s |%n", r.name, r.threads,
+                    r.cpuMedian(), r.cpuBest(), r.wallMedian(),
+                    r.alloc < 0 ? "n/a" : String.format(Locale.ROOT, "%.3f", r.alloc)));
+        }
+        sb.append("\nRatio of CPU time to AtomicHistogram per round (medians, 1 thread/2 threads): ")
+                .append(String.join(", ", roundRatios)).append(".\n");
+        sb.append(String.format(Locale.ROOT, "%nJMH: %d rounds x 1 fork x (%d warmup + %d measurement iterations "
+                + "of %d ms), -prof gc, process CPU time per operation (all threads' CPU over all threads' "
+                + "frames).%n", rounds, warmups, iterations, ITERATION_MILLIS));
+        return sb.toString();
+    }
+
+    static void updateDoc(Path doc, String table, double median1, double median2, double best1, double best2)
+            throws IOException {
+        String section = START + "\n"
+                + "Measured " + LocalDate.now(ZoneOffset.UTC) + " on " + Runtime.getRuntime().availableProcessors()
+                + " CPUs, " + System.getProperty("java.vm.name") + " " + System.getProperty("java.version")
+                + ", by `scripts/bench client`.\n\n"
+                + table + "\n"
+                + String.format(Locale.ROOT, "CPU time per frame relative to AtomicHistogram.recordValue: **%.2f** "
+                        + "single-threaded, **%.2f** with 2 threads (medians; best iterations: %.2f and %.2f). "
+                        + "Goal: <= 1.0.%n", median1, median2, best1, best2)
+                + END;
+        String text = Files.exists(doc) ? Files.readString(doc, StandardCharsets.UTF_8) : "# Benchmarks\n";
+        int start = text.indexOf(START);
+        int end = text.indexOf(END);
+        if (start >= 0 && end > start) {
+            text = text.substring(0, start) + section + text.substring(end + END.length());
+        } else {
+            text = text + (text.endsWith("\n") ? "\n" : "\n\n") + "## Client recording cost\n\n" + section + "\n";
+        }
+        Files.writeString(doc, text, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,169 @@
+package io.gfxstats.bench;
+
+import io.gfxstats.buffer.FrameStream;
+import io.gfxstats.client.DirectoryBufferProvider;
+import io.gfxstats.client.SessionOptions;
+import io.gfxstats.client.StatsSession;
+import io.gfxstats.client.WindowTracker;
+import io.gfxstats.frame.DaveyListener;
+import org.HdrHistogram.AtomicHistogram;
+import org.HdrHistogram.Histogram;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Cost of recording one frame through the client API (jank tracker plus the write into the
+ * mapped buffer), against HdrHistogram recording the same durations. Every benchmark walks the
+ * same precomputed stream: 90 % of frames 4-16 ms, 8 % 17-50 ms, 2 % 50-800 ms.
+ *
+ * <p>Two threads: each thread has its own tracker in one shared session (one process, two
+ * windows); the AtomicHistogram is shared (that is what it is for), the Histogram is per thread
+ * (it is not thread-safe).
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class ClientRecordBenchmark {
+    static final int STREAM_LENGTH = 1 << 12;
+    static final long GPU_NANOS = 2_000_000L;
+    static final long HIGHEST_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+    /** The duration stream, shared read-only. */
+    @State(Scope.Benchmark)
+    public static class Durations {
+        final long[] nanos = new long[STREAM_LENGTH];
+
+        @Setup
+        public void setUp() {
+            SplittableRandom random = new SplittableRandom(42);
+            for (int i = 0; i < nanos.length; i++) {
+                nanos[i] = FrameStream.drawDuration(random);
+            }
+        }
+    }
+
+    /** One session attached to a real buffer file (standalone directory provider). */
+    @State(Scope.Benchmark)
+    public static class Session {
+        Path dir;
+        DirectoryBufferProvider provider;
+        StatsSession session;
+
+        @Setup(Level.Trial)
+        public void setUp() throws Exception {
+            dir = Files.createTempDirectory("gfxstats-bench");
+            provider = DirectoryBufferProvider.create(dir);
+            // Daveys (frames >= 700 ms, 0.3 % of this stream) would each log a line: that is a
+            // diagnostic outside the counting cost being compared here.
+            session = StatsSession.open(SessionOptions.builder("io.gfxstats.bench", 1)
+                    .daveyListener(DaveyListener.ignoring()).build(), provider);
+            if (!session.awaitAttached(Duration.ofSeconds(10))) {
+                throw new IllegalStateException("no buffer attached");
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() throws IOException {
+            session.close();
+            provider.close();
+            try (Stream<Path> files = Files.list(dir)) {
+                for (Path p : files.toList()) {
+                    Files.delete(p);
+                }
+            }
+            Files.delete(dir);
+        }
+    }
+
+    /** A window of the session, recorded by one thread. */
+    @State(Scope.Thread)
+    public static class Window {
+        WindowTracker tracker;
+        long intendedVsync = 1_000_000_000L;
+        int next;
+
+        @Setup(Level.Trial)
+        public void setUp(Session session) {
+            tracker = session.session.newTracker();
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            tracker.close();
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class SharedAtomicHistogram {
+        final AtomicHistogram histogram = new AtomicHistogram(HIGHEST_NANOS, 2);
+    }
+
+    @State(Scope.Thread)
+    public static class ThreadHistogram {
+        final Histogram histogram = new Histogram(HIGHEST_NANOS, 2);
+    }
+
+    @State(Scope.Thread)
+    public static class Cursor {
+        int next;
+    }
+
+    private static void recordFrame(Durations d, Window w) {
+        long duration = d.nanos[w.next++ & (STREAM_LENGTH - 1)];
+        long intended = w.intendedVsync;
+        w.intendedVsync = intended + FrameStream.INTERVAL;
+        long completed = intended + duration;
+        w.tracker.record(intended, intended, completed, completed + GPU_NANOS, FrameStream.INTERVAL);
+    }
+
+    @Benchmark
+    @Threads(1)
+    public void gfxstatsRecord1t(Durations d, Window w) {
+        recordFrame(d, w);
+    }
+
+    @Benchmark
+    @Threads(2)
+    public void gfxstatsRecord2t(Durations d, Window w) {
+        recordFrame(d, w);
+    }
+
+    @Benchmark
+    @Threads(1)
+    public void hdrAtomicRecord1t(Durations d, SharedAtomicHistogram h, Cursor c) {
+        h.histogram.recordValue(d.nanos[c.next++ & (STREAM_LENGTH - 1)]);
+    }
+
+    @Benchmark
+    @Threads(2)
+    public void hdrAtomicRecord2t(Durations d, SharedAtomicHistogram h, Cursor c) {
+        h.histogram.recordValue(d.nanos[c.next++ & (STREAM_LENGTH - 1)]);
+    }
+
+    @Benchmark
+    @Threads(1)
+    public void hdrRecord1t(Durations d, ThreadHistogram h, Cursor c) {
+        h.histogram.recordValue(d.nanos[c.next++ & (STREAM_LENGTH - 1)]);
+    }
+
+    @Benchmark
+    @Threads(2)
+    public void hdrRecord2t(Durations d, ThreadHistogram h, Cursor c) {
+        h.histogram.recordValue(d.nanos[c.next++ & (STREAM_LENGTH - 1)]);
+    }
+}

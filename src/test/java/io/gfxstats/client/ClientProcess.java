@@ -1,0 +1,40 @@
+package io.gfxstats.client;
+
+import io.gfxstats.buffer.FrameStream;
+import io.gfxstats.frame.DaveyListener;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * Child process: {@code <bufferDir> <seed> <frames>}. Opens a session on a directory provider,
+ * records the frames once attached, prints "recorded" and then waits to be killed.
+ */
+public final class ClientProcess {
+    private ClientProcess() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path dir = Path.of(args[0]);
+        long seed = Long.parseLong(args[1]);
+        int frames = Integer.parseInt(args[2]);
+        DirectoryBufferProvider provider = DirectoryBufferProvider.create(dir);
+        StatsSession session = StatsSession.open(SessionOptions.builder("com.example.killed", 5)
+                .daveyListener(DaveyListener.ignoring()).heartbeatInterval(Duration.ofMillis(100)).build(), provider);
+        WindowTracker tracker = session.newTracker(FrameStream.tracker());
+        FrameStream stream = new FrameStream(seed);
+        for (int i = 0; i < frames / 2; i++) {
+            tracker.record(stream.next());
+        }
+        if (!session.awaitAttached(Duration.ofSeconds(10))) {
+            System.exit(4);
+        }
+        for (int i = frames / 2; i < frames; i++) {
+            tracker.record(stream.next());
+        }
+        Thread.sleep(300);
+        System.out.println("recorded");
+        System.out.flush();
+        Thread.sleep(Long.MAX_VALUE);
+    }
+}

@@ -1,0 +1,51 @@
+package io.gfxstats.client;
+
+import io.gfxstats.buffer.BufferReader;
+import io.gfxstats.buffer.BufferSnapshot;
+import io.gfxstats.buffer.FrameStream;
+import io.gfxstats.buffer.TestBuffers;
+import io.gfxstats.testing.JavaProcess;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+class ClientProcessTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldLeaveEveryFrameOfAClientKilledWithSigkillInItsBuffer() throws Exception {
+        Process p = JavaProcess.start(ClientProcess.class, dir.toString(), "77", "50000");
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+            assertEquals("recorded", out.readLine());
+            p.destroyForcibly();
+            assertTrue(p.waitFor(10, TimeUnit.SECONDS));
+        } finally {
+            p.destroyForcibly();
+        }
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = s.toList();
+        }
+        assertEquals(1, files.size());
+        try (BufferReader reader = BufferReader.open(files.get(0), TestBuffers.uid())) {
+            BufferSnapshot s = reader.snapshot();
+            assertArrayEquals(FrameStream.expected(77, 50_000).toArray(), s.counters(),
+                    "every frame recorded is in the file after SIGKILL");
+            assertEquals(p.pid(), s.pid());
+            assertTrue(s.heartbeatMillis() > 0, "the dead client had published heartbeats");
+            assertEquals(2, s.claimedStripes(), "a killed writer leaves its claims (session home + tracker)");
+        }
+    }
+}
