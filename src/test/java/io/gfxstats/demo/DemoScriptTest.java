@@ -105,7 +105,20 @@ class DemoScriptTest {
     }
 
     private Demo start() throws IOException {
-        ProcessBuilder pb = new ProcessBuilder("bash", Path.of("scripts", "demo").toString()).redirectErrorStream(true);
+        return start(List.of("bash", Path.of("scripts", "demo").toString()));
+    }
+
+    /**
+     * A demo in a process group of its own, as a terminal runs a foreground job, with SIGINT at
+     * its default disposition whatever this JVM inherited: Ctrl-C can then be simulated exactly
+     * by sending SIGINT to the whole group.
+     */
+    private Demo startInOwnGroup() throws IOException {
+        return start(List.of("setsid", "env", "--default-signal=INT", "bash", Path.of("scripts", "demo").toString()));
+    }
+
+    private Demo start(List<String> command) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         Map<String, String> env = pb.environment();
         env.put("GFXSTATS_DEMO_SECONDS", "3");
         env.put("GFXSTATS_CLASSPATH", System.getProperty("java.class.path"));
@@ -194,10 +207,11 @@ class DemoScriptTest {
 
     @Test
     void shouldStopEverythingOnCtrlC() throws Exception {
-        Demo demo = start();
+        Demo demo = startInOwnGroup();
         demo.awaitLine("demo: client pids", 60);
         demo.awaitLine("[synth1] recorded", 30);
-        Process kill = new ProcessBuilder("kill", "-INT", Long.toString(demo.process.pid())).inheritIO().start();
+        // Ctrl-C: the terminal sends SIGINT to every process of the foreground job's group.
+        Process kill = new ProcessBuilder("kill", "-INT", "--", "-" + demo.process.pid()).inheritIO().start();
         assertEquals(0, kill.waitFor());
         int exit = demo.finish();
         String text = demo.text();
