@@ -53,13 +53,9 @@ final class SynthCommand implements Command {
         String socket = null;
         Duration attachTimeout = DEFAULT_ATTACH_TIMEOUT;
         for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            String value = null;
-            int eq = arg.indexOf('=');
-            if (arg.startsWith("--") && eq > 0) {
-                value = arg.substring(eq + 1);
-                arg = arg.substring(0, eq);
-            }
+            ArgWalk.Token token = ArgWalk.Token.of(args[i]);
+            String arg = token.name();
+            String value = token.value();
             if (arg.equals("-h") || arg.equals("--help")) {
                 help(out);
                 return 0;
@@ -69,10 +65,7 @@ final class SynthCommand implements Command {
                         + "' (try: gfxstats synth --help)");
             }
             if (value == null) {
-                if (i + 1 >= args.length) {
-                    throw new UsageException(arg + " needs a value");
-                }
-                value = args[++i];
+                value = ArgWalk.next(args, ++i, arg);
             }
             switch (arg) {
                 case "--package" -> pkg = value;
@@ -151,8 +144,7 @@ final class SynthCommand implements Command {
         out.println("  --jank-profile NAME     smooth: ~2-3 % janky; janky: ~15-25 % janky, every cause;");
         out.println("                          stutter: smooth with a 100-450 ms hitch every 1.5-3 s (default janky)");
         out.println("  --seed N                same seed, same frames and counters (default: random, printed)");
-        out.println("  --socket PATH           daemon socket (default: $" + SocketPaths.SOCKET_ENV
-                + ", else $XDG_STATE_HOME/gfxstats/" + SocketPaths.SOCKET_FILE_NAME + ")");
+        out.println("  --socket PATH           " + DaemonCall.SOCKET_HELP);
         out.println("  --attach-timeout S      give up when no daemon answers within S seconds (default "
                 + DEFAULT_ATTACH_TIMEOUT.toSeconds() + ")");
     }
