@@ -2,10 +2,11 @@ package io.gfxstats.daemon;
 
 import com.sun.security.auth.module.UnixSystem;
 import io.gfxstats.daemon.config.DaemonConfig;
-import io.gfxstats.daemon.dump.DayFileCache;
+import io.gfxstats.daemon.harvest.Harvester;
 import io.gfxstats.rpc.GfxStatsServer;
 import io.gfxstats.rpc.ServerConfig;
 import io.gfxstats.rpc.ServerStartException;
+import io.gfxstats.rpc.StatsBackend;
 import io.gfxstats.rpc.TcpConfig;
 import io.gfxstats.store.DayStore;
 import java.io.IOException;
@@ -32,6 +33,7 @@ public final class Daemon {
     private DaemonState state;
     private Lifecycle lifecycle;
     private GfxStatsServer server;
+    private DaemonBackend backend;
     private ScheduledExecutorService duties;
     private boolean stopped;
 
@@ -53,12 +55,12 @@ public final class Daemon {
                 PosixFilePermissions.fromString("rwx------")));
         DayStore store = DayStore.open(config.dataDir(), clock);
         try {
-            state = new DaemonState(config, clock, store);
+            state = new DaemonState(config, clock, store, cacheDayFiles);
             lifecycle = new Lifecycle(state);
             new Recovery(state, lifecycle).run();
             lifecycle.applyRetention();
             Registrar registrar = new Registrar(state, (int) new UnixSystem().getUid(), lifecycle::clientGone);
-            DaemonBackend backend = new DaemonBackend(state, registrar, new DayFileCache(store, cacheDayFiles));
+            backend = new DaemonBackend(state, registrar, state.dayFiles);
             server = new GfxStatsServer(serverConfig(), backend);
             server.start();
         } catch (IOException | ServerStartException | RuntimeException e) {
@@ -123,6 +125,39 @@ public final class Daemon {
             log.warn("closing the day store: {}", e.getMessage());
         }
         log.info("gfxstatsd stopped");
+    }
+
+    /**
+     * Saves the unsaved frames of every live buffer now, exactly as the periodic flush does
+     * (same lock, same atomic writes). For benchmarks and tools that need a save on demand.
+     *
+     * @throws IllegalStateException before {@link #start()} or after {@link #stop()}
+     */
+    public Harvester.Result flush() {
+        synchronized (this) {
+            if (state == null || stopped) {
+                throw new IllegalStateException("the daemon is not running");
+            }
+        }
+        state.lock.writeLock().lock();
+        try {
+            return lifecycle.flush(state.now(), "requested");
+        } finally {
+            state.lock.writeLock().unlock();
+        }
+    }
+
+    /**
+     * The backend behind the gRPC service, for in-process callers that time the daemon's own
+     * work (dump assembly and writing) without the transport, as the benchmarks do.
+     *
+     * @throws IllegalStateException before {@link #start()}
+     */
+    public synchronized StatsBackend backend() {
+        if (backend == null) {
+            throw new IllegalStateException("the daemon is not started");
+        }
+        return backend;
     }
 
     public void blockUntilShutdown() throws InterruptedException {

@@ -102,8 +102,7 @@ final class DaemonBackend implements StatsBackend {
         try {
             now = state.now();
             live = day == null || day == state.currentDay ? liveGroups() : List.of();
-            stored = day == null ? cache.read(state.store.list(), k -> true)
-                    : cache.read(state.store.list(day), k -> k.dayStart() == day);
+            stored = day == null ? cache.readAll() : cache.readDay(day);
         } catch (IOException e) {
             throw StatsException.unavailable("cannot read the day files: " + e.getMessage(), e);
         } finally {

@@ -1,6 +1,7 @@
 package io.gfxstats.daemon;
 
 import io.gfxstats.daemon.config.DaemonConfig;
+import io.gfxstats.daemon.dump.DayFileCache;
 import io.gfxstats.daemon.harvest.Harvester;
 import io.gfxstats.daemon.registry.BufferRegistry;
 import io.gfxstats.store.DayStore;
@@ -19,6 +20,8 @@ final class DaemonState {
     final DayStore store;
     final BufferRegistry registry;
     final Harvester harvester;
+    /** Parsed day files for dumps; told by the harvester and retention when files change. */
+    final DayFileCache dayFiles;
     final ReentrantReadWriteLock lock = new ReentrantReadWriteLock(true);
     final long startedAtMillis;
 
@@ -27,12 +30,13 @@ final class DaemonState {
     /** Guarded by lock. */
     long lastSaveMillis;
 
-    DaemonState(DaemonConfig config, Clock clock, DayStore store) {
+    DaemonState(DaemonConfig config, Clock clock, DayStore store, boolean cacheDayFiles) {
         this.config = config;
         this.clock = clock;
         this.store = store;
         this.registry = new BufferRegistry(config.maxBuffers());
-        this.harvester = new Harvester(store, registry);
+        this.dayFiles = new DayFileCache(store, cacheDayFiles);
+        this.harvester = new Harvester(store, registry, dayFiles::invalidate);
         this.startedAtMillis = clock.millis();
         this.currentDay = Days.dayStart(startedAtMillis);
     }

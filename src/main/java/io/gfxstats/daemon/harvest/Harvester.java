@@ -28,10 +28,21 @@ public final class Harvester {
 
     private final DayStore store;
     private final BufferRegistry registry;
+    private final Runnable onFilesChanged;
 
     public Harvester(DayStore store, BufferRegistry registry) {
+        this(store, registry, () -> { });
+    }
+
+    /**
+     * @param onFilesChanged told after a save that wrote, or tried to write, day files (a failed
+     *                       write may still have replaced or quarantined one); the dump cache
+     *                       listens, so a dump after a save re-reads what changed
+     */
+    public Harvester(DayStore store, BufferRegistry registry, Runnable onFilesChanged) {
         this.store = store;
         this.registry = registry;
+        this.onFilesChanged = onFilesChanged;
     }
 
     /** Outcome of one save, for logs and tests. */
@@ -66,6 +77,9 @@ public final class Harvester {
         int failures = 0;
         long frames = 0;
         Set<String> known = new HashSet<>(registry.keys());
+        if (!byFile.isEmpty()) {
+            onFilesChanged.run();
+        }
         for (Map.Entry<EntryKey, List<Pending>> e : byFile.entrySet()) {
             EntryKey key = e.getKey();
             List<Contribution> contributions = e.getValue().stream().map(Pending::contribution).toList();
