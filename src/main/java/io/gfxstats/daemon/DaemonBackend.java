@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -96,7 +97,7 @@ final class DaemonBackend implements StatsBackend {
      */
     private List<GraphicsStatsProto> entries(Long day, String packageFilter) throws StatsException {
         List<LiveGroup> live;
-        Map<EntryKey, GraphicsStatsProto> stored;
+        SortedMap<EntryKey, GraphicsStatsProto> stored;
         long now;
         state.lock.readLock().lock();
         try {

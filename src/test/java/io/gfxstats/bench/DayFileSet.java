@@ -107,17 +107,4 @@ final class DayFileSet {
             throw new UncheckedIOException("cannot delete " + root, e);
         }
     }
-
-    /** Sum of the sizes of every regular file below {@code root}. */
-    static long treeBytes(Path root) throws IOException {
-        try (Stream<Path> walk = Files.walk(root)) {
-            long sum = 0;
-            for (Path p : walk.toList()) {
-                if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
-                    sum += Files.size(p);
-                }
-            }
-            return sum;
-        }
-    }
 }

@@ -20,7 +20,6 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -28,7 +27,6 @@ import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -323,7 +321,6 @@ public final class LoadTest {
         private final Process process;
         private final int sessions;
         private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        private final AtomicBoolean ended = new AtomicBoolean();
         private final Path log;
         double rate;
 
@@ -341,7 +338,6 @@ public final class LoadTest {
                 } catch (IOException ignored) {
                     // the process is gone; finish() reports it
                 } finally {
-                    ended.set(true);
                     lines.add("<eof>");
                 }
             }, "load-client-output");
@@ -496,11 +492,5 @@ public final class LoadTest {
             s.append('\n');
         }
         return s.toString();
-    }
-
-    static Map<String, Long> merge(Map<String, Long> a, Map<String, Long> b) {
-        Map<String, Long> m = new HashMap<>(a);
-        b.forEach((k, v) -> m.merge(k, v, Long::sum));
-        return m;
     }
 }

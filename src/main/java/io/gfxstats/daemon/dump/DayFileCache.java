@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -74,7 +75,7 @@ public final class DayFileCache {
     }
 
     /** Every readable day file of every retained day, in key order. Unreadable ones are quarantined by the store. */
-    public Map<EntryKey, GraphicsStatsProto> readAll() throws IOException {
+    public SortedMap<EntryKey, GraphicsStatsProto> readAll() throws IOException {
         Checked trusted = trusted();
         if (trusted != null) {
             return trusted.files;
@@ -90,7 +91,7 @@ public final class DayFileCache {
     }
 
     /** The readable day files of one day, in key order. */
-    public Map<EntryKey, GraphicsStatsProto> readDay(long dayStart) throws IOException {
+    public SortedMap<EntryKey, GraphicsStatsProto> readDay(long dayStart) throws IOException {
         Checked trusted = trusted();
         if (trusted != null) {
             return protos(trusted.found, k -> k.dayStart() == dayStart);
@@ -98,14 +99,15 @@ public final class DayFileCache {
         return protos(read(store.list(dayStart), k -> k.dayStart() == dayStart), k -> true);
     }
 
-    private static Map<EntryKey, GraphicsStatsProto> protos(Map<EntryKey, Cached> found, Predicate<EntryKey> keep) {
-        Map<EntryKey, GraphicsStatsProto> out = new TreeMap<>();
+    private static SortedMap<EntryKey, GraphicsStatsProto> protos(Map<EntryKey, Cached> found,
+                                                                 Predicate<EntryKey> keep) {
+        SortedMap<EntryKey, GraphicsStatsProto> out = new TreeMap<>();
         for (Map.Entry<EntryKey, Cached> e : found.entrySet()) {
             if (keep.test(e.getKey())) {
                 out.put(e.getKey(), e.getValue().proto());
             }
         }
-        return Collections.unmodifiableMap(out);
+        return Collections.unmodifiableSortedMap(out);
     }
 
     /**
@@ -189,6 +191,6 @@ public final class DayFileCache {
      * protos to dump. Trusted while {@link #changes} still equals {@code changes}.
      */
     private record Checked(long changes, long checkedAtNanos, Map<EntryKey, Cached> found,
-                           Map<EntryKey, GraphicsStatsProto> files) {
+                           SortedMap<EntryKey, GraphicsStatsProto> files) {
     }
 }

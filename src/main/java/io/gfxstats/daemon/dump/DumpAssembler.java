@@ -5,10 +5,12 @@ import io.gfxstats.dayfile.StatsProtos;
 import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.store.EntryKey;
 import java.util.AbstractList;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.TreeSet;
+import java.util.SortedMap;
 import java.util.function.Consumer;
 
 /**
@@ -33,34 +35,54 @@ public final class DumpAssembler {
      * @return the entries in order, computed on access: iterate it once (each access of an
      *         entry with live data merges it again)
      */
-    public static List<GraphicsStatsProto> assemble(Map<EntryKey, GraphicsStatsProto> stored, List<LiveGroup> live,
+    public static List<GraphicsStatsProto> assemble(SortedMap<EntryKey, GraphicsStatsProto> stored, List<LiveGroup> live,
                                                     String packageFilter, long nowMillis,
                                                     Consumer<String> problems) {
-        Map<EntryKey, LiveGroup> liveByKey = new TreeMap<>();
+        Map<EntryKey, LiveGroup> liveByKey = new HashMap<>();
         for (LiveGroup g : live) {
             if (matches(packageFilter, g.key().packageName())) {
                 liveByKey.put(g.key(), g);
             }
         }
-        TreeSet<EntryKey> keys = new TreeSet<>(liveByKey.keySet());
-        for (EntryKey k : stored.keySet()) {
-            if (matches(packageFilter, k.packageName())) {
-                keys.add(k);
+        // One pass over the stored entries (a sorted map: in key order already) merged with the
+        // few live keys that have no file yet, so a dump costs no tree lookups per entry.
+        List<EntryKey> liveOnly = new ArrayList<>();
+        for (EntryKey k : liveByKey.keySet()) {
+            if (!stored.containsKey(k)) {
+                liveOnly.add(k);
             }
         }
-        EntryKey[] order = keys.toArray(new EntryKey[0]);
+        Collections.sort(liveOnly);
+        List<Slot> slots = new ArrayList<>(stored.size() + liveOnly.size());
+        int next = 0;
+        for (Map.Entry<EntryKey, GraphicsStatsProto> s : stored.entrySet()) {
+            EntryKey key = s.getKey();
+            while (next < liveOnly.size() && liveOnly.get(next).compareTo(key) < 0) {
+                slots.add(new Slot(null, liveByKey.get(liveOnly.get(next++))));
+            }
+            if (matches(packageFilter, key.packageName())) {
+                slots.add(new Slot(s.getValue(), liveByKey.get(key)));
+            }
+        }
+        while (next < liveOnly.size()) {
+            slots.add(new Slot(null, liveByKey.get(liveOnly.get(next++))));
+        }
         return new AbstractList<>() {
             @Override
             public GraphicsStatsProto get(int index) {
-                EntryKey key = order[index];
-                return entry(stored.get(key), liveByKey.get(key), nowMillis, problems);
+                Slot slot = slots.get(index);
+                return entry(slot.stored(), slot.live(), nowMillis, problems);
             }
 
             @Override
             public int size() {
-                return order.length;
+                return slots.size();
             }
         };
+    }
+
+    /** One entry of a dump before merging: its day file (or null), its live group (or null). */
+    private record Slot(GraphicsStatsProto stored, LiveGroup live) {
     }
 
     private static GraphicsStatsProto entry(GraphicsStatsProto stored, LiveGroup live, long nowMillis,
