@@ -1,7 +1,9 @@
 # Shared by the launch scripts: locate the project, build the jar when missing or stale,
 # and the JVM flags every gfxstats process needs (chronicle-bytes maps buffers through JDK internals).
 GFX_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-GFX_JAR="$GFX_ROOT/target/gfxstats.jar"
+# GFXSTATS_CLASSPATH runs the scripts from that classpath instead of the jar, without building
+# (tests run scripts/demo against the classpath Maven built for them).
+GFX_JAR="${GFXSTATS_CLASSPATH:-$GFX_ROOT/target/gfxstats.jar}"
 GFX_JVM_FLAGS=(
   --add-opens=java.base/java.lang.reflect=ALL-UNNAMED
   --add-exports=java.base/sun.nio.ch=ALL-UNNAMED
@@ -15,6 +17,7 @@ gfx_jar_stale() {
 
 # Several commands may start at once (the demo starts four): one builds, the others wait for it.
 gfx_build_if_needed() {
+  [ -z "${GFXSTATS_CLASSPATH:-}" ] || return 0
   gfx_jar_stale || return 0
   mkdir -p "$GFX_ROOT/target"
   (
@@ -47,14 +50,17 @@ GFX_LIBRARY_PATH=(-Djava.library.path="$GFX_NATIVE_DIR:/usr/java/packages/lib:/u
 # CDS warnings go to stdout by default, where they would corrupt `dump --proto`.
 GFX_CDS_QUIET=(-Xlog:cds=off -Xlog:cds+dynamic=off)
 
-# What the archive was made for: the JVM validates the jar itself, but not a JDK upgrade in place.
+# What the archive was made for: the JVM validates the jar itself, but a JDK upgraded in place would
+# only make it useless, not be noticed. Sets GFX_CDS_IDENTITY with one `stat` as the only process
+# (this runs before every command).
 gfx_cds_identity() {
-  local java_bin jar_stat release=""
-  java_bin="$(readlink -f "$(type -P java)" 2>/dev/null || echo java)"
-  [ -r "${java_bin%/bin/java}/release" ] && release="$(<"${java_bin%/bin/java}/release")"
-  jar_stat="$(stat -L -c '%s %Y' "$GFX_JAR" 2>/dev/null || echo none)"
-  printf '%s\n' "jar $GFX_JAR $jar_stat" "java $java_bin" "$release" \
-    "flags ${GFX_JVM_FLAGS[*]} ${GFX_CLI_FLAGS[*]} ${GFX_LIBRARY_PATH[*]}"
+  local dir java_bin=java files
+  for dir in ${PATH//:/ }; do
+    if [ -x "$dir/java" ]; then java_bin="$dir/java"; break; fi
+  done
+  # -L: the JDK's real java binary behind the alternatives links; its size and date change with the JDK.
+  files="$(stat -L -c '%n %s %Y' "$GFX_JAR" "$java_bin" 2>/dev/null || echo missing)"
+  GFX_CDS_IDENTITY="$files"$'\n'"flags ${GFX_JVM_FLAGS[*]} ${GFX_CLI_FLAGS[*]} ${GFX_LIBRARY_PATH[*]}"
 }
 
 gfx_cds_create() {
@@ -80,9 +86,14 @@ gfx_cds_create() {
 gfx_cds_flags() {
   GFX_CDS_FLAGS=()
   [ "${GFXSTATS_CDS:-1}" = 0 ] && return 0
-  local want have=""
-  want="$(gfx_cds_identity)"
-  [ -f "$GFX_CDS_ARCHIVE.stamp" ] && have="$(<"$GFX_CDS_ARCHIVE.stamp")"
+  # The archive is made for the jar; a GFXSTATS_CLASSPATH run goes without.
+  [ -z "${GFXSTATS_CLASSPATH:-}" ] || return 0
+  local want have="" line
+  gfx_cds_identity
+  want="$GFX_CDS_IDENTITY"
+  if [ -f "$GFX_CDS_ARCHIVE.stamp" ]; then
+    while IFS= read -r line || [ -n "$line" ]; do have+="${have:+$'\n'}$line"; done < "$GFX_CDS_ARCHIVE.stamp"
+  fi
   if [ "$have" = "failed"$'\n'"$want" ]; then
     return 0
   fi

@@ -70,6 +70,11 @@ final class Args {
         return sb.toString();
     }
 
+    /** The command's help: its usage line, {@code about} (what it does) and its options. */
+    String help(String synopsis, String about) {
+        return "usage: gfxstats " + synopsis + "\n\n" + about + "\n\n" + optionsHelp();
+    }
+
     private static String label(Option o) {
         return o.takesValue() ? o.name + " " + o.valueName : o.name;
     }

@@ -34,6 +34,17 @@ final class BinaryStdout {
         return m != null && m.contains("Broken pipe");
     }
 
+    /**
+     * What a command that failed to write its output exits with: {@link DumpCommand#EXIT_BROKEN_PIPE}
+     * when the reader went away, else a one-line error.
+     */
+    static int writeFailed(IOException e) throws UsageException {
+        if (isBrokenPipe(e)) {
+            return DumpCommand.EXIT_BROKEN_PIPE;
+        }
+        throw new UsageException("cannot write to standard output: " + e.getMessage(), e);
+    }
+
     /** Turns a PrintStream's silent error flag back into an exception. */
     private static final class Checked extends OutputStream {
         private final PrintStream out;

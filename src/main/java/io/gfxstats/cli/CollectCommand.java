@@ -61,11 +61,10 @@ final class CollectCommand implements Command {
         Args spec = spec();
         Args.Parsed args = spec.parse(argv);
         if (args.help()) {
-            out.print("usage: gfxstats " + synopsis() + "\n\n"
-                    + "Pulls one UTC day from many daemons and merges it per (uid, package, version, day).\n"
+            out.print(spec.help(synopsis(),
+                    "Pulls one UTC day from many daemons and merges it per (uid, package, version, day).\n"
                     + "Exit status: 0 if at least one target was pulled, " + EXIT_ALL_FAILED + " if none was, "
-                    + EXIT_ERROR + " for usage errors.\n\n"
-                    + spec.optionsHelp());
+                    + EXIT_ERROR + " for usage errors."));
             return 0;
         }
         List<Target> targets = targets(args.required("--targets"), in);

@@ -38,7 +38,16 @@ final class DaemonCall {
         }
     }
 
-    static GfxStatsClient open(Path socket, Duration deadline) throws UsageException {
+    /**
+     * A client for the daemon named by {@code --socket} (else the environment, else the default),
+     * each call bounded by {@code --deadline}.
+     */
+    static GfxStatsClient open(Args.Parsed args, Map<String, String> env) throws UsageException {
+        Duration deadline = args.seconds(DEADLINE_OPTION, DEFAULT_DEADLINE, MAX_DEADLINE_SECONDS);
+        return open(socket(args, env), deadline);
+    }
+
+    private static GfxStatsClient open(Path socket, Duration deadline) throws UsageException {
         quietNetty();
         ClientOptions options = ClientOptions.DEFAULTS.withDumpDeadline(deadline).withPullDeadline(deadline);
         try {

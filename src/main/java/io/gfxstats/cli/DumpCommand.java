@@ -8,8 +8,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -60,9 +58,7 @@ final class DumpCommand implements Command {
         Args spec = spec();
         Args.Parsed args = spec.parse(argv);
         if (args.help()) {
-            out.print("usage: gfxstats " + synopsis() + "\n\n"
-                    + "Prints what `adb shell dumpsys graphicsstats` would print, byte for byte.\n\n"
-                    + spec.optionsHelp());
+            out.print(spec.help(synopsis(), "Prints what `adb shell dumpsys graphicsstats` would print, byte for byte."));
             return 0;
         }
         args.exclusive("--proto", "--format");
@@ -73,21 +69,14 @@ final class DumpCommand implements Command {
         if (args.has("--format")) {
             request.setFormat(wireFormat(args.value("--format")));
         }
-        Duration deadline = args.seconds(DaemonCall.DEADLINE_OPTION, DaemonCall.DEFAULT_DEADLINE,
-                DaemonCall.MAX_DEADLINE_SECONDS);
-        Path socket = DaemonCall.socket(args, env);
-
         OutputStream stdout = BinaryStdout.of(out);
-        try (GfxStatsClient client = DaemonCall.open(socket, deadline)) {
+        try (GfxStatsClient client = DaemonCall.open(args, env)) {
             client.dump(request.build(), stdout);
             return 0;
         } catch (GfxStatsClientException e) {
             throw DaemonCall.failed(e);
         } catch (IOException e) {
-            if (BinaryStdout.isBrokenPipe(e)) {
-                return EXIT_BROKEN_PIPE;
-            }
-            throw new UsageException("cannot write to standard output: " + e.getMessage(), e);
+            return BinaryStdout.writeFailed(e);
         }
     }
 

@@ -6,19 +6,12 @@ import io.gfxstats.dump.TextDumpWriter;
 import io.gfxstats.framestats.ColumnSet;
 import io.gfxstats.framestats.DeviceStats;
 import io.gfxstats.framestats.FramestatsBlock;
-import io.gfxstats.framestats.FramestatsFormatException;
-import io.gfxstats.framestats.FramestatsReader;
 import io.gfxstats.framestats.FramestatsReplay;
 import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.stats.ProfileData;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -55,13 +48,9 @@ final class FramestatsCommand implements Command {
         DumpFormat format = null;
         String input = null;
         for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            String value = null;
-            int eq = arg.indexOf('=');
-            if (arg.startsWith("--") && eq > 0) {
-                value = arg.substring(eq + 1);
-                arg = arg.substring(0, eq);
-            }
+            ArgWalk.Token token = ArgWalk.Token.of(args[i]);
+            String arg = token.name();
+            String value = token.value();
             switch (arg) {
                 case "-h", "--help" -> {
                     out.println("usage: gfxstats " + synopsis());
@@ -81,13 +70,13 @@ final class FramestatsCommand implements Command {
                 case "--check" -> mode = setMode(mode, Mode.CHECK, value);
                 case "--refresh-interval" -> {
                     if (value == null) {
-                        value = next(args, ++i, arg);
+                        value = ArgWalk.next(args, ++i, arg);
                     }
-                    refresh = positiveNanos(value);
+                    refresh = ArgWalk.refreshInterval(value);
                 }
                 case "--format" -> {
                     if (value == null) {
-                        value = next(args, ++i, arg);
+                        value = ArgWalk.next(args, ++i, arg);
                     }
                     try {
                         format = DumpFormat.parse(value);
@@ -113,11 +102,7 @@ final class FramestatsCommand implements Command {
             throw new UsageException("--format applies to text output only");
         }
 
-        List<FramestatsBlock> blocks = read(input, in);
-        if (blocks.isEmpty()) {
-            throw new UsageException("no framestats found in " + displayName(input)
-                    + " (capture with: adb shell dumpsys gfxinfo <package> framestats)");
-        }
+        List<FramestatsBlock> blocks = FramestatsInput.read(input, in);
         return switch (mode) {
             case TEXT -> writeText(blocks, refresh, format, out);
             case PROTO -> writeProto(blocks, refresh, out);
@@ -133,48 +118,6 @@ final class FramestatsCommand implements Command {
             throw new UsageException("--proto and --check exclude each other");
         }
         return wanted;
-    }
-
-    private static String next(String[] args, int i, String option) throws UsageException {
-        if (i >= args.length) {
-            throw new UsageException(option + " needs a value");
-        }
-        return args[i];
-    }
-
-    private static long positiveNanos(String value) throws UsageException {
-        try {
-            long v = Long.parseLong(value.trim());
-            if (v > 0) {
-                return v;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new UsageException("--refresh-interval needs a positive whole number of nanoseconds, got '" + value + "'");
-    }
-
-    private static List<FramestatsBlock> read(String input, InputStream stdin) throws UsageException, IOException {
-        try {
-            if (input.equals("-")) {
-                return FramestatsReader.read(stdin, "stdin");
-            }
-            Path path = Paths.get(input);
-            if (Files.isDirectory(path)) {
-                throw new UsageException("cannot read " + input + ": is a directory");
-            }
-            return FramestatsReader.read(path);
-        } catch (NoSuchFileException e) {
-            throw new UsageException("cannot read " + input + ": no such file");
-        } catch (AccessDeniedException e) {
-            throw new UsageException("cannot read " + input + ": permission denied");
-        } catch (FramestatsFormatException e) {
-            throw new UsageException(e.getMessage(), e);
-        }
-    }
-
-    private static String displayName(String input) {
-        return input.equals("-") ? "stdin" : input;
     }
 
     private static int writeText(List<FramestatsBlock> blocks, long refresh, DumpFormat format, PrintStream out)

@@ -18,7 +18,8 @@ public final class Main {
                 new DumpCommand(),
                 new PullCommand(),
                 new ReplayCommand(),
-                new CollectCommand())) {
+                new CollectCommand(),
+                new SynthCommand())) {
             commands.put(c.name(), c);
         }
         return commands;

@@ -10,7 +10,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -53,18 +52,15 @@ final class PullCommand implements Command {
         Args spec = spec();
         Args.Parsed args = spec.parse(argv);
         if (args.help()) {
-            out.print("usage: gfxstats " + synopsis() + "\n\n"
-                    + "One UTC day of statistics, merged per (uid, package, version), live data included.\n\n"
-                    + spec.optionsHelp());
+            out.print(spec.help(synopsis(),
+                    "One UTC day of statistics, merged per (uid, package, version), live data included."));
             return 0;
         }
         args.exclusive("--proto", "--json");
-        Duration deadline = args.seconds(DaemonCall.DEADLINE_OPTION, DaemonCall.DEFAULT_DEADLINE,
-                DaemonCall.MAX_DEADLINE_SECONDS);
         PullRequest request = PullRequest.newBuilder().setLastFullDay(args.has("--last-full-day")).build();
 
         PullResponse response;
-        try (GfxStatsClient client = DaemonCall.open(DaemonCall.socket(args, env), deadline)) {
+        try (GfxStatsClient client = DaemonCall.open(args, env)) {
             response = client.pull(request);
         } catch (GfxStatsClientException e) {
             throw DaemonCall.failed(e);
@@ -82,10 +78,7 @@ final class PullCommand implements Command {
             stdout.flush();
             return 0;
         } catch (IOException e) {
-            if (BinaryStdout.isBrokenPipe(e)) {
-                return DumpCommand.EXIT_BROKEN_PIPE;
-            }
-            throw new UsageException("cannot write to standard output: " + e.getMessage(), e);
+            return BinaryStdout.writeFailed(e);
         }
     }
 

@@ -2,8 +2,6 @@ package io.gfxstats.cli;
 
 import io.gfxstats.client.DaemonBufferProvider;
 import io.gfxstats.framestats.FramestatsBlock;
-import io.gfxstats.framestats.FramestatsFormatException;
-import io.gfxstats.framestats.FramestatsReader;
 import io.gfxstats.replay.CaptureReplay;
 import io.gfxstats.replay.FramePacer;
 import io.gfxstats.replay.ObservedProvider;
@@ -12,15 +10,10 @@ import io.gfxstats.replay.Replay;
 import io.gfxstats.replay.ReplayOptions;
 import io.gfxstats.rpc.SocketPaths;
 import io.gfxstats.store.PackageNames;
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.math.BigDecimal;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.List;
 
@@ -64,29 +57,26 @@ final class ReplayCommand implements Command {
         boolean verbose = false;
         String input = null;
         for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            String value = null;
-            int eq = arg.indexOf('=');
-            if (arg.startsWith("--") && eq > 0) {
-                value = arg.substring(eq + 1);
-                arg = arg.substring(0, eq);
-            }
+            ArgWalk.Token token = ArgWalk.Token.of(args[i]);
+            String arg = token.name();
+            String value = token.value();
             switch (arg) {
                 case "-h", "--help" -> {
                     help(out);
                     return 0;
                 }
-                case "--package" -> packageName = value != null ? value : next(args, ++i, arg);
-                case "--version-code" -> versionCode = versionCode(value != null ? value : next(args, ++i, arg));
+                case "--package" -> packageName = value != null ? value : ArgWalk.next(args, ++i, arg);
+                case "--version-code" -> versionCode = versionCode(value != null ? value : ArgWalk.next(args, ++i, arg));
                 case "--socket" -> {
-                    socket = value != null ? value : next(args, ++i, arg);
+                    socket = value != null ? value : ArgWalk.next(args, ++i, arg);
                     if (socket.isBlank()) {
                         throw new UsageException("--socket needs a path");
                     }
                 }
-                case "--rate" -> rate = rate(value != null ? value : next(args, ++i, arg));
-                case "--refresh-interval" -> refresh = positiveNanos(value != null ? value : next(args, ++i, arg));
-                case "--attach-timeout" -> attachTimeout = seconds(value != null ? value : next(args, ++i, arg));
+                case "--rate" -> rate = rate(value != null ? value : ArgWalk.next(args, ++i, arg));
+                case "--refresh-interval" ->
+                        refresh = ArgWalk.refreshInterval(value != null ? value : ArgWalk.next(args, ++i, arg));
+                case "--attach-timeout" -> attachTimeout = seconds(value != null ? value : ArgWalk.next(args, ++i, arg));
                 case "--verbose" -> {
                     if (value != null) {
                         throw new UsageException("--verbose takes no value");
@@ -122,11 +112,7 @@ final class ReplayCommand implements Command {
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
-        List<FramestatsBlock> blocks = read(input, in);
-        if (blocks.isEmpty()) {
-            throw new UsageException("no framestats found in " + (input.equals("-") ? "stdin" : input)
-                    + " (capture with: adb shell dumpsys gfxinfo <package> framestats)");
-        }
+        List<FramestatsBlock> blocks = FramestatsInput.read(input, in);
 
         if (!verbose) {
             quietLogs();
@@ -188,13 +174,6 @@ final class ReplayCommand implements Command {
         out.println("Prints 'recorded N frames' as it goes. Exit 0 once the daemon holds every frame.");
     }
 
-    private static String next(String[] args, int i, String option) throws UsageException {
-        if (i >= args.length) {
-            throw new UsageException(option + " needs a value");
-        }
-        return args[i];
-    }
-
     private static long versionCode(String value) throws UsageException {
         try {
             long v = Long.parseLong(value.trim());
@@ -216,18 +195,6 @@ final class ReplayCommand implements Command {
         }
     }
 
-    private static long positiveNanos(String value) throws UsageException {
-        try {
-            long v = Long.parseLong(value.trim());
-            if (v > 0) {
-                return v;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new UsageException("--refresh-interval needs a positive whole number of nanoseconds, got '" + value + "'");
-    }
-
     private static Duration seconds(String value) throws UsageException {
         try {
             BigDecimal s = new BigDecimal(value.trim());
@@ -239,24 +206,5 @@ final class ReplayCommand implements Command {
         }
         throw new UsageException("--attach-timeout needs seconds, 0 to " + MAX_ATTACH_TIMEOUT_SECONDS + ", got '"
                 + value + "'");
-    }
-
-    private static List<FramestatsBlock> read(String input, InputStream stdin) throws UsageException, IOException {
-        try {
-            if (input.equals("-")) {
-                return FramestatsReader.read(stdin, "stdin");
-            }
-            Path path = Paths.get(input);
-            if (Files.isDirectory(path)) {
-                throw new UsageException("cannot read " + input + ": is a directory");
-            }
-            return FramestatsReader.read(path);
-        } catch (NoSuchFileException e) {
-            throw new UsageException("cannot read " + input + ": no such file");
-        } catch (AccessDeniedException e) {
-            throw new UsageException("cannot read " + input + ": permission denied");
-        } catch (FramestatsFormatException e) {
-            throw new UsageException(e.getMessage(), e);
-        }
     }
 }

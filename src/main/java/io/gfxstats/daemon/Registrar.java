@@ -212,19 +212,11 @@ final class Registrar {
                 .setBufferSize(sizeOf(buffer.path()))
                 .setAdopted(adopted)
                 .build();
-        return new Registration() {
-            @Override
-            public BufferAssigned assigned() {
-                return assigned;
+        return Registration.of(assigned, reason -> {
+            if (reason == EndReason.CLIENT_GONE) {
+                onClientGone.accept(buffer.key());
             }
-
-            @Override
-            public void end(EndReason reason) {
-                if (reason == EndReason.CLIENT_GONE) {
-                    onClientGone.accept(buffer.key());
-                }
-            }
-        };
+        });
     }
 
     private static long sizeOf(Path p) {

@@ -1,6 +1,8 @@
 package io.gfxstats.rpc;
 
 import io.gfxstats.rpc.v1.BufferAssigned;
+import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * One accepted registration, returned by {@link StatsBackend#register}. The service sends
@@ -17,4 +19,21 @@ public interface Registration {
      * thread: must not block for long. Exceptions are logged and otherwise ignored.
      */
     void end(EndReason reason);
+
+    /** A registration that sends {@code assigned} and hands its end to {@code onEnd}. */
+    static Registration of(BufferAssigned assigned, Consumer<EndReason> onEnd) {
+        Objects.requireNonNull(assigned, "assigned");
+        Objects.requireNonNull(onEnd, "onEnd");
+        return new Registration() {
+            @Override
+            public BufferAssigned assigned() {
+                return assigned;
+            }
+
+            @Override
+            public void end(EndReason reason) {
+                onEnd.accept(reason);
+            }
+        };
+    }
 }

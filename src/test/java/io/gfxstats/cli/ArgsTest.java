@@ -102,6 +102,12 @@ class ArgsTest {
     }
 
     @Test
+    void shouldPutUsageLineThenAboutThenOptionsInTheHelpText() {
+        assertEquals("usage: gfxstats t [--proto]\n\nDoes things.\n\n" + spec.optionsHelp(),
+                spec.help("t [--proto]", "Does things."));
+    }
+
+    @Test
     void shouldListEveryOptionInTheHelpText() {
         String help = spec.optionsHelp();
         assertTrue(help.contains("  --proto"), help);

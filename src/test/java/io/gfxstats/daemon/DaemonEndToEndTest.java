@@ -84,6 +84,21 @@ class DaemonEndToEndTest {
         awaitTotal("com.example.two", 750);
     }
 
+    @Test
+    void shouldSaveEveryLiveBufferAndExitZeroOnSigterm() throws Exception {
+        try (ClientProcess c = ClientProcess.start(daemon, "com.example.term", 2, 200, 100, 0, "wait-attach", "hang")) {
+            c.await("recorded 200", 30);
+            assertEquals(0, daemon.stop(), daemon.logText());
+            Path file = daemon.dataDir().resolve(Long.toString(Days.dayStart(System.currentTimeMillis())))
+                    .resolve("com.example.term").resolve("2").resolve("total");
+            assertEquals(200, DayFileCodec.decode(Files.readAllBytes(file)).getSummary().getTotalFrames());
+            assertTrue(Files.exists(daemon.bufferDir()), "buffers stay for the live client");
+            try (Stream<Path> left = Files.list(daemon.bufferDir())) {
+                assertEquals(1, left.filter(p -> p.toString().endsWith(".gfxbuf")).count(), "the live client's buffer is kept");
+            }
+        }
+    }
+
     private void awaitTotal(String pkg, long expected) throws Exception {
         long deadline = System.nanoTime() + 10_000_000_000L;
         long last = -1;

@@ -74,18 +74,10 @@ final class TestBackend implements StatsBackend {
                 .setLayoutVersion(1)
                 .setBufferSize(4096)
                 .build();
-        return new Registration() {
-            @Override
-            public BufferAssigned assigned() {
-                return assigned;
-            }
-
-            @Override
-            public void end(EndReason reason) {
-                open.decrementAndGet();
-                ended.add(new Ended(id, peer, reason, System.nanoTime()));
-            }
-        };
+        return Registration.of(assigned, reason -> {
+            open.decrementAndGet();
+            ended.add(new Ended(id, peer, reason, System.nanoTime()));
+        });
     }
 
     @Override

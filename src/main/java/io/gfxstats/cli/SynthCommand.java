@@ -1,0 +1,180 @@
+package io.gfxstats.cli;
+
+import io.gfxstats.demo.JankProfile;
+import io.gfxstats.demo.Pacer;
+import io.gfxstats.demo.SynthOptions;
+import io.gfxstats.demo.SyntheticRenderer;
+import io.gfxstats.rpc.SocketPaths;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * {@code gfxstats synth --package P --version-code V [--seconds S] [--fps F]
+ * [--jank-profile smooth|janky|stutter] [--seed N] [--socket PATH]}: a live client process that
+ * renders synthetic frames in real time and records them with the daemon, for demos and tests.
+ */
+final class SynthCommand implements Command {
+    static final Duration DEFAULT_DURATION = Duration.ofSeconds(10);
+    static final int DEFAULT_FPS = 60;
+    static final Duration DEFAULT_ATTACH_TIMEOUT = Duration.ofSeconds(30);
+
+    private final Map<String, String> env;
+
+    SynthCommand() {
+        this(System.getenv());
+    }
+
+    SynthCommand(Map<String, String> env) {
+        this.env = env;
+    }
+
+    @Override
+    public String name() {
+        return "synth";
+    }
+
+    @Override
+    public String synopsis() {
+        return "synth --package P --version-code V [--seconds S] [--fps F] [--jank-profile " + JankProfile.names()
+                + "] [--seed N] [--socket PATH]   render synthetic frames as a live client";
+    }
+
+    @Override
+    public int run(String[] args, InputStream in, PrintStream out, PrintStream err) throws Exception {
+        String pkg = null;
+        Long version = null;
+        Duration duration = DEFAULT_DURATION;
+        int fps = DEFAULT_FPS;
+        JankProfile profile = JankProfile.JANKY;
+        Long seed = null;
+        String socket = null;
+        Duration attachTimeout = DEFAULT_ATTACH_TIMEOUT;
+        for (int i = 0; i < args.length; i++) {
+            ArgWalk.Token token = ArgWalk.Token.of(args[i]);
+            String arg = token.name();
+            String value = token.value();
+            if (arg.equals("-h") || arg.equals("--help")) {
+                help(out);
+                return 0;
+            }
+            if (!arg.startsWith("--") || !isValueOption(arg)) {
+                throw new UsageException("unknown " + (arg.startsWith("-") ? "option" : "argument") + " '" + args[i]
+                        + "' (try: gfxstats synth --help)");
+            }
+            if (value == null) {
+                value = ArgWalk.next(args, ++i, arg);
+            }
+            switch (arg) {
+                case "--package" -> pkg = value;
+                case "--version-code" -> version = parseLong(arg, value);
+                case "--seconds" -> duration = parseSeconds(arg, value);
+                case "--fps" -> fps = (int) Math.min(Integer.MAX_VALUE, Math.max(Integer.MIN_VALUE, parseLong(arg, value)));
+                case "--jank-profile" -> profile = parseProfile(value);
+                case "--seed" -> seed = parseLong(arg, value);
+                case "--socket" -> socket = value;
+                case "--attach-timeout" -> attachTimeout = parseSeconds(arg, value);
+                default -> throw new AssertionError(arg);
+            }
+        }
+        if (pkg == null) {
+            throw new UsageException("missing --package (try: gfxstats synth --help)");
+        }
+        if (version == null) {
+            throw new UsageException("missing --version-code (try: gfxstats synth --help)");
+        }
+        SynthOptions options;
+        try {
+            options = new SynthOptions(pkg, version, duration, fps, profile,
+                    seed != null ? seed : System.nanoTime() ^ ProcessHandle.current().pid(),
+                    SocketPaths.resolve(socket, env), attachTimeout);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+
+        SyntheticRenderer renderer = new SyntheticRenderer(options, Pacer.system(), out);
+        // SIGTERM/SIGINT: stop rendering, let the session hand its counts over, then exit.
+        Thread hook = new Thread(() -> {
+            renderer.stop();
+            try {
+                renderer.awaitFinished(Duration.ofSeconds(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "gfxstats-synth-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            renderer.run();
+            return 0;
+        } catch (SyntheticRenderer.DaemonUnavailableException e) {
+            throw new UsageException(e.getMessage());
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // The hook is running (or ran): it waits for us.
+            }
+        }
+    }
+
+    private static boolean isValueOption(String arg) {
+        return switch (arg) {
+            case "--package", "--version-code", "--seconds", "--fps", "--jank-profile", "--seed", "--socket",
+                    "--attach-timeout" -> true;
+            default -> false;
+        };
+    }
+
+    private static void help(PrintStream out) {
+        out.println("usage: gfxstats " + "synth --package P --version-code V [options]");
+        out.println();
+        out.println("A live client process: registers with the daemon like an app, renders synthetic frames in");
+        out.println("real time with realistic timing (every FrameInfo field, every Android jank cause) and");
+        out.println("records them. Prints 'recorded N frames' about once a second, then a summary of what it");
+        out.println("counted, which is what the daemon shows for this process.");
+        out.println();
+        out.println("  --package P             package name (e.g. com.example.app)");
+        out.println("  --version-code V        version code, 0 or more");
+        out.println("  --seconds S             how long to render, decimals allowed (default "
+                + DEFAULT_DURATION.toSeconds() + ")");
+        out.println("  --fps F                 display refresh rate, 1.." + SynthOptions.MAX_FPS
+                + " (default " + DEFAULT_FPS + ")");
+        out.println("  --jank-profile NAME     smooth: ~2-3 % janky; janky: ~15-25 % janky, every cause;");
+        out.println("                          stutter: smooth with a 100-450 ms hitch every 1.5-3 s (default janky)");
+        out.println("  --seed N                same seed, same frames and counters (default: random, printed)");
+        out.println("  --socket PATH           " + DaemonCall.SOCKET_HELP);
+        out.println("  --attach-timeout S      give up when no daemon answers within S seconds (default "
+                + DEFAULT_ATTACH_TIMEOUT.toSeconds() + ")");
+    }
+
+    private static long parseLong(String option, String value) throws UsageException {
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + " needs a whole number, got '" + value + "'");
+        }
+    }
+
+    private static Duration parseSeconds(String option, String value) throws UsageException {
+        try {
+            BigDecimal seconds = new BigDecimal(value.trim());
+            if (seconds.signum() <= 0 || seconds.compareTo(BigDecimal.valueOf(SynthOptions.MAX_DURATION.toSeconds())) > 0) {
+                throw new UsageException(option + " must be more than 0 and at most "
+                        + SynthOptions.MAX_DURATION.toSeconds() + " seconds, got '" + value + "'");
+            }
+            return Duration.ofNanos(seconds.movePointRight(9).longValue());
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + " needs a number of seconds, got '" + value + "'");
+        }
+    }
+
+    private static JankProfile parseProfile(String value) throws UsageException {
+        try {
+            return JankProfile.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+}
