@@ -13,6 +13,8 @@ import java.util.List;
  *   --live 10,100,1000        live buffer counts
  *   --files 0,300,3000        day files (spread over 3 days; multiples of 3)
  *   --warmups 3 --runs 9      dumps per point before and while measuring
+ *   --min-measured-ms 500     small points repeat (up to 200 dumps) until they took this long
+ *   --idle-ms 5000            how long the daemon's idle CPU use is watched
  *   --frames 200              frames counted into each live buffer at registration
  *   --save-repeats 3          flushes measured (each saves every live buffer)
  *   --memory-buffers 1000 --memory-files 3000 --memory-dumps 1000
@@ -25,7 +27,8 @@ import java.util.List;
  *   --work DIR                scratch directory (default: a new one under java.io.tmpdir)
  * </pre>
  */
-record BenchOptions(List<Integer> liveSizes, List<Integer> fileSizes, int warmups, int runs, int framesPerBuffer,
+record BenchOptions(List<Integer> liveSizes, List<Integer> fileSizes, int warmups, int runs, long minMeasuredMillis,
+                    long idleMillis, int framesPerBuffer,
                     int saveRepeats, int memoryBuffers, int memoryFiles, int memoryDumps, String memoryPeerHeap,
                     int fleetDaemons,
                     int fleetPackages, String collectCommand, Path doc, Path workDir) {
@@ -35,6 +38,8 @@ record BenchOptions(List<Integer> liveSizes, List<Integer> fileSizes, int warmup
         List<Integer> files = List.of(0, 300, 3000);
         int warmups = 3;
         int runs = 9;
+        long minMeasured = 500;
+        long idle = 5000;
         int frames = 200;
         int saveRepeats = 3;
         int memBuffers = 1000;
@@ -57,6 +62,8 @@ record BenchOptions(List<Integer> liveSizes, List<Integer> fileSizes, int warmup
                 case "--files" -> files = ints(v);
                 case "--warmups" -> warmups = Integer.parseInt(v);
                 case "--runs" -> runs = Integer.parseInt(v);
+                case "--min-measured-ms" -> minMeasured = Long.parseLong(v);
+                case "--idle-ms" -> idle = Long.parseLong(v);
                 case "--frames" -> frames = Integer.parseInt(v);
                 case "--save-repeats" -> saveRepeats = Integer.parseInt(v);
                 case "--memory-buffers" -> memBuffers = Integer.parseInt(v);
@@ -79,7 +86,7 @@ record BenchOptions(List<Integer> liveSizes, List<Integer> fileSizes, int warmup
         if (runs < 1 || warmups < 0 || saveRepeats < 1) {
             throw new IllegalArgumentException("--runs and --save-repeats must be >= 1, --warmups >= 0");
         }
-        return new BenchOptions(sorted(live), sorted(files), warmups, runs, frames, saveRepeats, memBuffers,
+        return new BenchOptions(sorted(live), sorted(files), warmups, runs, minMeasured, idle, frames, saveRepeats, memBuffers,
                 memFiles, memDumps, peerHeap, fleetDaemons, fleetPackages, collect, doc, work);
     }
 

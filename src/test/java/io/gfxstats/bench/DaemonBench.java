@@ -78,12 +78,13 @@ public final class DaemonBench {
             DaemonMemory.Result memoryPeer = null;
             if (o.memoryBuffers() > 0) {
                 memory = DaemonMemory.measure(work, templates.get(o.memoryFiles()), o.memoryFiles(),
-                        o.memoryBuffers(), o.memoryDumps(), o.framesPerBuffer(), ExternalDaemon.configuredHeap());
+                        o.memoryBuffers(), o.memoryDumps(), o.framesPerBuffer(), ExternalDaemon.configuredHeap(),
+                        o.idleMillis());
                 Progress.line("memory: " + memory);
                 if (o.memoryPeerHeap() != null) {
                     memoryPeer = DaemonMemory.measure(work, templates.get(o.memoryFiles()), o.memoryFiles(),
                             o.memoryBuffers(), Math.max(1, o.memoryDumps() / 5), o.framesPerBuffer(),
-                            o.memoryPeerHeap());
+                            o.memoryPeerHeap(), o.idleMillis());
                     Progress.line("memory peer: " + memoryPeer);
                 }
             }
@@ -132,7 +133,7 @@ public final class DaemonBench {
             s.append("### Dump cost against live buffers and day files\n\n");
             s.append("Server-side time of one dump, median of at least ").append(options.runs())
                     .append(" (more for small points, up to ").append(DumpScale.MAX_RUNS).append(", so that each "
-                    + "point is measured over at least ").append(DumpScale.MIN_MEASURED.toMillis())
+                    + "point is measured over at least ").append(options.minMeasuredMillis())
                     .append(" ms) after ").append(options.warmups()).append(" warm-up dumps: the daemon's backend "
                     + "(`Daemon.backend().dump`) writing into a discarding sink. In-process daemon, live buffers "
                     + "registered over its Unix socket by the driver (one package each, frames counted into the "
@@ -237,9 +238,9 @@ public final class DaemonBench {
                 s.append(String.format(Locale.ROOT, "Dump p50 with -Xmx%s over -Xmx%s: **%.2f**.%n%n", m.heap(),
                         memoryPeer.heap(), m.dumpP50Ms() / memoryPeer.dumpP50Ms()));
             }
-            s.append(String.format(Locale.ROOT, "CPU used by the daemon while nothing happens (%d s, no dumps, no "
+            s.append(String.format(Locale.ROOT, "CPU used by the daemon while nothing happens (%.0f s, no dumps, no "
                             + "new frames): %.2f %% of a CPU with no client, %.2f %% with %d live buffers.%n%n",
-                    DaemonMemory.IDLE_WINDOW_MILLIS / 1000, m.idleCpuPercent(), m.buffersCpuPercent(), m.buffers()));
+                    options.idleMillis() / 1000.0, m.idleCpuPercent(), m.buffersCpuPercent(), m.buffers()));
         }
 
         private void fleetTable(StringBuilder s) {

@@ -20,7 +20,7 @@ class DaemonBenchTest {
     void shouldMeasureEveryPartOfTheDaemonBenchmarkAndWriteItsSectionAtTinySize() throws Exception {
         Path doc = dir.resolve("benchmarks.md");
         Files.writeString(doc, "# Benchmarks\n\n## Client recording cost\n\nkept as it is\n");
-        BenchOptions o = BenchOptions.parse("--live", "2,3", "--files", "0,6", "--runs", "1", "--warmups", "0",
+        BenchOptions o = BenchOptions.parse("--live", "2,3", "--files", "0,6", "--runs", "1", "--warmups", "1", "--min-measured-ms", "0", "--idle-ms", "200",
                 "--frames", "20", "--save-repeats", "1", "--memory-buffers", "3", "--memory-files", "6",
                 "--memory-dumps", "10", "--memory-peer-heap", "128m", "--fleet-daemons", "2", "--fleet-packages", "3",
                 "--doc", doc.toString(), "--work", dir.resolve("work").toString());

@@ -22,21 +22,18 @@ final class DaemonMemory {
         }
     }
 
-    /** How long the daemon's CPU use is watched while nothing happens (no dumps, no frames). */
-    static final long IDLE_WINDOW_MILLIS = 5000;
-
     private DaemonMemory() {
     }
 
     static Result measure(Path workDir, Path template, int files, int buffers, int dumps, int framesPerBuffer,
-                          String heap) throws Exception {
+                          String heap, long idleMillis) throws Exception {
         Path state = workDir.resolve("memory-" + heap);
         DayFileSet.copyTree(template, state.resolve("data"));
         try (ExternalDaemon daemon = ExternalDaemon.start(state, heap, "flush.interval=1d",
                 "buffers.max=" + Math.max(1024, buffers + 16))) {
-            Thread.sleep(2000);
+            Thread.sleep(Math.min(2000, idleMillis)); // start-up settles
             long idle = daemon.rssKib();
-            double idleCpu = daemon.cpuPercentOver(IDLE_WINDOW_MILLIS);
+            double idleCpu = daemon.cpuPercentOver(idleMillis);
             double buffersCpu;
             long withBuffers;
             long warm = 0;
@@ -45,9 +42,9 @@ final class DaemonMemory {
             try (DriverBuffers live = new DriverBuffers(daemon.socket());
                  GfxStatsClient client = GfxStatsClient.unix(daemon.socket())) {
                 live.growTo(buffers, framesPerBuffer);
-                Thread.sleep(1000);
+                Thread.sleep(Math.min(1000, idleMillis));
                 withBuffers = daemon.rssKib();
-                buffersCpu = daemon.cpuPercentOver(IDLE_WINDOW_MILLIS);
+                buffersCpu = daemon.cpuPercentOver(idleMillis);
                 DumpRequest text = DumpRequest.getDefaultInstance();
                 DumpRequest proto = DumpRequest.newBuilder().setProto(true).build();
                 int warmAt = Math.max(1, dumps / 10);

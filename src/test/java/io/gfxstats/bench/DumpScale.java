@@ -54,7 +54,6 @@ final class DumpScale {
         void run(Daemon daemon, DriverBuffers live, Path dataDir) throws Exception;
     }
 
-    static final Duration MIN_MEASURED = Duration.ofMillis(500);
     static final int MAX_RUNS = 200;
 
     private final BenchOptions options;
@@ -117,11 +116,11 @@ final class DumpScale {
             backend.dump(format.request, new Timing.CountingSink());
             warm = System.nanoTime() - t0;
         }
-        // A small point is repeated until it has taken about MIN_MEASURED of dumping: a median
+        // A small point is repeated until it has taken about minMeasuredMillis of dumping: a median
         // of 9 dumps of 3 ms swung by 2x between runs on this shared machine.
         int runs = options.runs();
         if (warm > 0) {
-            runs = (int) Math.max(runs, Math.min(MAX_RUNS, MIN_MEASURED.toNanos() / warm));
+            runs = (int) Math.max(runs, Math.min(MAX_RUNS, options.minMeasuredMillis() * 1_000_000L / warm));
         }
         double[] server = new double[runs];
         double[] cpu = new double[runs];
