@@ -35,9 +35,10 @@ public final class Harvester {
     }
 
     /**
-     * @param onFilesChanged told after a save that wrote, or tried to write, day files (a failed
-     *                       write may still have replaced or quarantined one); the dump cache
-     *                       listens, so a dump after a save re-reads what changed
+     * @param onFilesChanged told when a save is about to write day files (told even if the
+     *                       writes then fail: a failed write may still have replaced or
+     *                       quarantined a file); the dump cache listens, so the first dump after
+     *                       the save (callers hold the daemon's write lock) re-reads what changed
      */
     public Harvester(DayStore store, BufferRegistry registry, Runnable onFilesChanged) {
         this.store = store;
