@@ -18,7 +18,6 @@ import io.gfxstats.store.PackageNames;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Map;
@@ -194,13 +193,8 @@ final class Registrar {
         if (predecessorId.isEmpty()) {
             return null;
         }
-        LiveBuffer old = state.registry.get(predecessorId);
-        if (old != null) {
-            long[] baseline = old.baseline();
-            state.registry.remove(old);
-            Files.deleteIfExists(old.path());
-            return baseline;
-        }
+        // A predecessor still registered was adopted instead (adopt() returns it or refuses), so
+        // only its marks in the day files can say what of it is saved.
         return Baselines.forPackage(state.store, pkg, version).get(predecessorId);
     }
 
@@ -222,10 +216,8 @@ final class Registrar {
     private static long sizeOf(Path p) {
         try {
             return Files.size(p);
-        } catch (NoSuchFileException e) {
-            return 0;
         } catch (IOException e) {
-            return 0;
+            return 0; // informational field; a vanished file shows up at the client's mapping
         }
     }
 
