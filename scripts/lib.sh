@@ -1,14 +1,21 @@
 # Shared by the launch scripts: locate the project, build the jar when missing or stale,
 # and the JVM flags every gfxstats process needs (chronicle-bytes maps buffers through JDK internals).
-GFX_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# Without dirname and a subshell: every `gfxstats dump` pays for this file's processes.
+case "${BASH_SOURCE[0]}" in
+  */*) GFX_ROOT="${BASH_SOURCE[0]%/*}/.." ;;
+  *) GFX_ROOT=".." ;;
+esac
+GFX_ROOT="$(cd "$GFX_ROOT" && pwd)"
 # GFXSTATS_CLASSPATH runs the scripts from that classpath instead of the jar, without building
 # (tests run scripts/demo against the classpath Maven built for them).
 GFX_JAR="${GFXSTATS_CLASSPATH:-$GFX_ROOT/target/gfxstats.jar}"
+# chronicle-core reads ./system.properties at start unless told otherwise: every JVM gets this.
+GFX_BASE_FLAGS=(-Dsystem.properties=/dev/null)
 GFX_JVM_FLAGS=(
   --add-opens=java.base/java.lang.reflect=ALL-UNNAMED
   --add-exports=java.base/sun.nio.ch=ALL-UNNAMED
   --add-exports=java.base/jdk.internal.ref=ALL-UNNAMED
-  -Dsystem.properties=/dev/null
+  "${GFX_BASE_FLAGS[@]}"
 )
 
 gfx_jar_stale() {
@@ -60,7 +67,7 @@ gfx_cds_identity() {
   done
   # -L: the JDK's real java binary behind the alternatives links; its size and date change with the JDK.
   files="$(stat -L -c '%n %s %Y' "$GFX_JAR" "$java_bin" 2>/dev/null || echo missing)"
-  GFX_CDS_IDENTITY="$files"$'\n'"flags ${GFX_JVM_FLAGS[*]} ${GFX_CLI_FLAGS[*]} ${GFX_LIBRARY_PATH[*]}"
+  GFX_CDS_IDENTITY="$files"$'\n'"flags ${GFX_BASE_FLAGS[*]} ${GFX_CLI_FLAGS[*]} ${GFX_LIBRARY_PATH[*]}"
 }
 
 gfx_cds_create() {
@@ -69,7 +76,9 @@ gfx_cds_create() {
   [ -w "$dir" ] || return 1
   tmp="$GFX_CDS_ARCHIVE.$$.tmp"
   rm -f "$tmp"
-  if timeout 120 java "${GFX_JVM_FLAGS[@]}" "${GFX_CLI_FLAGS[@]}" "${GFX_LIBRARY_PATH[@]}" "${GFX_CDS_QUIET[@]}" \
+  # Trained without the module flags: `gfxstats dump` runs without them (see scripts/gfxstats), and
+  # commands started with them still use the archive.
+  if timeout 120 java "${GFX_BASE_FLAGS[@]}" "${GFX_CLI_FLAGS[@]}" "${GFX_LIBRARY_PATH[@]}" "${GFX_CDS_QUIET[@]}" \
       -XX:ArchiveClassesAtExit="$tmp" -cp "$GFX_JAR" io.gfxstats.cli.CdsTraining --native-dir "$GFX_NATIVE_DIR" \
       >/dev/null 2>&1 \
       && [ -s "$tmp" ] && mv -f "$tmp" "$GFX_CDS_ARCHIVE"; then

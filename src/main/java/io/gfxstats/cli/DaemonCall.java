@@ -18,6 +18,8 @@ final class DaemonCall {
     static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(10);
     static final double MAX_DEADLINE_SECONDS = 24 * 3600;
     private static final String NETTY_JFR = "io.grpc.netty.shaded.io.netty.jfr.enabled";
+    private static final String SELECTOR_PROVIDER = "java.nio.channels.spi.SelectorProvider";
+    private static final String BUILT_IN_SELECTOR_PROVIDER = "sun.nio.ch.EPollSelectorProvider";
 
     private DaemonCall() {
     }
@@ -39,12 +41,35 @@ final class DaemonCall {
     }
 
     /**
+     * The first socket channel of a JVM asks SelectorProvider for its provider, which, unless this
+     * property names one, searches every jar on the class path for a service file: the 28 MB jar
+     * is opened and indexed, about 10 ms of a {@code gfxstats dump}. The search ends in the JDK's
+     * built-in provider; naming it skips the search. Only when the JDK has that class (Linux) and
+     * nobody chose a provider.
+     */
+    static void skipSelectorProviderSearch() {
+        if (System.getProperty(SELECTOR_PROVIDER) != null) {
+            return;
+        }
+        try {
+            Class.forName(BUILT_IN_SELECTOR_PROVIDER, false, null);
+            System.setProperty(SELECTOR_PROVIDER, BUILT_IN_SELECTOR_PROVIDER);
+        } catch (ClassNotFoundException | LinkageError e) {
+            // Another JDK or platform: the search it is.
+        }
+    }
+
+    /**
      * A client for the daemon named by {@code --socket} (else the environment, else the default),
      * each call bounded by {@code --deadline}.
      */
     static GfxStatsClient open(Args.Parsed args, Map<String, String> env) throws UsageException {
-        Duration deadline = args.seconds(DEADLINE_OPTION, DEFAULT_DEADLINE, MAX_DEADLINE_SECONDS);
-        return open(socket(args, env), deadline);
+        return open(socket(args, env), deadline(args));
+    }
+
+    /** {@code --deadline}, else the default. */
+    static Duration deadline(Args.Parsed args) throws UsageException {
+        return args.seconds(DEADLINE_OPTION, DEFAULT_DEADLINE, MAX_DEADLINE_SECONDS);
     }
 
     private static GfxStatsClient open(Path socket, Duration deadline) throws UsageException {

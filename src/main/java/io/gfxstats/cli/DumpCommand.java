@@ -1,9 +1,9 @@
 package io.gfxstats.cli;
 
 import io.gfxstats.dump.DumpFormat;
-import io.gfxstats.rpc.GfxStatsClient;
+import io.gfxstats.rpc.DumpQuery;
 import io.gfxstats.rpc.GfxStatsClientException;
-import io.gfxstats.rpc.v1.DumpRequest;
+import io.gfxstats.rpc.UnixDumpClient;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -13,6 +13,8 @@ import java.util.Map;
 /**
  * {@code gfxstats dump}: the daemon's {@code dumpsys graphicsstats} text, or with {@code --proto}
  * the serialized GraphicsStatsServiceDumpProto, copied to stdout byte for byte as it streams in.
+ * Goes through {@link UnixDumpClient}, not a grpc-java channel: people type this command, and the
+ * small client starts several times faster (docs/benchmarks.md, "CLI start-up").
  */
 final class DumpCommand implements Command {
     /** Exit code when the reader of stdout went away (128 + SIGPIPE, as a shell tool killed by it). */
@@ -62,16 +64,13 @@ final class DumpCommand implements Command {
             return 0;
         }
         args.exclusive("--proto", "--format");
-        DumpRequest.Builder request = DumpRequest.newBuilder().setProto(args.has("--proto"));
-        if (args.has("--package")) {
-            request.setPackageName(args.value("--package"));
-        }
-        if (args.has("--format")) {
-            request.setFormat(wireFormat(args.value("--format")));
-        }
+        DumpQuery query = new DumpQuery(args.has("--proto"), args.has("--package") ? args.value("--package") : "",
+                args.has("--format") ? format(args.value("--format")) : null);
+        DaemonCall.skipSelectorProviderSearch();
+        UnixDumpClient client = new UnixDumpClient(DaemonCall.socket(args, env), DaemonCall.deadline(args));
         OutputStream stdout = BinaryStdout.of(out);
-        try (GfxStatsClient client = DaemonCall.open(args, env)) {
-            client.dump(request.build(), stdout);
+        try {
+            client.dump(query, stdout);
             return 0;
         } catch (GfxStatsClientException e) {
             throw DaemonCall.failed(e);
@@ -80,18 +79,11 @@ final class DumpCommand implements Command {
         }
     }
 
-    static io.gfxstats.rpc.v1.DumpFormat wireFormat(String name) throws UsageException {
-        DumpFormat format;
+    static DumpFormat format(String name) throws UsageException {
         try {
-            format = DumpFormat.parse(name);
+            return DumpFormat.parse(name);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage(), e);
         }
-        return switch (format) {
-            case ANDROID14 -> io.gfxstats.rpc.v1.DumpFormat.ANDROID14;
-            case ANDROID11 -> io.gfxstats.rpc.v1.DumpFormat.ANDROID11;
-            case ANDROID9 -> io.gfxstats.rpc.v1.DumpFormat.ANDROID9;
-            case ANDROID8 -> io.gfxstats.rpc.v1.DumpFormat.ANDROID8;
-        };
     }
 }

@@ -15,8 +15,20 @@ final class ClientErrors {
 
     static GfxStatsClientException translate(StatusRuntimeException e, Path socket, String target, Duration deadline) {
         Status status = e.getStatus();
-        String detail = causeText(status);
-        switch (status.getCode()) {
+        return translate(status.getCode(), causeText(status), e, socket, target, deadline);
+    }
+
+    /**
+     * The same explanation for a failure seen by a client other than grpc-java's (the dump path's
+     * {@link UnixDumpClient}): {@code detail} is the status description plus the transport's reason.
+     */
+    static GfxStatsClientException translate(Status.Code code, String detail, Throwable e, Path socket, String target,
+            Duration deadline) {
+        if (detail == null || detail.isEmpty()) {
+            detail = code.toString();
+        }
+        detail = detail.replace('\n', ' ');
+        switch (code) {
             case UNAVAILABLE:
                 if (socket != null && !Files.exists(socket, LinkOption.NOFOLLOW_LINKS)) {
                     return notRunning("gfxstats daemon not running (no socket at " + socket + ")", e);
@@ -28,19 +40,19 @@ final class ClientErrors {
                 }
                 if (mentions(detail, "permission denied")) {
                     return new GfxStatsClientException("permission denied connecting to the gfxstats daemon at " + target
-                            + " (is this user in the daemon's group?)", status.getCode(), false, e);
+                            + " (is this user in the daemon's group?)", code, false, e);
                 }
                 return new GfxStatsClientException("gfxstats daemon at " + target + " unavailable: " + detail,
-                        status.getCode(), false, e);
+                        code, false, e);
             case DEADLINE_EXCEEDED:
                 return new GfxStatsClientException("gfxstats daemon at " + target + " did not answer within "
-                        + seconds(deadline), status.getCode(), false, e);
+                        + seconds(deadline), code, false, e);
             case UNAUTHENTICATED:
                 return new GfxStatsClientException("gfxstats daemon at " + target + " refused the call: " + detail
-                        + " (check the token file)", status.getCode(), false, e);
+                        + " (check the token file)", code, false, e);
             default:
                 return new GfxStatsClientException("gfxstats daemon at " + target + ": " + detail + " ("
-                        + status.getCode() + ")", status.getCode(), false, e);
+                        + code + ")", code, false, e);
         }
     }
 
