@@ -21,37 +21,20 @@ import java.util.stream.Stream;
  * out of the jar into DIR. A command started with DIR on {@code java.library.path} loads them from
  * there; otherwise Netty extracts a fresh copy into a temporary file on every start (a file copy
  * plus a SecureRandom for the file name).
- *
- * <p>{@code serve SOCKET [PACKAGES]}: serves the sample data until killed (the start-up benchmark's
- * stand-in when no daemon is given), printing {@code ready} once listening.
  */
 public final class CdsTraining {
     private CdsTraining() {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length >= 2 && args[0].equals("serve")) {
-            serve(Path.of(args[1]), args.length > 2 ? Integer.parseInt(args[2]) : 20);
-            return;
-        }
         if (args.length == 2 && args[0].equals("--native-dir")) {
             extractNativeLibraries(Path.of(args[1]));
         } else if (args.length != 0) {
-            System.err.println("usage: CdsTraining [--native-dir DIR] | serve SOCKET [PACKAGES]");
+            System.err.println("usage: CdsTraining [--native-dir DIR]");
             System.exit(2);
         }
         int failures = train();
         System.exit(failures == 0 ? 0 : 1);
-    }
-
-    private static void serve(Path socket, int packages) throws Exception {
-        GfxStatsServer server = new GfxStatsServer(ServerConfig.unixOnly(socket),
-                new SampleBackend(packages, System.currentTimeMillis()));
-        server.start();
-        Runtime.getRuntime().addShutdownHook(new Thread(server::stop));
-        System.out.println("ready");
-        System.out.flush();
-        server.blockUntilShutdown();
     }
 
     /** Returns how many of the commands that should have succeeded failed. */

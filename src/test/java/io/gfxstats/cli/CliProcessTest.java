@@ -117,7 +117,7 @@ class CliProcessTest {
     }
 
     @Test
-    void shouldLoadNoDaemonOrBufferClassesOnTheDumpPath() throws Exception {
+    void shouldLoadNeitherDaemonNorBufferNorGrpcJavaClassesOnTheDumpPath() throws Exception {
         backend.text = "\nPackage: lean\n".getBytes(StandardCharsets.US_ASCII);
         Path classLog = tmp.resolve("classes.log");
         List<String> command = new ArrayList<>(JavaProcess.command(Main.class, "dump", "--socket", socket));
@@ -127,9 +127,12 @@ class CliProcessTest {
 
         assertEquals(0, f.exit(), f.stderr());
         List<String> loaded = java.nio.file.Files.readAllLines(classLog);
-        assertTrue(loaded.stream().anyMatch(l -> l.contains(" io.gfxstats.rpc.GfxStatsClient ")), "log is useless");
+        assertTrue(loaded.stream().anyMatch(l -> l.contains(" io.gfxstats.rpc.UnixDumpClient ")), "log is useless");
+        // The dump goes through the small HTTP/2 client: no channel, no Netty, no proto descriptors.
         List<String> heavy = loaded.stream()
-                .filter(l -> l.contains(" net.openhft.") || l.contains(" io.gfxstats.daemon.")
+                .filter(l -> l.contains(" io.grpc.netty.") || l.contains(" io.grpc.internal.")
+                        || l.contains(" com.google.protobuf.Descriptors") || l.contains(" io.gfxstats.rpc.v1.")
+                        || l.contains(" net.openhft.") || l.contains(" io.gfxstats.daemon.")
                         || l.contains(" io.gfxstats.frame.") || l.contains(" io.gfxstats.collect.Collector ")
                         || l.contains(" com.google.protobuf.util.JsonFormat") || l.contains(" jdk.jfr.internal.MetadataRepository"))
                 .toList();

@@ -17,14 +17,19 @@ final class GrpcTimeout {
         if (millis <= MAX_VALUE) {
             return millis + "m";
         }
-        long seconds = (millis + 999) / 1000;
+        // Rounded up: the server must not give up before the client does.
+        long seconds = ceilDiv(millis, 1000);
         if (seconds <= MAX_VALUE) {
             return seconds + "S";
         }
-        long minutes = (seconds + 59) / 60;
+        long minutes = ceilDiv(seconds, 60);
         if (minutes <= MAX_VALUE) {
             return minutes + "M";
         }
-        return Math.min((minutes + 59) / 60, MAX_VALUE) + "H";
+        return Math.min(ceilDiv(minutes, 60), MAX_VALUE) + "H";
+    }
+
+    private static long ceilDiv(long a, long b) {
+        return a / b + (a % b == 0 ? 0 : 1);
     }
 }

@@ -21,7 +21,7 @@ final class Watchdog extends Thread {
     }
 
     static Watchdog start(Channel channel, long timeoutMillis) {
-        Watchdog w = new Watchdog(channel, timeoutMillis * 1_000_000L);
+        Watchdog w = new Watchdog(channel, java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
         w.start();
         return w;
     }
