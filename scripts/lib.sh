@@ -46,10 +46,21 @@ GFX_CLI_FLAGS=(
   -Xshare:auto
   -Dio.grpc.netty.shaded.io.netty.jfr.enabled=false
 )
-# AppCDS (JDK 17 dynamic archive) of every class the command line loads, recorded by a training
-# run of io.gfxstats.cli.CdsTraining. Rebuilt when the jar, the JDK or the flags change; when it
-# cannot be built or used the command runs without it, silently (GFXSTATS_CDS=0 turns it off).
+# `gfxstats dump` talks HTTP/2 itself (io.gfxstats.rpc.h2) and runs for a few tens of milliseconds:
+# interpreted only, no compiler threads competing for the CPU; it loads no Netty, so no library path.
+GFX_DUMP_FLAGS=(
+  -Xint
+  -XX:+UseSerialGC
+  -XX:-UsePerfData
+  -Xshare:auto
+)
+# AppCDS (JDK 17 dynamic archives) of the classes the command line loads, recorded by training runs
+# of io.gfxstats.cli.CdsTraining: one for every command, and a small one (about 1 MB instead of 21)
+# of the dump path alone, which `gfxstats dump` maps instead (the page faults of the big one cost it
+# about 9 ms). Rebuilt when the jar, the JDK or the flags change; when one cannot be built or used
+# the command runs without it, silently (GFXSTATS_CDS=0 turns them off).
 GFX_CDS_ARCHIVE="$GFX_ROOT/target/gfxstats-cli.jsa"
+GFX_CDS_DUMP_ARCHIVE="$GFX_ROOT/target/gfxstats-dump.jsa"
 # Netty's native libraries, copied out of the jar by the training run: loaded from here, Netty
 # skips extracting them into a temporary file on every start. The JDK's default path follows.
 GFX_NATIVE_DIR="$GFX_ROOT/target/native"
@@ -57,9 +68,9 @@ GFX_LIBRARY_PATH=(-Djava.library.path="$GFX_NATIVE_DIR:/usr/java/packages/lib:/u
 # CDS warnings go to stdout by default, where they would corrupt `dump --proto`.
 GFX_CDS_QUIET=(-Xlog:cds=off -Xlog:cds+dynamic=off)
 
-# What the archive was made for: the JVM validates the jar itself, but a JDK upgraded in place would
-# only make it useless, not be noticed. Sets GFX_CDS_IDENTITY with one `stat` as the only process
-# (this runs before every command).
+# What an archive was made for: the JVM validates the jar itself, but a JDK upgraded in place would
+# only make it useless, not be noticed. Sets GFX_CDS_IDENTITY for the JVM flags given, with one
+# `stat` as the only process (this runs before every command).
 gfx_cds_identity() {
   local dir java_bin=java files
   for dir in ${PATH//:/ }; do
@@ -67,47 +78,63 @@ gfx_cds_identity() {
   done
   # -L: the JDK's real java binary behind the alternatives links; its size and date change with the JDK.
   files="$(stat -L -c '%n %s %Y' "$GFX_JAR" "$java_bin" 2>/dev/null || echo missing)"
-  GFX_CDS_IDENTITY="$files"$'\n'"flags ${GFX_BASE_FLAGS[*]} ${GFX_CLI_FLAGS[*]} ${GFX_LIBRARY_PATH[*]}"
+  GFX_CDS_IDENTITY="$files"$'\n'"flags $*"
 }
 
+# gfx_cds_create ARCHIVE IDENTITY JVM-FLAGS... -- TRAINING-ARGS...
 gfx_cds_create() {
-  local want="$1" dir tmp
-  dir="$(dirname "$GFX_CDS_ARCHIVE")"
+  local archive="$1" want="$2" dir tmp
+  shift 2
+  local flags=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do flags+=("$1"); shift; done
+  shift
+  dir="${archive%/*}"
   [ -w "$dir" ] || return 1
-  tmp="$GFX_CDS_ARCHIVE.$$.tmp"
+  tmp="$archive.$$.tmp"
   rm -f "$tmp"
-  # Trained without the module flags: `gfxstats dump` runs without them (see scripts/gfxstats), and
-  # commands started with them still use the archive.
-  if timeout 120 java "${GFX_BASE_FLAGS[@]}" "${GFX_CLI_FLAGS[@]}" "${GFX_LIBRARY_PATH[@]}" "${GFX_CDS_QUIET[@]}" \
-      -XX:ArchiveClassesAtExit="$tmp" -cp "$GFX_JAR" io.gfxstats.cli.CdsTraining --native-dir "$GFX_NATIVE_DIR" \
-      >/dev/null 2>&1 \
-      && [ -s "$tmp" ] && mv -f "$tmp" "$GFX_CDS_ARCHIVE"; then
-    printf '%s\n' "$want" > "$GFX_CDS_ARCHIVE.stamp.$$" && mv -f "$GFX_CDS_ARCHIVE.stamp.$$" "$GFX_CDS_ARCHIVE.stamp"
+  if timeout 120 java "${flags[@]}" "${GFX_CDS_QUIET[@]}" -XX:ArchiveClassesAtExit="$tmp" -cp "$GFX_JAR" \
+      io.gfxstats.cli.CdsTraining "$@" >/dev/null 2>&1 \
+      && [ -s "$tmp" ] && mv -f "$tmp" "$archive"; then
+    printf '%s\n' "$want" > "$archive.stamp.$$" && mv -f "$archive.stamp.$$" "$archive.stamp"
   else
     rm -f "$tmp"
     # Remember the failure so that every later command does not pay for another training run.
-    printf 'failed\n%s\n' "$want" > "$GFX_CDS_ARCHIVE.stamp" 2>/dev/null || true
+    printf 'failed\n%s\n' "$want" > "$archive.stamp" 2>/dev/null || true
     return 1
   fi
 }
 
-# Sets GFX_CDS_FLAGS: the archive flags when a current archive exists (made now if needed), else none.
+# gfx_cds_flags [dump]: sets GFX_CDS_FLAGS to the archive flags of the command line's archive (or,
+# with `dump`, of the dump path's) when a current one exists (made now if needed), else to none.
 gfx_cds_flags() {
   GFX_CDS_FLAGS=()
   [ "${GFXSTATS_CDS:-1}" = 0 ] && return 0
-  # The archive is made for the jar; a GFXSTATS_CLASSPATH run goes without.
+  # The archives are made for the jar; a GFXSTATS_CLASSPATH run goes without.
   [ -z "${GFXSTATS_CLASSPATH:-}" ] || return 0
+  local archive flags training extra
+  if [ "${1:-}" = dump ]; then
+    archive="$GFX_CDS_DUMP_ARCHIVE"
+    flags=("${GFX_BASE_FLAGS[@]}" "${GFX_DUMP_FLAGS[@]}")
+    training=(--dump-path)
+    extra=()
+  else
+    archive="$GFX_CDS_ARCHIVE"
+    # Trained without the module flags: commands started with them still use the archive.
+    flags=("${GFX_BASE_FLAGS[@]}" "${GFX_CLI_FLAGS[@]}" "${GFX_LIBRARY_PATH[@]}")
+    training=(--native-dir "$GFX_NATIVE_DIR")
+    extra=("${GFX_LIBRARY_PATH[@]}")
+  fi
   local want have="" line
-  gfx_cds_identity
+  gfx_cds_identity "${flags[@]}"
   want="$GFX_CDS_IDENTITY"
-  if [ -f "$GFX_CDS_ARCHIVE.stamp" ]; then
-    while IFS= read -r line || [ -n "$line" ]; do have+="${have:+$'\n'}$line"; done < "$GFX_CDS_ARCHIVE.stamp"
+  if [ -f "$archive.stamp" ]; then
+    while IFS= read -r line || [ -n "$line" ]; do have+="${have:+$'\n'}$line"; done < "$archive.stamp"
   fi
   if [ "$have" = "failed"$'\n'"$want" ]; then
     return 0
   fi
-  if [ "$have" != "$want" ] || [ ! -f "$GFX_CDS_ARCHIVE" ]; then
-    gfx_cds_create "$want" || return 0
+  if [ "$have" != "$want" ] || [ ! -f "$archive" ]; then
+    gfx_cds_create "$archive" "$want" "${flags[@]}" -- "${training[@]}" || return 0
   fi
-  GFX_CDS_FLAGS=(-XX:SharedArchiveFile="$GFX_CDS_ARCHIVE" "${GFX_CDS_QUIET[@]}" "${GFX_LIBRARY_PATH[@]}")
+  GFX_CDS_FLAGS=(-XX:SharedArchiveFile="$archive" "${GFX_CDS_QUIET[@]}" "${extra[@]}")
 }

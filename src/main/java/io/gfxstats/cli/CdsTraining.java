@@ -17,6 +17,10 @@ import java.util.stream.Stream;
  * against a {@link SampleBackend} served on a private Unix socket, so that the JVM started with
  * {@code -XX:ArchiveClassesAtExit} records every class a real {@code gfxstats dump} loads.
  *
+ * <p>{@code --dump-path}: only what {@code gfxstats dump} loads, for the dump's own small archive;
+ * the server then runs in a child JVM so that none of its classes end up in the archive.
+ * {@code serve SOCKET}: that child; serves the sample data until killed, printing {@code ready}.
+ *
  * <p>{@code --native-dir DIR} first copies Netty's native libraries (epoll, and tcnative for TLS)
  * out of the jar into DIR. A command started with DIR on {@code java.library.path} loads them from
  * there; otherwise Netty extracts a fresh copy into a temporary file on every start (a file copy
@@ -27,14 +31,74 @@ public final class CdsTraining {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length == 2 && args[0].equals("serve")) {
+            serve(Path.of(args[1]));
+            return;
+        }
+        if (args.length == 1 && args[0].equals("--dump-path")) {
+            System.exit(trainDumpPath() == 0 ? 0 : 1);
+        }
         if (args.length == 2 && args[0].equals("--native-dir")) {
             extractNativeLibraries(Path.of(args[1]));
         } else if (args.length != 0) {
-            System.err.println("usage: CdsTraining [--native-dir DIR]");
+            System.err.println("usage: CdsTraining [--native-dir DIR] | --dump-path | serve SOCKET");
             System.exit(2);
         }
         int failures = train();
         System.exit(failures == 0 ? 0 : 1);
+    }
+
+    private static void serve(Path socket) throws Exception {
+        GfxStatsServer server = new GfxStatsServer(ServerConfig.unixOnly(socket),
+                new SampleBackend(20, System.currentTimeMillis()));
+        server.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(server::stop));
+        System.out.println("ready");
+        System.out.flush();
+        server.blockUntilShutdown();
+    }
+
+    /** The dump commands against a server in a child JVM; returns how many failed. */
+    static int trainDumpPath() throws Exception {
+        Path dir = Files.createTempDirectory("gfxstats-cds");
+        Path socket = dir.resolve("d.sock");
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process server = new ProcessBuilder(javaBin, "-Dsystem.properties=/dev/null", "-cp",
+                System.getProperty("java.class.path"), CdsTraining.class.getName(), "serve", socket.toString())
+                .redirectErrorStream(true)
+                .start();
+        PrintStream sink = new PrintStream(OutputStream.nullOutputStream());
+        int failures = 0;
+        try {
+            java.io.BufferedReader lines = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(server.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+            String line;
+            while ((line = lines.readLine()) != null && !line.equals("ready")) {
+                // Log lines of the child before it listens.
+            }
+            if (line == null) {
+                return 1;
+            }
+            String s = socket.toString();
+            String[][] succeeding = {
+                {"dump", "--socket", s},
+                {"dump", "--socket", s, "--proto"},
+                {"dump", "--socket", s, "--package", "com.example.sample1", "--format", "android11"},
+            };
+            for (String[] cmd : succeeding) {
+                if (Main.run(cmd, sink, sink) != 0) {
+                    failures++;
+                }
+            }
+            Main.run(new String[] {"dump", "--socket", dir.resolve("absent.sock").toString()}, sink, sink);
+        } finally {
+            server.destroy();
+            if (!server.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                server.destroyForcibly();
+            }
+            delete(dir);
+        }
+        return failures;
     }
 
     /** Returns how many of the commands that should have succeeded failed. */
