@@ -75,10 +75,12 @@ public final class ModernJankTracker implements FrameTracker {
                 swapTime -= Math.min(dequeue, dequeueForgiveness);
             }
         }
-        if (swapTime > 0 && !canvas) {
-            accountLegacy(swapTime, intended, vsync, completed, sink);
-        }
+        boolean legacyLatency = swapTime > 0 && !canvas
+                && accountLegacy(swapTime, intended, vsync, completed, sink);
         if (total <= 0) {
+            if (legacyLatency) {
+                sink.increment(HIGH_INPUT_LATENCY);
+            }
             return;
         }
         countTotal(total, sink);
@@ -91,7 +93,8 @@ public final class ModernJankTracker implements FrameTracker {
         }
         IntervalThresholds t = thresholds.update(interval);
         long gpuCompleted = frame.get(FrameInfo.GPU_COMPLETED);
-        if (missesDeadline(t, interval, intended, vsync, frame.get(FrameInfo.FRAME_DEADLINE), gpuCompleted, sink)) {
+        if (missesDeadline(t, interval, intended, vsync, frame.get(FrameInfo.FRAME_DEADLINE), gpuCompleted,
+                legacyLatency, sink)) {
             JankChecks.count(frame, t, sink);
         }
         countGpu(gpuCompleted, frame.get(FrameInfo.SWAP_BUFFERS), sink);
@@ -115,12 +118,12 @@ public final class ModernJankTracker implements FrameTracker {
         if (total <= 0) {
             return;
         }
-        accountLegacy(total, intendedVsync, vsync, frameCompleted, sink);
+        boolean legacyLatency = accountLegacy(total, intendedVsync, vsync, frameCompleted, sink);
         countTotal(total, sink);
         long interval = frameIntervalNanos > 0 ? frameIntervalNanos : defaultInterval;
         IntervalThresholds t = thresholds.update(interval);
         if (missesDeadline(t, interval, intendedVsync, vsync, intendedVsync + frameIntervalNanos, gpuCompleted,
-                sink)) {
+                legacyLatency, sink)) {
             JankChecks.countWithoutStages(intendedVsync, vsync, t, sink);
         }
         countGpu(gpuCompleted, frameCompleted, sink);
@@ -129,8 +132,12 @@ public final class ModernJankTracker implements FrameTracker {
         }
     }
 
-    /** The legacy swap-deadline accounting of a frame whose swap span is positive. */
-    private void accountLegacy(long swapTime, long intended, long vsync, long completed, StatsSink sink) {
+    /**
+     * The legacy swap-deadline accounting of a frame whose swap span is positive. Returns
+     * whether it finds high input latency, which the caller counts next to the modern rule's
+     * (one frame often has both).
+     */
+    private boolean accountLegacy(long swapTime, long intended, long vsync, long completed, StatsSink sink) {
         long r = refresh;
         if (swapTime > r) {
             sink.increment(Counters.JANKY_FRAMES_LEGACY);
@@ -141,15 +148,15 @@ public final class ModernJankTracker implements FrameTracker {
         }
         boolean stuffed = legacyThresholds.exceedsTenth(deadline - intended);
         deadline = Math.max(deadline + r, intended + r);
+        boolean latency = false;
         if (completed < deadline || swapTime < r) {
-            if (stuffed) {
-                sink.increment(HIGH_INPUT_LATENCY);
-            }
+            latency = stuffed;
         } else {
             sink.increment(MISSED_DEADLINE_LEGACY);
             deadline = completed - ((completed - vsync) % r) + r;
         }
         swapDeadline = deadline;
+        return latency;
     }
 
     private static void countTotal(long total, StatsSink sink) {
@@ -162,7 +169,10 @@ public final class ModernJankTracker implements FrameTracker {
      * when the frame missed its deadline (the caller then counts its causes).
      */
     private boolean missesDeadline(IntervalThresholds t, long interval, long intended, long vsync, long deadline,
-                                   long gpuCompleted, StatsSink sink) {
+                                   long gpuCompleted, boolean legacyLatency, StatsSink sink) {
+        if (legacyLatency) {
+            sink.increment(HIGH_INPUT_LATENCY);
+        }
         boolean tripleBuffered = t.exceedsTenth(nextFrameStartUnstuffed - intended);
         if (tripleBuffered && extendDeadlines) {
             deadline += interval;
