@@ -1,6 +1,7 @@
 package io.gfxstats.client;
 
 import io.gfxstats.frame.FrameInfo;
+import io.gfxstats.frame.ModernJankTracker;
 
 import java.lang.ref.Cleaner;
 
@@ -19,13 +20,18 @@ public final class WindowTracker implements AutoCloseable {
     private final StatsSession session;
     private final TrackerState state;
     private final long defaultIntervalNanos;
-    private final FrameInfo scratch = new FrameInfo();
+    /** The rules when they are the modern ones, which count a frame from its times directly. */
+    private final ModernJankTracker modern;
+    /** The frame handed to other rules by the times-only {@link #record(long, long, long, long, long)}. */
+    private final FrameInfo scratch;
     Cleaner.Cleanable cleanable;
 
     WindowTracker(StatsSession session, TrackerState state, long defaultIntervalNanos) {
         this.session = session;
         this.state = state;
         this.defaultIntervalNanos = defaultIntervalNanos;
+        this.modern = state.rules instanceof ModernJankTracker m ? m : null;
+        this.scratch = modern == null ? new FrameInfo() : null;
     }
 
     /**
@@ -61,6 +67,14 @@ public final class WindowTracker implements AutoCloseable {
     public void record(long intendedVsync, long vsync, long frameCompleted, long gpuCompleted,
                        long frameIntervalNanos) {
         long interval = frameIntervalNanos > 0 ? frameIntervalNanos : defaultIntervalNanos;
+        if (modern != null) {
+            TrackerState s = state;
+            if (s.epoch != session.epoch) {
+                session.onEpochChange(s);
+            }
+            modern.finishFrame(intendedVsync, vsync, frameCompleted, gpuCompleted, interval, s.stripe);
+            return;
+        }
         FrameInfo f = scratch;
         f.set(FrameInfo.INTENDED_VSYNC, intendedVsync)
                 .set(FrameInfo.VSYNC, vsync)

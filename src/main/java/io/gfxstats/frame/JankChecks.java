@@ -23,6 +23,27 @@ final class JankChecks {
                 JankType.SLOW_DRAW, sink);
     }
 
+    /**
+     * {@link #count} for a frame with no stage times (SyncQueued, SyncStart and
+     * IssueDrawCommandsStart 0) and a positive IntendedVsync: the three stage spans are then 0,
+     * which counts only against a threshold of 0 (intervals under 5 ns).
+     */
+    static void countWithoutStages(long intendedVsync, long vsync, IntervalThresholds t, StatsSink sink) {
+        long missedVsync = Math.max(vsync - intendedVsync, 0);
+        if (missedVsync >= 1 && missedVsync < CAP_NANOS) {
+            sink.increment(JankType.MISSED_VSYNC.counter());
+        }
+        if (t.slowUiThread <= 0) {
+            sink.increment(JankType.SLOW_UI_THREAD.counter());
+        }
+        if (t.slowBitmapUpload <= 0) {
+            sink.increment(JankType.SLOW_BITMAP_UPLOAD.counter());
+        }
+        if (t.slowDraw <= 0) {
+            sink.increment(JankType.SLOW_DRAW.counter());
+        }
+    }
+
     private static void check(FrameInfo frame, int start, int end, long threshold, JankType type, StatsSink sink) {
         long d = frame.duration(start, end);
         if (d >= threshold && d < CAP_NANOS) {

@@ -120,6 +120,23 @@ class HistogramsTest {
     }
 
     @Test
+    void shouldLookUpTheSameCpuBucketTheFoldingArithmeticGives() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(154);
+        for (long ms = -10; ms <= 20_000; ms++) {
+            for (long nanos : new long[] {ms * MS - 1, ms * MS, ms * MS + MS / 2}) {
+                assertEquals(Histograms.cpuBucketIndexByArithmetic(nanos), Histograms.cpuBucketIndex(nanos), nanos + " ns");
+            }
+        }
+        for (int i = 0; i < 1_000_000; i++) {
+            long nanos = i % 2 == 0 ? random.nextLong() : random.nextLong(1L << (1 + i % 62));
+            assertEquals(Histograms.cpuBucketIndexByArithmetic(nanos), Histograms.cpuBucketIndex(nanos), nanos + " ns");
+        }
+        for (long nanos : new long[] {Long.MIN_VALUE, Long.MIN_VALUE + 1, -1, 0, 1, Long.MAX_VALUE - 1, Long.MAX_VALUE}) {
+            assertEquals(Histograms.cpuBucketIndexByArithmetic(nanos), Histograms.cpuBucketIndex(nanos), nanos + " ns");
+        }
+    }
+
+    @Test
     void shouldPlaceEveryGpuMillisecondBoundaryInItsBucket() {
         for (long ms = 0; ms <= 60; ms++) {
             long exact = ms * MS;
