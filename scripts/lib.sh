@@ -1,11 +1,13 @@
 # Shared by the launch scripts: locate the project, build the jar when missing or stale,
 # and the JVM flags every gfxstats process needs (chronicle-bytes maps buffers through JDK internals).
-# Without dirname and a subshell: every `gfxstats dump` pays for this file's processes.
+# Without dirname, and without a subshell when the path is already absolute: every
+# `gfxstats dump` pays for this file's processes.
 case "${BASH_SOURCE[0]}" in
-  */*) GFX_ROOT="${BASH_SOURCE[0]%/*}/.." ;;
-  *) GFX_ROOT=".." ;;
+  */./*|*/../*|*//*) GFX_ROOT="$(cd "${BASH_SOURCE[0]%/*}/.." && pwd)" ;;
+  /*/scripts/lib.sh) GFX_ROOT="${BASH_SOURCE[0]%/scripts/lib.sh}" ;;
+  */*) GFX_ROOT="$(cd "${BASH_SOURCE[0]%/*}/.." && pwd)" ;;
+  *) GFX_ROOT="$(cd .. && pwd)" ;;
 esac
-GFX_ROOT="$(cd "$GFX_ROOT" && pwd)"
 # GFXSTATS_CLASSPATH runs the scripts from that classpath instead of the jar, without building
 # (tests run scripts/demo against the classpath Maven built for them).
 GFX_JAR="${GFXSTATS_CLASSPATH:-$GFX_ROOT/target/gfxstats.jar}"
@@ -18,8 +20,49 @@ GFX_JVM_FLAGS=(
   "${GFX_BASE_FLAGS[@]}"
 )
 
+# What the launch needs to know about files, found with one `find` (it runs before every command):
+# GFX_STALE=1 when the jar is missing or a source is newer than it, and GFX_FILES, the size and date
+# of the jar and of the JDK's java binary, which the class-data archives' stamps record.
+gfx_inspect() {
+  local dir out line jar_pattern java_pattern
+  GFX_JAVA_BIN=java
+  for dir in ${PATH//:/ }; do
+    if [ -x "$dir/java" ]; then GFX_JAVA_BIN="$dir/java"; break; fi
+  done
+  GFX_STALE=1
+  GFX_FILES=missing
+  [ -f "$GFX_JAR" ] || return 0
+  gfx_find_pattern "$GFX_JAR"
+  jar_pattern="$REPLY"
+  gfx_find_pattern "$GFX_JAVA_BIN"
+  java_pattern="$REPLY"
+  # -L: the JDK's real java binary behind the alternatives links; its size and date change with
+  # the JDK. The jar and java are listed first, so they are printed before a stale source stops it.
+  out="$(find -L "$GFX_JAR" "$GFX_JAVA_BIN" "$GFX_ROOT/src/main" "$GFX_ROOT/proto" "$GFX_ROOT/pom.xml" \
+      \( -path "$jar_pattern" -o -path "$java_pattern" \) -prune -printf '%p %s %T@\n' \
+      -o -newer "$GFX_JAR" -printf 'stale\n' -quit 2>/dev/null || true)"
+  GFX_FILES=""
+  GFX_STALE=0
+  while IFS= read -r line; do
+    case "$line" in
+      stale) GFX_STALE=1 ;;
+      ?*) GFX_FILES+="${GFX_FILES:+$'\n'}$line" ;;
+    esac
+  done <<< "$out"
+  [ -n "$GFX_FILES" ] || GFX_FILES=missing
+}
+
+# find -path takes a pattern: sets REPLY to the path $1 with its pattern characters escaped.
+gfx_find_pattern() {
+  local p="${1//\\/\\\\}"
+  p="${p//\*/\\*}"
+  p="${p//\?/\\?}"
+  REPLY="${p//\[/\\[}"
+}
+
 gfx_jar_stale() {
-  [ ! -f "$GFX_JAR" ] || [ -n "$(find "$GFX_ROOT/src/main" "$GFX_ROOT/proto" "$GFX_ROOT/pom.xml" -newer "$GFX_JAR" -print -quit 2>/dev/null)" ]
+  gfx_inspect
+  [ "$GFX_STALE" = 1 ]
 }
 
 # Several commands may start at once (the demo starts four): one builds, the others wait for it.
@@ -34,6 +77,8 @@ gfx_build_if_needed() {
       (cd "$GFX_ROOT" && mvn -B -q -DskipTests package) >&2 || { echo "gfxstats: build failed" >&2; exit 2; }
     fi
   ) 9>"$GFX_ROOT/target/.build.lock" || exit 2
+  # The jar is new: its size and date as well.
+  gfx_inspect
 }
 
 # Short-lived command-line JVMs (scripts/gfxstats). `gfxstats dump` is typed by people, so start-up
@@ -69,16 +114,11 @@ GFX_LIBRARY_PATH=(-Djava.library.path="$GFX_NATIVE_DIR:/usr/java/packages/lib:/u
 GFX_CDS_QUIET=(-Xlog:cds=off -Xlog:cds+dynamic=off)
 
 # What an archive was made for: the JVM validates the jar itself, but a JDK upgraded in place would
-# only make it useless, not be noticed. Sets GFX_CDS_IDENTITY for the JVM flags given, with one
-# `stat` as the only process (this runs before every command).
+# only make it useless, not be noticed. Sets GFX_CDS_IDENTITY for the JVM flags given, from what
+# gfx_inspect found (it runs it unless gfx_build_if_needed already did).
 gfx_cds_identity() {
-  local dir java_bin=java files
-  for dir in ${PATH//:/ }; do
-    if [ -x "$dir/java" ]; then java_bin="$dir/java"; break; fi
-  done
-  # -L: the JDK's real java binary behind the alternatives links; its size and date change with the JDK.
-  files="$(stat -L -c '%n %s %Y' "$GFX_JAR" "$java_bin" 2>/dev/null || echo missing)"
-  GFX_CDS_IDENTITY="$files"$'\n'"flags $*"
+  [ -n "${GFX_FILES:-}" ] || gfx_inspect
+  GFX_CDS_IDENTITY="$GFX_FILES"$'\n'"flags $*"
 }
 
 # gfx_cds_create ARCHIVE IDENTITY JVM-FLAGS... -- TRAINING-ARGS...
