@@ -93,9 +93,10 @@ GFX_CLI_FLAGS=(
 )
 # `gfxstats dump` talks HTTP/2 itself (io.gfxstats.rpc.h2) and runs for a few tens of milliseconds:
 # interpreted only, no compiler threads competing for the CPU; it loads no Netty, so no library path.
+# The default collector (G1) on purpose: in JDK 17 only G1 maps the archives' heap objects (interned
+# strings, class mirrors, the module graph); with the serial collector the dump took 10 ms longer.
 GFX_DUMP_FLAGS=(
   -Xint
-  -XX:+UseSerialGC
   -XX:-UsePerfData
   -Xshare:auto
 )
