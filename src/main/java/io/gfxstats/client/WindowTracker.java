@@ -75,16 +75,7 @@ public final class WindowTracker implements AutoCloseable {
             modern.finishFrame(intendedVsync, vsync, frameCompleted, gpuCompleted, interval, s.stripe);
             return;
         }
-        FrameInfo f = scratch;
-        f.set(FrameInfo.INTENDED_VSYNC, intendedVsync)
-                .set(FrameInfo.VSYNC, vsync)
-                .set(FrameInfo.FRAME_DEADLINE, intendedVsync + interval)
-                .set(FrameInfo.FRAME_INTERVAL, interval)
-                .set(FrameInfo.SWAP_BUFFERS, frameCompleted)
-                .set(FrameInfo.FRAME_COMPLETED, frameCompleted)
-                .set(FrameInfo.SWAP_BUFFERS_COMPLETED, frameCompleted)
-                .set(FrameInfo.GPU_COMPLETED, gpuCompleted);
-        record(f);
+        record(scratch.setMainTimes(intendedVsync, vsync, frameCompleted, gpuCompleted, interval));
     }
 
     /** Stops this tracker; its counts stay in the session's buffer. Call on the recording thread. Idempotent. */

@@ -61,6 +61,24 @@ public final class FrameInfo {
         return this;
     }
 
+    /**
+     * The frame a renderer that knows only its main times stands for: IntendedVsync, Vsync,
+     * FrameDeadline = {@code intendedVsync + frameIntervalNanos}, FrameInterval, SwapBuffers =
+     * FrameCompleted = SwapBuffersCompleted = {@code frameCompleted} and GpuCompleted. Other fields
+     * are left as they are.
+     */
+    public FrameInfo setMainTimes(long intendedVsync, long vsync, long frameCompleted, long gpuCompleted,
+            long frameIntervalNanos) {
+        return set(INTENDED_VSYNC, intendedVsync)
+                .set(VSYNC, vsync)
+                .set(FRAME_DEADLINE, intendedVsync + frameIntervalNanos)
+                .set(FRAME_INTERVAL, frameIntervalNanos)
+                .set(SWAP_BUFFERS, frameCompleted)
+                .set(FRAME_COMPLETED, frameCompleted)
+                .set(SWAP_BUFFERS_COMPLETED, frameCompleted)
+                .set(GPU_COMPLETED, gpuCompleted);
+    }
+
     public long flags() {
         return fields[FLAGS];
     }

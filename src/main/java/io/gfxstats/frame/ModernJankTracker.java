@@ -105,11 +105,9 @@ public final class ModernJankTracker implements FrameTracker {
 
     /**
      * Counts a frame known only by these times (CLOCK_MONOTONIC nanoseconds), exactly as
-     * {@link #finishFrame(FrameInfo, StatsSink)} counts a FrameInfo holding IntendedVsync,
-     * Vsync, FrameDeadline = {@code intendedVsync + frameIntervalNanos}, FrameInterval,
-     * SwapBuffers = FrameCompleted = SwapBuffersCompleted = {@code frameCompleted} and
-     * GpuCompleted, with flags and every other field 0. A Davey is reported with such a
-     * FrameInfo.
+     * {@link #finishFrame(FrameInfo, StatsSink)} counts the FrameInfo that
+     * {@link FrameInfo#setMainTimes} fills from them, with flags and every other field 0. A Davey
+     * is reported with such a FrameInfo.
      */
     public void finishFrame(long intendedVsync, long vsync, long frameCompleted, long gpuCompleted,
                             long frameIntervalNanos, StatsSink sink) {
@@ -207,14 +205,6 @@ public final class ModernJankTracker implements FrameTracker {
             f = new FrameInfo();
             daveyFrame = f;
         }
-        f.set(FrameInfo.INTENDED_VSYNC, intendedVsync)
-                .set(FrameInfo.VSYNC, vsync)
-                .set(FrameInfo.FRAME_DEADLINE, intendedVsync + frameIntervalNanos)
-                .set(FrameInfo.FRAME_INTERVAL, frameIntervalNanos)
-                .set(FrameInfo.SWAP_BUFFERS, frameCompleted)
-                .set(FrameInfo.FRAME_COMPLETED, frameCompleted)
-                .set(FrameInfo.SWAP_BUFFERS_COMPLETED, frameCompleted)
-                .set(FrameInfo.GPU_COMPLETED, gpuCompleted);
-        daveys.onDavey(total, f);
+        daveys.onDavey(total, f.setMainTimes(intendedVsync, vsync, frameCompleted, gpuCompleted, frameIntervalNanos));
     }
 }
