@@ -1,9 +1,10 @@
 package io.gfxstats.bench;
 
 import io.gfxstats.daemon.DaemonMain;
-import io.gfxstats.rpc.GfxStatsClient;
 import io.gfxstats.rpc.GfxStatsClientException;
 import io.gfxstats.rpc.v1.HealthResponse;
+import io.gfxstats.testing.DaemonHealth;
+import io.gfxstats.testing.JavaProcess;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -44,29 +45,19 @@ final class ExternalDaemon implements AutoCloseable {
     static ExternalDaemon start(Path stateDir, String heap, String... settings) throws IOException,
             InterruptedException {
         Files.createDirectories(stateDir);
-        List<String> cmd = new ArrayList<>();
-        cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
-        cmd.add("--add-opens=java.base/java.lang.reflect=ALL-UNNAMED");
-        cmd.add("--add-exports=java.base/sun.nio.ch=ALL-UNNAMED");
-        cmd.add("--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED");
-        cmd.add("-Dsystem.properties=/dev/null");
-        cmd.add("-Xmx" + heap);
-        cmd.add("-XX:+UseSerialGC");
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(DaemonMain.class.getName());
-        cmd.add("--state-dir");
-        cmd.add(stateDir.toString());
+        List<String> args = new ArrayList<>(List.of("--state-dir", stateDir.toString()));
         for (String s : settings) {
-            cmd.add("--set");
-            cmd.add(s);
+            args.add("--set");
+            args.add(s);
         }
+        List<String> cmd = JavaProcess.command(List.of("-Xmx" + heap, "-XX:+UseSerialGC"), DaemonMain.class,
+                args.toArray(String[]::new));
         Path log = stateDir.resolve("daemon.log");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         ExternalDaemon d = new ExternalDaemon(p, stateDir, log, heap);
         try {
-            d.awaitHealthy(Duration.ofSeconds(60));
+            DaemonHealth.await(p, d.socket(), Duration.ofSeconds(60), d::logText);
         } catch (IOException | InterruptedException | RuntimeException e) {
             d.close();
             throw e;
@@ -91,25 +82,7 @@ final class ExternalDaemon implements AutoCloseable {
     }
 
     HealthResponse health() throws GfxStatsClientException {
-        try (GfxStatsClient c = GfxStatsClient.unix(socket())) {
-            return c.health();
-        }
-    }
-
-    private void awaitHealthy(Duration timeout) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("gfxstatsd exited with " + process.exitValue() + ":\n" + logText());
-            }
-            try {
-                health();
-                return;
-            } catch (GfxStatsClientException e) {
-                Thread.sleep(100);
-            }
-        }
-        throw new IllegalStateException("gfxstatsd did not answer within " + timeout + ":\n" + logText());
+        return DaemonHealth.check(socket());
     }
 
     /** Waits until the daemon has released every live buffer (clients gone and saved). */

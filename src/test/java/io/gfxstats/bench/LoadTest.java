@@ -4,8 +4,8 @@ import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.proto.GraphicsStatsServiceDumpProto;
 import io.gfxstats.rpc.GfxStatsClient;
 import io.gfxstats.rpc.v1.DumpRequest;
+import io.gfxstats.testing.JavaProcess;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -346,18 +346,9 @@ public final class LoadTest {
         }
 
         static Client start(Path socket, int first, int sessions, Options o, Path log) throws IOException {
-            List<String> cmd = new ArrayList<>();
-            cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
-            cmd.add("--add-opens=java.base/java.lang.reflect=ALL-UNNAMED");
-            cmd.add("--add-exports=java.base/sun.nio.ch=ALL-UNNAMED");
-            cmd.add("--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED");
-            cmd.add("-Dsystem.properties=/dev/null");
-            cmd.add("-Xmx256m");
-            cmd.add("-cp");
-            cmd.add(System.getProperty("java.class.path"));
-            cmd.add(LoadClient.class.getName());
-            cmd.addAll(List.of(socket.toString(), Integer.toString(first), Integer.toString(sessions),
-                    Integer.toString(o.packages()), Integer.toString(o.fps()), Integer.toString(o.threadsPerJvm())));
+            List<String> cmd = JavaProcess.command(List.of("-Xmx256m"), LoadClient.class, socket.toString(),
+                    Integer.toString(first), Integer.toString(sessions), Integer.toString(o.packages()),
+                    Integer.toString(o.fps()), Integer.toString(o.threadsPerJvm()));
             Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
             return new Client(p, sessions, log);
         }

@@ -6,6 +6,7 @@ import io.gfxstats.rpc.GfxStatsClient;
 import io.gfxstats.rpc.GfxStatsClientException;
 import io.gfxstats.rpc.v1.DumpRequest;
 import io.gfxstats.rpc.v1.HealthResponse;
+import io.gfxstats.testing.DaemonHealth;
 import io.gfxstats.testing.JavaProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -66,30 +67,12 @@ public final class DaemonProcess implements AutoCloseable {
         pb.environment().put(DaemonMain.CLOCK_OFFSET_ENV, clockOffsetFile.toString());
         pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         process = pb.start();
-        awaitHealthy(Duration.ofSeconds(30));
+        DaemonHealth.await(process, socket(), Duration.ofSeconds(30), this::logText);
         return this;
     }
 
     public HealthResponse health() throws GfxStatsClientException {
-        try (GfxStatsClient c = GfxStatsClient.unix(socket())) {
-            return c.health();
-        }
-    }
-
-    private void awaitHealthy(Duration timeout) throws InterruptedException, IOException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("gfxstatsd exited with " + process.exitValue() + ":\n" + logText());
-            }
-            try {
-                health();
-                return;
-            } catch (GfxStatsClientException e) {
-                Thread.sleep(50);
-            }
-        }
-        throw new IllegalStateException("gfxstatsd did not answer within " + timeout + ":\n" + logText());
+        return DaemonHealth.check(socket());
     }
 
     public String logText() throws IOException {

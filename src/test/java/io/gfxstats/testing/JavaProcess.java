@@ -13,15 +13,20 @@ public final class JavaProcess {
     private JavaProcess() {
     }
 
+    /** A short-lived test JVM: C1 only, which starts faster than tiered compilation. */
     public static List<String> command(Class<?> mainClass, String... args) {
+        return command(List.of("-Xss1m", "-XX:TieredStopAtLevel=1"), mainClass, args);
+    }
+
+    /** The gfxstats flags, then {@code jvmOptions} (heap, collector, ...), then the class and its arguments. */
+    public static List<String> command(List<String> jvmOptions, Class<?> mainClass, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
         cmd.add("--add-opens=java.base/java.lang.reflect=ALL-UNNAMED");
         cmd.add("--add-exports=java.base/sun.nio.ch=ALL-UNNAMED");
         cmd.add("--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED");
         cmd.add("-Dsystem.properties=/dev/null");
-        cmd.add("-Xss1m");
-        cmd.add("-XX:TieredStopAtLevel=1");
+        cmd.addAll(jvmOptions);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(mainClass.getName());
