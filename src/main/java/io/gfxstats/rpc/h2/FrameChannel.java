@@ -78,10 +78,6 @@ final class FrameChannel {
                 | ((payload[offset + 2] & 0xff) << 8) | (payload[offset + 3] & 0xff);
     }
 
-    void write(int type, int flags, int streamId, byte[] body) throws IOException {
-        writeAll(frame(type, flags, streamId, body));
-    }
-
     /** Several frames (and the preface) in one system call. */
     void writeAll(ByteBuffer... parts) throws IOException {
         long remaining = 0;

@@ -30,11 +30,9 @@ final class Http2 {
     /** What every peer must accept, and what this client announces (it never raises it). */
     static final int DEFAULT_MAX_FRAME_SIZE = 16_384;
     static final int DEFAULT_WINDOW = 65_535;
-    static final int MAX_WINDOW = Integer.MAX_VALUE;
 
     static final int DATA = 0x0;
     static final int HEADERS = 0x1;
-    static final int PRIORITY = 0x2;
     static final int RST_STREAM = 0x3;
     static final int SETTINGS = 0x4;
     static final int PUSH_PROMISE = 0x5;
@@ -53,19 +51,13 @@ final class Http2 {
     static final int PING_PAYLOAD_BYTES = 8;
     static final int SETTING_BYTES = 6;
 
-    static final int SETTINGS_HEADER_TABLE_SIZE = 0x1;
     static final int SETTINGS_ENABLE_PUSH = 0x2;
     static final int SETTINGS_INITIAL_WINDOW_SIZE = 0x4;
-    static final int SETTINGS_MAX_FRAME_SIZE = 0x5;
     static final int SETTINGS_MAX_HEADER_LIST_SIZE = 0x6;
 
     static final int NO_ERROR = 0x0;
-    static final int PROTOCOL_ERROR = 0x1;
-    static final int INTERNAL_ERROR = 0x2;
-    static final int FLOW_CONTROL_ERROR = 0x3;
     static final int REFUSED_STREAM = 0x7;
     static final int CANCEL = 0x8;
-    static final int COMPRESSION_ERROR = 0x9;
     static final int ENHANCE_YOUR_CALM = 0xb;
     static final int INADEQUATE_SECURITY = 0xc;
 

@@ -37,15 +37,13 @@ final class StreamingCall {
     }
 
     /**
-     * Runs the call: returns normally when the server ended it with OK.
+     * Runs the call: returns normally when the server ended it with OK. The request must not exceed
+     * {@link #maxRequestBytes()} (checked by {@link UnixGrpcCall}).
      *
      * @throws CallFailure any other end: the server's status or a transport or protocol failure
      * @throws IOException from {@code sink}, unchanged
      */
     void run(String path, long timeoutMillis, byte[] request, MessageSink sink) throws CallFailure, IOException {
-        if (request.length > maxRequestBytes()) {
-            throw new IllegalArgumentException("request of " + request.length + " bytes, at most " + maxRequestBytes());
-        }
         send(requestFrames(path, timeoutMillis, request));
         while (true) {
             next();
