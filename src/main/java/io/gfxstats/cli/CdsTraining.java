@@ -12,10 +12,10 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 /**
- * The workload of scripts/lib.sh's class-data-sharing archive: runs the command line's common
- * paths in one JVM (help, dump, dump --proto, pull, the daemon-not-running error, a collect)
- * against a {@link SampleBackend} served on a private Unix socket, so that the JVM started with
- * {@code -XX:ArchiveClassesAtExit} records every class a real {@code gfxstats dump} loads.
+ * The workload of scripts/lib.sh's class-data-sharing archives. Without arguments: the command
+ * line's commands other than {@code dump} (help, pull, collect, the daemon-not-running and usage
+ * errors) in one JVM against a {@link SampleBackend} served on a private Unix socket, so that the
+ * JVM started with {@code -XX:ArchiveClassesAtExit} records every class they load.
  *
  * <p>{@code --dump-path}: only what {@code gfxstats dump} loads, for the dump's own small archive;
  * the server then runs in a child JVM so that none of its classes end up in the archive.
@@ -67,8 +67,6 @@ public final class CdsTraining {
                 System.getProperty("java.class.path"), CdsTraining.class.getName(), "serve", socket.toString())
                 .redirectErrorStream(true)
                 .start();
-        PrintStream sink = new PrintStream(OutputStream.nullOutputStream());
-        int failures = 0;
         try {
             java.io.BufferedReader lines = new java.io.BufferedReader(
                     new java.io.InputStreamReader(server.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
@@ -79,18 +77,25 @@ public final class CdsTraining {
             if (line == null) {
                 return 1;
             }
+            // The server keeps logging; a full pipe would stop it.
+            Thread drain = new Thread(() -> {
+                try {
+                    lines.transferTo(java.io.Writer.nullWriter());
+                } catch (IOException ended) {
+                    // The server is gone.
+                }
+            }, "cds-training-server-output");
+            drain.setDaemon(true);
+            drain.start();
             String s = socket.toString();
-            String[][] succeeding = {
+            return runAll(new String[][] {
                 {"dump", "--socket", s},
                 {"dump", "--socket", s, "--proto"},
                 {"dump", "--socket", s, "--package", "com.example.sample1", "--format", "android11"},
-            };
-            for (String[] cmd : succeeding) {
-                if (Main.run(cmd, sink, sink) != 0) {
-                    failures++;
-                }
-            }
-            Main.run(new String[] {"dump", "--socket", dir.resolve("absent.sock").toString()}, sink, sink);
+            }, new String[][] {
+                {"dump", "--socket", dir.resolve("absent.sock").toString()},
+                {"dump", "--no-such-option"},
+            });
         } finally {
             server.destroy();
             if (!server.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
@@ -98,39 +103,47 @@ public final class CdsTraining {
             }
             delete(dir);
         }
-        return failures;
     }
 
-    /** Returns how many of the commands that should have succeeded failed. */
+    /**
+     * The commands other than {@code dump}, which has an archive of its own: help, pull (table,
+     * proto, JSON), a collect and the daemon-not-running and usage errors, against an in-process
+     * server. Returns how many of the commands that should have succeeded failed.
+     */
     static int train() throws Exception {
         Path dir = Files.createTempDirectory("gfxstats-cds");
-        PrintStream sink = new PrintStream(OutputStream.nullOutputStream());
         GfxStatsServer server = new GfxStatsServer(ServerConfig.unixOnly(dir.resolve("d.sock")),
                 new SampleBackend(20, System.currentTimeMillis()));
-        int failures = 0;
         try {
             server.start();
             String socket = server.socketPath().toString();
-            String[][] succeeding = {
+            return runAll(new String[][] {
                 {"--help"},
-                {"dump", "--socket", socket},
-                {"dump", "--socket", socket, "--proto"},
-                {"dump", "--socket", socket, "--package", "com.example.sample1", "--format", "android11"},
                 {"pull", "--socket", socket},
                 {"pull", "--socket", socket, "--proto"},
                 {"pull", "--socket", socket, "--json"},
                 {"collect", "--targets", "unix:" + socket, "--out", dir.resolve("out").toString()},
-            };
-            for (String[] cmd : succeeding) {
-                if (Main.run(cmd, sink, sink) != 0) {
-                    failures++;
-                }
-            }
-            Main.run(new String[] {"dump", "--socket", dir.resolve("absent.sock").toString()}, sink, sink);
-            Main.run(new String[] {"dump", "--no-such-option"}, sink, sink);
+            }, new String[][] {
+                {"pull", "--socket", dir.resolve("absent.sock").toString()},
+                {"pull", "--no-such-option"},
+            });
         } finally {
             server.stop();
             delete(dir);
+        }
+    }
+
+    /** Runs {@code succeeding} and {@code failing} commands; returns how many of the first failed. */
+    private static int runAll(String[][] succeeding, String[][] failing) {
+        PrintStream sink = new PrintStream(OutputStream.nullOutputStream());
+        int failures = 0;
+        for (String[] cmd : succeeding) {
+            if (Main.run(cmd, sink, sink) != 0) {
+                failures++;
+            }
+        }
+        for (String[] cmd : failing) {
+            Main.run(cmd, sink, sink);
         }
         return failures;
     }
