@@ -4,17 +4,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 
-/** The shared real-device captures in ../shared/testdata (read-only). */
+/** The real captures copied into src/test/resources/testdata (read-only; sources and licenses in each folder's README). */
 public final class TestData {
     private TestData() {
     }
 
     public static Path androidGfxinfo(String file) {
+        return file("android-gfxinfo", file);
+    }
+
+    /** A file of one testdata folder ({@code android-gfxinfo}, {@code openharmony-trace}, {@code matrix}, ...). */
+    public static Path file(String folder, String file) {
         String root = System.getProperty("gfx.testdata");
-        Path base = root != null ? Paths.get(root) : Paths.get("..", "shared", "testdata");
-        Path p = base.resolve("android-gfxinfo").resolve(file).toAbsolutePath().normalize();
+        Path base = root != null ? Paths.get(root) : Paths.get("src", "test", "resources", "testdata");
+        Path p = base.resolve(folder).resolve(file).toAbsolutePath().normalize();
         if (!Files.isRegularFile(p)) {
-            throw new IllegalStateException("missing test capture " + p + " (shared/ must sit beside the repository)");
+            throw new IllegalStateException("missing test capture " + p + " (expected under src/test/resources/testdata)");
         }
         return p;
     }
