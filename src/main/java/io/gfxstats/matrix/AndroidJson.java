@@ -5,55 +5,98 @@ package io.gfxstats.matrix;
  * shapes Matrix reports use: objects with keys in insertion order and no spaces; a double that
  * equals its long value prints as that long ({@code 60}, not {@code 60.0}), other doubles as
  * {@link Double#toString}; strings escape {@code "}, {@code \}, {@code /}, the C0 controls and
- * U+2028/U+2029. Not a general JSON library: just the bytes Matrix's reports have.
+ * U+2028/U+2029. Not a general JSON library: the bytes Matrix's reports have, plus arrays,
+ * booleans and null for gfxstats' own JSON lines.
  */
-final class AndroidJson {
+public final class AndroidJson {
     private final StringBuilder out = new StringBuilder(768);
-    private boolean first = true;
+    private boolean needComma;
+    private boolean afterKey;
 
-    AndroidJson beginObject() {
-        out.append('{');
-        first = true;
-        return this;
-    }
-
-    AndroidJson endObject() {
-        out.append('}');
-        first = false;
-        return this;
-    }
-
-    AndroidJson key(String name) {
-        if (!first) {
+    private void separate() {
+        if (needComma && !afterKey) {
             out.append(',');
         }
-        string(name);
-        out.append(':');
-        first = true; // a value follows, no comma before it
+        afterKey = false;
+    }
+
+    public AndroidJson beginObject() {
+        separate();
+        out.append('{');
+        needComma = false;
         return this;
     }
 
-    AndroidJson value(long v) {
+    public AndroidJson endObject() {
+        out.append('}');
+        needComma = true;
+        return this;
+    }
+
+    public AndroidJson beginArray() {
+        separate();
+        out.append('[');
+        needComma = false;
+        return this;
+    }
+
+    public AndroidJson endArray() {
+        out.append(']');
+        needComma = true;
+        return this;
+    }
+
+    public AndroidJson key(String name) {
+        separate();
+        string(name);
+        out.append(':');
+        afterKey = true;
+        return this;
+    }
+
+    public AndroidJson value(long v) {
+        separate();
         out.append(v);
-        first = false;
+        needComma = true;
         return this;
     }
 
     /** A double (a float is widened first, as Android's {@code put(String, double)} does). */
-    AndroidJson value(double v) {
+    public AndroidJson value(double v) {
+        separate();
         out.append(number(v));
-        first = false;
+        needComma = true;
         return this;
     }
 
-    AndroidJson value(String s) {
-        string(s);
-        first = false;
+    public AndroidJson value(boolean v) {
+        separate();
+        out.append(v);
+        needComma = true;
+        return this;
+    }
+
+    /** A string, or null. */
+    public AndroidJson value(String s) {
+        separate();
+        if (s == null) {
+            out.append("null");
+        } else {
+            string(s);
+        }
+        needComma = true;
+        return this;
+    }
+
+    public AndroidJson nullValue() {
+        separate();
+        out.append("null");
+        needComma = true;
         return this;
     }
 
     /** How Android's JSONObject prints a double: integral values without a fraction. */
-    static String number(double v) {
+    public static String number(double v) {
         if (Double.isNaN(v) || Double.isInfinite(v)) {
             throw new IllegalArgumentException("JSON has no " + v);
         }
