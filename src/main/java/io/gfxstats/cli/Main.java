@@ -19,7 +19,9 @@ public final class Main {
                 new PullCommand(),
                 new ReplayCommand(),
                 new CollectCommand(),
-                new SynthCommand())) {
+                new SynthCommand(),
+                new TopCommand(),
+                new MatrixReportCommand())) {
             commands.put(c.name(), c);
         }
         return commands;

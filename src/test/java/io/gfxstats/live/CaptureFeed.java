@@ -21,14 +21,14 @@ import java.util.Map;
  * order they completed, and a snapshot is taken every {@code intervalNanos} of device time,
  * starting one interval before the first frame (so cumulative views cover every frame).
  */
-final class CaptureFeed implements SceneFeed {
+public final class CaptureFeed implements SceneFeed {
     private final List<LiveSnapshot> snapshots;
     private int next;
 
     private record Event(long completed, SceneCounters.Key key, FrameInfo frame, boolean janky) {
     }
 
-    CaptureFeed(Path capture, long intervalNanos) throws Exception {
+    public CaptureFeed(Path capture, long intervalNanos) throws Exception {
         List<Event> events = new ArrayList<>();
         Map<SceneCounters.Key, SceneAccumulator> accumulators = new LinkedHashMap<>();
         for (FramestatsBlock block : FramestatsReader.read(capture)) {
@@ -71,7 +71,7 @@ final class CaptureFeed implements SceneFeed {
         return new LiveSnapshot(t, t / 1_000_000L, scenes);
     }
 
-    List<LiveSnapshot> all() {
+    public List<LiveSnapshot> all() {
         return snapshots;
     }
 
