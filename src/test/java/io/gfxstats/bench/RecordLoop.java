@@ -1,10 +1,17 @@
 package io.gfxstats.bench;
 
+import io.gfxstats.buffer.FrameStream;
+import io.gfxstats.buffer.StripeWriter;
 import io.gfxstats.client.DirectoryBufferProvider;
 import io.gfxstats.client.SessionOptions;
 import io.gfxstats.client.StatsSession;
 import io.gfxstats.client.WindowTracker;
 import io.gfxstats.frame.DaveyListener;
+import io.gfxstats.frame.ModernJankTracker;
+import io.gfxstats.frame.TrackerConfig;
+import io.gfxstats.stats.Counters;
+import io.gfxstats.stats.Histograms;
+import io.gfxstats.stats.StatsSink;
 import org.HdrHistogram.AtomicHistogram;
 import org.HdrHistogram.Histogram;
 
@@ -22,7 +29,13 @@ import java.util.stream.Stream;
  * costs in compiled code. Start-up, warm-up and compilation are the same in both runs and cancel;
  * unlike a time, the count does not depend on what else the machine is doing.
  *
- * <p>Usage: {@code RecordLoop gfxstats|hdr-atomic|hdr FRAMES [WARMUP]}.
+ * <p>Besides the whole path ({@code gfxstats}) two parts of it run alone, for the decomposition
+ * in docs/benchmarks.md: {@code rules} (the jank rules counting into a plain on-heap array),
+ * {@code rules-discard} (the same rules with a sink that counts nothing) and
+ * {@code stripe} (the three increments every frame makes - total, CPU bucket, GPU bucket - into
+ * a stripe). Whatever the whole costs beyond the two is the tracker's and session's own.
+ *
+ * <p>Usage: {@code RecordLoop gfxstats|rules|rules-discard|stripe|hdr-atomic|hdr FRAMES [WARMUP]}.
  */
 public final class RecordLoop {
     static final int DEFAULT_WARMUP = 2_000_000;
@@ -42,6 +55,35 @@ public final class RecordLoop {
         long sink;
         switch (recorder) {
             case "gfxstats" -> sink = gfxstats(nanos, warmup, frames);
+            case "rules", "rules-discard" -> {
+                int[] counts = new int[Counters.COUNT];
+                ModernJankTracker rules = new ModernJankTracker(TrackerConfig.live(FrameStream.INTERVAL),
+                        DaveyListener.ignoring());
+                StatsSink array = recorder.equals("rules") ? c -> counts[c]++ : c -> { };
+                long[] vsync = {1_000_000_000L};
+                Recorder r = d -> {
+                    long intended = vsync[0];
+                    vsync[0] = intended + FrameStream.INTERVAL;
+                    long completed = intended + d;
+                    rules.finishFrame(intended, intended, completed, completed + ClientRecordBenchmark.GPU_NANOS,
+                            FrameStream.INTERVAL, array);
+                };
+                walk(nanos, warmup, r);
+                walk(nanos, frames, r);
+                sink = recorder.equals("rules") ? counts[Counters.TOTAL_FRAMES] : warmup + frames;
+            }
+            case "stripe" -> {
+                StripeWriter stripe = StripeWriter.inMemory();
+                Recorder r = d -> {
+                    stripe.increment(Counters.TOTAL_FRAMES);
+                    stripe.increment(Counters.CPU_BUCKET_BASE + Histograms.cpuBucketIndex(d));
+                    stripe.increment(Counters.GPU_BUCKET_BASE + Histograms.gpuBucketIndex(ClientRecordBenchmark.GPU_NANOS));
+                };
+                walk(nanos, warmup, r);
+                walk(nanos, frames, r);
+                sink = stripe.contribution(Counters.TOTAL_FRAMES);
+                stripe.release();
+            }
             case "hdr-atomic" -> {
                 AtomicHistogram h = new AtomicHistogram(ClientRecordBenchmark.HIGHEST_NANOS, 2);
                 Recorder r = h::recordValue;
@@ -76,7 +118,7 @@ public final class RecordLoop {
         long[] nanos = new long[ClientRecordBenchmark.STREAM_LENGTH];
         SplittableRandom random = new SplittableRandom(42);
         for (int i = 0; i < nanos.length; i++) {
-            nanos[i] = io.gfxstats.buffer.FrameStream.drawDuration(random);
+            nanos[i] = FrameStream.drawDuration(random);
         }
         return nanos;
     }
@@ -93,10 +135,10 @@ public final class RecordLoop {
                 long[] vsync = {1_000_000_000L};
                 Recorder r = d -> {
                     long intended = vsync[0];
-                    vsync[0] = intended + io.gfxstats.buffer.FrameStream.INTERVAL;
+                    vsync[0] = intended + FrameStream.INTERVAL;
                     long completed = intended + d;
                     tracker.record(intended, intended, completed, completed + ClientRecordBenchmark.GPU_NANOS,
-                            io.gfxstats.buffer.FrameStream.INTERVAL);
+                            FrameStream.INTERVAL);
                 };
                 walk(nanos, warmup, r);
                 walk(nanos, frames, r);
