@@ -1,6 +1,7 @@
 package io.gfxstats.daemon;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gfxstats.daemon.metrics.FrameMetrics;
@@ -101,6 +102,43 @@ class MetricsEndToEndTest {
             Exposition ok = Exposition.scrape(url, "s3cret-token-for-metrics");
             assertEquals(200, ok.status());
             assertTrue(ok.text().contains("gfxstats_daemon_live_buffers"), ok.text());
+        }
+    }
+
+    @Test
+    void shouldServeHttpsWithTheTcpCertificateWhenTlsIsConfigured() throws Exception {
+        Path cert = tmp.resolve("cert.pem");
+        Path key = tmp.resolve("key.pem");
+        Process openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "ec",
+                "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
+                "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+                "-keyout", key.toString(), "-out", cert.toString()).redirectErrorStream(true).start();
+        String output = new String(openssl.getInputStream().readAllBytes());
+        assertEquals(0, openssl.waitFor(), output);
+        Path token = tmp.resolve("token");
+        Files.writeString(token, "tls-metrics-token\n");
+        Files.setPosixFilePermissions(token, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        try (DaemonProcess daemon = new DaemonProcess(tmp.resolve("h"), "--set", "metrics.enabled=true",
+                "--set", "metrics.host=0.0.0.0", "--set", "metrics.port=0", "--set", "tcp.tls.cert=" + cert,
+                "--set", "tcp.tls.key=" + key, "--set", "tcp.token.file=" + token).start()) {
+            assertTrue(daemon.logText().contains("metrics: https://0.0.0.0:"), daemon.logText());
+            java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
+            trust.load(null, null);
+            try (var in = Files.newInputStream(cert)) {
+                trust.setCertificateEntry("gfxstatsd",
+                        java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(in));
+            }
+            javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance("PKIX");
+            tmf.init(trust);
+            javax.net.ssl.SSLContext ssl = javax.net.ssl.SSLContext.getInstance("TLS");
+            ssl.init(null, tmf.getTrustManagers(), null);
+            java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder().sslContext(ssl).build();
+            String url = "https://127.0.0.1:" + daemon.metricsPort() + "/metrics";
+            assertEquals(401, Exposition.scrape(client, url, null).status());
+            assertEquals(200, Exposition.scrape(client, url, "tls-metrics-token").status());
+            // plain HTTP gets no exposition from a TLS listener
+            assertThrows(java.io.IOException.class, () -> Exposition.scrape(
+                    "http://127.0.0.1:" + daemon.metricsPort() + "/metrics", "tls-metrics-token"));
         }
     }
 

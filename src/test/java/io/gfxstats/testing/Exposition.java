@@ -12,11 +12,16 @@ import java.util.Map;
 /** A scrape of a Prometheus text exposition: series (name with labels, as printed) to value. */
 public record Exposition(int status, String text, Map<String, Double> series) {
     public static Exposition scrape(String url, String bearerToken) throws IOException, InterruptedException {
+        return scrape(HttpClient.newHttpClient(), url, bearerToken);
+    }
+
+    public static Exposition scrape(HttpClient client, String url, String bearerToken)
+            throws IOException, InterruptedException {
         HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
         if (bearerToken != null) {
             req.header("Authorization", "Bearer " + bearerToken);
         }
-        HttpResponse<String> r = HttpClient.newHttpClient().send(req.build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = client.send(req.build(), HttpResponse.BodyHandlers.ofString());
         Map<String, Double> series = new LinkedHashMap<>();
         if (r.statusCode() == 200) {
             for (String line : r.body().split("\n")) {
