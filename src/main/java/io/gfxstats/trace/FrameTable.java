@@ -148,9 +148,13 @@ public final class FrameTable {
         dst[row] = value;
     }
 
-    /** Replaces the row's source list (trace_streamer replaces, it does not append). */
+    /**
+     * Appends to the row's source list (spec 3.3 rule 6). One ProcessCommandUni gives the same text
+     * either way; for a second one in the same frame (RenderService never emits two) upstream's code
+     * at bddf1e3 overwrites the list instead: we follow the spec's wording, see docs/trace.md.
+     */
     void setSrcs(int row, long[] rows, int count) {
-        StringBuilder sb = new StringBuilder();
+        StringBuilder sb = new StringBuilder(src[row]);
         for (int i = 0; i < count; i++) {
             if (rows[i] != INVALID) {
                 if (sb.length() > 0) {
