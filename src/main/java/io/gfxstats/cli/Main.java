@@ -21,7 +21,8 @@ public final class Main {
                 new CollectCommand(),
                 new SynthCommand(),
                 new TopCommand(),
-                new MatrixReportCommand())) {
+                new MatrixReportCommand(),
+                new TraceCommand())) {
             commands.put(c.name(), c);
         }
         return commands;
