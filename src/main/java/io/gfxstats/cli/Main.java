@@ -22,7 +22,8 @@ public final class Main {
                 new SynthCommand(),
                 new TopCommand(),
                 new MatrixReportCommand(),
-                new TraceCommand())) {
+                new TraceCommand(),
+                new TimelineCommand())) {
             commands.put(c.name(), c);
         }
         return commands;
