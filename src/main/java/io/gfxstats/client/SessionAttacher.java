@@ -6,6 +6,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -34,6 +35,8 @@ final class SessionAttacher {
 
     private final Object attachMonitor = new Object();
     private volatile boolean attached;
+    /** Why the provider refused the session for good, or null. */
+    private volatile String refusal;
 
     SessionAttacher(SessionOptions options, BufferProvider provider, SessionCounts counts) {
         this.options = options;
@@ -60,10 +63,17 @@ final class SessionAttacher {
         return attached;
     }
 
+    Optional<String> refusal() {
+        return Optional.ofNullable(refusal);
+    }
+
     boolean awaitAttached(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         synchronized (attachMonitor) {
             while (!attached) {
+                if (refusal != null) {
+                    return false;
+                }
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     return false;
@@ -84,6 +94,9 @@ final class SessionAttacher {
         try {
             next = provider.attach(new AttachRequest(options.packageName(), options.versionCode(),
                     options.pipeline(), previous), reason -> onProviderEnded(generation, reason));
+        } catch (AttachRefusedException e) {
+            refused(e.getMessage());
+            return;
         } catch (IOException | RuntimeException e) {
             attachFailed(previous == null ? "no buffer yet" : "cannot re-register", e);
             return;
@@ -137,6 +150,14 @@ final class SessionAttacher {
         }
         schedule(this::attachAttempt, retryDelayMillis);
         retryDelayMillis = Math.min(retryDelayMillis * 2, options.retryMax().toMillis());
+    }
+
+    /** A permanent refusal: no more attempts; counting goes on where it is, and is lost at exit if that is memory. */
+    private void refused(String reason) {
+        refusal = reason;
+        LOG.error("{} {}: the buffer provider refused this session, not asking again: {}", options.packageName(),
+                options.versionCode(), reason);
+        setAttached(false);
     }
 
     private void onProviderEnded(long generation, String reason) {

@@ -127,7 +127,16 @@ public final class StatsSession implements AutoCloseable {
         return counts.buffer();
     }
 
-    /** Waits until a provider attachment is live. */
+    /**
+     * Why the provider refused this session for good (e.g. the daemon answered INVALID_ARGUMENT
+     * or PERMISSION_DENIED), or empty. A refused session asks no more; it still counts, and
+     * frames it counted only in memory are lost at {@link #close()} (which says how many).
+     */
+    public Optional<String> refusal() {
+        return attacher.refusal();
+    }
+
+    /** Waits until a provider attachment is live; false at the timeout or as soon as the provider refused the session. */
     public boolean awaitAttached(Duration timeout) throws InterruptedException {
         return attacher.awaitAttached(timeout);
     }
