@@ -4,9 +4,7 @@ import io.gfxstats.stats.Pipeline;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.Reader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -61,9 +59,13 @@ public final class FramestatsReader {
         }
     }
 
-    /** Reads UTF-8 text; {@code source} names unnamed blocks and error messages. */
+    /**
+     * Reads a capture's bytes in whatever encoding saved them ({@link CaptureText}: UTF-8 or
+     * UTF-16, with or without a byte-order mark); {@code source} names unnamed blocks and error
+     * messages.
+     */
     public static List<FramestatsBlock> read(InputStream in, String source) throws IOException, FramestatsFormatException {
-        return read(new InputStreamReader(in, StandardCharsets.UTF_8), source);
+        return read(CaptureText.reader(in), source);
     }
 
     /**
@@ -83,9 +85,6 @@ public final class FramestatsReader {
         String line;
         while ((line = in.readLine()) != null) {
             lineNo++;
-            if (lineNo == 1 && line.startsWith("\uFEFF")) {
-                line = line.substring(1);
-            }
             line = stripCr(line);
             if (first && !line.isBlank()) {
                 first = false;

@@ -117,6 +117,34 @@ class ReplayCommandEndToEndTest {
     }
 
     @Test
+    void shouldReplayACaptureSavedByWindowsPowerShell() throws Exception {
+        daemon = newDaemon().start();
+        // Windows PowerShell 5's "adb shell dumpsys gfxinfo ... > file": UTF-16LE, a byte-order mark, CRLF.
+        Path saved = state.resolve("capture-utf16.txt");
+        Files.write(saved, FramestatsCommandTest.resaved(StandardCharsets.UTF_16LE,
+                new byte[] {(byte) 0xFF, (byte) 0xFE}));
+        try (ReplayProcess r = ReplayProcess.start("replay", "--package", PACKAGE, "--version-code",
+                Long.toString(VERSION), "--socket", state.resolve("gfxstatsd.sock").toString(), saved.toString())) {
+            assertEquals(0, r.waitFor(60), "stderr: " + r.err());
+            assertEquals("recorded " + expectedFrames + " frames", lastProgressLine(r.out()));
+        }
+        assertDaemonHoldsExpected();
+    }
+
+    @Test
+    void shouldRegisterThePipelineAskedForElseTheCapturesOwn() throws Exception {
+        daemon = newDaemon().start();
+        assertEquals(io.gfxstats.proto.GraphicsStatsProto.PipelineType.GL, expected.getPipeline(),
+                "the capture says Skia (OpenGL)");
+        try (ReplayProcess r = replay("--pipeline", "vulkan")) {
+            assertEquals(0, r.waitFor(60), "stderr: " + r.err());
+        }
+        GraphicsStatsProto entry = daemon.entry(PACKAGE, VERSION).orElseThrow();
+        assertEquals(io.gfxstats.proto.GraphicsStatsProto.PipelineType.VULKAN, entry.getPipeline());
+        assertEquals(expectedFrames, entry.getSummary().getTotalFrames());
+    }
+
+    @Test
     void shouldRideOutADaemonKilledInTheMiddleOfAPacedReplay() throws Exception {
         daemon = newDaemon().start();
         try (ReplayProcess r = replay("--rate", RATE)) {
