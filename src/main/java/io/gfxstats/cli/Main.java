@@ -20,7 +20,8 @@ public final class Main {
                 new ReplayCommand(),
                 new CollectCommand(),
                 new SynthCommand(),
-                new RecordCommand())) {
+                new RecordCommand(),
+                new ReportCommand())) {
             commands.put(c.name(), c);
         }
         return commands;
