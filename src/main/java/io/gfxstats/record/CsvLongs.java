@@ -34,7 +34,8 @@ final class CsvLongs {
             long v = 0;
             while (i < to && buf[i] >= '0' && buf[i] <= '9') {
                 int d = buf[i] - '0';
-                if (v > (Long.MAX_VALUE - d) / 10) {
+                // 18 digits always fit; only longer numbers need the (dividing) overflow check.
+                if (digits >= 18 && v > (Long.MAX_VALUE - d) / 10) {
                     return -1 - n;
                 }
                 v = v * 10 + d;
