@@ -46,7 +46,8 @@ final class ReportCommand implements Command {
 
     @Override
     public String synopsis() {
-        return "report [--package P] [--days N] [--framestats FILE] --out FILE.html   an HTML report with charts";
+        return "report [--package P] [--days N] [--framestats FILE | --trace FILE] --out FILE.html"
+                + "   an HTML report with charts";
     }
 
     private static Args spec() {
@@ -56,6 +57,8 @@ final class ReportCommand implements Command {
                 .value("--days", "N", "only the newest N days of the daemon's (default: every retained day)")
                 .value("--framestats", "FILE", "offline: replay a `dumpsys gfxinfo PKG framestats` capture instead"
                         + " of asking the daemon (- for standard input)")
+                .value("--trace", "FILE", "offline: the frames of an OpenHarmony or Android text trace, as"
+                        + " `gfxstats trace --format dumpsys` counts them (--package selects processes)")
                 .value(DaemonCall.SOCKET_OPTION, "PATH", DaemonCall.SOCKET_HELP)
                 .value(DaemonCall.DEADLINE_OPTION, "SECONDS", DaemonCall.DEADLINE_HELP);
     }
@@ -79,7 +82,18 @@ final class ReportCommand implements Command {
         List<GraphicsStatsProto> entries;
         String title;
         String source;
-        if (args.has("--framestats")) {
+        args.exclusive("--framestats", "--trace");
+        if (args.has("--trace")) {
+            args.exclusive("--trace", DaemonCall.SOCKET_OPTION);
+            args.exclusive("--trace", "--days");
+            String file = args.value("--trace");
+            entries = trace(file, pkg, in, err);
+            if (entries == null) {
+                return EXIT_ERROR;
+            }
+            title = "gfxstats report: " + (file.equals("-") ? "trace" : Path.of(file).getFileName());
+            source = "frames of the trace " + (file.equals("-") ? "on standard input" : file);
+        } else if (args.has("--framestats")) {
             args.exclusive("--framestats", DaemonCall.SOCKET_OPTION);
             args.exclusive("--framestats", "--days");
             String file = args.value("--framestats");
@@ -129,6 +143,31 @@ final class ReportCommand implements Command {
             }
         }
         return entries;
+    }
+
+    /**
+     * The trace's frames as {@code gfxstats trace --format proto} gives them (the same command, in
+     * this process: one place for how a trace becomes dump entries). Null when it failed; it
+     * said why on {@code err}.
+     */
+    private static List<GraphicsStatsProto> trace(String file, String pkg, InputStream in, PrintStream err)
+            throws Exception {
+        List<String> argv = new ArrayList<>(List.of(file, "--format", "proto"));
+        if (pkg != null) {
+            argv.add("--process");
+            argv.add(pkg);
+        }
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        // Its note about the clock offset is for `trace` users; a report states its source itself.
+        PrintStream quiet = new PrintStream(java.io.OutputStream.nullOutputStream(), true,
+                java.nio.charset.StandardCharsets.UTF_8);
+        int code = new TraceCommand().run(argv.toArray(String[]::new), in,
+                new PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8), quiet);
+        if (code != 0) {
+            err.println("gfxstats report: gfxstats trace " + String.join(" ", argv) + " failed (" + code + ")");
+            return null;
+        }
+        return GraphicsStatsServiceDumpProto.parseFrom(bytes.toByteArray()).getStatsList();
     }
 
     /** Written beside the target and renamed over it: a reader never sees half a report. */

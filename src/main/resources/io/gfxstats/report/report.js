@@ -115,13 +115,21 @@
     }, [indices(n), d.frames, d.jankPercent], el);
   }
 
+  // Painted pixels, and of those the coloured ones: axes, grid and text are grey, the data (bars,
+  // lines) is coloured, so an empty chart has painted pixels but few coloured ones.
   function painted(el) {
-    var n = 0;
+    var n = 0, coloured = 0;
     el.querySelectorAll('canvas').forEach(function (c) {
       var px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-      for (var i = 3; i < px.length; i += 4) if (px[i] !== 0) n++;
+      for (var i = 0; i < px.length; i += 4) {
+        if (px[i + 3] === 0) continue;
+        n++;
+        var hi = Math.max(px[i], px[i + 1], px[i + 2]), lo = Math.min(px[i], px[i + 1], px[i + 2]);
+        if (hi - lo > 40) coloured++;
+      }
     });
     el.setAttribute('data-painted-pixels', String(n));
+    el.setAttribute('data-coloured-pixels', String(coloured));
   }
 
   var charts = [
