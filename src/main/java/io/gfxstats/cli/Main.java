@@ -23,7 +23,9 @@ public final class Main {
                 new TopCommand(),
                 new MatrixReportCommand(),
                 new TraceCommand(),
-                new TimelineCommand())) {
+                new TimelineCommand(),
+                new RecordCommand(),
+                new ReportCommand())) {
             commands.put(c.name(), c);
         }
         return commands;
