@@ -8,8 +8,8 @@ import java.util.Locale;
 /**
  * A large synthetic hitrace for throughput and memory tests (tests and benchmarks only, never
  * committed as a file): per 16.67 ms vsync, about 60 kernel events (sched_switch, sched_wakeup,
- * irq, binder), 60 unrelated markers and the frame markers of RenderService and two apps (linked,
- * with a GPU interval now and then), so about a third of the lines are markers, as in real captures.
+ * irq, binder), 60 unrelated markers and about 20 frame markers of RenderService and two apps
+ * (linked, with a GPU interval every fifth frame and a late app frame every 17th).
  */
 public final class SyntheticTrace {
     private static final long PERIOD = 16_666_667L;
