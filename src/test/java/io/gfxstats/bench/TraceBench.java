@@ -83,12 +83,24 @@ public final class TraceBench {
         return s[s.length / 2];
     }
 
-    /** Runs {@code cmd} under /usr/bin/time, output discarded. */
+    /**
+     * Runs {@code cmd} under /usr/bin/time. Its output goes to a pipe that is drained, not to
+     * /dev/null: GNU grep notices /dev/null and stops at the first match.
+     */
     private static Run timed(List<String> cmd) throws IOException, InterruptedException {
         List<String> full = new ArrayList<>(List.of("/usr/bin/time", "-f", "TIME %e %U %S %M"));
         full.addAll(cmd);
-        Process p = new ProcessBuilder(full).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Process p = new ProcessBuilder(full).start();
+        Thread drain = new Thread(() -> {
+            try {
+                p.getInputStream().transferTo(OutputStream.nullOutputStream());
+            } catch (IOException e) {
+                // reported by the exit status
+            }
+        });
+        drain.start();
         String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        drain.join();
         int exit = p.waitFor();
         String line = err.lines().filter(l -> l.startsWith("TIME ")).reduce((a, b) -> b).orElseThrow(
                 () -> new IOException("no timing from " + cmd + ": " + err));
