@@ -20,7 +20,10 @@ public final class Main {
                 new ReplayCommand(),
                 new CollectCommand(),
                 new SynthCommand(),
-                new TraceCommand())) {
+                new TopCommand(),
+                new MatrixReportCommand(),
+                new TraceCommand(),
+                new TimelineCommand())) {
             commands.put(c.name(), c);
         }
         return commands;
