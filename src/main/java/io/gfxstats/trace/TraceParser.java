@@ -125,6 +125,8 @@ public final class TraceParser implements MarkerSink {
     private ProcessInfo lastProcess;
     private long minVsyncLineOffset = Long.MAX_VALUE;
     private long vsyncNowLines;
+    private long minRsReceiveVsyncOffset = Long.MAX_VALUE;
+    private long rsReceiveVsyncs;
     private boolean sawOhosMarker;
     private long[] pairs = new long[16];
 
@@ -297,9 +299,13 @@ public final class TraceParser implements MarkerSink {
         long now = FrameTable.INVALID;
         long expectedEnd = FrameTable.INVALID;
         long vsyncId = FrameTable.INVALID32;
+        boolean renderServiceReceiver = false;
         Matcher m = KEY_VALUE.matcher(args);
         while (m.find()) {
             String key = m.group(1);
+            if (key.equals("name")) {
+                renderServiceReceiver = m.group(2).equals("rs");
+            }
             if (key.equals("now") || key.equals("expectedEnd") || key.equals("vsyncId")) {
                 long v = unsigned(m.group(2));
                 if (v == Long.MIN_VALUE) {
@@ -317,6 +323,10 @@ public final class TraceParser implements MarkerSink {
         }
         ohos.receiveVsync(line.ts(), p.ipid, t.itid, now, expectedEnd, vsyncId, id);
         remember(t, id);
+        if (renderServiceReceiver && now != FrameTable.INVALID) {
+            rsReceiveVsyncs++;
+            minRsReceiveVsyncOffset = Math.min(minRsReceiveVsyncOffset, line.ts() - now);
+        }
     }
 
     /** A non-negative decimal (up to 64 bits unsigned), or Long.MIN_VALUE when it is not one. */
@@ -484,6 +494,10 @@ public final class TraceParser implements MarkerSink {
         if (vsyncNowLines > 0) {
             return new ClockOffset.Applied(minVsyncLineOffset,
                     "auto: min(line ts - now) over " + vsyncNowLines + " 'H:VSync now:' lines");
+        }
+        if (rsReceiveVsyncs > 0) {
+            return new ClockOffset.Applied(minRsReceiveVsyncOffset,
+                    "auto: min(ReceiveVsync ts - now) over " + rsReceiveVsyncs + " 'name:rs' ReceiveVsync lines");
         }
         long fallback = ohos.minRenderStartMinusNow();
         if (fallback != Long.MAX_VALUE) {
