@@ -17,6 +17,8 @@ GFX_JVM_FLAGS=(
   --add-opens=java.base/java.lang.reflect=ALL-UNNAMED
   --add-exports=java.base/sun.nio.ch=ALL-UNNAMED
   --add-exports=java.base/jdk.internal.ref=ALL-UNNAMED
+  # gfxstats top's terminal (JLine's JNI library): without it JDK 24+ warns on the terminal; JDK 17 accepts it.
+  --enable-native-access=ALL-UNNAMED
   "${GFX_BASE_FLAGS[@]}"
 )
 
