@@ -21,7 +21,9 @@ public final class Main {
                 new CollectCommand(),
                 new SynthCommand(),
                 new TopCommand(),
-                new MatrixReportCommand())) {
+                new MatrixReportCommand(),
+                new TraceCommand(),
+                new TimelineCommand())) {
             commands.put(c.name(), c);
         }
         return commands;
