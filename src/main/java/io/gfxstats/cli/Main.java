@@ -20,6 +20,9 @@ public final class Main {
                 new ReplayCommand(),
                 new CollectCommand(),
                 new SynthCommand(),
+                new TopCommand(),
+                new MatrixReportCommand(),
+                new TraceCommand(),
                 new TimelineCommand())) {
             commands.put(c.name(), c);
         }

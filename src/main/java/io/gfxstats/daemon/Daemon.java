@@ -3,12 +3,16 @@ package io.gfxstats.daemon;
 import com.sun.security.auth.module.UnixSystem;
 import io.gfxstats.daemon.config.DaemonConfig;
 import io.gfxstats.daemon.harvest.Harvester;
+import io.gfxstats.daemon.metrics.FrameMetrics;
+import io.gfxstats.daemon.metrics.HealthMetrics;
+import io.gfxstats.daemon.metrics.MetricsServer;
 import io.gfxstats.rpc.GfxStatsServer;
 import io.gfxstats.rpc.ServerConfig;
 import io.gfxstats.rpc.ServerStartException;
 import io.gfxstats.rpc.StatsBackend;
 import io.gfxstats.rpc.TcpConfig;
 import io.gfxstats.store.DayStore;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -35,6 +39,7 @@ public final class Daemon {
     private GfxStatsServer server;
     private DaemonBackend backend;
     private ScheduledExecutorService duties;
+    private MetricsServer metrics;
     private boolean stopped;
 
     public Daemon(DaemonConfig config, Clock clock) {
@@ -63,6 +68,14 @@ public final class Daemon {
             backend = new DaemonBackend(state, registrar, state.dayFiles);
             server = new GfxStatsServer(serverConfig(), backend);
             server.start();
+            if (config.metricsEnabled()) {
+                try {
+                    metrics = startMetrics(store);
+                } catch (ServerStartException | RuntimeException e) {
+                    server.stop();
+                    throw e;
+                }
+            }
         } catch (IOException | ServerStartException | RuntimeException e) {
             if (state != null) {
                 state.registry.closeAll();
@@ -78,6 +91,31 @@ public final class Daemon {
         duties.scheduleWithFixedDelay(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
         log.info("gfxstatsd started: socket {}, data {}, buffers {}, {} live buffers recovered", config.socketPath(),
                 config.dataDir(), config.bufferDir(), state.registry.size());
+    }
+
+    /**
+     * The Prometheus exposition: frame counters seeded from the retained day files once (after
+     * recovery, so nothing is counted twice) and kept by every save from then on.
+     */
+    private MetricsServer startMetrics(DayStore store) throws ServerStartException {
+        FrameTotals totals = new FrameTotals(state);
+        PrometheusRegistry registry = new PrometheusRegistry();
+        state.lock.writeLock().lock();
+        try {
+            totals.seed();
+            registry.register(new FrameMetrics(totals));
+            state.events = new HealthMetrics(registry, clock, totals::liveBuffers, store::quarantineCount);
+            MetricsServer m = MetricsServer.start(registry, config.metricsHost(), config.metricsPort(),
+                    config.tlsCertFile().orElse(null), config.tlsKeyFile().orElse(null),
+                    config.tokenFile().orElse(null));
+            log.info("metrics: {}://{}:{}/metrics", m.tls() ? "https" : "http", config.metricsHost(), m.port());
+            return m;
+        } catch (IOException e) {
+            throw new ServerStartException("cannot serve metrics on " + config.metricsHost() + ":"
+                    + config.metricsPort() + ": " + e.getMessage(), e);
+        } finally {
+            state.lock.writeLock().unlock();
+        }
     }
 
     private void tick() {
@@ -103,6 +141,9 @@ public final class Daemon {
             return;
         }
         stopped = true;
+        if (metrics != null) {
+            metrics.close();
+        }
         server.stop();
         duties.shutdown();
         try {
@@ -162,6 +203,11 @@ public final class Daemon {
 
     public void blockUntilShutdown() throws InterruptedException {
         server.blockUntilShutdown();
+    }
+
+    /** The metrics port actually bound, or -1 when the exposition is off. */
+    public int metricsPort() {
+        return metrics == null ? -1 : metrics.port();
     }
 
     /** The TCP port actually bound (tests bind port 0). */

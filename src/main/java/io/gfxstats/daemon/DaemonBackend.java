@@ -53,14 +53,17 @@ final class DaemonBackend implements StatsBackend {
 
     @Override
     public void dump(DumpRequest request, OutputStream sink) throws StatsException, IOException {
+        long started = System.nanoTime();
         DumpWriter writer = DumpService.writerFor(request);
         List<GraphicsStatsProto> entries = entries(null, request.getPackageName());
         DumpService.checkFilter(request.getPackageName(), entries);
         writer.write(entries, sink);
+        state.events.served("dump", System.nanoTime() - started);
     }
 
     @Override
     public PullResponse pull(PullRequest request) throws StatsException {
+        long started = System.nanoTime();
         long day;
         state.lock.readLock().lock();
         try {
@@ -68,7 +71,9 @@ final class DaemonBackend implements StatsBackend {
         } finally {
             state.lock.readLock().unlock();
         }
-        return DumpService.pullResponse(day, entries(day, ""));
+        PullResponse response = DumpService.pullResponse(day, entries(day, ""));
+        state.events.served("pull", System.nanoTime() - started);
+        return response;
     }
 
     @Override

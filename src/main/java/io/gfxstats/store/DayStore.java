@@ -82,6 +82,7 @@ public final class DayStore implements AutoCloseable {
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
     private final SecureRandom random = new SecureRandom();
     private volatile boolean closed;
+    private final java.util.concurrent.atomic.AtomicLong quarantined = new java.util.concurrent.atomic.AtomicLong();
 
     private DayStore(Path root, Clock clock, FileChannel lockChannel, FileLock fileLock) {
         this.root = root;
@@ -142,6 +143,11 @@ public final class DayStore implements AutoCloseable {
     /** Where the entry's file lives (whether or not it exists). */
     public Path pathOf(EntryKey key) {
         return versionPath(key).resolve(StoreNames.TOTAL);
+    }
+
+    /** How many files this store moved to quarantine since it was opened. */
+    public long quarantineCount() {
+        return quarantined.get();
     }
 
     /** The quarantine tree, {@code <root>/quarantine}. */
@@ -668,6 +674,7 @@ public final class DayStore implements AutoCloseable {
             SecureDirs.fsync(dir);
             Path to = qPath.resolve(target);
             log.warn("quarantined {} -> {}: {}", from, to, reason);
+            quarantined.incrementAndGet();
             return new QuarantineEvent(key, from, to, reason, now);
         }
     }

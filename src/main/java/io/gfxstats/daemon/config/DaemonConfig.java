@@ -44,6 +44,9 @@ public final class DaemonConfig {
     private final Path tlsCertFile;
     private final Path tlsKeyFile;
     private final Path tokenFile;
+    private final boolean metricsEnabled;
+    private final String metricsHost;
+    private final int metricsPort;
 
     private DaemonConfig(Builder b) {
         this.stateDir = b.stateDir;
@@ -62,6 +65,9 @@ public final class DaemonConfig {
         this.tlsCertFile = b.tlsCertFile;
         this.tlsKeyFile = b.tlsKeyFile;
         this.tokenFile = b.tokenFile;
+        this.metricsEnabled = b.metricsEnabled;
+        this.metricsHost = b.metricsHost;
+        this.metricsPort = b.metricsPort;
     }
 
     /** A builder holding every default except the state directory, which must be set. */
@@ -85,7 +91,8 @@ public final class DaemonConfig {
                 .flushInterval(flushInterval).retentionDays(retentionDays).maxBuffers(maxBuffers)
                 .livenessCheckInterval(livenessCheckInterval).heartbeatTimeout(heartbeatTimeout)
                 .displayRefreshInterval(displayRefreshInterval).tcpEnabled(tcpEnabled).tcpHost(tcpHost)
-                .tcpPort(tcpPort).tlsCertFile(tlsCertFile).tlsKeyFile(tlsKeyFile).tokenFile(tokenFile);
+                .tcpPort(tcpPort).tlsCertFile(tlsCertFile).tlsKeyFile(tlsKeyFile).tokenFile(tokenFile)
+                .metricsEnabled(metricsEnabled).metricsHost(metricsHost).metricsPort(metricsPort);
     }
 
     /** Directory the other paths default into ({@code $XDG_STATE_HOME/gfxstats}). */
@@ -167,6 +174,20 @@ public final class DaemonConfig {
         return Optional.ofNullable(tokenFile);
     }
 
+    /** Whether the Prometheus exposition is served (over HTTP, or HTTPS with the TCP TLS settings). */
+    public boolean metricsEnabled() {
+        return metricsEnabled;
+    }
+
+    public String metricsHost() {
+        return metricsHost;
+    }
+
+    /** 0 lets the system pick a free port. */
+    public int metricsPort() {
+        return metricsPort;
+    }
+
     /** Every setting as {@code key=value} lines in {@link Setting} order; loading it gives this config back. */
     public String toProperties() {
         StringBuilder sb = new StringBuilder();
@@ -221,6 +242,9 @@ public final class DaemonConfig {
         private Path tlsCertFile;
         private Path tlsKeyFile;
         private Path tokenFile;
+        private boolean metricsEnabled;
+        private String metricsHost;
+        private int metricsPort;
 
         private Builder() {
             for (Setting s : Setting.values()) {
@@ -316,6 +340,21 @@ public final class DaemonConfig {
             return this;
         }
 
+        public Builder metricsEnabled(boolean v) {
+            metricsEnabled = v;
+            return this;
+        }
+
+        public Builder metricsHost(String v) {
+            metricsHost = Objects.requireNonNull(v, Setting.METRICS_HOST.key());
+            return this;
+        }
+
+        public Builder metricsPort(int v) {
+            metricsPort = v;
+            return this;
+        }
+
         /** @throws ConfigException naming the setting of the first problem found */
         public DaemonConfig build() {
             if (stateDir == null) {
@@ -343,6 +382,8 @@ public final class DaemonConfig {
                     MAX_REFRESH);
             Values.host(Setting.TCP_HOST.key(), tcpHost);
             Values.checkRange(Setting.TCP_PORT.key(), tcpPort, 0, 65_535);
+            Values.host(Setting.METRICS_HOST.key(), metricsHost);
+            Values.checkRange(Setting.METRICS_PORT.key(), metricsPort, 0, 65_535);
 
             DaemonConfig c = new DaemonConfig(this);
             int socketBytes = c.socketPath.toString().getBytes(StandardCharsets.UTF_8).length;
@@ -353,6 +394,7 @@ public final class DaemonConfig {
             }
             checkDisjoint(c);
             checkTcp(c);
+            checkMetrics(c);
             return c;
         }
 
@@ -370,6 +412,22 @@ public final class DaemonConfig {
                 throw new ConfigException(Setting.BUFFER_DIR.key(), Setting.BUFFER_DIR.key() + " (" + buffers
                         + ") and " + Setting.DATA_DIR.key() + " (" + data
                         + ") must be separate directories, neither inside the other");
+            }
+        }
+
+        /** The exposition follows the TCP rules: off loopback it needs TLS and the bearer token. */
+        private static void checkMetrics(DaemonConfig c) {
+            if (c.metricsEnabled && !Values.isLoopback(c.metricsHost)) {
+                if (c.tlsCertFile == null) {
+                    throw new ConfigException(Setting.TLS_CERT.key(), Setting.METRICS_HOST.key() + ": "
+                            + c.metricsHost + " is reachable from other machines, so metrics need TLS: set "
+                            + Setting.TLS_CERT.key() + " and " + Setting.TLS_KEY.key() + " (or listen on 127.0.0.1)");
+                }
+                if (c.tokenFile == null) {
+                    throw new ConfigException(Setting.TOKEN_FILE.key(), Setting.METRICS_HOST.key() + ": "
+                            + c.metricsHost + " is reachable from other machines, so metrics need a bearer token: set "
+                            + Setting.TOKEN_FILE.key() + " (or listen on 127.0.0.1)");
+                }
             }
         }
 

@@ -47,7 +47,13 @@ public enum Setting {
     TLS_KEY("tcp.tls.key", "", Kind.PATH_OR_EMPTY,
             (b, v) -> b.tlsKeyFile((Path) v), c -> c.tlsKeyFile().map(Path::toString).orElse("")),
     TOKEN_FILE("tcp.token.file", "", Kind.PATH_OR_EMPTY,
-            (b, v) -> b.tokenFile((Path) v), c -> c.tokenFile().map(Path::toString).orElse(""));
+            (b, v) -> b.tokenFile((Path) v), c -> c.tokenFile().map(Path::toString).orElse("")),
+    METRICS_ENABLED("metrics.enabled", "false", Kind.BOOL,
+            (b, v) -> b.metricsEnabled((Boolean) v), c -> Boolean.toString(c.metricsEnabled())),
+    METRICS_HOST("metrics.host", "127.0.0.1", Kind.HOST,
+            (b, v) -> b.metricsHost((String) v), DaemonConfig::metricsHost),
+    METRICS_PORT("metrics.port", "50152", Kind.INT,
+            (b, v) -> b.metricsPort((Integer) v), c -> Integer.toString(c.metricsPort()));
 
     /** How a value is read. Paths are resolved by the loader, which knows where they came from. */
     enum Kind { PATH, PATH_OR_EMPTY, DURATION, INT, BOOL, HOST }

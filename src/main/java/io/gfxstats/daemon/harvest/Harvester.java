@@ -29,9 +29,19 @@ public final class Harvester {
     private final DayStore store;
     private final BufferRegistry registry;
     private final Runnable onFilesChanged;
+    private final SaveListener onSaved;
+
+    /** Told, after a day file is safely written, what of each buffer it now holds beyond before. */
+    public interface SaveListener {
+        void saved(LiveBuffer buffer, long[] savedCounters);
+    }
 
     public Harvester(DayStore store, BufferRegistry registry) {
         this(store, registry, () -> { });
+    }
+
+    public Harvester(DayStore store, BufferRegistry registry, Runnable onFilesChanged) {
+        this(store, registry, onFilesChanged, (b, c) -> { });
     }
 
     /**
@@ -40,10 +50,11 @@ public final class Harvester {
      *                       quarantined a file); the dump cache listens, so the first dump after
      *                       the save (callers hold the daemon's write lock) re-reads what changed
      */
-    public Harvester(DayStore store, BufferRegistry registry, Runnable onFilesChanged) {
+    public Harvester(DayStore store, BufferRegistry registry, Runnable onFilesChanged, SaveListener onSaved) {
         this.store = store;
         this.registry = registry;
         this.onFilesChanged = onFilesChanged;
+        this.onSaved = onSaved;
     }
 
     /** Outcome of one save, for logs and tests. */
@@ -95,6 +106,7 @@ public final class Harvester {
             for (Pending p : e.getValue()) {
                 frames += p.contribution().unsaved()[0];
                 p.buffer().setBaseline(p.contribution().current());
+                onSaved.saved(p.buffer(), p.contribution().unsaved());
             }
         }
         return new Result(files, frames, failures);
