@@ -8,7 +8,7 @@ import java.util.Arrays;
  * {@code perfetto} command counts per process and layer. {@link #add} allocates nothing.
  * Not thread-safe.
  */
-public final class TimelineCounters {
+public final class TimelineCounters implements TimelineSink {
     private final long[] values = new long[TimelineCounter.COUNT];
 
     public long get(TimelineCounter c) {
@@ -68,8 +68,27 @@ public final class TimelineCounters {
      * where the frame was classified with display jank None for want of compositor data.
      */
     public void add(SurfaceFrame sf, boolean displayKnown) {
-        add(sf.prediction(), sf.presentState(), sf.jank(), sf.present(), sf.finish(), sf.severity(),
+        count(this, sf, displayKnown);
+    }
+
+    /** Counts one classified SurfaceFrame into {@code sink}. */
+    public static void count(TimelineSink sink, SurfaceFrame sf, boolean displayKnown) {
+        count(sink, sf.prediction(), sf.presentState(), sf.jank(), sf.present(), sf.finish(), sf.severity(),
                 sf.actualPresent() - sf.predictedPresent(), true, displayKnown);
+    }
+
+    /**
+     * Counts one frame from its classification into this; see
+     * {@link #count(TimelineSink, Prediction, PresentState, int, PresentMetadata, FinishMetadata, Severity, long, boolean, boolean)}.
+     */
+    public void add(Prediction prediction, PresentState state, int jank, PresentMetadata present,
+            FinishMetadata finish, Severity severity, long presentDelayNs, boolean delayKnown, boolean displayKnown) {
+        count(this, prediction, state, jank, present, finish, severity, presentDelayNs, delayKnown, displayKnown);
+    }
+
+    @Override
+    public void incrementTimeline(int counter) {
+        values[counter]++;
     }
 
     /**
@@ -77,24 +96,24 @@ public final class TimelineCounters {
      * present) goes into the histogram when {@code delayKnown}, for presented frames with a valid
      * prediction and a known present.
      */
-    public void add(Prediction prediction, PresentState state, int jank, PresentMetadata present,
+    public static void count(TimelineSink sink, Prediction prediction, PresentState state, int jank, PresentMetadata present,
             FinishMetadata finish, Severity severity, long presentDelayNs, boolean delayKnown, boolean displayKnown) {
-        values[TimelineCounter.FRAMES.ordinal()]++;
-        values[(switch (prediction) {
+        sink.incrementTimeline(TimelineCounter.FRAMES.ordinal());
+        sink.incrementTimeline((switch (prediction) {
             case VALID -> TimelineCounter.PREDICTION_VALID;
             case EXPIRED -> TimelineCounter.PREDICTION_EXPIRED;
             case NONE -> TimelineCounter.PREDICTION_NONE;
-        }).ordinal()]++;
+        }).ordinal());
         if (prediction == Prediction.NONE) {
             return;
         }
-        values[TimelineCounter.TIMELINE_FRAMES.ordinal()]++;
+        sink.incrementTimeline(TimelineCounter.TIMELINE_FRAMES.ordinal());
         if (JankType.isTimeStatsJanky(jank)) {
-            values[TimelineCounter.JANKY_FRAMES.ordinal()]++;
+            sink.incrementTimeline(TimelineCounter.JANKY_FRAMES.ordinal());
         }
         for (int i = 0; i < JankType.count(); i++) {
             if ((jank & JankType.bit(i)) != 0) {
-                values[TimelineCounter.FIRST_JANK + i]++;
+                sink.incrementTimeline(TimelineCounter.FIRST_JANK + i);
             }
         }
         TimelineCounter p;
@@ -108,28 +127,28 @@ public final class TimelineCounters {
                 case UNKNOWN -> TimelineCounter.PRESENT_UNKNOWN;
             };
         }
-        values[p.ordinal()]++;
-        values[(switch (finish) {
+        sink.incrementTimeline(p.ordinal());
+        sink.incrementTimeline((switch (finish) {
             case ON_TIME -> TimelineCounter.FINISH_ON_TIME;
             case LATE -> TimelineCounter.FINISH_LATE;
             case UNKNOWN -> TimelineCounter.FINISH_UNKNOWN;
-        }).ordinal()]++;
-        values[(switch (severity) {
+        }).ordinal());
+        sink.incrementTimeline((switch (severity) {
             case NONE -> TimelineCounter.SEVERITY_NONE;
             case PARTIAL -> TimelineCounter.SEVERITY_PARTIAL;
             case FULL -> TimelineCounter.SEVERITY_FULL;
             case UNKNOWN -> TimelineCounter.SEVERITY_UNKNOWN;
-        }).ordinal()]++;
+        }).ordinal());
         if (!displayKnown) {
-            values[TimelineCounter.DISPLAY_UNKNOWN_FRAMES.ordinal()]++;
+            sink.incrementTimeline(TimelineCounter.DISPLAY_UNKNOWN_FRAMES.ordinal());
             if (present == PresentMetadata.LATE && state != PresentState.DROPPED
                     && (jank & (JankType.SF_SCHEDULING | JankType.PREDICTION_ERROR)) != 0) {
-                values[TimelineCounter.LATE_DISPLAY_UNKNOWN.ordinal()]++;
+                sink.incrementTimeline(TimelineCounter.LATE_DISPLAY_UNKNOWN.ordinal());
             }
         }
         if (delayKnown && prediction == Prediction.VALID && state != PresentState.DROPPED
                 && present != PresentMetadata.UNKNOWN) {
-            values[TimelineCounter.FIRST_PRESENT_DELAY + TimelineCounter.presentDelayBucket(presentDelayNs)]++;
+            sink.incrementTimeline(TimelineCounter.FIRST_PRESENT_DELAY + TimelineCounter.presentDelayBucket(presentDelayNs));
         }
     }
 
