@@ -25,6 +25,7 @@ import java.util.Objects;
  * @param retryMax            backoff ceiling (default 5 s)
  * @param clock               wall clock for the stats start time and the heartbeat
  * @param daveyListener       told about frames of 700 ms or more (default: one log line each)
+ * @param scenes              scenes and Matrix levels (default {@link SceneOptions#DEFAULT})
  */
 public record SessionOptions(String packageName,
                              long versionCode,
@@ -34,7 +35,8 @@ public record SessionOptions(String packageName,
                              Duration retryMin,
                              Duration retryMax,
                              Clock clock,
-                             DaveyListener daveyListener) {
+                             DaveyListener daveyListener,
+                             SceneOptions scenes) {
 
     static final int PACKAGE_NAME_MAX = 255;
 
@@ -55,6 +57,7 @@ public record SessionOptions(String packageName,
         }
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(daveyListener, "daveyListener");
+        Objects.requireNonNull(scenes, "scenes");
     }
 
     public static Builder builder(String packageName, long versionCode) {
@@ -105,6 +108,7 @@ public record SessionOptions(String packageName,
         private Duration retryMax = Duration.ofSeconds(5);
         private Clock clock = Clock.systemUTC();
         private DaveyListener daveyListener = DaveyListener.logging();
+        private SceneOptions scenes = SceneOptions.DEFAULT;
 
         private Builder(String packageName, long versionCode) {
             this.packageName = packageName;
@@ -142,9 +146,14 @@ public record SessionOptions(String packageName,
             return this;
         }
 
+        public Builder scenes(SceneOptions scenes) {
+            this.scenes = scenes;
+            return this;
+        }
+
         public SessionOptions build() {
             return new SessionOptions(packageName, versionCode, pipeline, refreshIntervalNanos, heartbeatInterval,
-                    retryMin, retryMax, clock, daveyListener);
+                    retryMin, retryMax, clock, daveyListener, scenes);
         }
     }
 }

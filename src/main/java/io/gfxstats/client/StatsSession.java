@@ -1,6 +1,7 @@
 package io.gfxstats.client;
 
 import io.gfxstats.buffer.BufferWriter;
+import io.gfxstats.buffer.CounterGroups;
 import io.gfxstats.buffer.StripeWriter;
 import io.gfxstats.frame.FrameTracker;
 import io.gfxstats.frame.ModernJankTracker;
@@ -56,6 +57,8 @@ public final class StatsSession implements AutoCloseable {
 
     /** Read on every frame by every tracker. */
     volatile Epoch epoch = new Epoch(null, false);
+    /** The scene of trackers that have not set their own; read on every frame by them. */
+    volatile SceneSwitch defaultScene;
 
     final ReentrantLock lock = new ReentrantLock();
     // Guarded by lock:
@@ -65,8 +68,10 @@ public final class StatsSession implements AutoCloseable {
     /** The session's own stripe in the current buffer: counts moved in from older places. */
     private StripeWriter home;
     private BufferWriter buffer;
-    private final int[] scratch = new int[Counters.COUNT];
+    private final long[] scratch = new long[CounterGroups.VECTOR_LENGTH];
     private boolean closed;
+    /** Scene names by slot (slot 0 "(other)"); the same slots in memory and in every buffer. */
+    private final SceneTable scenes;
 
     // Confined to the session thread (and close()):
     private Attachment attachment;
@@ -82,6 +87,9 @@ public final class StatsSession implements AutoCloseable {
         this.provider = provider;
         this.sessionStartMillis = options.clock().millis();
         this.retryDelayMillis = options.retryMin().toMillis();
+        this.scenes = new SceneTable(options.scenes().maxScenes());
+        int slot = scenes.slot(options.scenes().defaultScene());
+        this.defaultScene = new SceneSwitch(slot, Long.MIN_VALUE, slot);
         this.executor = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "gfxstats-session-" + options.packageName());
             t.setDaemon(true);
@@ -137,6 +145,48 @@ public final class StatsSession implements AutoCloseable {
         WindowTracker tracker = new WindowTracker(this, state, options.refreshIntervalNanos());
         tracker.cleanable = CLEANER.register(tracker, () -> closeTracker(state));
         return tracker;
+    }
+
+    /**
+     * Sets the scene of frames of every tracker that has not set its own, from now on (frames
+     * whose intended vsync is at or after {@code System.nanoTime()} now; see
+     * {@link WindowTracker#setScene(String)}). Any thread.
+     */
+    public void setDefaultScene(String scene) {
+        setDefaultScene(scene, System.nanoTime());
+    }
+
+    /** As {@link #setDefaultScene(String)}, in effect for frames intended at or after {@code sinceNanos}. */
+    public void setDefaultScene(String scene, long sinceNanos) {
+        int slot = sceneSlot(scene);
+        lock.lock();
+        try {
+            defaultScene = new SceneSwitch(slot, sinceNanos, defaultScene.slotFor(sinceNanos - 1));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The slot of a scene name, taken now if new (and named in the current buffer), or the
+     * "(other)" slot beyond the session's limit. Not on the frame path.
+     */
+    int sceneSlot(String scene) {
+        io.gfxstats.buffer.SceneGroup.requireName(scene);
+        lock.lock();
+        try {
+            int slot = scenes.slot(scene);
+            if (buffer != null && options.scenes().enabled()) {
+                buffer.nameScene(slot, scenes.name(slot));
+            }
+            return slot;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    SceneOptions sceneOptions() {
+        return options.scenes();
     }
 
     /** True while a provider attachment is live (false before the first and between attachments). */
@@ -333,9 +383,13 @@ public final class StatsSession implements AutoCloseable {
      * tracker's baseline; the tracker moves the rest itself when it sees the new epoch).
      */
     private void install(BufferWriter next, BufferRef previous) {
+        if (options.scenes().enabled()) {
+            // Names before counts: the daemon never sees counts in a slot it cannot name.
+            scenes.forEach(next::nameScene);
+        }
         StripeWriter newHome = next.claimStripe();
         long frames = 0;
-        int[] all = new int[Counters.COUNT];
+        long[] all = new long[CounterGroups.VECTOR_LENGTH];
         if (home != null) {
             frames += moveContribution(home, all, newHome);
             home.release();
@@ -374,22 +428,24 @@ public final class StatsSession implements AutoCloseable {
 
     /**
      * Adds {@code from}'s contribution beyond {@code baseline} to {@code to} and advances the
-     * baseline. Counters are read from the last to the first and added from the first to the
-     * last, so a reader of {@code to} never sees a frame's bucket before its total.
+     * baseline, for the whole counter vector (Android counters and counter groups). Entries are
+     * read from the last to the first and added from the first to the last, so a reader of
+     * {@code to} never sees a frame's bucket before its total. A 32-bit counter's delta wraps
+     * like the counter.
      *
      * @return frames moved
      */
-    private long moveContribution(StripeWriter from, int[] baseline, StripeWriter to) {
-        int[] delta = scratch;
-        for (int c = Counters.COUNT - 1; c >= 0; c--) {
-            int now = from.contribution(c);
+    private long moveContribution(StripeWriter from, long[] baseline, StripeWriter to) {
+        long[] delta = scratch;
+        for (int c = CounterGroups.VECTOR_LENGTH - 1; c >= 0; c--) {
+            long now = from.contributionOf(c);
             delta[c] = now - baseline[c];
             baseline[c] = now;
         }
-        for (int c = 0; c < Counters.COUNT; c++) {
-            to.add(c, delta[c]);
+        for (int c = 0; c < CounterGroups.VECTOR_LENGTH; c++) {
+            to.addElement(c, delta[c]);
         }
-        return Integer.toUnsignedLong(delta[Counters.TOTAL_FRAMES]);
+        return Integer.toUnsignedLong((int) delta[Counters.TOTAL_FRAMES]);
     }
 
     private StripeWriter takeStripe(BufferWriter target) {
@@ -475,7 +531,7 @@ public final class StatsSession implements AutoCloseable {
             for (TrackerState t : trackers) {
                 if (t.stripe.isInMemory()) {
                     lost += Integer.toUnsignedLong(t.stripe.contribution(Counters.TOTAL_FRAMES))
-                            - Integer.toUnsignedLong(t.moved[Counters.TOTAL_FRAMES]);
+                            - t.moved[Counters.TOTAL_FRAMES];
                 }
             }
             if (buffer != null) {

@@ -2,6 +2,8 @@ package io.gfxstats.client;
 
 import io.gfxstats.frame.FrameInfo;
 import io.gfxstats.frame.ModernJankTracker;
+import io.gfxstats.buffer.StripeWriter;
+import io.gfxstats.scene.SceneFrameCounter;
 
 import java.lang.ref.Cleaner;
 
@@ -24,6 +26,10 @@ public final class WindowTracker implements AutoCloseable {
     private final ModernJankTracker modern;
     /** The frame handed to other rules by the times-only {@link #record(long, long, long, long, long)}. */
     private final FrameInfo scratch;
+    /** Matrix values and stage sums per scene; null when the session counts no scenes. */
+    private final SceneFrameCounter scenes;
+    /** This tracker's own scene, or null to follow the session's default. */
+    private SceneSwitch ownScene;
     Cleaner.Cleanable cleanable;
 
     WindowTracker(StatsSession session, TrackerState state, long defaultIntervalNanos) {
@@ -32,6 +38,38 @@ public final class WindowTracker implements AutoCloseable {
         this.defaultIntervalNanos = defaultIntervalNanos;
         this.modern = state.rules instanceof ModernJankTracker m ? m : null;
         this.scratch = modern == null ? new FrameInfo() : null;
+        SceneOptions o = session.sceneOptions();
+        this.scenes = o.enabled() ? new SceneFrameCounter(o.matrixMode(), o.matrixLevels(), o.refreshRateHz()) : null;
+    }
+
+    /**
+     * Sets the scene (screen, level, app state) of this window's frames from now on: frames
+     * whose intended vsync is at or after {@code System.nanoTime()} now (CLOCK_MONOTONIC, the
+     * frames' clock). A frame that was intended before the switch but finishes after it still
+     * belongs to the previous scene (attribution by intended vsync, like JankStats' state
+     * intervals, not Matrix's scene read when the frame completes). Call on the tracker's
+     * thread; takes the session lock only the first time a name is used. Names: 1..120 UTF-8
+     * bytes, no control characters; beyond {@link SceneOptions#maxScenes()} names, frames go to
+     * "(other)". {@code null} returns to the session's default scene.
+     */
+    public void setScene(String scene) {
+        setScene(scene, System.nanoTime());
+    }
+
+    /** As {@link #setScene(String)}, in effect for frames intended at or after {@code sinceNanos}. */
+    public void setScene(String scene, long sinceNanos) {
+        int before = currentScene().slotFor(sinceNanos - 1);
+        if (scene == null) {
+            // Back to following the session's default, for every frame recorded from now on.
+            ownScene = null;
+            return;
+        }
+        ownScene = new SceneSwitch(session.sceneSlot(scene), sinceNanos, before);
+    }
+
+    private SceneSwitch currentScene() {
+        SceneSwitch own = ownScene;
+        return own != null ? own : session.defaultScene;
     }
 
     /**
@@ -45,7 +83,15 @@ public final class WindowTracker implements AutoCloseable {
         if (s.epoch != session.epoch) {
             session.onEpochChange(s);
         }
-        s.rules.finishFrame(frame, s.stripe);
+        StripeWriter sink = s.stripe;
+        SceneFrameCounter sc = scenes;
+        if (sc == null) {
+            s.rules.finishFrame(frame, sink);
+            return;
+        }
+        sink.selectScene(currentScene().slotFor(frame.get(FrameInfo.INTENDED_VSYNC)));
+        s.rules.finishFrame(frame, sink);
+        sc.count(frame, sink);
     }
 
     /**
@@ -67,15 +113,24 @@ public final class WindowTracker implements AutoCloseable {
     public void record(long intendedVsync, long vsync, long frameCompleted, long gpuCompleted,
                        long frameIntervalNanos) {
         long interval = frameIntervalNanos > 0 ? frameIntervalNanos : defaultIntervalNanos;
-        if (modern != null) {
-            TrackerState s = state;
-            if (s.epoch != session.epoch) {
-                session.onEpochChange(s);
-            }
-            modern.finishFrame(intendedVsync, vsync, frameCompleted, gpuCompleted, interval, s.stripe);
-            return;
+        TrackerState s = state;
+        if (s.epoch != session.epoch) {
+            session.onEpochChange(s);
         }
-        record(scratch.setMainTimes(intendedVsync, vsync, frameCompleted, gpuCompleted, interval));
+        StripeWriter sink = s.stripe;
+        SceneFrameCounter sc = scenes;
+        if (sc != null) {
+            sink.selectScene(currentScene().slotFor(intendedVsync));
+        }
+        if (modern != null) {
+            modern.finishFrame(intendedVsync, vsync, frameCompleted, gpuCompleted, interval, sink);
+        } else {
+            s.rules.finishFrame(scratch.setMainTimes(intendedVsync, vsync, frameCompleted, gpuCompleted, interval),
+                    sink);
+        }
+        if (sc != null) {
+            sc.count(intendedVsync, frameCompleted, interval, sink);
+        }
     }
 
     /** Stops this tracker; its counts stay in the session's buffer. Call on the recording thread. Idempotent. */

@@ -88,7 +88,8 @@ public final class DumpAssembler {
     private static GraphicsStatsProto entry(GraphicsStatsProto stored, LiveGroup live, long nowMillis,
                                             Consumer<String> problems) {
         GraphicsStatsProto base = stored == null ? null
-                : stored.getGfxstatsBufferMarksCount() == 0 ? stored : stored.toBuilder().clearGfxstatsBufferMarks().build();
+                : stored.getGfxstatsBufferMarksCount() == 0 && stored.getGfxstatsScenesCount() == 0 ? stored
+                : stored.toBuilder().clearGfxstatsBufferMarks().clearGfxstatsScenes().build();
         if (live == null) {
             return base;
         }
