@@ -47,6 +47,15 @@ public final class TimelineProtos {
         return c;
     }
 
+    /** Adds {@code c} to the FrameTimeline counters of a day-file entry (nothing when {@code c} is empty). */
+    public static void merge(io.gfxstats.proto.GraphicsStatsProto.Builder entry, TimelineCounters c) {
+        if (c.isEmpty()) {
+            return;
+        }
+        entry.setGfxstatsFrameTimeline(entry.hasGfxstatsFrameTimeline()
+                ? toProto(fromProto(entry.getGfxstatsFrameTimeline()).addAll(c)) : toProto(c));
+    }
+
     /** {@code a + b}, counter by counter. */
     public static GfxstatsFrameTimeline add(GfxstatsFrameTimeline a, GfxstatsFrameTimeline b) {
         return toProto(fromProto(a).addAll(fromProto(b)));
