@@ -131,6 +131,8 @@ final class DaemonBackend implements StatsBackend {
             String key = b.uid() + "\u0000" + b.packageName() + "\u0000" + b.versionCode();
             Group g = groups.computeIfAbsent(key, k -> new Group(b, new ProfileData()));
             g.data.addAll(unsaved);
+            g.timeline.addAll(io.gfxstats.buffer.FrameTimelineGroup.fromVector(
+                    CounterDeltas.difference(snap.vector(), b.baseline())));
             if (g.data.pipeline() == io.gfxstats.stats.Pipeline.UNKNOWN) {
                 g.data.setPipeline(b.pipeline());
             }
@@ -139,7 +141,7 @@ final class DaemonBackend implements StatsBackend {
         List<LiveGroup> out = new ArrayList<>();
         for (Group g : groups.values()) {
             out.add(new LiveGroup(new EntryKey(state.currentDay, g.first.packageName(), g.first.versionCode()),
-                    g.first.uid(), g.data, g.start));
+                    g.first.uid(), g.data, g.start, g.timeline));
         }
         return out;
     }
@@ -147,6 +149,7 @@ final class DaemonBackend implements StatsBackend {
     private static final class Group {
         final LiveBuffer first;
         final ProfileData data;
+        final io.gfxstats.timeline.TimelineCounters timeline = new io.gfxstats.timeline.TimelineCounters();
         long start = Long.MAX_VALUE;
 
         Group(LiveBuffer first, ProfileData data) {
