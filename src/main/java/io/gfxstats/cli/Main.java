@@ -19,7 +19,8 @@ public final class Main {
                 new PullCommand(),
                 new ReplayCommand(),
                 new CollectCommand(),
-                new SynthCommand())) {
+                new SynthCommand(),
+                new ScenesCommand())) {
             commands.put(c.name(), c);
         }
         return commands;
