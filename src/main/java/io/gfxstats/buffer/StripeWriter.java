@@ -6,6 +6,7 @@ import net.openhft.chronicle.bytes.internal.NativeBytesStore;
 import net.openhft.chronicle.core.UnsafeMemory;
 import net.openhft.chronicle.core.io.ReferenceOwner;
 
+import java.lang.invoke.VarHandle;
 import java.util.Objects;
 
 /**
@@ -26,7 +27,6 @@ import java.util.Objects;
  */
 public final class StripeWriter implements StatsSink {
     private static final UnsafeMemory MEMORY = UnsafeMemory.MEMORY;
-    private static final sun.misc.Unsafe UNSAFE = UnsafeMemory.UNSAFE;
     private static final int BYTES = Counters.COUNT * Integer.BYTES;
     private static final int GROUPS = CounterGroups.KNOWN.size();
     private static final int SCENES = CounterGroups.KNOWN.indexOf(CounterGroups.SCENES);
@@ -125,7 +125,7 @@ public final class StripeWriter implements StatsSink {
         long r = record + offset;
         MEMORY.writeInt(r, MEMORY.readInt(r) + 1);
         if (counter == Counters.TOTAL_FRAMES) {
-            UNSAFE.storeFence();
+            VarHandle.releaseFence();
         }
         int slot = sceneSlot;
         if (counter < SceneGroup.MIRRORED && slot >= 0) {

@@ -20,6 +20,10 @@ public final class Main {
                 new ReplayCommand(),
                 new CollectCommand(),
                 new SynthCommand(),
+                new TopCommand(),
+                new MatrixReportCommand(),
+                new TraceCommand(),
+                new TimelineCommand(),
                 new ScenesCommand())) {
             commands.put(c.name(), c);
         }

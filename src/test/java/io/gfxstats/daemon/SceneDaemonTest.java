@@ -146,6 +146,26 @@ class SceneDaemonTest {
         }
     }
 
+    @Test
+    void shouldShowFpsAndLevelsPerSceneInTopOnceJsonForARunningClient() throws Exception {
+        daemon = newDaemon();
+        daemon.start();
+        try (ClientProcess c = ClientProcess.start(daemon, PKG, 4, 1_000_000, 20, 20, "wait-attach", "exit", "scenes")) {
+            c.await("recorded 200", 60);
+            Process top = io.gfxstats.testing.JavaProcess.builder(io.gfxstats.cli.Main.class, "top", "--socket",
+                    daemon.socket().toString(), "--once", "--json", "--interval", "0.5").start();
+            String out = new String(top.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            String err = new String(top.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals(0, top.waitFor(), err);
+            assertTrue(out.contains("\"package\":\"" + PKG + "\""), out);
+            assertTrue(out.matches("(?s).*\"scene\":\"(menu|level-1|level-2|default)\".*"), out);
+            java.util.regex.Matcher fps = java.util.regex.Pattern.compile("\"fps\":([0-9.]+)").matcher(out);
+            assertTrue(fps.find() && Double.parseDouble(fps.group(1)) > 0, "throughput FPS of a running client: " + out);
+            assertTrue(out.contains("\"levels\":{\"BEST\":"), out);
+            c.close();
+        }
+    }
+
     private void awaitNoLiveBuffers() throws Exception {
         for (int i = 0; i < 200; i++) {
             if (daemon.health().getLiveBuffers() == 0) {
