@@ -25,7 +25,8 @@ public final class Main {
                 new TraceCommand(),
                 new TimelineCommand(),
                 new RecordCommand(),
-                new ReportCommand())) {
+                new ReportCommand(),
+                new ScenesCommand())) {
             commands.put(c.name(), c);
         }
         return commands;

@@ -58,9 +58,15 @@ public final class Collector {
      * @param targets per target, in the order of the target list
      * @param merged the merged entries, sorted by (day, package, version, uid)
      * @param saturated merged entries with a counter stuck at the int32 maximum
+     * @param scenes the targets' scenes merged by addition (empty when none counted scenes)
      */
     public record Result(List<TargetResult> targets, GraphicsStatsServiceDumpProto merged, int entriesMerged,
-            List<String> saturated) {
+            List<String> saturated, io.gfxstats.rpc.v1.ScenesResponse scenes) {
+        public Result(List<TargetResult> targets, GraphicsStatsServiceDumpProto merged, int entriesMerged,
+                      List<String> saturated) {
+            this(targets, merged, entriesMerged, saturated, io.gfxstats.rpc.v1.ScenesResponse.getDefaultInstance());
+        }
+
         public Result {
             targets = List.copyOf(targets);
             saturated = List.copyOf(saturated);
@@ -132,11 +138,13 @@ public final class Collector {
             }
             GraphicsStatsServiceDumpProto merged;
             int added;
+            io.gfxstats.rpc.v1.ScenesResponse scenes;
             synchronized (merge) {
                 merged = merge.result();
                 added = merge.entriesAdded();
+                scenes = merge.scenes();
             }
-            return new Result(results, merged, added, FleetMerge.saturated(merged));
+            return new Result(results, merged, added, FleetMerge.saturated(merged), scenes);
         } finally {
             pool.shutdownNow();
         }
