@@ -161,8 +161,8 @@ public final class WindowTracker implements AutoCloseable {
 
     private void countTimeline(int counter) {
         TrackerState s = state;
-        if (s.epoch != session.epoch) {
-            session.onEpochChange(s);
+        if (s.epoch != counts.epoch) {
+            counts.onEpochChange(s);
         }
         s.stripe.incrementTimeline(counter);
     }
