@@ -38,9 +38,6 @@ public final class BufferWriter implements AutoCloseable {
 
     private static final UnsafeMemory MEMORY = UnsafeMemory.MEMORY;
 
-    private static final sun.misc.Unsafe UNSAFE = UnsafeMemory.UNSAFE;
-    private static final long BYTE_ARRAY_BASE = UNSAFE.arrayBaseOffset(byte[].class);
-
     private final BufferHeader header;
     private final MappedRegion region;
     private final long base;
@@ -256,9 +253,9 @@ public final class BufferWriter implements AutoCloseable {
     }
 
     private void copy(long offset, byte[] dst) {
-        // A bulk copy: if the file was truncated under the mapping, HotSpot raises InternalError
-        // instead of dying on SIGBUS.
-        UNSAFE.copyMemory(null, base + offset, dst, BYTE_ARRAY_BASE, dst.length);
+        // A bulk copy (chronicle's, over the mapping): if the file was truncated under the mapping,
+        // HotSpot raises InternalError instead of dying on SIGBUS.
+        region.read(offset, dst, 0, dst.length);
     }
 
     public Path path() {
