@@ -2,6 +2,7 @@ package io.gfxstats.daemon;
 
 import com.sun.security.auth.module.UnixSystem;
 import io.gfxstats.daemon.config.DaemonConfig;
+import io.gfxstats.daemon.config.Setting;
 import io.gfxstats.daemon.harvest.Harvester;
 import io.gfxstats.rpc.GfxStatsServer;
 import io.gfxstats.rpc.ServerConfig;
@@ -49,11 +50,11 @@ public final class Daemon {
     }
 
     public synchronized void start() throws IOException, ServerStartException {
-        Files.createDirectories(config.stateDir(), PosixFilePermissions.asFileAttribute(
+        Files.createDirectories(config.get(Setting.STATE_DIR), PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwx------")));
-        Files.createDirectories(config.bufferDir(), PosixFilePermissions.asFileAttribute(
+        Files.createDirectories(config.get(Setting.BUFFER_DIR), PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwx------")));
-        DayStore store = DayStore.open(config.dataDir(), clock);
+        DayStore store = DayStore.open(config.get(Setting.DATA_DIR), clock);
         try {
             state = new DaemonState(config, clock, store, cacheDayFiles);
             lifecycle = new Lifecycle(state);
@@ -76,8 +77,8 @@ public final class Daemon {
             return t;
         });
         duties.scheduleWithFixedDelay(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
-        log.info("gfxstatsd started: socket {}, data {}, buffers {}, {} live buffers recovered", config.socketPath(),
-                config.dataDir(), config.bufferDir(), state.registry.size());
+        log.info("gfxstatsd started: socket {}, data {}, buffers {}, {} live buffers recovered",
+                config.get(Setting.SOCKET_PATH), config.get(Setting.DATA_DIR), config.get(Setting.BUFFER_DIR), state.registry.size());
     }
 
     private void tick() {
@@ -90,11 +91,11 @@ public final class Daemon {
 
     private ServerConfig serverConfig() {
         TcpConfig tcp = TcpConfig.disabled();
-        if (config.tcpEnabled()) {
-            tcp = new TcpConfig(true, config.tcpHost(), config.tcpPort(), config.tlsCertFile().orElse(null),
-                    config.tlsKeyFile().orElse(null), config.tokenFile().orElse(null));
+        if (config.get(Setting.TCP_ENABLED)) {
+            tcp = new TcpConfig(true, config.get(Setting.TCP_HOST), config.get(Setting.TCP_PORT),
+                    config.get(Setting.TLS_CERT), config.get(Setting.TLS_KEY), config.get(Setting.TOKEN_FILE));
         }
-        return ServerConfig.unixOnly(config.socketPath()).withTcp(tcp);
+        return ServerConfig.unixOnly(config.get(Setting.SOCKET_PATH)).withTcp(tcp);
     }
 
     /** Stops serving, saves every live buffer's unsaved frames, releases everything. Idempotent. */

@@ -1,6 +1,7 @@
 package io.gfxstats.daemon;
 
 import io.gfxstats.buffer.BufferSnapshot;
+import io.gfxstats.daemon.config.Setting;
 import io.gfxstats.daemon.dump.DayFileCache;
 import io.gfxstats.daemon.dump.DumpAssembler;
 import io.gfxstats.daemon.dump.DumpService;
@@ -79,8 +80,8 @@ final class DaemonBackend implements StatsBackend {
                     .setVersion(VERSION)
                     .setLiveBuffers(state.registry.size())
                     .setUptimeMillis(state.now() - state.startedAtMillis)
-                    .setDataDir(state.config.dataDir().toString())
-                    .setBufferDir(state.config.bufferDir().toString())
+                    .setDataDir(state.config.get(Setting.DATA_DIR).toString())
+                    .setBufferDir(state.config.get(Setting.BUFFER_DIR).toString())
                     .setCurrentDayStart(state.currentDay)
                     .setLastSaveMillis(state.lastSaveMillis)
                     .build();

@@ -1,5 +1,6 @@
 package io.gfxstats.daemon;
 
+import io.gfxstats.daemon.config.Setting;
 import io.gfxstats.daemon.harvest.Harvester;
 import io.gfxstats.daemon.registry.LiveBuffer;
 import io.gfxstats.daemon.registry.ProcessLiveness;
@@ -31,7 +32,7 @@ final class Lifecycle {
     Lifecycle(DaemonState state) {
         this.state = state;
         long now = state.now();
-        this.nextFlush = now + state.config.flushInterval().toMillis();
+        this.nextFlush = now + state.config.get(Setting.FLUSH_INTERVAL).toMillis();
         this.nextMidnight = Days.nextDayStart(now);
     }
 
@@ -57,12 +58,12 @@ final class Lifecycle {
             }
             long wall = System.currentTimeMillis();
             if (wall >= nextLivenessCheck) {
-                nextLivenessCheck = wall + state.config.livenessCheckInterval().toMillis();
+                nextLivenessCheck = wall + state.config.get(Setting.LIVENESS_CHECK_INTERVAL).toMillis();
                 checkLiveness();
             }
             if (now >= nextFlush) {
                 flush(now, "flush");
-                nextFlush = now + state.config.flushInterval().toMillis();
+                nextFlush = now + state.config.get(Setting.FLUSH_INTERVAL).toMillis();
             }
         } finally {
             state.lock.writeLock().unlock();
@@ -77,7 +78,7 @@ final class Lifecycle {
      * interval was ~5 % of a CPU on an idle daemon.
      */
     private void checkLiveness() {
-        long timeout = state.config.heartbeatTimeout().toMillis();
+        long timeout = state.config.get(Setting.HEARTBEAT_TIMEOUT).toMillis();
         Map<Integer, Boolean> exists = new HashMap<>();
         for (LiveBuffer b : state.registry.all()) {
             boolean alive = b.connected() ? exists.computeIfAbsent(b.pid(), ProcessLiveness::pidExists)
@@ -139,7 +140,7 @@ final class Lifecycle {
     void applyRetention() {
         state.dayFiles.invalidate();
         try {
-            List<Long> deleted = state.store.applyRetention(state.config.retentionDays());
+            List<Long> deleted = state.store.applyRetention(state.config.get(Setting.RETENTION_DAYS));
             if (!deleted.isEmpty()) {
                 log.info("retention: deleted days {}", deleted);
             }

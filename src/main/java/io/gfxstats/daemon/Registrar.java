@@ -5,6 +5,7 @@ import io.gfxstats.buffer.BufferReader;
 import io.gfxstats.buffer.BufferSnapshot;
 import io.gfxstats.buffer.BufferSpec;
 import io.gfxstats.buffer.BufferState;
+import io.gfxstats.daemon.config.Setting;
 import io.gfxstats.daemon.registry.LiveBuffer;
 import io.gfxstats.rpc.EndReason;
 import io.gfxstats.rpc.PeerIdentity;
@@ -89,11 +90,11 @@ final class Registrar {
     /** The adopted buffer, or null when the named buffer no longer exists (a new one continues it). */
     private LiveBuffer adopt(PeerIdentity peer, RegisterRequest req, String pkg, long version, String id)
             throws StatsException {
-        Path path = BufferNames.pathOf(state.config.bufferDir(), id);
+        Path path = BufferNames.pathOf(state.config.get(Setting.BUFFER_DIR), id);
         if (!req.getAdoptBufferPath().isEmpty()
                 && !Paths.get(req.getAdoptBufferPath()).toAbsolutePath().normalize().equals(path.toAbsolutePath().normalize())) {
             throw StatsException.permissionDenied("buffer path " + printable(req.getAdoptBufferPath())
-                    + " is not in the daemon's buffer directory " + state.config.bufferDir());
+                    + " is not in the daemon's buffer directory " + state.config.get(Setting.BUFFER_DIR));
         }
         LiveBuffer known = state.registry.get(id);
         if (known != null) {
@@ -152,13 +153,13 @@ final class Registrar {
     private LiveBuffer create(PeerIdentity peer, String pkg, long version, Pipeline pipeline, String predecessorId)
             throws StatsException {
         String id = BufferNames.newId();
-        Path path = BufferNames.pathOf(state.config.bufferDir(), id);
+        Path path = BufferNames.pathOf(state.config.get(Setting.BUFFER_DIR), id);
         long start = state.now();
         BufferSpec spec = BufferSpec.builder().pid(peer.pid()).uid(peer.uid()).packageName(pkg).versionCode(version)
                 .registrationId(id).statsStartMillis(start).pipeline(pipeline).predecessorId(predecessorId).build();
         BufferReader reader = null;
         try {
-            Files.createDirectories(state.config.bufferDir());
+            Files.createDirectories(state.config.get(Setting.BUFFER_DIR));
             BufferFiles.create(path, spec, BufferFiles.OWNER_READ_WRITE);
             if (peer.uid() != daemonUid) {
                 Files.setAttribute(path, "unix:uid", peer.uid(), LinkOption.NOFOLLOW_LINKS);
@@ -176,7 +177,8 @@ final class Registrar {
             } catch (IOException suppressed) {
                 e.addSuppressed(suppressed);
             }
-            throw StatsException.unavailable("cannot create a buffer in " + state.config.bufferDir() + ": " + e.getMessage(), e);
+            throw StatsException.unavailable("cannot create a buffer in " + state.config.get(Setting.BUFFER_DIR) + ": "
+                    + e.getMessage(), e);
         } finally {
             if (reader != null) {
                 reader.close();
