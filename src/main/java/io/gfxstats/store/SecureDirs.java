@@ -146,6 +146,20 @@ final class SecureDirs {
         }
     }
 
+    /** How a file type reads in a message. */
+    static String kind(BasicFileAttributes attrs) {
+        if (attrs.isSymbolicLink()) {
+            return "symbolic link";
+        }
+        if (attrs.isDirectory()) {
+            return "directory";
+        }
+        if (attrs.isRegularFile()) {
+            return "regular file";
+        }
+        return "special file";
+    }
+
     static final class FileTooLargeException extends IOException {
         private static final long serialVersionUID = 1L;
 
