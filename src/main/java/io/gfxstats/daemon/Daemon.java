@@ -5,11 +5,13 @@ import io.gfxstats.daemon.config.DaemonConfig;
 import io.gfxstats.daemon.config.Setting;
 import io.gfxstats.daemon.harvest.Harvester;
 import io.gfxstats.rpc.GfxStatsServer;
+import io.gfxstats.rpc.OwnerOnly;
 import io.gfxstats.rpc.ServerConfig;
 import io.gfxstats.rpc.ServerStartException;
 import io.gfxstats.rpc.StatsBackend;
 import io.gfxstats.rpc.TcpConfig;
 import io.gfxstats.store.DayStore;
+import io.gfxstats.store.DirectoryLock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -36,6 +38,7 @@ public final class Daemon {
     private GfxStatsServer server;
     private DaemonBackend backend;
     private ScheduledExecutorService duties;
+    private DirectoryLock bufferLock;
     private boolean stopped;
 
     public Daemon(DaemonConfig config, Clock clock) {
@@ -54,7 +57,19 @@ public final class Daemon {
                 PosixFilePermissions.fromString("rwx------")));
         Files.createDirectories(config.get(Setting.BUFFER_DIR), PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwx------")));
-        DayStore store = DayStore.open(config.get(Setting.DATA_DIR), clock);
+        Files.createDirectories(config.get(Setting.DATA_DIR), PosixFilePermissions.asFileAttribute(
+                PosixFilePermissions.fromString("rwx------")));
+        // Before anything in them is adopted: a directory another user can write is a source of forgeries.
+        OwnerOnly.checkDirectory(config.get(Setting.BUFFER_DIR), "buffer directory (" + Setting.BUFFER_DIR.key() + ")");
+        OwnerOnly.checkDirectory(config.get(Setting.DATA_DIR), "data directory (" + Setting.DATA_DIR.key() + ")");
+        bufferLock = DirectoryLock.acquire(config.get(Setting.BUFFER_DIR), "buffer directory");
+        DayStore store;
+        try {
+            store = DayStore.open(config.get(Setting.DATA_DIR), clock);
+        } catch (IOException | RuntimeException e) {
+            releaseBufferLock();
+            throw e;
+        }
         try {
             state = new DaemonState(config, clock, store, cacheDayFiles);
             lifecycle = new Lifecycle(state);
@@ -69,6 +84,7 @@ public final class Daemon {
                 state.registry.closeAll();
             }
             store.close();
+            releaseBufferLock();
             throw e;
         }
         duties = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -78,7 +94,8 @@ public final class Daemon {
         });
         duties.scheduleWithFixedDelay(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
         log.info("gfxstatsd started: socket {}, data {}, buffers {}, {} live buffers recovered",
-                config.get(Setting.SOCKET_PATH), config.get(Setting.DATA_DIR), config.get(Setting.BUFFER_DIR), state.registry.size());
+                config.get(Setting.SOCKET_PATH), config.get(Setting.DATA_DIR), config.get(Setting.BUFFER_DIR),
+                state.registry.size());
     }
 
     private void tick() {
@@ -86,6 +103,17 @@ public final class Daemon {
             lifecycle.tick();
         } catch (RuntimeException | Error e) {
             log.error("periodic duties failed; will retry", e);
+        }
+    }
+
+    private void releaseBufferLock() {
+        if (bufferLock != null) {
+            try {
+                bufferLock.close();
+            } catch (IOException e) {
+                log.warn("releasing the buffer directory lock: {}", e.getMessage());
+            }
+            bufferLock = null;
         }
     }
 
@@ -125,6 +153,7 @@ public final class Daemon {
         } catch (IOException e) {
             log.warn("closing the day store: {}", e.getMessage());
         }
+        releaseBufferLock();
         log.info("gfxstatsd stopped");
     }
 

@@ -71,6 +71,24 @@ public final class DaemonProcess implements AutoCloseable {
         return this;
     }
 
+    /** A start that is expected to fail: the exit code and everything the daemon printed. */
+    public record Refusal(int exitCode, String output) {
+    }
+
+    /** Starts the daemon expecting it to refuse: waits (up to 30 s) for it to exit. */
+    public Refusal startExpectingRefusal() throws IOException, InterruptedException {
+        Files.createDirectories(stateDir);
+        List<String> args = new ArrayList<>(List.of("--state-dir", stateDir.toString()));
+        args.addAll(extraArgs);
+        ProcessBuilder pb = JavaProcess.builder(DaemonMain.class, args.toArray(String[]::new));
+        pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        process = pb.start();
+        if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+            throw new AssertionError("the daemon did not refuse to start; it runs: " + logText());
+        }
+        return new Refusal(process.exitValue(), logText());
+    }
+
     public HealthResponse health() throws GfxStatsClientException {
         return DaemonHealth.check(socket());
     }
