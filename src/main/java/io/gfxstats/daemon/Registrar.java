@@ -75,10 +75,7 @@ final class Registrar {
                     return registration(adopted, true);
                 }
             }
-            if (state.registry.isFull()) {
-                throw StatsException.resourceExhausted("the daemon already has " + state.registry.size()
-                        + " live buffers (setting buffers.max); not registering " + pkg + " pid " + peer.pid());
-            }
+            requireRoom(peer, pkg);
             LiveBuffer created = create(peer, pkg, version, pipeline, adoptId);
             log.info("register: new buffer {} for pid {} uid {}", created, peer.pid(), peer.uid());
             return registration(created, false);
@@ -108,9 +105,7 @@ final class Registrar {
         if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
             return null;
         }
-        if (state.registry.isFull()) {
-            throw StatsException.resourceExhausted("the daemon already has " + state.registry.size() + " live buffers");
-        }
+        requireRoom(peer, pkg);
         BufferReader reader = null;
         try {
             reader = BufferReader.open(path, peer.uid());
@@ -135,6 +130,29 @@ final class Registrar {
             if (reader != null) {
                 reader.close();
             }
+        }
+    }
+
+    /** The registration caps: in total, per process and per user; each refusal says "daemon full" and names its setting. */
+    private void requireRoom(PeerIdentity peer, String pkg) throws StatsException {
+        String who = "; not registering " + pkg + " for pid " + peer.pid() + " uid " + peer.uid();
+        if (state.registry.isFull()) {
+            throw StatsException.resourceExhausted("daemon full: " + state.registry.size() + " live buffers, the limit "
+                    + "(setting " + Setting.MAX_BUFFERS.key() + ")" + who);
+        }
+        int perPid = state.config.get(Setting.MAX_BUFFERS_PER_PID);
+        int ofPid = state.registry.countByPid(peer.pid());
+        if (ofPid >= perPid) {
+            throw StatsException.resourceExhausted("daemon full for this process: pid " + peer.pid() + " already holds "
+                    + ofPid + " live buffers, the limit per process (setting " + Setting.MAX_BUFFERS_PER_PID.key() + ")"
+                    + who);
+        }
+        int perUid = state.config.get(Setting.MAX_BUFFERS_PER_UID);
+        int ofUid = state.registry.countByUid(peer.uid());
+        if (ofUid >= perUid) {
+            throw StatsException.resourceExhausted("daemon full for this user: uid " + peer.uid() + " already holds "
+                    + ofUid + " live buffers, the limit per user (setting " + Setting.MAX_BUFFERS_PER_UID.key() + ")"
+                    + who);
         }
     }
 

@@ -81,6 +81,8 @@ final class DumpScale {
         DaemonConfig config = DaemonConfig.builder().stateDir(state)
                 .set(Setting.FLUSH_INTERVAL, Duration.ofDays(1))
                 .set(Setting.MAX_BUFFERS, Math.max(1024, options.maxLive() + 16))
+                .set(Setting.MAX_BUFFERS_PER_PID, Math.max(1024, options.maxLive() + 16))
+                .set(Setting.MAX_BUFFERS_PER_UID, Math.max(1024, options.maxLive() + 16))
                 .build();
         Daemon daemon = new Daemon(config, Clock.systemUTC(), cached);
         daemon.start();

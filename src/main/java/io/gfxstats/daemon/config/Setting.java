@@ -70,6 +70,16 @@ public final class Setting<T> {
             is refused with an error saying so.""")
             .startsSection("Clients");
 
+    public static final Setting<Integer> MAX_BUFFERS_PER_PID = integer("buffers.max.per.pid", "64", 1, 65_536, """
+            The most live buffers one process may hold at once, 1 to 65536 (a renderer needs one per
+            package and version it records). A registration beyond it is refused as "daemon full",
+            naming this setting, so one process cannot take every slot.""");
+
+    public static final Setting<Integer> MAX_BUFFERS_PER_UID = integer("buffers.max.per.uid", "1024", 1, 65_536, """
+            The most live buffers the processes of one user may hold at once, 1 to 65536. Only matters
+            for a daemon that serves several users (run as root): lower it so that one user cannot take
+            every slot of buffers.max.""");
+
     public static final Setting<Duration> LIVENESS_CHECK_INTERVAL = duration("liveness.check.interval", "250ms",
             Duration.ofMillis(10), Duration.ofSeconds(10), """
             How often the daemon checks that registered processes still exist (10ms to 10s). A process
