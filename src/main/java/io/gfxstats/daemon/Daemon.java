@@ -65,7 +65,7 @@ public final class Daemon {
         bufferLock = DirectoryLock.acquire(config.get(Setting.BUFFER_DIR), "buffer directory");
         DayStore store;
         try {
-            store = DayStore.open(config.get(Setting.DATA_DIR), clock);
+            store = DayStore.open(config.get(Setting.DATA_DIR), clock, config.get(Setting.DATA_FILE_MAX_SIZE));
         } catch (IOException | RuntimeException e) {
             releaseBufferLock();
             throw e;

@@ -151,6 +151,12 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
             if (!sink.cancelled()) {
                 call.onError(internal("dump failed", e).asRuntimeException());
             }
+        } catch (OutOfMemoryError e) {
+            // Tell the caller what happened before the JVM (-XX:+ExitOnOutOfMemoryError) goes down.
+            if (!sink.cancelled()) {
+                call.onError(outOfMemory("dump").asRuntimeException());
+            }
+            throw e;
         } finally {
             dumpSlots.release();
         }
@@ -200,6 +206,9 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
             LOG.error("{} failed for {}", what, describeCaller(), e);
             observer.onError(internal(what + " failed", e).asRuntimeException());
             return;
+        } catch (OutOfMemoryError e) {
+            observer.onError(outOfMemory(what).asRuntimeException());
+            throw e;
         }
         observer.onNext(response);
         observer.onCompleted();
@@ -207,6 +216,11 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
 
     private static Status shuttingDown() {
         return Status.UNAVAILABLE.withDescription("gfxstats daemon is shutting down");
+    }
+
+    private static Status outOfMemory(String what) {
+        return Status.RESOURCE_EXHAUSTED.withDescription("the gfxstats daemon ran out of memory during the " + what
+                + " and restarts; see its log");
     }
 
     private static Status internal(String what, Throwable e) {

@@ -48,8 +48,12 @@ public final class DayStore implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(DayStore.class);
 
     public static final int DEFAULT_RETENTION_DAYS = 3;
-    /** Far beyond any real day file (a few KB plus ~1 KB per live buffer mark); bigger is foreign. */
-    public static final long MAX_FILE_BYTES = 64L << 20;
+    /**
+     * The default read cap: far beyond any real day file (a few KB plus ~1 KB per live buffer
+     * mark) and far below the daemon's heap, so that one odd file cannot exhaust it; bigger is
+     * foreign and goes to quarantine unread.
+     */
+    public static final long MAX_FILE_BYTES = 4L << 20;
 
     private final Path root;
     private final DirectoryLock lock;
@@ -61,7 +65,7 @@ public final class DayStore implements AutoCloseable {
     private final EntryReader reader;
     private final EntryWriter writer;
 
-    private DayStore(Path root, Clock clock, DirectoryLock lock) {
+    private DayStore(Path root, Clock clock, DirectoryLock lock, long maxFileBytes) {
         this.root = root;
         this.lock = lock;
         OnceLog onceLog = new OnceLog();
@@ -70,8 +74,8 @@ public final class DayStore implements AutoCloseable {
         this.dirs = new EntryDirs(root, onceLog, quarantine);
         this.walker = new StoreWalker(dirs, onceLog);
         this.retention = new Retention(root, clock);
-        this.reader = new EntryReader(dirs, quarantine, guard, MAX_FILE_BYTES);
-        this.writer = new EntryWriter(dirs, quarantine, guard);
+        this.reader = new EntryReader(dirs, quarantine, guard, maxFileBytes);
+        this.writer = new EntryWriter(dirs, quarantine, guard, maxFileBytes);
     }
 
     /**
@@ -82,7 +86,19 @@ public final class DayStore implements AutoCloseable {
      * @throws StoreLockedException when another process already has this root open
      */
     public static DayStore open(Path root, Clock clock) throws IOException {
+        return open(root, clock, MAX_FILE_BYTES);
+    }
+
+    /**
+     * {@link #open(Path, Clock)} with a read cap: a file bigger than {@code maxFileBytes} is moved
+     * to quarantine without being read (nothing of its size is allocated), and a write that would
+     * produce one is refused.
+     */
+    public static DayStore open(Path root, Clock clock, long maxFileBytes) throws IOException {
         Objects.requireNonNull(clock, "clock");
+        if (maxFileBytes < 1024) {
+            throw new IllegalArgumentException("the day-file size cap must be at least 1 KiB, got " + maxFileBytes);
+        }
         Path dir = root.toAbsolutePath().normalize();
         if (!Files.exists(dir)) {
             Files.createDirectories(dir, SecureDirs.DIR_MODE);
@@ -90,7 +106,7 @@ public final class DayStore implements AutoCloseable {
         if (!Files.isDirectory(dir)) {
             throw new NotDirectoryException(dir + " (the data directory must be a directory)");
         }
-        DayStore store = new DayStore(dir, clock, DirectoryLock.acquire(dir, "data directory"));
+        DayStore store = new DayStore(dir, clock, DirectoryLock.acquire(dir, "data directory"), maxFileBytes);
         try {
             store.writer.removeStaleTempFiles(store.walker);
         } catch (IOException | RuntimeException e) {

@@ -28,12 +28,14 @@ final class EntryWriter {
     private final EntryDirs dirs;
     private final Quarantine quarantine;
     private final StoreGuard guard;
+    private final long maxFileBytes;
     private final SecureRandom random = new SecureRandom();
 
-    EntryWriter(EntryDirs dirs, Quarantine quarantine, StoreGuard guard) {
+    EntryWriter(EntryDirs dirs, Quarantine quarantine, StoreGuard guard, long maxFileBytes) {
         this.dirs = dirs;
         this.quarantine = quarantine;
         this.guard = guard;
+        this.maxFileBytes = maxFileBytes;
     }
 
     FileStamp write(EntryKey key, GraphicsStatsProto proto, FileStamp expected) throws IOException {
@@ -52,6 +54,12 @@ final class EntryWriter {
             throw new IllegalArgumentException("refusing to write day file " + key + ": " + problem);
         }
         byte[] bytes = DayFileCodec.encode(proto);
+        if (bytes.length > maxFileBytes) {
+            // Written, it would be quarantined by the next read; unwritten, the counts stay in
+            // their live buffers and the failed save is retried.
+            throw new IOException("day file " + dirs.pathOf(key) + " would be " + bytes.length
+                    + " bytes, more than the day-file size cap (" + maxFileBytes + " bytes, setting data.file.max.size)");
+        }
         guard.lock();
         try {
             guard.ensureOpen();

@@ -164,7 +164,7 @@ final class SecureDirs {
         private static final long serialVersionUID = 1L;
 
         FileTooLargeException(long size, long max) {
-            super(size + " bytes, more than any day file can hold (" + max + ")");
+            super(size + " bytes, more than the day-file size cap (" + max + " bytes, setting data.file.max.size)");
         }
     }
 }

@@ -26,6 +26,7 @@ public final class DaemonProcess implements AutoCloseable {
     private final List<String> extraArgs;
     private final Path log;
     private final Path clockOffsetFile;
+    private List<String> jvmOptions; // null: JavaProcess's defaults for a short-lived test JVM
     private Process process;
 
     public DaemonProcess(Path stateDir, String... extraArgs) {
@@ -52,6 +53,12 @@ public final class DaemonProcess implements AutoCloseable {
         return stateDir.resolve("buffers");
     }
 
+    /** The production JVM settings of scripts/gfxstatsd: its default heap, serial GC, exit on out-of-memory. */
+    public DaemonProcess withProductionHeap() {
+        jvmOptions = List.of("-Xmx64m", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError");
+        return this;
+    }
+
     /** Moves the daemon's clock: milliseconds added to the wall clock. */
     public void setClockOffset(long millis) throws IOException {
         Path tmp = clockOffsetFile.resolveSibling("clock-offset.tmp");
@@ -63,7 +70,9 @@ public final class DaemonProcess implements AutoCloseable {
         Files.createDirectories(stateDir);
         List<String> args = new ArrayList<>(List.of("--state-dir", stateDir.toString()));
         args.addAll(extraArgs);
-        ProcessBuilder pb = JavaProcess.builder(DaemonMain.class, args.toArray(String[]::new));
+        ProcessBuilder pb = new ProcessBuilder(jvmOptions == null
+                ? JavaProcess.command(DaemonMain.class, args.toArray(String[]::new))
+                : JavaProcess.command(jvmOptions, DaemonMain.class, args.toArray(String[]::new)));
         pb.environment().put(DaemonMain.CLOCK_OFFSET_ENV, clockOffsetFile.toString());
         pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         process = pb.start();

@@ -63,6 +63,12 @@ public final class Setting<T> {
             How many of the most recent day directories are kept (1 to 3650); older ones are deleted.
             Android keeps 3.""");
 
+    public static final Setting<Long> DATA_FILE_MAX_SIZE = size("data.file.max.size", "4MiB", 64L << 10, 256L << 20, """
+            The largest day file the daemon reads (64KiB to 256MiB). Real ones are a few KB; a bigger
+            file is moved to <data.dir>/quarantine/ unread, so that one odd file cannot exhaust the
+            daemon's memory (keep it well below the heap, -Xmx, 64m by default), and a save that would
+            write one fails and is retried, its frames kept in the live buffers.""");
+
     // --- Clients ---
 
     public static final Setting<Integer> MAX_BUFFERS = integer("buffers.max", "1024", 1, 65_536, """
@@ -122,7 +128,7 @@ public final class Setting<T> {
     // --- The declarations end here. ---
 
     /** How a value is read. Paths are resolved by the loader, which knows where they came from. */
-    enum Kind { PATH, PATH_OR_EMPTY, DURATION, INT, BOOL, HOST }
+    enum Kind { PATH, PATH_OR_EMPTY, DURATION, INT, SIZE, BOOL, HOST }
 
     private final String key;
     private final String defaultValue;
@@ -154,6 +160,11 @@ public final class Setting<T> {
     private static Setting<Integer> integer(String key, String def, int min, int max, String meaning) {
         return new Setting<>(key, def, Kind.INT, Values::integer,
                 (k, v) -> Values.checkRange(k, v, min, max), String::valueOf, meaning);
+    }
+
+    private static Setting<Long> size(String key, String def, long min, long max, String meaning) {
+        return new Setting<>(key, def, Kind.SIZE, Values::size,
+                (k, v) -> Values.checkSizeRange(k, v, min, max), Values::formatSize, meaning);
     }
 
     private static Setting<Boolean> bool(String key, String def, String meaning) {

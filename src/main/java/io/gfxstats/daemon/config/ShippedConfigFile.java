@@ -25,6 +25,7 @@ public final class ShippedConfigFile {
             # Syntax: Java properties (KEY=VALUE, '#' starts a comment, UTF-8). Unknown keys and bad values
             # stop the daemon with an error naming the key.
             #   Durations: a whole number and a unit: ns, us, ms, s, m, h, d (250ms, 10s, 10m, 1h).
+            #   Sizes: a whole number and a unit: B, KiB, MiB, GiB (4MiB).
             #   Paths: absolute, or starting with ~/ (your home), or with ${state.dir}/ (the only variable).
             #          Relative paths are refused here; on the command line they are relative to the
             #          current directory.
