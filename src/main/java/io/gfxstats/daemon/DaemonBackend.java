@@ -11,6 +11,7 @@ import io.gfxstats.daemon.registry.LiveBuffer;
 import io.gfxstats.dump.DumpWriter;
 import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.rpc.PeerIdentity;
+import io.gfxstats.rpc.Problems;
 import io.gfxstats.rpc.Registration;
 import io.gfxstats.rpc.StatsBackend;
 import io.gfxstats.rpc.StatsException;
@@ -106,7 +107,8 @@ final class DaemonBackend implements StatsBackend {
             live = day == null || day == state.currentDay ? liveGroups() : List.of();
             stored = day == null ? cache.readAll() : cache.readDay(day);
         } catch (IOException e) {
-            throw StatsException.unavailable("cannot read the day files: " + e.getMessage(), e);
+            throw StatsException.unavailable("cannot read the day files in " + state.config.get(Setting.DATA_DIR) + ": "
+                    + Problems.describe(e), e);
         } finally {
             state.lock.readLock().unlock();
         }

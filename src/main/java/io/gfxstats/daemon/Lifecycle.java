@@ -25,6 +25,7 @@ final class Lifecycle {
 
     private final DaemonState state;
     private final Queue<String> gone = new ConcurrentLinkedQueue<>();
+    private final SaveBackoff backoff = new SaveBackoff();
     private long nextFlush;
     private long nextMidnight;
     private long nextLivenessCheck;
@@ -61,7 +62,7 @@ final class Lifecycle {
                 nextLivenessCheck = wall + state.config.get(Setting.LIVENESS_CHECK_INTERVAL).toMillis();
                 checkLiveness();
             }
-            if (now >= nextFlush) {
+            if (now >= nextFlush && backoff.due()) {
                 flush(now, "flush");
                 nextFlush = now + state.config.get(Setting.FLUSH_INTERVAL).toMillis();
             }
@@ -98,9 +99,12 @@ final class Lifecycle {
 
     /** Saves everything of a buffer whose process is gone, then releases and deletes it. */
     void retire(LiveBuffer b, String why) {
+        if (!backoff.due()) {
+            return; // saves are failing: the buffer is kept and retried when the backoff allows
+        }
         Harvester.Result r = state.harvester.save(List.of(b), state.currentDay, state.now(), state.now());
         if (r.failures() > 0) {
-            log.warn("exit: {} ({}): final save failed, keeping its buffer to retry", b, why);
+            backoff.failed(r.firstFailure() + " (final save of " + b + ", " + why + "; its buffer is kept)");
             return;
         }
         noteSave(r);
@@ -116,7 +120,7 @@ final class Lifecycle {
     Harvester.Result flush(long now, String why) {
         Harvester.Result r = state.harvester.save(state.registry.all(), state.currentDay, now, now);
         noteSave(r);
-        if (r.files() > 0 || r.failures() > 0) {
+        if (r.files() > 0) {
             log.info("save ({}): {} frames into {} day files, {} failures", why, r.frames(), r.files(), r.failures());
         }
         return r;
@@ -152,6 +156,11 @@ final class Lifecycle {
     private void noteSave(Harvester.Result r) {
         if (r.files() > 0) {
             state.lastSaveMillis = state.now();
+        }
+        if (r.failures() > 0) {
+            backoff.failed(r.firstFailure());
+        } else if (r.files() > 0) {
+            backoff.succeeded();
         }
     }
 }

@@ -7,6 +7,7 @@ import io.gfxstats.dayfile.DayFileException;
 import io.gfxstats.dayfile.StatsProtos;
 import io.gfxstats.proto.GraphicsStatsProto;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
@@ -56,6 +57,10 @@ final class EntryReader {
                         bytes = SecureDirs.readAll(dir, StoreNames.TOTAL, maxFileBytes);
                     } catch (SecureDirs.FileTooLargeException e) {
                         problem = e.getMessage();
+                    } catch (AccessDeniedException e) {
+                        // Planted by another user (root's 0600 file in a user's tree): unreadable
+                        // for good, so it goes aside instead of failing every dump and save.
+                        problem = "cannot be read by the daemon: permission denied";
                     } catch (IOException e) {
                         readError = e;
                     }

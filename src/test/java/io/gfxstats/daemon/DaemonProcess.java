@@ -8,6 +8,7 @@ import io.gfxstats.rpc.v1.DumpRequest;
 import io.gfxstats.rpc.v1.HealthResponse;
 import io.gfxstats.testing.DaemonHealth;
 import io.gfxstats.testing.JavaProcess;
+import io.gfxstats.testing.OtherUser;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,6 +28,7 @@ public final class DaemonProcess implements AutoCloseable {
     private final Path log;
     private final Path clockOffsetFile;
     private List<String> jvmOptions; // null: JavaProcess's defaults for a short-lived test JVM
+    private OtherUser user; // null: this test's own uid
     private Process process;
 
     public DaemonProcess(Path stateDir, String... extraArgs) {
@@ -59,6 +61,12 @@ public final class DaemonProcess implements AutoCloseable {
         return this;
     }
 
+    /** Runs the daemon as {@link OtherUser#UID} (its state directory must belong to that uid). */
+    public DaemonProcess asOtherUser(OtherUser other) {
+        this.user = other;
+        return this;
+    }
+
     /** Moves the daemon's clock: milliseconds added to the wall clock. */
     public void setClockOffset(long millis) throws IOException {
         Path tmp = clockOffsetFile.resolveSibling("clock-offset.tmp");
@@ -70,9 +78,10 @@ public final class DaemonProcess implements AutoCloseable {
         Files.createDirectories(stateDir);
         List<String> args = new ArrayList<>(List.of("--state-dir", stateDir.toString()));
         args.addAll(extraArgs);
-        ProcessBuilder pb = new ProcessBuilder(jvmOptions == null
-                ? JavaProcess.command(DaemonMain.class, args.toArray(String[]::new))
-                : JavaProcess.command(jvmOptions, DaemonMain.class, args.toArray(String[]::new)));
+        List<String> jvm = jvmOptions == null ? JavaProcess.SHORT_LIVED : jvmOptions;
+        ProcessBuilder pb = new ProcessBuilder(user == null
+                ? JavaProcess.command(jvm, DaemonMain.class, args.toArray(String[]::new))
+                : user.command(jvm, DaemonMain.class, args.toArray(String[]::new)));
         pb.environment().put(DaemonMain.CLOCK_OFFSET_ENV, clockOffsetFile.toString());
         pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         process = pb.start();
