@@ -39,6 +39,7 @@ public final class GfxStatsServer {
 
     private final ServerConfig config;
     private final GfxStatsService service;
+    private final RefusalLog refusals = new RefusalLog();
     private EventLoopGroup boss;
     private EventLoopGroup workers;
     private UnixSocketFile socketFile;
@@ -86,14 +87,16 @@ public final class GfxStatsServer {
                 .channelType(EpollServerDomainSocketChannel.class)
                 // Unix sockets have no keepalive; without this Netty warns on every connection.
                 .withChildOption(ChannelOption.SO_KEEPALIVE, null)
-                .addService(ServerInterceptors.intercept(service, new UnixCallerInterceptor()));
+                .addService(ServerInterceptors.intercept(MalformedRequests.guard(service.bindService(), refusals),
+                        new UnixCallerInterceptor()));
         return startOrExplain(common(builder), "unix socket " + socketFile.path());
     }
 
     private Server startTcp(TcpListener tcp) throws ServerStartException {
         NettyServerBuilder builder = NettyServerBuilder.forAddress(tcp.address)
                 .channelType(EpollServerSocketChannel.class)
-                .addService(ServerInterceptors.intercept(service, new TcpCallerInterceptor(tcp.token)));
+                .addService(ServerInterceptors.intercept(MalformedRequests.guard(service.bindService(), refusals),
+                        new TcpCallerInterceptor(tcp.token)));
         if (tcp.sslContext != null) {
             builder.sslContext(tcp.sslContext);
         }
