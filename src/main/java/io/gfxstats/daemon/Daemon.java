@@ -123,7 +123,9 @@ public final class Daemon {
             tcp = new TcpConfig(true, config.get(Setting.TCP_HOST), config.get(Setting.TCP_PORT),
                     config.get(Setting.TLS_CERT), config.get(Setting.TLS_KEY), config.get(Setting.TOKEN_FILE));
         }
-        return ServerConfig.unixOnly(config.get(Setting.SOCKET_PATH)).withTcp(tcp);
+        return ServerConfig.unixOnly(config.get(Setting.SOCKET_PATH)).withTcp(tcp)
+                .withDumpLimits(config.get(Setting.MAX_DUMPS), config.get(Setting.MAX_DUMPS_PER_PEER),
+                        config.get(Setting.DUMP_STALL_TIMEOUT));
     }
 
     /** Stops serving, saves every live buffer's unsaved frames, releases everything. Idempotent. */

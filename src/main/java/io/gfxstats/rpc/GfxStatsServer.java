@@ -49,7 +49,8 @@ public final class GfxStatsServer {
 
     public GfxStatsServer(ServerConfig config, StatsBackend backend) {
         this.config = Objects.requireNonNull(config, "config");
-        this.service = new GfxStatsService(backend, config.dumpChunkBytes(), config.maxConcurrentDumps());
+        this.service = new GfxStatsService(backend, config.dumpChunkBytes(), config.maxConcurrentDumps(),
+                config.maxDumpsPerPeer(), config.dumpStallTimeout());
     }
 
     /** Binds the Unix socket and, if enabled, the TCP listener. Nothing is left behind on failure. */

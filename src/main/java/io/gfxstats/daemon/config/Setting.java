@@ -102,6 +102,20 @@ public final class Setting<T> {
             Frame interval that clients assume when they cannot learn the display's refresh rate
             (16666667ns = 60 Hz). 100us to 1s.""");
 
+    public static final Setting<Integer> MAX_DUMPS = integer("dumps.max", "4", 1, 64, """
+            Dumps streamed at once, 1 to 64 (each holds a thread and a chunk buffer). More are refused
+            with "too many dumps in progress".""");
+
+    public static final Setting<Integer> MAX_DUMPS_PER_PEER = integer("dumps.max.per.peer", "2", 1, 64, """
+            Dumps one peer may have in progress at once, 1 to 64: a process on the Unix socket, an IP
+            address on TCP. Keeps one stuck reader from taking every slot of dumps.max.""");
+
+    public static final Setting<Duration> DUMP_STALL_TIMEOUT = duration("dump.stall.timeout", "10s",
+            Duration.ofMillis(100), Duration.ofHours(1), """
+            How long a dump may wait for its client to read (no progress at all) before it is cancelled
+            with DEADLINE_EXCEEDED and its slot freed, 100ms to 1h. A client whose receive window stays
+            0, or a pager nobody scrolls, cannot hold a slot longer than this.""");
+
     // --- Remote access ---
 
     public static final Setting<Boolean> TCP_ENABLED = bool("tcp.enabled", "false", """
