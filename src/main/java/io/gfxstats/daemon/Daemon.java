@@ -4,6 +4,7 @@ import com.sun.security.auth.module.UnixSystem;
 import io.gfxstats.daemon.config.DaemonConfig;
 import io.gfxstats.daemon.config.Setting;
 import io.gfxstats.daemon.harvest.Harvester;
+import io.gfxstats.rpc.ConnectionLimits;
 import io.gfxstats.rpc.GfxStatsServer;
 import io.gfxstats.rpc.OwnerOnly;
 import io.gfxstats.rpc.ServerConfig;
@@ -125,7 +126,10 @@ public final class Daemon {
         }
         return ServerConfig.unixOnly(config.get(Setting.SOCKET_PATH)).withTcp(tcp)
                 .withDumpLimits(config.get(Setting.MAX_DUMPS), config.get(Setting.MAX_DUMPS_PER_PEER),
-                        config.get(Setting.DUMP_STALL_TIMEOUT));
+                        config.get(Setting.DUMP_STALL_TIMEOUT))
+                .withConnectionLimits(new ConnectionLimits(config.get(Setting.MAX_CONNECTIONS),
+                        config.get(Setting.MAX_CONNECTIONS_PER_PEER), config.get(Setting.OWNER_RESERVE),
+                        config.get(Setting.TCP_IDLE_TIMEOUT)));
     }
 
     /** Stops serving, saves every live buffer's unsaved frames, releases everything. Idempotent. */

@@ -150,6 +150,11 @@ public final class DaemonConfig {
                         + Values.format(heartbeat) + " must be longer than "
                         + Setting.LIVENESS_CHECK_INTERVAL.key() + " (" + Values.format(liveness) + ")");
             }
+            if (c.get(Setting.OWNER_RESERVE) >= c.get(Setting.MAX_CONNECTIONS)) {
+                throw new ConfigException(Setting.OWNER_RESERVE.key(), Setting.OWNER_RESERVE.key() + ": "
+                        + c.get(Setting.OWNER_RESERVE) + " must be less than " + Setting.MAX_CONNECTIONS.key() + " ("
+                        + c.get(Setting.MAX_CONNECTIONS) + ")");
+            }
             Path socket = c.get(Setting.SOCKET_PATH);
             int socketBytes = socket.toString().getBytes(StandardCharsets.UTF_8).length;
             if (socketBytes > MAX_SOCKET_PATH_BYTES) {

@@ -116,6 +116,26 @@ public final class Setting<T> {
             with DEADLINE_EXCEEDED and its slot freed, 100ms to 1h. A client whose receive window stays
             0, or a pager nobody scrolls, cannot hold a slot longer than this.""");
 
+    public static final Setting<Integer> MAX_CONNECTIONS = integer("connections.max", "2048", 2, 1_000_000, """
+            Connections kept open at once, over the Unix socket and TCP together (each registered process
+            holds one). Beyond it, new connections are closed at once. Lowered at start-up to half the
+            open-file limit (ulimit -n, systemd's LimitNOFILE=) if that is smaller.""");
+
+    public static final Setting<Integer> MAX_CONNECTIONS_PER_PEER = integer("connections.max.per.peer", "64", 1,
+            1_000_000, """
+            Connections one other peer may hold: another user on the Unix socket, an address on TCP.
+            The daemon's own user on the Unix socket is not limited by it.""");
+
+    public static final Setting<Integer> OWNER_RESERVE = integer("connections.owner.reserve", "256", 0, 999_999, """
+            Connections only the daemon's own user, on the Unix socket, may take: however many
+            connections others open, this many stay for the owner's dumps and registrations. Less than
+            connections.max.""");
+
+    public static final Setting<Duration> TCP_IDLE_TIMEOUT = duration("tcp.idle.timeout", "10s", Duration.ofMillis(100),
+            Duration.ofHours(1), """
+            A TCP connection that has made no call (no TLS handshake, no token, nothing) within this
+            long is closed, and so is one with no call in progress for this long. 100ms to 1h.""");
+
     // --- Remote access ---
 
     public static final Setting<Boolean> TCP_ENABLED = bool("tcp.enabled", "false", """
