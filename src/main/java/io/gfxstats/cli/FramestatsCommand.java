@@ -7,6 +7,10 @@ import io.gfxstats.framestats.ColumnSet;
 import io.gfxstats.framestats.DeviceStats;
 import io.gfxstats.framestats.FramestatsBlock;
 import io.gfxstats.framestats.FramestatsReplay;
+import io.gfxstats.matrix.FramestatsMatrix;
+import io.gfxstats.matrix.MatrixDevice;
+import io.gfxstats.matrix.MatrixFormat;
+import io.gfxstats.matrix.MatrixLevels;
 import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.stats.ProfileData;
 import java.io.IOException;
@@ -14,6 +18,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * {@code gfxstats framestats [--proto | --check] [--refresh-interval NS] [--format F] FILE|-}:
@@ -22,13 +27,25 @@ import java.util.List;
  * print for them: one text block per window, or with {@code --proto} one
  * GraphicsStatsServiceDumpProto. {@code --check} instead compares each replay with the statistics
  * the device printed for the window, where the dump holds all of the window's frames.
+ * {@code --matrix} prints Tencent Matrix {@code Trace_FPS} reports instead, one JSON line per window.
  */
 final class FramestatsCommand implements Command {
     static final String NAME = "framestats";
     /** Exit code of {@code --check} when a replay differs from what the device printed. */
     static final int EXIT_MISMATCH = 1;
 
-    private enum Mode { TEXT, PROTO, CHECK }
+    private enum Mode { TEXT, PROTO, CHECK, MATRIX }
+
+    private final LongSupplier clock;
+
+    FramestatsCommand() {
+        this(System::currentTimeMillis);
+    }
+
+    /** With the clock that stamps Matrix reports' {@code time}. */
+    FramestatsCommand(LongSupplier clock) {
+        this.clock = clock;
+    }
 
     @Override
     public String name() {
@@ -37,8 +54,8 @@ final class FramestatsCommand implements Command {
 
     @Override
     public String synopsis() {
-        return "framestats [--proto|--check] [--refresh-interval NS] [--format " + DumpFormat.names()
-                + "] FILE|-   replay 'dumpsys gfxinfo <pkg> framestats' output";
+        return "framestats [--proto|--check|--matrix] [--refresh-interval NS] [--format " + DumpFormat.names()
+                + "|matrix-2.1|matrix-2.0] FILE|-   replay 'dumpsys gfxinfo <pkg> framestats' output";
     }
 
     @Override
@@ -46,6 +63,10 @@ final class FramestatsCommand implements Command {
         Mode mode = Mode.TEXT;
         long refresh = FramestatsReplay.DEFAULT_REFRESH_INTERVAL_NANOS;
         DumpFormat format = null;
+        String formatName = null;
+        MatrixLevels levels = MatrixLevels.DEFAULT;
+        boolean issueLines = false;
+        Long time = null;
         String input = null;
         for (int i = 0; i < args.length; i++) {
             ArgWalk.Token token = ArgWalk.Token.of(args[i]);
@@ -64,10 +85,47 @@ final class FramestatsCommand implements Command {
                     out.println("                         accounting, for 16-column input, and for rows without FrameInterval");
                     out.println("  --format F             text layout of an Android release (" + DumpFormat.names() + ");");
                     out.println("                         default android14, android9 for 16-column input");
+                    out.println("  --matrix               print Tencent Matrix Trace_FPS reports, one JSON line per window");
+                    out.println("                         with more than 20 frames (scene = the window name; each row's");
+                    out.println("                         refresh rate is 1e9 / its FrameInterval); Matrix 2.1 arithmetic");
+                    out.println("    --format F           matrix-2.1 (default) or matrix-2.0: keys, key order and arithmetic");
+                    out.println("                         of that Matrix version");
+                    out.println("    --levels N,M,H,F     lower bounds of the NORMAL, MIDDLE, HIGH, FROZEN levels (default "
+                            + MatrixLevels.DEFAULT + ")");
+                    out.println("    --issue-lines        wrap each report as Matrix logs it: tag[Trace_FPS]type[0];key[null];content[...]");
+                    out.println("    --time MS            the reports' time (epoch ms; default now)");
+                    out.println("                         windows not reported are named on stderr");
                     return 0;
                 }
                 case "--proto" -> mode = setMode(mode, Mode.PROTO, value);
                 case "--check" -> mode = setMode(mode, Mode.CHECK, value);
+                case "--matrix" -> mode = setMode(mode, Mode.MATRIX, value);
+                case "--issue-lines" -> {
+                    if (value != null) {
+                        throw new UsageException("--issue-lines takes no value");
+                    }
+                    issueLines = true;
+                }
+                case "--levels" -> {
+                    if (value == null) {
+                        value = ArgWalk.next(args, ++i, arg);
+                    }
+                    try {
+                        levels = MatrixLevels.parse(value);
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException(e.getMessage());
+                    }
+                }
+                case "--time" -> {
+                    if (value == null) {
+                        value = ArgWalk.next(args, ++i, arg);
+                    }
+                    try {
+                        time = Long.parseLong(value.trim());
+                    } catch (NumberFormatException e) {
+                        throw new UsageException("--time needs epoch milliseconds, got '" + value + "'");
+                    }
+                }
                 case "--refresh-interval" -> {
                     if (value == null) {
                         value = ArgWalk.next(args, ++i, arg);
@@ -78,11 +136,7 @@ final class FramestatsCommand implements Command {
                     if (value == null) {
                         value = ArgWalk.next(args, ++i, arg);
                     }
-                    try {
-                        format = DumpFormat.parse(value);
-                    } catch (IllegalArgumentException e) {
-                        throw new UsageException(e.getMessage());
-                    }
+                    formatName = value;
                 }
                 default -> {
                     if (arg.startsWith("-") && !arg.equals("-")) {
@@ -98,15 +152,42 @@ final class FramestatsCommand implements Command {
         if (input == null) {
             throw new UsageException("missing input: FILE, or - for stdin (try: gfxstats framestats --help)");
         }
-        if (format != null && mode != Mode.TEXT) {
-            throw new UsageException("--format applies to text output only");
+        MatrixFormat matrixFormat = MatrixFormat.V2_1;
+        if (mode == Mode.MATRIX) {
+            if (formatName != null) {
+                try {
+                    matrixFormat = MatrixFormat.parse(formatName);
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(e.getMessage());
+                }
+            }
+        } else {
+            if (formatName != null) {
+                if (mode != Mode.TEXT) {
+                    throw new UsageException("--format applies to text output only");
+                }
+                try {
+                    format = DumpFormat.parse(formatName);
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(e.getMessage());
+                }
+            }
+            if (issueLines || time != null || levels != MatrixLevels.DEFAULT) {
+                throw new UsageException("--levels, --issue-lines and --time apply to --matrix only");
+            }
         }
 
         List<FramestatsBlock> blocks = FramestatsInput.read(input, in);
+        if (mode == Mode.MATRIX) {
+            FramestatsMatrix matrix = new FramestatsMatrix(matrixFormat, levels, MatrixDevice.UNKNOWN, refresh);
+            return writeMatrix(blocks, matrix, matrixFormat, issueLines, time != null ? time : clock.getAsLong(),
+                    out, err);
+        }
         return switch (mode) {
             case TEXT -> writeText(blocks, refresh, format, out);
             case PROTO -> writeProto(blocks, refresh, out);
             case CHECK -> check(blocks, refresh, out);
+            case MATRIX -> throw new IllegalStateException();
         };
     }
 
@@ -115,9 +196,24 @@ final class FramestatsCommand implements Command {
             throw new UsageException("--" + wanted.name().toLowerCase(java.util.Locale.ROOT) + " takes no value");
         }
         if (current != Mode.TEXT && current != wanted) {
-            throw new UsageException("--proto and --check exclude each other");
+            throw new UsageException("--proto, --check and --matrix exclude each other");
         }
         return wanted;
+    }
+
+    private static int writeMatrix(List<FramestatsBlock> blocks, FramestatsMatrix matrix, MatrixFormat format,
+            boolean issueLines, long time, PrintStream out, PrintStream err) {
+        for (FramestatsBlock block : blocks) {
+            FramestatsMatrix.BlockResult result = matrix.report(block, time);
+            if (result.report().isPresent()) {
+                out.println(issueLines ? format.issueLine(result.report().get()) : format.json(result.report().get()));
+            } else {
+                err.println("not reported: " + block.name() + " (line " + block.headerLine() + "): " + result.frames()
+                        + " frames" + (result.refused() > 0 ? " (" + result.refused() + " outliers left out)" : "")
+                        + ", Matrix reports only more than 20");
+            }
+        }
+        return 0;
     }
 
     private static int writeText(List<FramestatsBlock> blocks, long refresh, DumpFormat format, PrintStream out)

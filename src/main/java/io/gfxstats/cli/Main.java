@@ -19,7 +19,14 @@ public final class Main {
                 new PullCommand(),
                 new ReplayCommand(),
                 new CollectCommand(),
-                new SynthCommand())) {
+                new SynthCommand(),
+                new TopCommand(),
+                new MatrixReportCommand(),
+                new TraceCommand(),
+                new TimelineCommand(),
+                new RecordCommand(),
+                new ReportCommand(),
+                new ScenesCommand())) {
             commands.put(c.name(), c);
         }
         return commands;

@@ -5,6 +5,9 @@ import io.gfxstats.daemon.config.DaemonConfig;
 import io.gfxstats.daemon.config.Setting;
 import io.gfxstats.daemon.harvest.Harvester;
 import io.gfxstats.rpc.ConnectionLimits;
+import io.gfxstats.daemon.metrics.FrameMetrics;
+import io.gfxstats.daemon.metrics.HealthMetrics;
+import io.gfxstats.daemon.metrics.MetricsServer;
 import io.gfxstats.rpc.GfxStatsServer;
 import io.gfxstats.rpc.OwnerOnly;
 import io.gfxstats.rpc.ServerConfig;
@@ -13,6 +16,7 @@ import io.gfxstats.rpc.StatsBackend;
 import io.gfxstats.rpc.TcpConfig;
 import io.gfxstats.store.DayStore;
 import io.gfxstats.store.DirectoryLock;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -40,6 +44,7 @@ public final class Daemon {
     private DaemonBackend backend;
     private ScheduledExecutorService duties;
     private DirectoryLock bufferLock;
+    private MetricsServer metrics;
     private boolean stopped;
 
     public Daemon(DaemonConfig config, Clock clock) {
@@ -80,6 +85,14 @@ public final class Daemon {
             backend = new DaemonBackend(state, registrar, state.dayFiles);
             server = new GfxStatsServer(serverConfig(), backend);
             server.start();
+            if (config.get(Setting.METRICS_ENABLED)) {
+                try {
+                    metrics = startMetrics(store);
+                } catch (ServerStartException | RuntimeException e) {
+                    server.stop();
+                    throw e;
+                }
+            }
         } catch (IOException | ServerStartException | RuntimeException e) {
             if (state != null) {
                 state.registry.closeAll();
@@ -97,6 +110,32 @@ public final class Daemon {
         log.info("gfxstatsd started: socket {}, data {}, buffers {}, {} live buffers recovered",
                 config.get(Setting.SOCKET_PATH), config.get(Setting.DATA_DIR), config.get(Setting.BUFFER_DIR),
                 state.registry.size());
+    }
+
+    /**
+     * The Prometheus exposition: frame counters seeded from the retained day files once (after
+     * recovery, so nothing is counted twice) and kept by every save from then on.
+     */
+    private MetricsServer startMetrics(DayStore store) throws ServerStartException {
+        FrameTotals totals = new FrameTotals(state);
+        PrometheusRegistry registry = new PrometheusRegistry();
+        state.lock.writeLock().lock();
+        try {
+            totals.seed();
+            registry.register(new FrameMetrics(totals));
+            state.events = new HealthMetrics(registry, clock, totals::liveBuffers, store::quarantineCount);
+            MetricsServer m = MetricsServer.start(registry, config.get(Setting.METRICS_HOST),
+                    config.get(Setting.METRICS_PORT), config.get(Setting.TLS_CERT), config.get(Setting.TLS_KEY),
+                    config.get(Setting.TOKEN_FILE));
+            log.info("metrics: {}://{}:{}/metrics", m.tls() ? "https" : "http", config.get(Setting.METRICS_HOST),
+                    m.port());
+            return m;
+        } catch (IOException e) {
+            throw new ServerStartException("cannot serve metrics on " + config.get(Setting.METRICS_HOST) + ":"
+                    + config.get(Setting.METRICS_PORT) + ": " + e.getMessage(), e);
+        } finally {
+            state.lock.writeLock().unlock();
+        }
     }
 
     private void tick() {
@@ -138,6 +177,9 @@ public final class Daemon {
             return;
         }
         stopped = true;
+        if (metrics != null) {
+            metrics.close();
+        }
         server.stop();
         duties.shutdown();
         try {
@@ -198,6 +240,11 @@ public final class Daemon {
 
     public void blockUntilShutdown() throws InterruptedException {
         server.blockUntilShutdown();
+    }
+
+    /** The metrics port actually bound, or -1 when the exposition is off. */
+    public int metricsPort() {
+        return metrics == null ? -1 : metrics.port();
     }
 
     /** The TCP port actually bound (tests bind port 0). */

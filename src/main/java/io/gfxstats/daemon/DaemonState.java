@@ -4,6 +4,9 @@ import io.gfxstats.daemon.config.DaemonConfig;
 import io.gfxstats.daemon.config.Setting;
 import io.gfxstats.daemon.dump.DayFileCache;
 import io.gfxstats.daemon.harvest.Harvester;
+import io.gfxstats.daemon.metrics.DaemonEvents;
+import io.gfxstats.daemon.metrics.FrameLedger;
+import io.gfxstats.daemon.metrics.SeriesKey;
 import io.gfxstats.daemon.registry.BufferRegistry;
 import io.gfxstats.store.DayStore;
 import io.gfxstats.store.Days;
@@ -23,6 +26,8 @@ final class DaemonState {
     final Harvester harvester;
     /** Parsed day files for dumps; told by the harvester and retention when files change. */
     final DayFileCache dayFiles;
+    /** Every frame saved in this daemon's life, for the exposition's monotonic counters. */
+    final FrameLedger ledger = new FrameLedger();
     final ReentrantReadWriteLock lock = new ReentrantReadWriteLock(true);
     final long startedAtMillis;
 
@@ -30,6 +35,8 @@ final class DaemonState {
     long currentDay;
     /** Guarded by lock. */
     long lastSaveMillis;
+    /** Health metrics, when the exposition is on. */
+    volatile DaemonEvents events = DaemonEvents.NONE;
 
     DaemonState(DaemonConfig config, Clock clock, DayStore store, boolean cacheDayFiles) {
         this.config = config;
@@ -37,7 +44,8 @@ final class DaemonState {
         this.store = store;
         this.registry = new BufferRegistry(config.get(Setting.MAX_BUFFERS));
         this.dayFiles = new DayFileCache(store, cacheDayFiles);
-        this.harvester = new Harvester(store, registry, dayFiles::invalidate);
+        this.harvester = new Harvester(store, registry, dayFiles::invalidate, (b, saved) -> ledger.add(
+                new SeriesKey(b.packageName(), b.versionCode(), b.uid()), saved));
         this.startedAtMillis = clock.millis();
         this.currentDay = Days.dayStart(startedAtMillis);
     }

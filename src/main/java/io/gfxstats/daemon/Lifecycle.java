@@ -154,6 +154,7 @@ final class Lifecycle {
     }
 
     private void noteSave(Harvester.Result r) {
+        state.events.saved(r.files(), r.frames(), r.failures());
         if (r.files() > 0) {
             state.lastSaveMillis = state.now();
         }

@@ -113,6 +113,7 @@ public final class SyntheticRenderer {
     private Result render() throws DaemonUnavailableException, InterruptedException {
         long interval = options.intervalNanos();
         SessionOptions sessionOptions = SessionOptions.builder(options.packageName(), options.versionCode())
+                .pipeline(options.pipeline())
                 .refreshIntervalNanos(interval)
                 .build();
         AtomicReference<String> refusal = new AtomicReference<>();

@@ -73,7 +73,7 @@ public final class BearerToken {
     }
 
     /** Whether an {@code authorization} header value carries this token. Constant time in the token. */
-    boolean matchesHeader(String headerValue) {
+    public boolean matchesHeader(String headerValue) {
         if (headerValue == null || headerValue.length() < SCHEME.length()
                 || !headerValue.regionMatches(true, 0, SCHEME, 0, SCHEME.length())) {
             return false;

@@ -126,6 +126,11 @@ public final class DayStore implements AutoCloseable {
         return dirs.pathOf(key);
     }
 
+    /** How many files this store moved to quarantine since it was opened. */
+    public long quarantineCount() {
+        return quarantine.count();
+    }
+
     /** The quarantine tree, {@code <root>/quarantine}. */
     public Path quarantineRoot() {
         return quarantine.root();

@@ -10,6 +10,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,10 +24,16 @@ final class Quarantine {
 
     private final Path root;
     private final Clock clock;
+    private final AtomicLong moved = new AtomicLong();
 
     Quarantine(Path root, Clock clock) {
         this.root = root;
         this.clock = clock;
+    }
+
+    /** Files moved aside since the store was opened. */
+    long count() {
+        return moved.get();
     }
 
     Path root() {
@@ -80,6 +87,7 @@ final class Quarantine {
             SecureDirs.fsync(q);
             SecureDirs.fsync(dir);
             Path to = qPath.resolve(target);
+            moved.incrementAndGet();
             log.warn("quarantined {} -> {}: {}", from, to, reason);
             return new QuarantineEvent(key, from, to, reason, now);
         }

@@ -416,10 +416,10 @@ public final class LoadTest {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             if (process.isAlive()) {
                 process.destroyForcibly();
-                process.waitFor();
+                process.onExit().join();
             }
         }
     }

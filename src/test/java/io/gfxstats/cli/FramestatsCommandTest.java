@@ -262,7 +262,7 @@ class FramestatsCommandTest {
         assertError("--refresh-interval needs a positive whole number of nanoseconds, got '0'",
                 "framestats", "--refresh-interval=0", file);
         assertError("--refresh-interval needs a value", "framestats", file, "--refresh-interval");
-        assertError("--proto and --check exclude each other", "framestats", "--proto", "--check", file);
+        assertError("--proto, --check and --matrix exclude each other", "framestats", "--proto", "--check", file);
         assertError("--format applies to text output only", "framestats", "--proto", "--format", "android9", file);
         assertError("unknown dump format 'android7': expected one of android14|android11|android9|android8",
                 "framestats", "--format", "android7", file);
@@ -275,8 +275,8 @@ class FramestatsCommandTest {
     void shouldPrintHelpAndListTheCommand() {
         Result help = run("framestats", "--help");
         assertEquals(0, help.code());
-        assertTrue(help.text().startsWith("usage: gfxstats framestats [--proto|--check]"), help.text());
+        assertTrue(help.text().startsWith("usage: gfxstats framestats [--proto|--check|--matrix]"), help.text());
         Result usage = run("--help");
-        assertTrue(usage.text().contains("framestats [--proto|--check]"), usage.text());
+        assertTrue(usage.text().contains("framestats [--proto|--check|--matrix]"), usage.text());
     }
 }

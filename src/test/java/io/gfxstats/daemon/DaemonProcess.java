@@ -115,6 +115,20 @@ public final class DaemonProcess implements AutoCloseable {
         return Files.exists(log) ? Files.readString(log) : "";
     }
 
+    /** The port of the Prometheus exposition, from the last line a daemon logged when it started serving it. */
+    public int metricsPort() throws IOException {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("metrics: https?://[^ ]*:(\\d+)/metrics")
+                .matcher(logText());
+        int port = -1;
+        while (m.find()) {
+            port = Integer.parseInt(m.group(1));
+        }
+        if (port < 0) {
+            throw new IllegalStateException("the daemon logged no metrics address:\n" + logText());
+        }
+        return port;
+    }
+
     public long pid() {
         return process.pid();
     }
@@ -165,10 +179,10 @@ public final class DaemonProcess implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         if (isAlive()) {
             process.toHandle().destroyForcibly();
-            process.waitFor();
+            process.onExit().join();
         }
     }
 }

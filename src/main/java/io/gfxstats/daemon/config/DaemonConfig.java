@@ -164,6 +164,24 @@ public final class DaemonConfig {
             }
             checkDisjoint(c);
             checkTcp(c);
+            checkMetrics(c);
+        }
+
+        /** The exposition follows the TCP rules: off loopback it needs TLS and the bearer token. */
+        private static void checkMetrics(DaemonConfig c) {
+            String host = c.get(Setting.METRICS_HOST);
+            if (c.get(Setting.METRICS_ENABLED) && !Values.isLoopback(host)) {
+                if (c.get(Setting.TLS_CERT) == null) {
+                    throw new ConfigException(Setting.TLS_CERT.key(), Setting.METRICS_HOST.key() + ": "
+                            + host + " is reachable from other machines, so metrics need TLS: set "
+                            + Setting.TLS_CERT.key() + " and " + Setting.TLS_KEY.key() + " (or listen on 127.0.0.1)");
+                }
+                if (c.get(Setting.TOKEN_FILE) == null) {
+                    throw new ConfigException(Setting.TOKEN_FILE.key(), Setting.METRICS_HOST.key() + ": "
+                            + host + " is reachable from other machines, so metrics need a bearer token: set "
+                            + Setting.TOKEN_FILE.key() + " (or listen on 127.0.0.1)");
+                }
+            }
         }
 
         /** Buffer files in the data tree (or the reverse) would be read as foreign day files. */

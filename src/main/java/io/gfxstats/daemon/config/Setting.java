@@ -159,6 +159,22 @@ public final class Setting<T> {
             File holding the bearer token that TCP clients must present. Empty means no token check
             (only allowed on loopback).""");
 
+    // --- Prometheus ---
+
+    public static final Setting<Boolean> METRICS_ENABLED = bool("metrics.enabled", "false", """
+            Serve /metrics over HTTP for Prometheus: per-(package, version, uid) frame counters and
+            histograms, and daemon health. Off by default.""")
+            .startsSection("Prometheus / OpenMetrics exposition (docs/operations.md)");
+
+    public static final Setting<String> METRICS_HOST = new Setting<>("metrics.host", "127.0.0.1", Kind.HOST,
+            Values::host, (k, v) -> { }, Function.identity(), """
+            Address to listen on. Like tcp.host: anything other than a loopback address requires
+            tcp.tls.cert and tcp.tls.key (the exposition is then HTTPS) and tcp.token.file (scrapers
+            send it as "Authorization: Bearer ...").""");
+
+    public static final Setting<Integer> METRICS_PORT = integer("metrics.port", "50152", 0, 65_535, """
+            HTTP port; 0 picks a free one (the daemon logs which).""");
+
     // --- The declarations end here. ---
 
     /** How a value is read. Paths are resolved by the loader, which knows where they came from. */

@@ -30,9 +30,19 @@ public final class Harvester {
     private final DayStore store;
     private final BufferRegistry registry;
     private final Runnable onFilesChanged;
+    private final SaveListener onSaved;
+
+    /** Told, after a day file is safely written, what of each buffer it now holds beyond before. */
+    public interface SaveListener {
+        void saved(LiveBuffer buffer, long[] savedCounters);
+    }
 
     public Harvester(DayStore store, BufferRegistry registry) {
         this(store, registry, () -> { });
+    }
+
+    public Harvester(DayStore store, BufferRegistry registry, Runnable onFilesChanged) {
+        this(store, registry, onFilesChanged, (b, c) -> { });
     }
 
     /**
@@ -41,10 +51,11 @@ public final class Harvester {
      *                       quarantined a file); the dump cache listens, so the first dump after
      *                       the save (callers hold the daemon's write lock) re-reads what changed
      */
-    public Harvester(DayStore store, BufferRegistry registry, Runnable onFilesChanged) {
+    public Harvester(DayStore store, BufferRegistry registry, Runnable onFilesChanged, SaveListener onSaved) {
         this.store = store;
         this.registry = registry;
         this.onFilesChanged = onFilesChanged;
+        this.onSaved = onSaved;
     }
 
     /** Outcome of one save, for logs and tests. */
@@ -69,9 +80,9 @@ public final class Harvester {
                 log.warn("cannot read buffer of {}: {}", b, e.getMessage());
                 continue;
             }
-            long[] current = snap.counters();
+            long[] current = snap.vector();
             Contribution c = new Contribution(b.key(), b.pid(), b.uid(), current, b.baseline(),
-                    Math.max(b.accountingStartMillis(), dayStart), b.pipeline());
+                    Math.max(b.accountingStartMillis(), dayStart), b.pipeline(), io.gfxstats.scene.SceneCounters.names(snap));
             if (CounterDeltas.isZero(c.unsaved())) {
                 continue;
             }
@@ -105,6 +116,8 @@ public final class Harvester {
             for (Pending p : e.getValue()) {
                 frames += p.contribution().unsaved()[0];
                 p.buffer().setBaseline(p.contribution().current());
+                onSaved.saved(p.buffer(), java.util.Arrays.copyOf(p.contribution().unsaved(),
+                        io.gfxstats.stats.Counters.COUNT));
             }
         }
         return new Result(files, frames, failures, firstFailure);

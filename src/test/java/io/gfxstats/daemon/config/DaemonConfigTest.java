@@ -225,6 +225,28 @@ class DaemonConfigTest {
     }
 
     @Test
+    void shouldServeMetricsOnlyOnLoopbackUnlessTlsAndATokenAreSet() {
+        DaemonConfig off = load(xdg);
+        assertTrue(!off.get(Setting.METRICS_ENABLED));
+        assertEquals("127.0.0.1", off.get(Setting.METRICS_HOST));
+
+        ConfigException noTls = error("--set", "metrics.enabled=true", "--set", "metrics.host=0.0.0.0");
+        assertEquals("tcp.tls.cert", noTls.key());
+        assertTrue(noTls.getMessage().contains("metrics.host: 0.0.0.0 is reachable from other machines, so metrics"
+                + " need TLS"), noTls.getMessage());
+        ConfigException noToken = error("--set", "metrics.enabled=true", "--set", "metrics.host=0.0.0.0",
+                "--set", "tcp.tls.cert=/c.pem", "--set", "tcp.tls.key=/k.pem");
+        assertEquals("tcp.token.file", noToken.key());
+        DaemonConfig remote = load(xdg, "--set", "metrics.enabled=true", "--set", "metrics.host=0.0.0.0",
+                "--set", "tcp.tls.cert=/c.pem", "--set", "tcp.tls.key=/k.pem", "--set", "tcp.token.file=/t",
+                "--set", "metrics.port=9999");
+        assertEquals(9999, remote.get(Setting.METRICS_PORT));
+        // a non-loopback host is fine while the exposition is off
+        assertEquals("0.0.0.0", load(xdg, "--set", "metrics.host=0.0.0.0").get(Setting.METRICS_HOST));
+        assertEquals("metrics.port", error("--set", "metrics.port=70000").key());
+    }
+
+    @Test
     void shouldReportAMissingOrUnreadableConfigFile() throws IOException {
         ConfigException missing = error("--config", tmp.resolve("nope.properties").toString());
         assertEquals("--config", missing.key());

@@ -1,0 +1,154 @@
+package io.gfxstats.cli;
+
+import io.gfxstats.timeline.Thresholds;
+import io.gfxstats.timeline.log.FrameLogClassifier;
+import io.gfxstats.timeline.log.FrameLogException;
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * {@code gfxstats timeline classify|perfetto}: SurfaceFlinger's FrameTimeline offline - the
+ * classification of frame logs (JSON Lines), and the FrameTimeline events of Perfetto traces
+ * (docs/frametimeline.md).
+ */
+final class TimelineCommand implements Command {
+    static final String NAME = "timeline";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String synopsis() {
+        return "timeline classify|perfetto ...   FrameTimeline jank of frame logs and Perfetto traces";
+    }
+
+    @Override
+    public int run(String[] argv, InputStream in, PrintStream out, PrintStream err) throws Exception {
+        if (argv.length == 0 || argv[0].equals("-h") || argv[0].equals("--help")) {
+            PrintStream to = argv.length == 0 ? err : out;
+            to.println("usage: gfxstats timeline classify [--present-threshold-ns N] [--deadline-threshold-ns N]"
+                    + " [--start-threshold-ns N] [--extended-present-threshold] FILE|-");
+            to.println("       gfxstats timeline perfetto TRACE");
+            to.println();
+            to.println("  classify   classify a frame log (JSON Lines, one DisplayFrame per line) by Android 16's rules");
+            to.println("  perfetto   FrameTimeline jank per process and layer of a Perfetto trace");
+            return argv.length == 0 ? EXIT_ERROR : 0;
+        }
+        String[] rest = Arrays.copyOfRange(argv, 1, argv.length);
+        return switch (argv[0]) {
+            case "classify" -> classify(rest, in, out);
+            case "perfetto" -> TimelinePerfetto.run(rest, out);
+            default -> throw new UsageException("unknown subcommand '" + argv[0] + "' (classify or perfetto)");
+        };
+    }
+
+    private static Args classifySpec() {
+        return new Args("timeline classify")
+                .value("--present-threshold-ns", "N", "present threshold (default 2000000, Android 16's 2 ms)")
+                .value("--deadline-threshold-ns", "N", "deadline threshold (default 0)")
+                .value("--start-threshold-ns", "N", "start threshold of display frames (default 2000000)")
+                .flag("--extended-present-threshold", "the 4 ms present threshold (Android's "
+                        + "increase_missed_frame_jank_threshold)")
+                .positional("FILE|-");
+    }
+
+    private static int classify(String[] argv, InputStream in, PrintStream out) throws UsageException {
+        Args spec = classifySpec();
+        Args.Parsed args = spec.parse(argv);
+        if (args.help()) {
+            out.print(spec.help("timeline classify [options] FILE|-",
+                    "Classifies a frame log: JSON Lines, one DisplayFrame per line in presentation order,\n"
+                    + "with the SurfaceFrames latched in it; writes one JSON line per frame (see docs/frametimeline.md)."));
+            return 0;
+        }
+        if (args.positionals().size() != 1) {
+            throw new UsageException("expected one input, FILE or - for stdin (try: gfxstats timeline classify --help)");
+        }
+        Thresholds base = args.has("--extended-present-threshold")
+                ? Thresholds.ANDROID_16_EXTENDED : Thresholds.ANDROID_16_LEGACY;
+        if (args.has("--extended-present-threshold") && args.has("--present-threshold-ns")) {
+            throw new UsageException("--extended-present-threshold and --present-threshold-ns exclude each other");
+        }
+        Thresholds thresholds = new Thresholds(
+                nanos(args, "--present-threshold-ns", base.presentNs()),
+                nanos(args, "--deadline-threshold-ns", base.deadlineNs()),
+                nanos(args, "--start-threshold-ns", base.startNs()));
+        String input = args.positionals().get(0);
+        String name = input.equals("-") ? "stdin" : input;
+        OutputStream stdout = BinaryStdout.of(out);
+        try (BufferedReader reader = new BufferedReader(open(input, in))) {
+            Writer writer = new BufferedWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8));
+            try {
+                new FrameLogClassifier(thresholds).classify(reader, writer);
+            } catch (FrameLogException e) {
+                writer.flush();
+                throw new UsageException(name + " " + e.getMessage(), e);
+            }
+            return 0;
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new UsageException("cannot read " + name + ": not UTF-8 text");
+        } catch (IOException e) {
+            if (e.getMessage() != null && e.getMessage().contains("standard output")) {
+                return BinaryStdout.writeFailed(e);
+            }
+            if (BinaryStdout.isBrokenPipe(e)) {
+                return BinaryStdout.writeFailed(e);
+            }
+            throw new UsageException("cannot read " + name + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static Reader open(String input, InputStream stdin) throws UsageException, IOException {
+        InputStream stream;
+        if (input.equals("-")) {
+            stream = stdin;
+        } else {
+            Path path = Path.of(input);
+            if (Files.isDirectory(path)) {
+                throw new UsageException("cannot read " + input + ": is a directory");
+            }
+            try {
+                stream = Files.newInputStream(path);
+            } catch (NoSuchFileException e) {
+                throw new UsageException("cannot read " + input + ": no such file");
+            } catch (AccessDeniedException e) {
+                throw new UsageException("cannot read " + input + ": permission denied");
+            }
+        }
+        return new InputStreamReader(stream, StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT));
+    }
+
+    private static long nanos(Args.Parsed args, String option, long fallback) throws UsageException {
+        String v = args.value(option);
+        if (v == null) {
+            return fallback;
+        }
+        try {
+            long n = Long.parseLong(v.trim());
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new UsageException("option " + option + " must be a whole number of nanoseconds >= 0, got '" + v + "'");
+    }
+}

@@ -1,0 +1,105 @@
+package io.gfxstats.daemon.metrics;
+
+import io.gfxstats.stats.BucketBounds;
+import io.gfxstats.stats.Counters;
+import io.gfxstats.stats.Histograms;
+import io.gfxstats.stats.JankType;
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.prometheus.metrics.model.snapshots.Unit;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The frame counters and histograms, per (package, version, uid), as immutable snapshots of the
+ * Prometheus model, built on each scrape from {@code totals} (the daemon's saved ledger plus its
+ * live buffers' unsaved frames: memory only, no file is read).
+ */
+public final class FrameMetrics implements MultiCollector {
+    public static final String FRAMES = "gfxstats_frames";
+    public static final String JANKY_FRAMES = "gfxstats_janky_frames";
+    public static final String JANK_CAUSE = "gfxstats_jank_cause";
+    public static final String FRAME_DURATION = "gfxstats_frame_duration_seconds";
+    public static final String GPU_DURATION = "gfxstats_gpu_duration_seconds";
+
+    /** The persisted jank types and their label values (the legacy-only type is never saved). */
+    private static final List<JankType> CAUSES = List.of(JankType.MISSED_VSYNC, JankType.HIGH_INPUT_LATENCY,
+            JankType.SLOW_UI_THREAD, JankType.SLOW_BITMAP_UPLOAD, JankType.SLOW_DRAW, JankType.MISSED_DEADLINE);
+
+    private static final double[] CPU_BOUNDS = BucketBounds.cpu();
+    private static final double[] GPU_BOUNDS = BucketBounds.gpu();
+
+    private final Supplier<Map<SeriesKey, long[]>> totals;
+
+    /** @param totals cumulative counters per series in {@link Counters} order, monotonic over calls */
+    public FrameMetrics(Supplier<Map<SeriesKey, long[]>> totals) {
+        this.totals = totals;
+    }
+
+    /** The label value of a jank type in {@code gfxstats_jank_cause_total{cause=...}}. */
+    public static String causeName(JankType type) {
+        return switch (type) {
+            case MISSED_VSYNC -> "missed_vsync";
+            case HIGH_INPUT_LATENCY -> "high_input_latency";
+            case SLOW_UI_THREAD -> "slow_ui_thread";
+            case SLOW_BITMAP_UPLOAD -> "slow_bitmap_uploads";
+            case SLOW_DRAW -> "slow_issue_draw_commands";
+            case MISSED_DEADLINE -> "frame_deadline_missed";
+            case MISSED_DEADLINE_LEGACY -> throw new IllegalArgumentException(type + " is never exposed");
+        };
+    }
+
+    @Override
+    public MetricSnapshots collect() {
+        Map<SeriesKey, long[]> all = totals.get();
+        CounterSnapshot.Builder frames = CounterSnapshot.builder().name(FRAMES)
+                .help("Frames rendered (Android's 'Total frames rendered'), live frames included");
+        CounterSnapshot.Builder janky = CounterSnapshot.builder().name(JANKY_FRAMES)
+                .help("Janky frames (Android's 'Janky frames')");
+        CounterSnapshot.Builder causes = CounterSnapshot.builder().name(JANK_CAUSE)
+                .help("Janky frames by Android jank type; a frame can have several causes");
+        HistogramSnapshot.Builder cpu = HistogramSnapshot.builder().name(FRAME_DURATION).unit(Unit.SECONDS)
+                .help("Frame durations in Android's 154 CPU buckets (le = where the next bucket starts); no _sum");
+        HistogramSnapshot.Builder gpu = HistogramSnapshot.builder().name(GPU_DURATION).unit(Unit.SECONDS)
+                .help("GPU durations in Android's 26 GPU buckets (le = where the next bucket starts); no _sum");
+        for (Map.Entry<SeriesKey, long[]> e : all.entrySet()) {
+            Labels labels = labels(e.getKey());
+            long[] c = e.getValue();
+            frames.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
+                    .labels(labels).value(c[Counters.TOTAL_FRAMES]).build());
+            janky.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
+                    .labels(labels).value(c[Counters.JANKY_FRAMES]).build());
+            for (JankType t : CAUSES) {
+                causes.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
+                        .labels(labels.add("cause", causeName(t))).value(c[t.counter()]).build());
+            }
+            cpu.dataPoint(histogram(labels, CPU_BOUNDS, c, Counters.CPU_BUCKET_BASE, Histograms.CPU_BUCKETS));
+            long gpuFrames = 0;
+            for (int i = 0; i < Histograms.GPU_BUCKETS; i++) {
+                gpuFrames += c[Counters.GPU_BUCKET_BASE + i];
+            }
+            if (gpuFrames > 0) {
+                gpu.dataPoint(histogram(labels, GPU_BOUNDS, c, Counters.GPU_BUCKET_BASE, Histograms.GPU_BUCKETS));
+            }
+        }
+        return MetricSnapshots.of(frames.build(), janky.build(), causes.build(), cpu.build(), gpu.build());
+    }
+
+    private static HistogramSnapshot.HistogramDataPointSnapshot histogram(Labels labels, double[] bounds, long[] c,
+                                                                          int base, int buckets) {
+        long[] counts = new long[buckets];
+        System.arraycopy(c, base, counts, 0, buckets);
+        return HistogramSnapshot.HistogramDataPointSnapshot.builder().labels(labels)
+                .classicHistogramBuckets(ClassicHistogramBuckets.of(bounds, counts)).build();
+    }
+
+    private static Labels labels(SeriesKey key) {
+        return Labels.of("package", key.packageName(), "uid", Integer.toString(key.uid()),
+                "version", Long.toString(key.versionCode()));
+    }
+}

@@ -1,0 +1,86 @@
+package io.gfxstats.timeline.log;
+
+import io.gfxstats.timeline.DisplayFrame;
+import io.gfxstats.timeline.FrameTimelineClassifier;
+import io.gfxstats.timeline.JankType;
+import io.gfxstats.timeline.SurfaceFrame;
+import io.gfxstats.timeline.Thresholds;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.Writer;
+
+/**
+ * The offline classifier of {@code gfxstats timeline classify}: reads a frame log (JSON Lines,
+ * one DisplayFrame per line in presentation order) and writes one classification per line, in
+ * the same order. Blank lines are skipped. The previous present of a line is the previous
+ * frame's actual present as given (0 before the first), as SurfaceFlinger keeps it.
+ */
+public final class FrameLogClassifier {
+    private final FrameTimelineClassifier classifier;
+
+    public FrameLogClassifier(Thresholds thresholds) {
+        this.classifier = new FrameTimelineClassifier(thresholds);
+    }
+
+    /** Classifies every line; stops at the first bad one. Returns the number of frames written. */
+    public long classify(BufferedReader in, Writer out) throws IOException, FrameLogException {
+        FrameLogParser parser = new FrameLogParser();
+        FrameLogLine line = new FrameLogLine();
+        StringBuilder sb = new StringBuilder(256);
+        long previousPresent = 0;
+        long lineNumber = 0;
+        long frames = 0;
+        String text;
+        while ((text = in.readLine()) != null) {
+            lineNumber++;
+            if (text.isBlank()) {
+                continue;
+            }
+            parser.parse(text, lineNumber, line);
+            DisplayFrame df = line.display;
+            classifier.classify(df, previousPresent);
+            previousPresent = df.actualPresent();
+            sb.setLength(0);
+            sb.append("{\"token\":").append(line.displayToken);
+            appendResult(sb, df.jank(), df.present().json(), df.finish().json());
+            sb.append(",\"start\":\"").append(df.start().json()).append('"');
+            sb.append(",\"severity\":\"").append(df.severity().json()).append('"');
+            sb.append(",\"surfaces\":[");
+            for (int i = 0; i < line.surfaceCount; i++) {
+                SurfaceFrame sf = line.surfaces.get(i);
+                classifier.classify(sf, df);
+                if (i > 0) {
+                    sb.append(',');
+                }
+                sb.append("{\"token\":").append(line.surfaceTokens.get(i));
+                appendResult(sb, sf.jank(), sf.present().json(), sf.finish().json());
+                sb.append(",\"severity\":\"").append(sf.severity().json()).append("\"}");
+            }
+            sb.append("]}\n");
+            out.write(sb.toString());
+            frames++;
+        }
+        out.flush();
+        return frames;
+    }
+
+    private static void appendResult(StringBuilder sb, int jank, String present, String finish) {
+        sb.append(",\"jank\":[");
+        if (jank == JankType.NONE) {
+            sb.append("\"None\"");
+        } else {
+            boolean first = true;
+            for (int i = 0; i < JankType.count(); i++) {
+                if ((jank & JankType.bit(i)) != 0) {
+                    if (!first) {
+                        sb.append(',');
+                    }
+                    sb.append('"').append(JankType.name(i)).append('"');
+                    first = false;
+                }
+            }
+        }
+        sb.append("],\"present\":\"").append(present).append('"');
+        sb.append(",\"finish\":\"").append(finish).append('"');
+    }
+}

@@ -1,0 +1,86 @@
+package io.gfxstats.trace;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Android atrace frames (spec section 5): {@code Choreographer#doFrame <vsyncId>} on the UI thread
+ * and {@code DrawFrames <vsyncId>} on the RenderThread of the same process, linked by
+ * (payload pid, vsyncId). The payload pid is the key because in HarmonyOS traces of
+ * Android-container apps it is the container's pid, the same on both threads, while the kernel TGID
+ * differs.
+ */
+final class AndroidFrames {
+    /** One doFrame or DrawFrames slice; end stays {@link FrameTable#INVALID} until its E. */
+    static final class Slice {
+        final int pid;
+        final int tid;
+        final long vsyncId;
+        final long start;
+        long end = FrameTable.INVALID;
+
+        Slice(int pid, int tid, long vsyncId, long start) {
+            this.pid = pid;
+            this.tid = tid;
+            this.vsyncId = vsyncId;
+            this.start = start;
+        }
+    }
+
+    /** A doFrame and the DrawFrames of the same vsyncId, if any. */
+    record Frame(Slice doFrame, Slice drawFrames) {
+    }
+
+    private final List<Slice> doFrames = new ArrayList<>();
+    private final Map<Long, Slice> drawByKey = new HashMap<>();
+
+    static final String DO_FRAME = "Choreographer#doFrame ";
+    static final String DRAW_FRAMES = "DrawFrames ";
+
+    /** The vsyncId of a name {@code prefix<digits>}, or -1. */
+    static long idAfter(String name, String prefix) {
+        if (!name.startsWith(prefix) || name.length() == prefix.length() || name.length() - prefix.length() > 18) {
+            return -1;
+        }
+        long v = 0;
+        for (int i = prefix.length(); i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            v = v * 10 + (c - '0');
+        }
+        return v;
+    }
+
+    Slice doFrame(int pid, int tid, long vsyncId, long ts) {
+        Slice s = new Slice(pid, tid, vsyncId, ts);
+        doFrames.add(s);
+        return s;
+    }
+
+    Slice drawFrames(int pid, int tid, long vsyncId, long ts) {
+        Slice s = new Slice(pid, tid, vsyncId, ts);
+        drawByKey.putIfAbsent(key(pid, vsyncId), s);
+        return s;
+    }
+
+    private static long key(int pid, long vsyncId) {
+        return ((long) pid << 40) ^ vsyncId;
+    }
+
+    boolean isEmpty() {
+        return doFrames.isEmpty();
+    }
+
+    List<Frame> frames() {
+        List<Frame> out = new ArrayList<>(doFrames.size());
+        for (Slice d : doFrames) {
+            Slice r = drawByKey.get(key(d.pid, d.vsyncId));
+            out.add(new Frame(d, r != null && r.pid == d.pid && r.vsyncId == d.vsyncId ? r : null));
+        }
+        return out;
+    }
+}

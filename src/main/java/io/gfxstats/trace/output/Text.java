@@ -1,0 +1,51 @@
+package io.gfxstats.trace.output;
+
+import io.gfxstats.trace.TraceFrame;
+import java.util.Locale;
+
+/** Number formatting shared by the text writers. */
+final class Text {
+    private Text() {
+    }
+
+    static String ms(long nanos) {
+        return nanos == TraceFrame.UNKNOWN ? "-" : String.format(Locale.ROOT, "%.2fms", nanos / 1e6);
+    }
+
+    static String cell(long v) {
+        return v == TraceFrame.UNKNOWN ? "" : Long.toString(v);
+    }
+
+    static String json(long v) {
+        return v == TraceFrame.UNKNOWN ? "null" : Long.toString(v);
+    }
+
+    static String quote(String s) {
+        StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        return sb.append('"').toString();
+    }
+
+    static String csv(String s) {
+        if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0) {
+            return s;
+        }
+        return '"' + s.replace("\"", "\"\"") + '"';
+    }
+}

@@ -1,0 +1,156 @@
+package io.gfxstats.bench;
+
+import io.gfxstats.buffer.FrameStream;
+import io.gfxstats.buffer.StripeWriter;
+import io.gfxstats.client.DirectoryBufferProvider;
+import io.gfxstats.client.SessionOptions;
+import io.gfxstats.client.StatsSession;
+import io.gfxstats.client.WindowTracker;
+import io.gfxstats.frame.DaveyListener;
+import io.gfxstats.frame.ModernJankTracker;
+import io.gfxstats.frame.TrackerConfig;
+import io.gfxstats.stats.Counters;
+import io.gfxstats.stats.Histograms;
+import io.gfxstats.stats.StatsSink;
+import org.HdrHistogram.AtomicHistogram;
+import org.HdrHistogram.Histogram;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+
+/**
+ * One recorder walking {@link ClientRecordBenchmark}'s frame stream for a given number of frames,
+ * after a fixed warm-up: the program that {@code scripts/bench instructions} runs under
+ * valgrind's callgrind twice, with two frame counts, so that the difference of the two
+ * instruction totals divided by the difference of the frame counts is the instructions one frame
+ * costs in compiled code. Start-up, warm-up and compilation are the same in both runs and cancel;
+ * unlike a time, the count does not depend on what else the machine is doing.
+ *
+ * <p>Besides the whole path ({@code gfxstats}) two parts of it run alone, for the decomposition
+ * in docs/benchmarks.md: {@code rules} (the jank rules counting into a plain on-heap array),
+ * {@code rules-discard} (the same rules with a sink that counts nothing) and
+ * {@code stripe} (the three increments every frame makes - total, CPU bucket, GPU bucket - into
+ * a stripe). Whatever the whole costs beyond the two is the tracker's and session's own.
+ *
+ * <p>Usage: {@code RecordLoop gfxstats|rules|rules-discard|stripe|hdr-atomic|hdr FRAMES [WARMUP]}.
+ */
+public final class RecordLoop {
+    static final int DEFAULT_WARMUP = 2_000_000;
+
+    private RecordLoop() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 2) {
+            System.err.println("usage: RecordLoop gfxstats|hdr-atomic|hdr FRAMES [WARMUP]");
+            System.exit(2);
+        }
+        String recorder = args[0];
+        long frames = Long.parseLong(args[1]);
+        long warmup = args.length > 2 ? Long.parseLong(args[2]) : DEFAULT_WARMUP;
+        long[] nanos = durations();
+        long sink;
+        switch (recorder) {
+            case "gfxstats" -> sink = gfxstats(nanos, warmup, frames);
+            case "rules", "rules-discard" -> {
+                int[] counts = new int[Counters.COUNT];
+                ModernJankTracker rules = new ModernJankTracker(TrackerConfig.live(FrameStream.INTERVAL),
+                        DaveyListener.ignoring());
+                StatsSink array = recorder.equals("rules") ? c -> counts[c]++ : c -> { };
+                long[] vsync = {1_000_000_000L};
+                Recorder r = d -> {
+                    long intended = vsync[0];
+                    vsync[0] = intended + FrameStream.INTERVAL;
+                    long completed = intended + d;
+                    rules.finishFrame(intended, intended, completed, completed + ClientRecordBenchmark.GPU_NANOS,
+                            FrameStream.INTERVAL, array);
+                };
+                walk(nanos, warmup, r);
+                walk(nanos, frames, r);
+                sink = recorder.equals("rules") ? counts[Counters.TOTAL_FRAMES] : warmup + frames;
+            }
+            case "stripe" -> {
+                StripeWriter stripe = StripeWriter.inMemory();
+                Recorder r = d -> {
+                    stripe.increment(Counters.TOTAL_FRAMES);
+                    stripe.increment(Counters.CPU_BUCKET_BASE + Histograms.cpuBucketIndex(d));
+                    stripe.increment(Counters.GPU_BUCKET_BASE + Histograms.gpuBucketIndex(ClientRecordBenchmark.GPU_NANOS));
+                };
+                walk(nanos, warmup, r);
+                walk(nanos, frames, r);
+                sink = stripe.contribution(Counters.TOTAL_FRAMES);
+                stripe.release();
+            }
+            case "hdr-atomic" -> {
+                AtomicHistogram h = new AtomicHistogram(ClientRecordBenchmark.HIGHEST_NANOS, 2);
+                Recorder r = h::recordValue;
+                walk(nanos, warmup, r);
+                walk(nanos, frames, r);
+                sink = h.getTotalCount();
+            }
+            case "hdr" -> {
+                Histogram h = new Histogram(ClientRecordBenchmark.HIGHEST_NANOS, 2);
+                Recorder r = h::recordValue;
+                walk(nanos, warmup, r);
+                walk(nanos, frames, r);
+                sink = h.getTotalCount();
+            }
+            default -> throw new IllegalArgumentException("unknown recorder " + recorder);
+        }
+        System.out.println(recorder + " recorded " + sink);
+    }
+
+    private interface Recorder {
+        void record(long value);
+    }
+
+    private static void walk(long[] nanos, long frames, Recorder r) {
+        int next = 0;
+        for (long i = 0; i < frames; i++) {
+            r.record(nanos[next++ & (ClientRecordBenchmark.STREAM_LENGTH - 1)]);
+        }
+    }
+
+    private static long[] durations() {
+        long[] nanos = new long[ClientRecordBenchmark.STREAM_LENGTH];
+        SplittableRandom random = new SplittableRandom(42);
+        for (int i = 0; i < nanos.length; i++) {
+            nanos[i] = FrameStream.drawDuration(random);
+        }
+        return nanos;
+    }
+
+    private static long gfxstats(long[] nanos, long warmup, long frames) throws Exception {
+        Path dir = Files.createTempDirectory("gfxstats-instr");
+        try (DirectoryBufferProvider provider = DirectoryBufferProvider.create(dir);
+             StatsSession session = StatsSession.open(SessionOptions.builder("io.gfxstats.bench", 1)
+                     .daveyListener(DaveyListener.ignoring()).build(), provider)) {
+            if (!session.awaitAttached(Duration.ofSeconds(60))) {
+                throw new IllegalStateException("no buffer attached");
+            }
+            try (WindowTracker tracker = session.newTracker()) {
+                long[] vsync = {1_000_000_000L};
+                Recorder r = d -> {
+                    long intended = vsync[0];
+                    vsync[0] = intended + FrameStream.INTERVAL;
+                    long completed = intended + d;
+                    tracker.record(intended, intended, completed, completed + ClientRecordBenchmark.GPU_NANOS,
+                            FrameStream.INTERVAL);
+                };
+                walk(nanos, warmup, r);
+                walk(nanos, frames, r);
+            }
+            return warmup + frames;
+        } finally {
+            try (Stream<Path> files = Files.list(dir)) {
+                for (Path p : files.toList()) {
+                    Files.delete(p);
+                }
+            }
+            Files.delete(dir);
+        }
+    }
+}

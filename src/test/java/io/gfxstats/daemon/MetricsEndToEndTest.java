@@ -1,0 +1,231 @@
+package io.gfxstats.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gfxstats.daemon.metrics.FrameMetrics;
+import io.gfxstats.dayfile.StatsProtos;
+import io.gfxstats.proto.GraphicsStatsProto;
+import io.gfxstats.stats.Counters;
+import io.gfxstats.stats.Histograms;
+import io.gfxstats.stats.JankType;
+import io.gfxstats.stats.ProfileData;
+import io.gfxstats.store.Days;
+import io.gfxstats.testing.Exposition;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Prometheus exposition of a real daemon process fed by real client processes: it equals the
+ * dump with live frames included, and stays so (never going down) when clients exit, the day
+ * rotates and the daemon restarts.
+ */
+class MetricsEndToEndTest {
+    private static final String[] METRICS_ON = {"--set", "metrics.enabled=true", "--set", "metrics.port=0",
+        "--set", "flush.interval=1h"};
+    private static final List<JankType> CAUSES = List.of(JankType.MISSED_VSYNC, JankType.HIGH_INPUT_LATENCY,
+            JankType.SLOW_UI_THREAD, JankType.SLOW_BITMAP_UPLOAD, JankType.SLOW_DRAW, JankType.MISSED_DEADLINE);
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void shouldEqualTheDumpWithLiveFramesAndStayMonotonicAcrossExitRotationAndRestart() throws Exception {
+        try (DaemonProcess daemon = new DaemonProcess(tmp.resolve("s"), METRICS_ON).start()) {
+            ClientProcess a = ClientProcess.start(daemon, "com.example.metrics", 3, 700, 700, 0, "wait-attach", "hang");
+            a.await("recorded 700", 60);
+            Exposition live = scrape(daemon);
+            assertEquals(700, live.value("gfxstats_frames_total", "package=\"com.example.metrics\""));
+            assertMatchesDump(daemon, live, "com.example.metrics");
+
+            try (ClientProcess b = ClientProcess.start(daemon, "com.example.other", 1, 300, 300, 0, "wait-attach",
+                    "exit")) {
+                assertEquals(0, b.waitFor());
+            }
+            a.kill();
+            awaitLiveBuffers(daemon, 0);
+            Exposition saved = scrape(daemon);
+            assertEquals(700, saved.value("gfxstats_frames_total", "package=\"com.example.metrics\""));
+            assertEquals(300, saved.value("gfxstats_frames_total", "package=\"com.example.other\""));
+            assertMatchesDump(daemon, saved, "com.example.metrics");
+            assertMatchesDump(daemon, saved, "com.example.other");
+            assertNotBelow(live, saved);
+
+            long now = System.currentTimeMillis();
+            long midnight = Days.nextDayStart(now);
+            daemon.setClockOffset(midnight - now + 1_000);
+            awaitDay(daemon, midnight);
+            Exposition rotated = scrape(daemon);
+            assertNotBelow(saved, rotated);
+            try (ClientProcess c = ClientProcess.start(daemon, "com.example.metrics", 3, 140, 140, 0, "wait-attach",
+                    "hang")) {
+                c.await("recorded 140", 60);
+                Exposition nextDay = scrape(daemon);
+                assertEquals(840, nextDay.value("gfxstats_frames_total", "package=\"com.example.metrics\""));
+                assertMatchesDump(daemon, nextDay, "com.example.metrics");
+                assertNotBelow(rotated, nextDay);
+            }
+            awaitLiveBuffers(daemon, 0);
+            Exposition health = scrape(daemon);
+            assertTrue(health.value("gfxstats_daemon_saves_total", "result=\"ok\"") >= 3, health.text());
+            assertEquals(1140, health.sum("gfxstats_daemon_saved_frames_total"), health.text());
+            assertTrue(health.series().containsKey("gfxstats_daemon_live_buffers"), health.text());
+
+            assertEquals(0, daemon.stop());
+        }
+        // A restarted daemon starts its counters from the day files: still the dump's numbers.
+        try (DaemonProcess again = new DaemonProcess(tmp.resolve("s"), METRICS_ON).start()) {
+            Exposition restarted = scrape(again);
+            assertEquals(1140, restarted.sum("gfxstats_frames_total"), restarted.text());
+            assertMatchesDump(again, restarted, "com.example.metrics");
+            assertMatchesDump(again, restarted, "com.example.other");
+        }
+    }
+
+    @Test
+    void shouldAnswerOnlyScrapersWithTheBearerTokenWhenOneIsConfigured() throws Exception {
+        Path token = tmp.resolve("token");
+        Files.writeString(token, "s3cret-token-for-metrics\n");
+        Files.setPosixFilePermissions(token, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        try (DaemonProcess daemon = new DaemonProcess(tmp.resolve("t"), "--set", "metrics.enabled=true",
+                "--set", "metrics.port=0", "--set", "tcp.token.file=" + token).start()) {
+            String url = "http://127.0.0.1:" + daemon.metricsPort() + "/metrics";
+            assertEquals(401, Exposition.scrape(url, null).status());
+            assertEquals(401, Exposition.scrape(url, "wrong").status());
+            Exposition ok = Exposition.scrape(url, "s3cret-token-for-metrics");
+            assertEquals(200, ok.status());
+            assertTrue(ok.text().contains("gfxstats_daemon_live_buffers"), ok.text());
+        }
+    }
+
+    @Test
+    void shouldServeHttpsWithTheTcpCertificateWhenTlsIsConfigured() throws Exception {
+        Path cert = tmp.resolve("cert.pem");
+        Path key = tmp.resolve("key.pem");
+        Process openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "ec",
+                "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
+                "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+                "-keyout", key.toString(), "-out", cert.toString()).redirectErrorStream(true).start();
+        String output = new String(openssl.getInputStream().readAllBytes());
+        assertEquals(0, openssl.waitFor(), output);
+        Path token = tmp.resolve("token");
+        Files.writeString(token, "tls-metrics-token\n");
+        Files.setPosixFilePermissions(token, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        try (DaemonProcess daemon = new DaemonProcess(tmp.resolve("h"), "--set", "metrics.enabled=true",
+                "--set", "metrics.host=0.0.0.0", "--set", "metrics.port=0", "--set", "tcp.tls.cert=" + cert,
+                "--set", "tcp.tls.key=" + key, "--set", "tcp.token.file=" + token).start()) {
+            assertTrue(daemon.logText().contains("metrics: https://0.0.0.0:"), daemon.logText());
+            java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
+            trust.load(null, null);
+            try (var in = Files.newInputStream(cert)) {
+                trust.setCertificateEntry("gfxstatsd",
+                        java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(in));
+            }
+            javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance("PKIX");
+            tmf.init(trust);
+            javax.net.ssl.SSLContext ssl = javax.net.ssl.SSLContext.getInstance("TLS");
+            ssl.init(null, tmf.getTrustManagers(), null);
+            java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder().sslContext(ssl).build();
+            String url = "https://127.0.0.1:" + daemon.metricsPort() + "/metrics";
+            assertEquals(401, Exposition.scrape(client, url, null).status());
+            assertEquals(200, Exposition.scrape(client, url, "tls-metrics-token").status());
+            // plain HTTP gets no exposition from a TLS listener
+            assertThrows(java.io.IOException.class, () -> Exposition.scrape(
+                    "http://127.0.0.1:" + daemon.metricsPort() + "/metrics", "tls-metrics-token"));
+        }
+    }
+
+    @Test
+    void shouldServeNoMetricsByDefault() throws Exception {
+        try (DaemonProcess daemon = new DaemonProcess(tmp.resolve("d")).start()) {
+            assertTrue(!daemon.logText().contains("metrics: http"), daemon.logText());
+        }
+    }
+
+    static Exposition scrape(DaemonProcess daemon) throws Exception {
+        Exposition e = Exposition.scrape("http://127.0.0.1:" + daemon.metricsPort() + "/metrics", null);
+        assertEquals(200, e.status(), e.text());
+        return e;
+    }
+
+    /** Every counter and cumulative bucket of one package equals the dump's sum over its days. */
+    static void assertMatchesDump(DaemonProcess daemon, Exposition e, String pkg) throws Exception {
+        ProfileData dump = new ProfileData();
+        for (GraphicsStatsProto p : daemon.dumpProto().getStatsList()) {
+            if (p.getPackageName().equals(pkg)) {
+                dump.merge(StatsProtos.toProfileData(p));
+            }
+        }
+        String label = "package=\"" + pkg + "\"";
+        assertEquals(dump.totalFrames(), e.value("gfxstats_frames_total", label), pkg);
+        assertEquals(dump.jankyFrames(), e.value("gfxstats_janky_frames_total", label), pkg);
+        for (JankType t : CAUSES) {
+            assertEquals(dump.jankCount(t), e.value("gfxstats_jank_cause_total", label,
+                    "cause=\"" + FrameMetrics.causeName(t) + "\""), pkg + " " + t);
+        }
+        assertEquals(cumulative(dump, Counters.CPU_BUCKET_BASE, Histograms.CPU_BUCKETS),
+                buckets(e, "gfxstats_frame_duration_seconds_bucket", label));
+        assertEquals(dump.totalFrames(), e.value("gfxstats_frame_duration_seconds_count", label), pkg);
+        List<Long> gpu = cumulative(dump, Counters.GPU_BUCKET_BASE, Histograms.GPU_BUCKETS);
+        if (gpu.get(gpu.size() - 1) > 0) {
+            assertEquals(gpu, buckets(e, "gfxstats_gpu_duration_seconds_bucket", label));
+        }
+    }
+
+    private static List<Long> cumulative(ProfileData d, int base, int n) {
+        List<Long> out = new ArrayList<>();
+        long sum = 0;
+        for (int i = 0; i < n; i++) {
+            sum += d.get(base + i);
+            out.add(sum);
+        }
+        return out;
+    }
+
+    /** The cumulative bucket counts of one series, by ascending le. */
+    private static List<Long> buckets(Exposition e, String name, String label) {
+        TreeMap<Double, Long> byLe = new TreeMap<>();
+        for (Map.Entry<String, Double> s : e.series().entrySet()) {
+            String k = s.getKey();
+            if (k.startsWith(name + "{") && k.contains(label)) {
+                String le = k.replaceAll(".*le=\"([^\"]*)\".*", "$1");
+                byLe.put(le.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le), s.getValue().longValue());
+            }
+        }
+        return new ArrayList<>(byLe.values());
+    }
+
+    private static void assertNotBelow(Exposition before, Exposition after) {
+        for (Map.Entry<String, Double> s : before.series().entrySet()) {
+            if (s.getKey().startsWith("gfxstats_daemon_live_buffers")
+                    || s.getKey().startsWith("gfxstats_daemon_last_save")) {
+                continue; // gauges
+            }
+            Double now = after.series().get(s.getKey());
+            assertTrue(now != null && now >= s.getValue(), s.getKey() + " went from " + s.getValue() + " to " + now);
+        }
+    }
+
+    private static void awaitLiveBuffers(DaemonProcess daemon, int n) throws Exception {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (daemon.health().getLiveBuffers() != n) {
+            assertTrue(System.nanoTime() < deadline, "live buffers stayed at " + daemon.health().getLiveBuffers());
+            Thread.sleep(50);
+        }
+    }
+
+    private static void awaitDay(DaemonProcess daemon, long dayStart) throws Exception {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (daemon.health().getCurrentDayStart() != dayStart) {
+            assertTrue(System.nanoTime() < deadline, "the daemon did not rotate");
+            Thread.sleep(50);
+        }
+    }
+}
