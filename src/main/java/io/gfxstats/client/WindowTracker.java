@@ -23,6 +23,8 @@ import java.lang.ref.Cleaner;
  */
 public final class WindowTracker implements AutoCloseable {
     private final StatsSession session;
+    /** The session's counts: compared by epoch on every frame, the move when it changed. */
+    private final SessionCounts counts;
     private final TrackerState state;
     private final long defaultIntervalNanos;
     /** The rules when they are the modern ones, which count a frame from its times directly. */
@@ -40,6 +42,7 @@ public final class WindowTracker implements AutoCloseable {
 
     WindowTracker(StatsSession session, TrackerState state, long defaultIntervalNanos) {
         this.session = session;
+        this.counts = session.counts;
         this.state = state;
         this.defaultIntervalNanos = defaultIntervalNanos;
         this.modern = state.rules instanceof ModernJankTracker m ? m : null;
@@ -86,8 +89,8 @@ public final class WindowTracker implements AutoCloseable {
      */
     public void record(FrameInfo frame) {
         TrackerState s = state;
-        if (s.epoch != session.epoch) {
-            session.onEpochChange(s);
+        if (s.epoch != counts.epoch) {
+            counts.onEpochChange(s);
         }
         StripeWriter sink = s.stripe;
         SceneFrameCounter sc = scenes;
@@ -120,8 +123,8 @@ public final class WindowTracker implements AutoCloseable {
                        long frameIntervalNanos) {
         long interval = frameIntervalNanos > 0 ? frameIntervalNanos : defaultIntervalNanos;
         TrackerState s = state;
-        if (s.epoch != session.epoch) {
-            session.onEpochChange(s);
+        if (s.epoch != counts.epoch) {
+            counts.onEpochChange(s);
         }
         StripeWriter sink = s.stripe;
         SceneFrameCounter sc = scenes;
@@ -158,8 +161,8 @@ public final class WindowTracker implements AutoCloseable {
 
     private void countTimeline(int counter) {
         TrackerState s = state;
-        if (s.epoch != session.epoch) {
-            session.onEpochChange(s);
+        if (s.epoch != counts.epoch) {
+            counts.onEpochChange(s);
         }
         s.stripe.incrementTimeline(counter);
     }

@@ -39,11 +39,26 @@ final class DaemonBackend implements StatsBackend {
     private final DaemonState state;
     private final Registrar registrar;
     private final DayFileCache cache;
+    private final SceneBackend scenes;
 
     DaemonBackend(DaemonState state, Registrar registrar, DayFileCache cache) {
         this.state = state;
         this.registrar = registrar;
         this.cache = cache;
+        this.scenes = new SceneBackend(state);
+    }
+
+    @Override
+    public io.gfxstats.rpc.v1.ScenesResponse scenes(io.gfxstats.rpc.v1.ScenesRequest request) throws StatsException {
+        long started = System.nanoTime();
+        io.gfxstats.rpc.v1.ScenesResponse response = scenes.scenes(request);
+        state.events.served("scenes", System.nanoTime() - started);
+        return response;
+    }
+
+    @Override
+    public io.gfxstats.rpc.v1.LiveSnapshot liveSnapshot(String packageName) {
+        return scenes.live(packageName);
     }
 
     @Override
@@ -71,7 +86,8 @@ final class DaemonBackend implements StatsBackend {
         } finally {
             state.lock.readLock().unlock();
         }
-        PullResponse response = DumpService.pullResponse(day, entries(day, ""));
+        PullResponse response = DumpService.pullResponse(day, entries(day, "")).toBuilder()
+                .addAllScenes(scenes.entries(day, "")).build();
         state.events.served("pull", System.nanoTime() - started);
         return response;
     }
