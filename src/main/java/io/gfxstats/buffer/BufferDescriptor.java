@@ -61,18 +61,56 @@ import io.gfxstats.stats.Counters;
  *  +---------------------------------------------------------------+
  * </pre>
  *
- * <p>A counter's value is the sum over all N + 1 stripes. Later layouts may append counter
- * groups to the stripe (so {@code countersPerStripe} grows) and header fields before the claim
- * words; {@link #countersPerStripe(int)} and {@link #claimsOffset(int)} are therefore defined
- * per layout version, and readers keep accepting every version listed in
+ * <p>A counter's value is the sum over all N + 1 stripes.
+ *
+ * <pre>
+ * Layout version 2: version 1's header with two more words before the claim words, version 1's
+ * stripes unchanged, then a directory of counter groups and the groups themselves.
+ *
+ *  +---------------------------------------------------------------+
+ *  |  Header fields 0..535 exactly as in version 1                 |   0
+ *  +---------------------------------------------------------------+
+ *  |                     Group directory offset D                  | 536
+ *  +---------------------------------------------------------------+
+ *  |                     Group count G                             | 540
+ *  +---------------------------------------------------------------+
+ *  |  Claim words of stripes 1..N: 0 free, else pid of the owner   | 544
+ *  |  ...                                    padding to 64 bytes   |
+ *  +===============================================================+
+ *  |  Stripes 0..N: 190 counters each, exactly as in version 1     |  header length
+ *  +===============================================================+
+ *  |  Group directory, G entries of 16 bytes:                      |  D
+ *  |  +-------------------------------------------------------------+
+ *  |  |  Group id      |  Group version  |  Offset  |  Length       |
+ *  |  +-------------------------------------------------------------+
+ *  |  ...                                    padding to 64 bytes   |
+ *  +---------------------------------------------------------------+
+ *  |  Group area 1, at its offset, 64-byte aligned:                |
+ *  |  +-------------------------------------------------------------+
+ *  |  |  Prefix (group-specific, e.g. the scene names) padded to 64 |
+ *  |  +-------------------------------------------------------------+
+ *  |  |  Group stripe 0 (shared) .. N, one per counter stripe:      |
+ *  |  |  C32 u32 counters, padding to 8, C64 u64 sums, padding to 64|
+ *  |  +-------------------------------------------------------------+
+ *  +---------------------------------------------------------------+
+ *  |  Group area 2 ...                                             |
+ *  +---------------------------------------------------------------+
+ * </pre>
+ *
+ * <p>Group stripe s belongs to the writer of counter stripe s (same claim, same single-writer
+ * rules). Readers skip groups whose id or version they do not know; {@link CounterGroups} lists
+ * the groups this release knows. {@link #countersPerStripe(int)} and {@link #claimsOffset(int)}
+ * are defined per layout version, and readers keep accepting every version listed in
  * {@link #isSupported(int)}.
  */
 public final class BufferDescriptor {
     /** 'G' 'F' 'X' 'S' read as a little-endian int. */
     public static final int MAGIC = 0x53584647;
     public static final int LAYOUT_VERSION_1 = 1;
+    /** Version 1 plus a directory of appended counter groups (scenes, FrameTimeline, ...). */
+    public static final int LAYOUT_VERSION_2 = 2;
     /** The layout version this code writes. */
-    public static final int CURRENT_LAYOUT_VERSION = LAYOUT_VERSION_1;
+    public static final int CURRENT_LAYOUT_VERSION = LAYOUT_VERSION_2;
 
     public static final int STATE_INITIALISING = 0;
     public static final int STATE_READY = 1;
@@ -108,6 +146,21 @@ public final class BufferDescriptor {
     public static final int SUCCESSOR_ID_OFFSET = PREDECESSOR_ID_OFFSET + INT + REGISTRATION_ID_MAX_BYTES;
     static final int CLAIMS_OFFSET_V1 = SUCCESSOR_ID_OFFSET + INT + REGISTRATION_ID_MAX_BYTES;
 
+    /** Version 2: where the group directory starts (64-byte aligned, after the last stripe). */
+    public static final int GROUP_DIRECTORY_OFFSET_OFFSET = CLAIMS_OFFSET_V1;
+    /** Version 2: number of directory entries. */
+    public static final int GROUP_COUNT_OFFSET = GROUP_DIRECTORY_OFFSET_OFFSET + INT;
+    static final int CLAIMS_OFFSET_V2 = GROUP_COUNT_OFFSET + INT;
+
+    /** One directory entry: group id, group version, offset of its area, length of its area (u32 each). */
+    public static final int GROUP_ENTRY_LENGTH = 4 * INT;
+    public static final int GROUP_ENTRY_ID = 0;
+    public static final int GROUP_ENTRY_VERSION = INT;
+    public static final int GROUP_ENTRY_OFFSET = 2 * INT;
+    public static final int GROUP_ENTRY_LENGTH_FIELD = 3 * INT;
+    /** Most directory entries a reader accepts (garbage guard; this release writes at most a few). */
+    public static final int MAX_GROUPS = 64;
+
     /** Shortest prefix from which magic, layout version, state and header length can be read. */
     public static final int MIN_PREFIX_LENGTH = HEADER_LENGTH_OFFSET + INT;
 
@@ -122,7 +175,7 @@ public final class BufferDescriptor {
     }
 
     public static boolean isSupported(int layoutVersion) {
-        return layoutVersion == LAYOUT_VERSION_1;
+        return layoutVersion == LAYOUT_VERSION_1 || layoutVersion == LAYOUT_VERSION_2;
     }
 
     /** Counters held by each stripe in a layout; they are the first counters of {@link Counters}. */
@@ -133,7 +186,7 @@ public final class BufferDescriptor {
 
     public static int claimsOffset(int layoutVersion) {
         requireSupported(layoutVersion);
-        return CLAIMS_OFFSET_V1;
+        return layoutVersion == LAYOUT_VERSION_1 ? CLAIMS_OFFSET_V1 : CLAIMS_OFFSET_V2;
     }
 
     /** Offset of the claim word of writer stripe {@code stripe} (1..N). */
@@ -154,14 +207,32 @@ public final class BufferDescriptor {
         return headerLength(layoutVersion, stripeCount) + (long) stripe * stripeLength(layoutVersion);
     }
 
+    /** Length of a file without counter groups (all of a version 1 file). */
     public static long totalLength(int layoutVersion, int stripeCount) {
         return stripeOffset(layoutVersion, stripeCount, stripeCount + 1);
     }
 
+    /** Version 2: offset of the group directory, right after the last stripe. */
+    public static long groupDirectoryOffset(int stripeCount) {
+        return totalLength(LAYOUT_VERSION_2, stripeCount);
+    }
+
+    /** Version 2: length of a file with these groups, laid out in this order after the directory. */
+    public static long totalLength(int stripeCount, java.util.List<CounterGroup> groups) {
+        long offset = groupDirectoryOffset(stripeCount) + align(groups.size() * GROUP_ENTRY_LENGTH, ALIGNMENT);
+        for (CounterGroup g : groups) {
+            offset += g.length(stripeCount);
+        }
+        return offset;
+    }
+
     /** Largest file any supported layout can describe; anything bigger is not a buffer. */
     public static long maxTotalLength() {
-        return totalLength(CURRENT_LAYOUT_VERSION, MAX_STRIPES);
+        return totalLength(MAX_STRIPES, CounterGroups.KNOWN) + MAX_FOREIGN_GROUP_BYTES;
     }
+
+    /** Room a reader allows for groups it does not know (written by a newer release). */
+    public static final long MAX_FOREIGN_GROUP_BYTES = 4L << 20;
 
     static int align(int value, int alignment) {
         return (value + alignment - 1) & -alignment;

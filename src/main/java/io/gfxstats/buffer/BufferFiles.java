@@ -65,7 +65,7 @@ public final class BufferFiles {
                     region.release(ReferenceOwner.INIT);
                 }
             }
-            return new CreatedBuffer(file, length, CURRENT_LAYOUT_VERSION);
+            return new CreatedBuffer(file, length, spec.layoutVersion());
         } catch (IOException | RuntimeException | Error e) {
             if (created) {
                 try {
@@ -79,12 +79,12 @@ public final class BufferFiles {
     }
 
     private static void writeHeader(ByteBuffer b, BufferSpec spec) {
-        int version = CURRENT_LAYOUT_VERSION;
+        int version = spec.layoutVersion();
         b.putInt(MAGIC_OFFSET, MAGIC);
         b.putInt(LAYOUT_VERSION_OFFSET, version);
         b.putInt(STATE_OFFSET, STATE_INITIALISING);
         b.putInt(HEADER_LENGTH_OFFSET, headerLength(version, spec.stripeCount()));
-        b.putLong(TOTAL_LENGTH_OFFSET, totalLength(version, spec.stripeCount()));
+        b.putLong(TOTAL_LENGTH_OFFSET, spec.totalLength());
         b.putInt(STRIPE_COUNT_OFFSET, spec.stripeCount());
         b.putInt(COUNTERS_PER_STRIPE_OFFSET, countersPerStripe(version));
         b.putInt(STRIPE_LENGTH_OFFSET, stripeLength(version));
@@ -98,6 +98,25 @@ public final class BufferFiles {
         putString(b, REGISTRATION_ID_OFFSET, spec.registrationId().getBytes(StandardCharsets.US_ASCII));
         putString(b, PREDECESSOR_ID_OFFSET, spec.predecessorId().getBytes(StandardCharsets.US_ASCII));
         putString(b, SUCCESSOR_ID_OFFSET, new byte[0]);
+        if (version >= LAYOUT_VERSION_2) {
+            writeGroupDirectory(b, spec);
+        }
+    }
+
+    private static void writeGroupDirectory(ByteBuffer b, BufferSpec spec) {
+        int directory = (int) groupDirectoryOffset(spec.stripeCount());
+        b.putInt(GROUP_DIRECTORY_OFFSET_OFFSET, directory);
+        b.putInt(GROUP_COUNT_OFFSET, spec.groups().size());
+        int area = directory + align(spec.groups().size() * GROUP_ENTRY_LENGTH, ALIGNMENT);
+        int entry = directory;
+        for (CounterGroup g : spec.groups()) {
+            b.putInt(entry + GROUP_ENTRY_ID, g.id());
+            b.putInt(entry + GROUP_ENTRY_VERSION, g.version());
+            b.putInt(entry + GROUP_ENTRY_OFFSET, area);
+            b.putInt(entry + GROUP_ENTRY_LENGTH_FIELD, g.length(spec.stripeCount()));
+            entry += GROUP_ENTRY_LENGTH;
+            area += g.length(spec.stripeCount());
+        }
     }
 
     private static void putString(ByteBuffer b, int offset, byte[] bytes) {

@@ -39,6 +39,10 @@ final class BufferHeader {
     final String packageName;
     final String registrationId;
     final String predecessorId;
+    /** Per group of {@link CounterGroups#KNOWN}: offset of its area in the file, or -1 when absent. */
+    final int[] groupOffsets;
+    /** Directory entries of groups this release does not know (skipped). */
+    final int foreignGroups;
 
     /**
      * @param state  the state word, read before {@code image} (acquire order)
@@ -85,8 +89,15 @@ final class BufferHeader {
         require(headerLength == BufferDescriptor.headerLength(layoutVersion, stripeCount),
                 "header length " + headerLength);
         long declared = h.getLong(TOTAL_LENGTH_OFFSET);
-        long expected = BufferDescriptor.totalLength(layoutVersion, stripeCount);
-        require(declared == expected, "total length " + declared + ", layout says " + expected);
+        groupOffsets = new int[CounterGroups.KNOWN.size()];
+        java.util.Arrays.fill(groupOffsets, -1);
+        if (layoutVersion == LAYOUT_VERSION_1) {
+            long expected = BufferDescriptor.totalLength(layoutVersion, stripeCount);
+            require(declared == expected, "total length " + declared + ", layout says " + expected);
+            foreignGroups = 0;
+        } else {
+            foreignGroups = readGroupDirectory(h, declared, length);
+        }
         if (length < declared) {
             throw new BufferFormatException(Reason.TOO_SHORT, path, length + " bytes, header declares " + declared);
         }
@@ -105,6 +116,102 @@ final class BufferHeader {
         predecessorId = string(h, PREDECESSOR_ID_OFFSET, REGISTRATION_ID_MAX_BYTES, "predecessor id");
         require(predecessorId.isEmpty() || BufferSpec.isRegistrationId(predecessorId),
                 "predecessor id '" + predecessorId + "'");
+    }
+
+    /**
+     * Validates the version 2 group directory and records where the known groups are. Every
+     * entry must lie inside the declared length, 64-byte aligned, without overlapping another;
+     * a known group must have exactly the length its layout gives; unknown ids and versions
+     * are skipped.
+     *
+     * @return number of skipped entries
+     */
+    private int readGroupDirectory(ByteBuffer h, long declared, long fileLength) throws BufferFormatException {
+        long directory = Integer.toUnsignedLong(h.getInt(GROUP_DIRECTORY_OFFSET_OFFSET));
+        int count = h.getInt(GROUP_COUNT_OFFSET);
+        require(directory == groupDirectoryOffset(stripeCount), "group directory offset " + directory);
+        require(count >= 0 && count <= MAX_GROUPS, "group count " + count);
+        long areasStart = directory + align(count * GROUP_ENTRY_LENGTH, ALIGNMENT);
+        require(declared >= areasStart && declared <= maxTotalLength(), "total length " + declared);
+        if (fileLength < areasStart || h.limit() < areasStart) {
+            throw new BufferFormatException(Reason.TOO_SHORT, path,
+                    fileLength + " bytes, the group directory ends at " + areasStart);
+        }
+        long[][] areas = new long[count][];
+        int skipped = 0;
+        long end = areasStart;
+        for (int i = 0; i < count; i++) {
+            int entry = (int) directory + i * GROUP_ENTRY_LENGTH;
+            int id = h.getInt(entry + GROUP_ENTRY_ID);
+            int version = h.getInt(entry + GROUP_ENTRY_VERSION);
+            long offset = Integer.toUnsignedLong(h.getInt(entry + GROUP_ENTRY_OFFSET));
+            long len = Integer.toUnsignedLong(h.getInt(entry + GROUP_ENTRY_LENGTH_FIELD));
+            require(offset % ALIGNMENT == 0 && offset >= areasStart && offset + len <= declared,
+                    "group " + id + " at " + offset + " length " + len);
+            for (int j = 0; j < i; j++) {
+                boolean apart = offset + len <= areas[j][0] || areas[j][0] + areas[j][2] <= offset;
+                require(areas[j][1] != id && apart,
+                        "group " + id + " overlaps or repeats group " + areas[j][1]);
+            }
+            areas[i] = new long[] {offset, id, len};
+            end = Math.max(end, offset + len);
+            int known = CounterGroups.indexOf(id, version);
+            if (known < 0) {
+                skipped++;
+                continue;
+            }
+            CounterGroup g = CounterGroups.KNOWN.get(known);
+            require(len == g.length(stripeCount), "group " + g.name() + " length " + len + ", layout says "
+                    + g.length(stripeCount));
+            groupOffsets[known] = (int) offset;
+        }
+        require(declared == end, "total length " + declared + ", the groups end at " + end);
+        return skipped;
+    }
+
+    /** Offset of group stripe {@code stripe} of known group {@code group}, or -1 if the file lacks the group. */
+    long groupStripeOffset(int group, int stripe) {
+        int area = groupOffsets[group];
+        return area < 0 ? -1 : area + CounterGroups.KNOWN.get(group).stripeOffset(stripe);
+    }
+
+    int sceneGroupOffset() {
+        return groupOffsets[CounterGroups.KNOWN.indexOf(CounterGroups.SCENES)];
+    }
+
+    /**
+     * The names of the scene slots in a copy of the file, "" for a slot not (validly) named;
+     * null when the file has no scene group.
+     */
+    String[] sceneNames(ByteBuffer image) {
+        int area = sceneGroupOffset();
+        if (area < 0) {
+            return null;
+        }
+        ByteBuffer h = image.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        String[] names = new String[SceneGroup.SLOTS];
+        for (int slot = 0; slot < SceneGroup.SLOTS; slot++) {
+            int entry = area + slot * SceneGroup.SLOT_ENTRY_BYTES;
+            names[slot] = "";
+            if (h.getInt(entry + SceneGroup.SLOT_STATE) != SceneGroup.SLOT_NAMED) {
+                continue;
+            }
+            int len = h.getInt(entry + SceneGroup.SLOT_NAME_LENGTH);
+            if (len <= 0 || len > SceneGroup.NAME_MAX_BYTES) {
+                continue;
+            }
+            byte[] bytes = new byte[len];
+            h.get(entry + SceneGroup.SLOT_NAME, bytes);
+            try {
+                names[slot] = StandardCharsets.UTF_8.newDecoder()
+                        .onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT)
+                        .decode(ByteBuffer.wrap(bytes)).toString();
+            } catch (CharacterCodingException e) {
+                names[slot] = "";
+            }
+        }
+        return names;
     }
 
     private void require(boolean ok, String detail) throws BufferFormatException {
@@ -165,16 +272,25 @@ final class BufferHeader {
                          int claimedStripes) {
     }
 
+    /** Reads one 64-bit word of the file again (the reader's positional read, the writer's load). */
+    interface WordReader {
+        long readLong(long offset) throws java.io.IOException;
+    }
+
     /**
-     * Sums the stripes of two copies of the file taken one after the other: every counter from
-     * the first copy except the totals, which come from the second. Writers bump a frame's total
-     * before its bucket, so every frame seen in a bucket is in the later total and the histogram
-     * never holds more frames than the total.
+     * Sums the stripes of two copies of the file taken one after the other into a counter vector
+     * ({@link CounterGroups}): every counter from the first copy except the totals, which come
+     * from the second. Writers bump a frame's total before its bucket, so every frame seen in a
+     * bucket is in the later total and the histogram never holds more frames than the total.
+     *
+     * <p>A 64-bit sum is taken only when both copies agree; otherwise (its writer stored it in
+     * between, and a copy is not guaranteed to read 8 bytes at once) it is read again until two
+     * reads in a row agree.
      */
-    long[] sumStripes(ByteBuffer first, ByteBuffer second) {
+    long[] sumStripes(ByteBuffer first, ByteBuffer second, WordReader reread) throws java.io.IOException {
         ByteBuffer a = first.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         ByteBuffer b = second.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        long[] sums = new long[Counters.COUNT];
+        long[] sums = new long[CounterGroups.VECTOR_LENGTH];
         for (int s = 0; s <= stripeCount; s++) {
             int base = (int) stripeOffset(s);
             sums[Counters.TOTAL_FRAMES] += Integer.toUnsignedLong(b.getInt(base));
@@ -182,7 +298,42 @@ final class BufferHeader {
                 sums[c] += Integer.toUnsignedLong(a.getInt(base + (c << 2)));
             }
         }
+        for (int g = 0; g < groupOffsets.length; g++) {
+            if (groupOffsets[g] < 0) {
+                continue;
+            }
+            CounterGroup group = CounterGroups.KNOWN.get(g);
+            int vector = CounterGroups.vectorOffset(g);
+            for (int s = 0; s <= stripeCount; s++) {
+                int base = (int) groupStripeOffset(g, s);
+                for (int e = 0; e < group.counters32(); e++) {
+                    sums[vector + e] += Integer.toUnsignedLong(a.getInt(base + (e << 2)));
+                }
+                int wide = base + group.wideOffset();
+                for (int e = 0; e < group.counters64(); e++) {
+                    int at = wide + (e << 3);
+                    long v = a.getLong(at);
+                    if (v != b.getLong(at)) {
+                        v = stableLong(reread, at);
+                    }
+                    sums[vector + group.counters32() + e] += v;
+                }
+            }
+        }
         return sums;
+    }
+
+    private static long stableLong(WordReader reread, long offset) throws java.io.IOException {
+        long previous = reread.readLong(offset);
+        for (int i = 0; i < 100; i++) {
+            long v = reread.readLong(offset);
+            if (v == previous) {
+                return v;
+            }
+            previous = v;
+        }
+        // A writer storing on every read for 100 reads: its value only grows, the last read stands.
+        return previous;
     }
 
     /**

@@ -77,10 +77,20 @@ public final class BufferReader implements AutoCloseable {
                 throw new BufferFormatException(BufferFormatException.Reason.TOO_SHORT, header.path,
                         "the file was truncated after it was opened");
             }
-            return new BufferSnapshot(header, header.mutableFields(state, first), header.sumStripes(first, second));
+            return new BufferSnapshot(header, header.mutableFields(state, first),
+                    header.sumStripes(first, second, this::readLong), header.sceneNames(first));
         } catch (ClosedChannelException e) {
             throw new IllegalStateException("buffer reader closed: " + header.path, e);
         }
+    }
+
+    private long readLong(long offset) throws IOException {
+        ByteBuffer word = BufferHeader.readFully(channel, offset, Long.BYTES);
+        if (word.limit() < Long.BYTES) {
+            throw new BufferFormatException(BufferFormatException.Reason.TOO_SHORT, header.path,
+                    "the file was truncated after it was opened");
+        }
+        return word.order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong(0);
     }
 
     public Path path() {

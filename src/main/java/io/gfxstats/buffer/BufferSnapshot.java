@@ -33,8 +33,9 @@ public final class BufferSnapshot {
     private final int stripeCount;
     private final int claimedStripes;
     private final long[] counters;
+    private final String[] sceneNames;
 
-    BufferSnapshot(BufferHeader header, BufferHeader.MutableFields fields, long[] counters) {
+    BufferSnapshot(BufferHeader header, BufferHeader.MutableFields fields, long[] counters, String[] sceneNames) {
         this.path = header.path;
         this.layoutVersion = header.layoutVersion;
         this.state = BufferState.fromWord(fields.state());
@@ -51,6 +52,7 @@ public final class BufferSnapshot {
         this.stripeCount = header.stripeCount;
         this.claimedStripes = fields.claimedStripes();
         this.counters = Objects.requireNonNull(counters);
+        this.sceneNames = sceneNames;
     }
 
     public Path path() {
@@ -123,9 +125,35 @@ public final class BufferSnapshot {
         return counters[counter];
     }
 
-    /** A copy of all counters in {@link Counters} order. */
+    /** A copy of the Android counters in {@link Counters} order. */
     public long[] counters() {
+        return java.util.Arrays.copyOf(counters, Counters.COUNT);
+    }
+
+    /**
+     * A copy of the whole counter vector ({@link CounterGroups}): the Android counters, then
+     * every known group's elements, zero for groups this buffer lacks.
+     */
+    public long[] vector() {
         return counters.clone();
+    }
+
+    /** One entry of the counter vector. */
+    public long element(int index) {
+        return counters[index];
+    }
+
+    /** True if the buffer has the scene group (layout 2 files made by this release). */
+    public boolean hasScenes() {
+        return sceneNames != null;
+    }
+
+    /**
+     * The name of a scene slot, "" for a slot not named yet (or a buffer without scenes).
+     * Slot {@link SceneGroup#OTHER_SLOT} is "(other)" once named.
+     */
+    public String sceneName(int slot) {
+        return sceneNames == null ? "" : sceneNames[slot];
     }
 
     public long totalFrames() {
@@ -135,7 +163,7 @@ public final class BufferSnapshot {
     /** The counts as a ProfileData with this buffer's stats start and pipeline. */
     public ProfileData toProfileData() {
         ProfileData data = new ProfileData(statsStartMillis, pipeline);
-        data.addAll(counters);
+        data.addAll(counters());
         return data;
     }
 

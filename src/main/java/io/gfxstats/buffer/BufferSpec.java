@@ -3,6 +3,7 @@ package io.gfxstats.buffer;
 import io.gfxstats.stats.Pipeline;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -19,6 +20,9 @@ import java.util.Objects;
  * @param stripeCount             writer stripes (1..255) besides the shared one
  * @param predecessorId           registration id of the buffer this one continues (see
  *                                docs/buffer-format.md, "Handover"), or "" for none
+ * @param layoutVersion           {@link BufferDescriptor#CURRENT_LAYOUT_VERSION} (version 1 only for
+ *                                compatibility tests)
+ * @param groups                  counter groups of a version 2 file, in file order (none for version 1)
  */
 public record BufferSpec(int pid,
                          int uid,
@@ -28,7 +32,9 @@ public record BufferSpec(int pid,
                          long statsStartMillis,
                          Pipeline pipeline,
                          int stripeCount,
-                         String predecessorId) {
+                         String predecessorId,
+                         int layoutVersion,
+                         List<CounterGroup> groups) {
 
     public BufferSpec {
         if (pid <= 0) {
@@ -44,6 +50,16 @@ public record BufferSpec(int pid,
         if (statsStartMillis < 0) {
             throw new IllegalArgumentException("stats start must not be negative: " + statsStartMillis);
         }
+        groups = List.copyOf(Objects.requireNonNull(groups, "groups"));
+        if (layoutVersion != BufferDescriptor.LAYOUT_VERSION_1 && layoutVersion != BufferDescriptor.LAYOUT_VERSION_2) {
+            throw new IllegalArgumentException("cannot create layout version " + layoutVersion);
+        }
+        if (layoutVersion == BufferDescriptor.LAYOUT_VERSION_1 && !groups.isEmpty()) {
+            throw new IllegalArgumentException("layout version 1 has no counter groups");
+        }
+        if (groups.stream().map(CounterGroup::id).distinct().count() != groups.size()) {
+            throw new IllegalArgumentException("a counter group appears twice: " + groups);
+        }
         if (stripeCount < BufferDescriptor.MIN_STRIPES || stripeCount > BufferDescriptor.MAX_STRIPES) {
             throw new IllegalArgumentException("stripe count must be in [" + BufferDescriptor.MIN_STRIPES + ", "
                     + BufferDescriptor.MAX_STRIPES + "]: " + stripeCount);
@@ -56,7 +72,9 @@ public record BufferSpec(int pid,
 
     /** Length in bytes of the file this spec creates. */
     public long totalLength() {
-        return BufferDescriptor.totalLength(BufferDescriptor.CURRENT_LAYOUT_VERSION, stripeCount);
+        return layoutVersion == BufferDescriptor.LAYOUT_VERSION_1
+                ? BufferDescriptor.totalLength(layoutVersion, stripeCount)
+                : BufferDescriptor.totalLength(stripeCount, groups);
     }
 
     static void requirePackageName(String packageName) {
@@ -94,7 +112,10 @@ public record BufferSpec(int pid,
         return true;
     }
 
-    /** Builder with defaults: pipeline UNKNOWN, {@link BufferDescriptor#DEFAULT_STRIPES} stripes, no predecessor. */
+    /**
+     * Builder with defaults: pipeline UNKNOWN, {@link BufferDescriptor#DEFAULT_STRIPES} stripes, no
+     * predecessor, the current layout with every group of {@link CounterGroups#KNOWN}.
+     */
     public static final class Builder {
         private int pid;
         private int uid;
@@ -105,6 +126,8 @@ public record BufferSpec(int pid,
         private Pipeline pipeline = Pipeline.UNKNOWN;
         private int stripeCount = BufferDescriptor.DEFAULT_STRIPES;
         private String predecessorId = "";
+        private int layoutVersion = BufferDescriptor.CURRENT_LAYOUT_VERSION;
+        private List<CounterGroup> groups = CounterGroups.KNOWN;
 
         private Builder() {
         }
@@ -157,9 +180,22 @@ public record BufferSpec(int pid,
             return this;
         }
 
+        /** A version 1 file (no groups): only to test that readers keep accepting it. */
+        public Builder layoutVersion1() {
+            this.layoutVersion = BufferDescriptor.LAYOUT_VERSION_1;
+            this.groups = List.of();
+            return this;
+        }
+
+        /** The counter groups of a version 2 file, in file order. */
+        public Builder groups(List<CounterGroup> groups) {
+            this.groups = groups;
+            return this;
+        }
+
         public BufferSpec build() {
             return new BufferSpec(pid, uid, packageName, versionCode, registrationId, statsStartMillis, pipeline,
-                    stripeCount, predecessorId);
+                    stripeCount, predecessorId, layoutVersion, groups);
         }
     }
 }

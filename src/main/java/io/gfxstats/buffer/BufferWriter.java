@@ -11,6 +11,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static io.gfxstats.buffer.BufferDescriptor.*;
@@ -36,9 +37,6 @@ public final class BufferWriter implements AutoCloseable {
     }
 
     private static final UnsafeMemory MEMORY = UnsafeMemory.MEMORY;
-
-    private static final sun.misc.Unsafe UNSAFE = UnsafeMemory.UNSAFE;
-    private static final long BYTE_ARRAY_BASE = UNSAFE.arrayBaseOffset(byte[].class);
 
     private final BufferHeader header;
     private final MappedRegion region;
@@ -89,13 +87,69 @@ public final class BufferWriter implements AutoCloseable {
             for (int s = 1; s <= header.stripeCount; s++) {
                 long claim = base + header.claimOffset(s);
                 if (MEMORY.readVolatileInt(claim) == 0 && MEMORY.compareAndSwapInt(claim, 0, ownerPid)) {
-                    return StripeWriter.exclusive(this, s, base + header.stripeOffset(s), owner);
+                    return StripeWriter.exclusive(this, s, base + header.stripeOffset(s), groupAddresses(s), owner);
                 }
             }
-            return StripeWriter.shared(this, base + header.stripeOffset(SHARED_STRIPE), owner);
+            return StripeWriter.shared(this, base + header.stripeOffset(SHARED_STRIPE), groupAddresses(SHARED_STRIPE),
+                    owner);
         } catch (RuntimeException | Error e) {
             region.release(owner);
             throw e;
+        }
+    }
+
+    private long[] groupAddresses(int stripe) {
+        long[] addresses = new long[CounterGroups.KNOWN.size()];
+        for (int g = 0; g < addresses.length; g++) {
+            long offset = header.groupStripeOffset(g, stripe);
+            addresses[g] = offset < 0 ? 0 : base + offset;
+        }
+        return addresses;
+    }
+
+    /** True if the buffer has the scene group. */
+    public boolean hasScenes() {
+        return header.sceneGroupOffset() >= 0;
+    }
+
+    /**
+     * Names scene slot {@code slot}: the name first, then the slot's state (release store), so
+     * a reader that sees the slot named sees its name. Only the session owning the buffer names
+     * slots, once each, before it counts a frame in them; naming a named slot again with the
+     * same name does nothing, with another name fails.
+     *
+     * @return false if the buffer has no scene group
+     */
+    public boolean nameScene(int slot, String name) {
+        byte[] bytes = SceneGroup.requireName(name);
+        Objects.checkIndex(slot, SceneGroup.SLOTS);
+        int area = header.sceneGroupOffset();
+        if (area < 0) {
+            return false;
+        }
+        ReferenceOwner owner = reserve();
+        try {
+            long entry = base + area + (long) slot * SceneGroup.SLOT_ENTRY_BYTES;
+            if (MEMORY.readVolatileInt(entry + SceneGroup.SLOT_STATE) == SceneGroup.SLOT_NAMED) {
+                int len = MEMORY.readInt(entry + SceneGroup.SLOT_NAME_LENGTH);
+                byte[] existing = new byte[Math.max(0, Math.min(len, SceneGroup.NAME_MAX_BYTES))];
+                for (int i = 0; i < existing.length; i++) {
+                    existing[i] = MEMORY.readByte(entry + SceneGroup.SLOT_NAME + i);
+                }
+                if (!java.util.Arrays.equals(existing, bytes)) {
+                    throw new IllegalStateException("scene slot " + slot + " of " + header.path + " is already named '"
+                            + new String(existing, StandardCharsets.UTF_8) + "', not '" + name + "'");
+                }
+                return true;
+            }
+            for (int i = 0; i < bytes.length; i++) {
+                MEMORY.writeByte(entry + SceneGroup.SLOT_NAME + i, bytes[i]);
+            }
+            MEMORY.writeInt(entry + SceneGroup.SLOT_NAME_LENGTH, bytes.length);
+            MEMORY.writeOrderedInt(entry + SceneGroup.SLOT_STATE, SceneGroup.SLOT_NAMED);
+            return true;
+        } finally {
+            region.release(owner);
         }
     }
 
@@ -188,16 +242,20 @@ public final class BufferWriter implements AutoCloseable {
             copy(0, second);
             int stateWord = ByteBuffer.wrap(state).order(ByteOrder.LITTLE_ENDIAN).getInt(0);
             return new BufferSnapshot(header, header.mutableFields(stateWord, ByteBuffer.wrap(first)),
-                    header.sumStripes(ByteBuffer.wrap(first), ByteBuffer.wrap(second)));
+                    header.sumStripes(ByteBuffer.wrap(first), ByteBuffer.wrap(second),
+                            offset -> MEMORY.readVolatileLong(base + offset)),
+                    header.sceneNames(ByteBuffer.wrap(first)));
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
         } finally {
             region.release(owner);
         }
     }
 
     private void copy(long offset, byte[] dst) {
-        // A bulk copy: if the file was truncated under the mapping, HotSpot raises InternalError
-        // instead of dying on SIGBUS.
-        UNSAFE.copyMemory(null, base + offset, dst, BYTE_ARRAY_BASE, dst.length);
+        // A bulk copy (chronicle's, over the mapping): if the file was truncated under the mapping,
+        // HotSpot raises InternalError instead of dying on SIGBUS.
+        region.read(offset, dst, 0, dst.length);
     }
 
     public Path path() {

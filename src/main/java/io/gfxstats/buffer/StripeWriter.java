@@ -6,6 +6,7 @@ import net.openhft.chronicle.bytes.internal.NativeBytesStore;
 import net.openhft.chronicle.core.UnsafeMemory;
 import net.openhft.chronicle.core.io.ReferenceOwner;
 
+import java.lang.invoke.VarHandle;
 import java.util.Objects;
 
 /**
@@ -24,10 +25,15 @@ import java.util.Objects;
  * once (one tracker, one thread). {@link #contribution} may be read by any thread at any time.
  * Nothing allocates on the counting path.
  */
-public final class StripeWriter implements StatsSink {
+public final class StripeWriter implements StatsSink, io.gfxstats.timeline.TimelineSink {
     private static final UnsafeMemory MEMORY = UnsafeMemory.MEMORY;
-    private static final sun.misc.Unsafe UNSAFE = UnsafeMemory.UNSAFE;
     private static final int BYTES = Counters.COUNT * Integer.BYTES;
+    private static final int GROUPS = CounterGroups.KNOWN.size();
+    private static final int SCENES = CounterGroups.KNOWN.indexOf(CounterGroups.SCENES);
+    private static final int TIMELINE = CounterGroups.KNOWN.indexOf(CounterGroups.FRAMETIMELINE);
+    private static final int SCENE_SLOT_BYTES = SceneGroup.COUNTERS32 * Integer.BYTES;
+    private static final int SCENE_WIDE_OFFSET = CounterGroups.SCENES.wideOffset();
+    private static final int SCENE_SLOT_WIDE_BYTES = SceneGroup.COUNTERS64 * Long.BYTES;
 
     private final BufferWriter buffer;
     private final int stripe;
@@ -36,36 +42,73 @@ public final class StripeWriter implements StatsSink {
     private final boolean shared;
     private final NativeBytesStore<Void> privateMemory;
     private final ReferenceOwner owner;
+    /** Per known group: its group stripe in the buffer (0 when the buffer lacks the group). */
+    private final long[] groupAddress = new long[GROUPS];
+    /** Per known group: where this writer's own counts are (the group stripe, or private memory); 0 when absent. */
+    private final long[] groupRecord = new long[GROUPS];
+    private final long sceneAddress;
+    private final long sceneRecord;
+    /** The FrameTimeline group stripe in the buffer, and where this writer's own counts are (0: absent). */
+    private final long timelineAddress;
+    private final long timelineRecord;
+    /** Offset of the selected scene slot's u32 counters in the scene group stripe; -1: none. */
+    private int sceneSlot = -1;
+    /** Offset of the selected scene slot's u64 sums in the scene group stripe. */
+    private int sceneWide;
     private boolean released;
 
-    private StripeWriter(BufferWriter buffer, int stripe, long address, boolean shared, ReferenceOwner owner) {
+    private StripeWriter(BufferWriter buffer, int stripe, long address, long[] groupAddresses, boolean shared,
+                         ReferenceOwner owner) {
         this.buffer = buffer;
         this.stripe = stripe;
         this.address = address;
         this.shared = shared;
         this.owner = owner;
         if (buffer == null || shared) {
-            privateMemory = NativeBytesStore.nativeStoreWithFixedCapacity(BYTES);
-            privateMemory.zeroOut(0, BYTES);
+            int bytes = BYTES;
+            for (int g = 0; g < GROUPS; g++) {
+                if (groupAddresses == null || groupAddresses[g] != 0) {
+                    bytes += CounterGroups.KNOWN.get(g).stripeLength();
+                }
+            }
+            privateMemory = NativeBytesStore.nativeStoreWithFixedCapacity(bytes);
+            privateMemory.zeroOut(0, bytes);
             privateMemory.singleThreadedCheckDisabled(true);
             this.record = privateMemory.addressForWrite(0);
+            long next = record + BYTES;
+            for (int g = 0; g < GROUPS; g++) {
+                if (groupAddresses == null || groupAddresses[g] != 0) {
+                    groupRecord[g] = next;
+                    next += CounterGroups.KNOWN.get(g).stripeLength();
+                    groupAddress[g] = groupAddresses == null ? 0 : groupAddresses[g];
+                }
+            }
         } else {
             privateMemory = null;
             this.record = address;
+            for (int g = 0; g < GROUPS; g++) {
+                groupAddress[g] = groupAddresses[g];
+                groupRecord[g] = groupAddresses[g];
+            }
         }
+        this.sceneAddress = groupAddress[SCENES];
+        this.sceneRecord = groupRecord[SCENES];
+        this.timelineAddress = groupAddress[TIMELINE];
+        this.timelineRecord = groupRecord[TIMELINE];
     }
 
-    /** A stripe in process memory, for counting before a buffer is attached. */
+    /** A stripe in process memory, for counting before a buffer is attached. It has every known group. */
     public static StripeWriter inMemory() {
-        return new StripeWriter(null, -1, 0, false, null);
+        return new StripeWriter(null, -1, 0, null, false, null);
     }
 
-    static StripeWriter exclusive(BufferWriter buffer, int stripe, long address, ReferenceOwner owner) {
-        return new StripeWriter(buffer, stripe, address, false, owner);
+    static StripeWriter exclusive(BufferWriter buffer, int stripe, long address, long[] groupAddresses,
+                                  ReferenceOwner owner) {
+        return new StripeWriter(buffer, stripe, address, groupAddresses, false, owner);
     }
 
-    static StripeWriter shared(BufferWriter buffer, long address, ReferenceOwner owner) {
-        return new StripeWriter(buffer, BufferDescriptor.SHARED_STRIPE, address, true, owner);
+    static StripeWriter shared(BufferWriter buffer, long address, long[] groupAddresses, ReferenceOwner owner) {
+        return new StripeWriter(buffer, BufferDescriptor.SHARED_STRIPE, address, groupAddresses, true, owner);
     }
 
     /**
@@ -75,6 +118,9 @@ public final class StripeWriter implements StatsSink {
      * counters) becomes visible only after that total. Release stores on every counter would
      * give the same guarantee but cost a compiler barrier per counter, measurably more on the
      * per-frame path.
+     *
+     * <p>The first {@link SceneGroup#MIRRORED} counters (total, janky, jank types) are also
+     * counted in the selected scene ({@link #selectScene}), if any.
      */
     @Override
     public void increment(int counter) {
@@ -85,8 +131,104 @@ public final class StripeWriter implements StatsSink {
         long r = record + offset;
         MEMORY.writeInt(r, MEMORY.readInt(r) + 1);
         if (counter == Counters.TOTAL_FRAMES) {
-            UNSAFE.storeFence();
+            VarHandle.releaseFence();
         }
+        int slot = sceneSlot;
+        if (counter < SceneGroup.MIRRORED && slot >= 0) {
+            long o = slot + offset;
+            if (shared) {
+                MEMORY.addInt(sceneAddress + o, 1);
+            }
+            long sr = sceneRecord + o;
+            MEMORY.writeInt(sr, MEMORY.readInt(sr) + 1);
+        }
+    }
+
+    /**
+     * Selects the scene slot that the following frames count into (0..{@link SceneGroup#SLOTS}-1),
+     * or none with -1. Without a scene group (a buffer made without one) nothing is selected.
+     */
+    public void selectScene(int slot) {
+        if (slot < 0 || sceneRecord == 0) {
+            sceneSlot = -1;
+            return;
+        }
+        Objects.checkIndex(slot, SceneGroup.SLOTS);
+        sceneSlot = slot * SCENE_SLOT_BYTES;
+        sceneWide = SCENE_WIDE_OFFSET + slot * SCENE_SLOT_WIDE_BYTES;
+    }
+
+    /**
+     * Adds one to FrameTimeline counter {@code counter} (a {@link io.gfxstats.timeline.TimelineCounter}
+     * ordinal): a plain load and store (plus an atomic add to the shared stripe); nothing when the
+     * buffer has no FrameTimeline group. Single writer, like {@link #increment}.
+     */
+    @Override
+    public void incrementTimeline(int counter) {
+        if (timelineRecord == 0) {
+            return;
+        }
+        long o = (long) Objects.checkIndex(counter, io.gfxstats.timeline.TimelineCounter.COUNT) << 2;
+        if (shared) {
+            MEMORY.addInt(timelineAddress + o, 1);
+        }
+        long r = timelineRecord + o;
+        MEMORY.writeInt(r, MEMORY.readInt(r) + 1);
+    }
+
+    /** True if this stripe has the FrameTimeline group. */
+    public boolean hasTimeline() {
+        return timelineRecord != 0;
+    }
+
+    /** True if this stripe has the scene group (frames can be counted per scene). */
+    public boolean hasScenes() {
+        return sceneRecord != 0;
+    }
+
+    /** Adds one to u32 counter {@code field} (a {@link SceneGroup} field) of the selected scene. */
+    public void incrementScene(int field) {
+        int slot = sceneSlot;
+        if (slot < 0) {
+            return;
+        }
+        long o = slot + ((long) field << 2);
+        if (shared) {
+            MEMORY.addInt(sceneAddress + o, 1);
+        }
+        long r = sceneRecord + o;
+        MEMORY.writeInt(r, MEMORY.readInt(r) + 1);
+    }
+
+    /** Adds {@code delta} to u32 counter {@code field} of the selected scene. */
+    public void addScene(int field, int delta) {
+        int slot = sceneSlot;
+        if (slot < 0) {
+            return;
+        }
+        long o = slot + ((long) field << 2);
+        if (shared) {
+            MEMORY.addInt(sceneAddress + o, delta);
+        }
+        long r = sceneRecord + o;
+        MEMORY.writeInt(r, MEMORY.readInt(r) + delta);
+    }
+
+    /**
+     * Adds {@code delta} to u64 sum {@code field} of the selected scene: one aligned 8-byte store
+     * (readers take a 64-bit sum only when two reads agree, see docs/buffer-format.md).
+     */
+    public void addSceneSum(int field, long delta) {
+        int slot = sceneSlot;
+        if (slot < 0) {
+            return;
+        }
+        long o = sceneWide + ((long) field << 3);
+        if (shared) {
+            MEMORY.addLong(sceneAddress + o, delta);
+        }
+        long r = sceneRecord + o;
+        MEMORY.writeLong(r, MEMORY.readLong(r) + delta);
     }
 
     /**
@@ -113,6 +255,70 @@ public final class StripeWriter implements StatsSink {
      */
     public int contribution(int counter) {
         return MEMORY.readVolatileInt(record + ((long) Objects.checkIndex(counter, Counters.COUNT) << 2));
+    }
+
+    /**
+     * This writer's own value of one entry of the counter vector ({@link CounterGroups}): a
+     * counter as unsigned 32-bit, a 64-bit sum as is; 0 for a group this stripe lacks. Same
+     * rules as {@link #contribution}.
+     */
+    public long contributionOf(int element) {
+        Objects.checkIndex(element, CounterGroups.VECTOR_LENGTH);
+        if (element < Counters.COUNT) {
+            return Integer.toUnsignedLong(contribution(element));
+        }
+        int g = group(element);
+        if (groupRecord[g] == 0) {
+            return 0;
+        }
+        CounterGroup group = CounterGroups.KNOWN.get(g);
+        int e = element - CounterGroups.vectorOffset(g);
+        long at = groupRecord[g] + group.elementOffset(e);
+        return group.isWide(e) ? MEMORY.readVolatileLong(at) : Integer.toUnsignedLong(MEMORY.readVolatileInt(at));
+    }
+
+    /**
+     * Adds {@code delta} to one entry of the counter vector (a counter wraps as unsigned 32-bit);
+     * nothing for a group this stripe lacks. Used to move counts; single-writer rule as {@link #add}.
+     */
+    public void addElement(int element, long delta) {
+        Objects.checkIndex(element, CounterGroups.VECTOR_LENGTH);
+        if (element < Counters.COUNT) {
+            add(element, (int) delta);
+            return;
+        }
+        int g = group(element);
+        if (groupRecord[g] == 0 || delta == 0) {
+            return;
+        }
+        CounterGroup group = CounterGroups.KNOWN.get(g);
+        int e = element - CounterGroups.vectorOffset(g);
+        int offset = group.elementOffset(e);
+        long r = groupRecord[g] + offset;
+        if (group.isWide(e)) {
+            if (shared) {
+                MEMORY.addLong(groupAddress[g] + offset, delta);
+            }
+            MEMORY.writeOrderedLong(r, MEMORY.readLong(r) + delta);
+        } else {
+            if (shared) {
+                MEMORY.addInt(groupAddress[g] + offset, (int) delta);
+            }
+            MEMORY.writeOrderedInt(r, MEMORY.readInt(r) + (int) delta);
+        }
+    }
+
+    /** True if this stripe counts the known group {@code index} of {@link CounterGroups#KNOWN}. */
+    public boolean hasGroup(int index) {
+        return groupRecord[index] != 0;
+    }
+
+    private static int group(int element) {
+        int g = GROUPS - 1;
+        while (CounterGroups.vectorOffset(g) > element) {
+            g--;
+        }
+        return g;
     }
 
     /** The buffer this stripe lives in, null for an in-memory stripe. */

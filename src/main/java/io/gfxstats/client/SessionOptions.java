@@ -2,9 +2,9 @@ package io.gfxstats.client;
 
 import io.gfxstats.frame.DaveyListener;
 import io.gfxstats.frame.TrackerConfig;
+import io.gfxstats.stats.PackageRules;
 import io.gfxstats.stats.Pipeline;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -12,9 +12,10 @@ import java.util.Objects;
 /**
  * Settings of a {@link StatsSession}; build with {@link #builder(String, long)}.
  *
- * @param packageName         package the frames are counted for: 1..255 bytes of letters,
- *                            digits, '_', '-' and '.', starting with a letter, digit or '_'; no ".."
- * @param versionCode         the package's version code
+ * @param packageName         package the frames are counted for, by the rule the daemon
+ *                            applies ({@link PackageRules}: dot-separated segments of ASCII
+ *                            letters, digits, '_' and '-', each starting with a letter)
+ * @param versionCode         the package's version code, 0 or more
  * @param pipeline            render pipeline reported to the daemon
  * @param refreshIntervalNanos display refresh interval, the default for trackers and for frames
  *                            recorded without a frame interval
@@ -25,6 +26,7 @@ import java.util.Objects;
  * @param retryMax            backoff ceiling (default 5 s)
  * @param clock               wall clock for the stats start time and the heartbeat
  * @param daveyListener       told about frames of 700 ms or more (default: one log line each)
+ * @param scenes              scenes and Matrix levels (default {@link SceneOptions#DEFAULT})
  */
 public record SessionOptions(String packageName,
                              long versionCode,
@@ -34,12 +36,14 @@ public record SessionOptions(String packageName,
                              Duration retryMin,
                              Duration retryMax,
                              Clock clock,
-                             DaveyListener daveyListener) {
-
-    static final int PACKAGE_NAME_MAX = 255;
+                             DaveyListener daveyListener,
+                             SceneOptions scenes) {
 
     public SessionOptions {
         requireValidPackageName(packageName);
+        PackageRules.versionCodeProblem(versionCode).ifPresent(problem -> {
+            throw new IllegalArgumentException("invalid version code: " + problem);
+        });
         Objects.requireNonNull(pipeline, "pipeline");
         if (refreshIntervalNanos <= 0) {
             throw new IllegalArgumentException("refresh interval must be positive: " + refreshIntervalNanos);
@@ -55,6 +59,7 @@ public record SessionOptions(String packageName,
         }
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(daveyListener, "daveyListener");
+        Objects.requireNonNull(scenes, "scenes");
     }
 
     public static Builder builder(String packageName, long versionCode) {
@@ -67,32 +72,16 @@ public record SessionOptions(String packageName,
     }
 
     /**
-     * Checks a package name; safe to use in a file name (the standalone provider does).
+     * Checks a package name by the rule the daemon applies ({@link PackageRules}); safe to use
+     * in a file name (the standalone provider does).
      *
      * @throws IllegalArgumentException with the rule that is broken
      */
     public static void requireValidPackageName(String name) {
         Objects.requireNonNull(name, "packageName");
-        if (name.isEmpty() || name.getBytes(StandardCharsets.UTF_8).length > PACKAGE_NAME_MAX) {
-            throw new IllegalArgumentException("package name must be 1.." + PACKAGE_NAME_MAX + " characters: '"
-                    + name + "'");
-        }
-        char first = name.charAt(0);
-        if (!(Character.isLetterOrDigit(first) && first < 0x80) && first != '_') {
-            throw new IllegalArgumentException("package name must start with a letter, digit or '_': '" + name + "'");
-        }
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || c == '_' || c == '-' || c == '.';
-            if (!ok) {
-                throw new IllegalArgumentException("package name may hold only letters, digits, '_', '-' and '.': '"
-                        + name + "'");
-            }
-        }
-        if (name.contains("..")) {
-            throw new IllegalArgumentException("package name must not contain '..': '" + name + "'");
-        }
+        PackageRules.problem(name).ifPresent(problem -> {
+            throw new IllegalArgumentException("invalid package name: " + problem);
+        });
     }
 
     public static final class Builder {
@@ -105,6 +94,7 @@ public record SessionOptions(String packageName,
         private Duration retryMax = Duration.ofSeconds(5);
         private Clock clock = Clock.systemUTC();
         private DaveyListener daveyListener = DaveyListener.logging();
+        private SceneOptions scenes = SceneOptions.DEFAULT;
 
         private Builder(String packageName, long versionCode) {
             this.packageName = packageName;
@@ -142,9 +132,14 @@ public record SessionOptions(String packageName,
             return this;
         }
 
+        public Builder scenes(SceneOptions scenes) {
+            this.scenes = scenes;
+            return this;
+        }
+
         public SessionOptions build() {
             return new SessionOptions(packageName, versionCode, pipeline, refreshIntervalNanos, heartbeatInterval,
-                    retryMin, retryMax, clock, daveyListener);
+                    retryMin, retryMax, clock, daveyListener, scenes);
         }
     }
 }

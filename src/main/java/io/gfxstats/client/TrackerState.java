@@ -2,7 +2,7 @@ package io.gfxstats.client;
 
 import io.gfxstats.buffer.StripeWriter;
 import io.gfxstats.frame.FrameTracker;
-import io.gfxstats.stats.Counters;
+import io.gfxstats.buffer.CounterGroups;
 
 /**
  * The part of a tracker its session manages. Kept apart from {@link WindowTracker} so that a
@@ -20,10 +20,10 @@ final class TrackerState {
     Epoch epoch;
     /**
      * How much of {@link #stripe}'s contribution the session has already copied into a newer
-     * buffer (unsigned 32-bit per counter). Non-zero only while the tracker has not yet moved
-     * to the session's current buffer.
+     * buffer, per entry of the counter vector ({@link CounterGroups}). Non-zero only while the
+     * tracker has not yet moved to the session's current buffer.
      */
-    final int[] moved = new int[Counters.COUNT];
+    final long[] moved = new long[CounterGroups.VECTOR_LENGTH];
     boolean closed;
 
     TrackerState(FrameTracker rules, StripeWriter stripe, Epoch epoch) {

@@ -2,6 +2,11 @@ package io.gfxstats.client;
 
 import io.gfxstats.frame.FrameInfo;
 import io.gfxstats.frame.ModernJankTracker;
+import io.gfxstats.timeline.Thresholds;
+import io.gfxstats.timeline.TimelineRecorder;
+import io.gfxstats.timeline.TimelineSink;
+import io.gfxstats.buffer.StripeWriter;
+import io.gfxstats.scene.SceneFrameCounter;
 
 import java.lang.ref.Cleaner;
 
@@ -18,20 +23,62 @@ import java.lang.ref.Cleaner;
  */
 public final class WindowTracker implements AutoCloseable {
     private final StatsSession session;
+    /** The session's counts: compared by epoch on every frame, the move when it changed. */
+    private final SessionCounts counts;
     private final TrackerState state;
     private final long defaultIntervalNanos;
     /** The rules when they are the modern ones, which count a frame from its times directly. */
     private final ModernJankTracker modern;
     /** The frame handed to other rules by the times-only {@link #record(long, long, long, long, long)}. */
     private final FrameInfo scratch;
+    /** Matrix values and stage sums per scene; null when the session counts no scenes. */
+    private final SceneFrameCounter scenes;
+    /** This tracker's own scene, or null to follow the session's default. */
+    private SceneSwitch ownScene;
     Cleaner.Cleanable cleanable;
+    /** Counts FrameTimeline counters into wherever this tracker counts now (its stripe follows handovers). */
+    private final TimelineSink timelineSink = this::countTimeline;
+    private TimelineRecorder timeline;
 
     WindowTracker(StatsSession session, TrackerState state, long defaultIntervalNanos) {
         this.session = session;
+        this.counts = session.counts;
         this.state = state;
         this.defaultIntervalNanos = defaultIntervalNanos;
         this.modern = state.rules instanceof ModernJankTracker m ? m : null;
         this.scratch = modern == null ? new FrameInfo() : null;
+        SceneOptions o = session.sceneOptions();
+        this.scenes = o.enabled() ? new SceneFrameCounter(o.matrixMode(), o.matrixLevels(), o.refreshRateHz()) : null;
+    }
+
+    /**
+     * Sets the scene (screen, level, app state) of this window's frames from now on: frames
+     * whose intended vsync is at or after {@code System.nanoTime()} now (CLOCK_MONOTONIC, the
+     * frames' clock). A frame that was intended before the switch but finishes after it still
+     * belongs to the previous scene (attribution by intended vsync, like JankStats' state
+     * intervals, not Matrix's scene read when the frame completes). Call on the tracker's
+     * thread; takes the session lock only the first time a name is used. Names: 1..120 UTF-8
+     * bytes, no control characters; beyond {@link SceneOptions#maxScenes()} names, frames go to
+     * "(other)". {@code null} returns to the session's default scene.
+     */
+    public void setScene(String scene) {
+        setScene(scene, System.nanoTime());
+    }
+
+    /** As {@link #setScene(String)}, in effect for frames intended at or after {@code sinceNanos}. */
+    public void setScene(String scene, long sinceNanos) {
+        int before = currentScene().slotFor(sinceNanos - 1);
+        if (scene == null) {
+            // Back to following the session's default, for every frame recorded from now on.
+            ownScene = null;
+            return;
+        }
+        ownScene = new SceneSwitch(session.sceneSlot(scene), sinceNanos, before);
+    }
+
+    private SceneSwitch currentScene() {
+        SceneSwitch own = ownScene;
+        return own != null ? own : session.defaultScene;
     }
 
     /**
@@ -42,10 +89,18 @@ public final class WindowTracker implements AutoCloseable {
      */
     public void record(FrameInfo frame) {
         TrackerState s = state;
-        if (s.epoch != session.epoch) {
-            session.onEpochChange(s);
+        if (s.epoch != counts.epoch) {
+            counts.onEpochChange(s);
         }
-        s.rules.finishFrame(frame, s.stripe);
+        StripeWriter sink = s.stripe;
+        SceneFrameCounter sc = scenes;
+        if (sc == null) {
+            s.rules.finishFrame(frame, sink);
+            return;
+        }
+        sink.selectScene(currentScene().slotFor(frame.get(FrameInfo.INTENDED_VSYNC)));
+        s.rules.finishFrame(frame, sink);
+        sc.count(frame, sink);
     }
 
     /**
@@ -67,15 +122,49 @@ public final class WindowTracker implements AutoCloseable {
     public void record(long intendedVsync, long vsync, long frameCompleted, long gpuCompleted,
                        long frameIntervalNanos) {
         long interval = frameIntervalNanos > 0 ? frameIntervalNanos : defaultIntervalNanos;
-        if (modern != null) {
-            TrackerState s = state;
-            if (s.epoch != session.epoch) {
-                session.onEpochChange(s);
-            }
-            modern.finishFrame(intendedVsync, vsync, frameCompleted, gpuCompleted, interval, s.stripe);
-            return;
+        TrackerState s = state;
+        if (s.epoch != counts.epoch) {
+            counts.onEpochChange(s);
         }
-        record(scratch.setMainTimes(intendedVsync, vsync, frameCompleted, gpuCompleted, interval));
+        StripeWriter sink = s.stripe;
+        SceneFrameCounter sc = scenes;
+        if (sc != null) {
+            sink.selectScene(currentScene().slotFor(intendedVsync));
+        }
+        if (modern != null) {
+            modern.finishFrame(intendedVsync, vsync, frameCompleted, gpuCompleted, interval, sink);
+        } else {
+            s.rules.finishFrame(scratch.setMainTimes(intendedVsync, vsync, frameCompleted, gpuCompleted, interval),
+                    sink);
+        }
+        if (sc != null) {
+            sc.count(intendedVsync, frameCompleted, interval, sink);
+        }
+    }
+
+    /**
+     * FrameTimeline for this window (docs/frametimeline.md): commit each frame with its token,
+     * predictions and work times, then feed its Wayland presentation feedback; the frames are
+     * classified in client-only mode and counted into the session's buffer with the other
+     * counters (saved in the day files, shown by {@code gfxstats dump --frametimeline}). Created
+     * on first call (Android 16's thresholds, 16 frames awaiting feedback, the compositor budget
+     * refresh - 1 ms); same thread rules as {@link #record}: it allocates nothing and takes no lock.
+     */
+    public TimelineRecorder timeline() {
+        TimelineRecorder t = timeline;
+        if (t == null) {
+            t = new TimelineRecorder(Thresholds.ANDROID_16_LEGACY, timelineSink, TimelineRecorder.DEFAULT_CAPACITY, 0);
+            timeline = t;
+        }
+        return t;
+    }
+
+    private void countTimeline(int counter) {
+        TrackerState s = state;
+        if (s.epoch != counts.epoch) {
+            counts.onEpochChange(s);
+        }
+        s.stripe.incrementTimeline(counter);
     }
 
     /** Stops this tracker; its counts stay in the session's buffer. Call on the recording thread. Idempotent. */

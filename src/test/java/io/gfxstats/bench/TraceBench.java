@@ -30,7 +30,8 @@ public final class TraceBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Path doc = Path.of(args[0]);
+        // "-": print only (scripts/bench writes the doc only when asked, --update-docs).
+        Path doc = args[0].equals("-") ? null : Path.of(args[0]);
         long mb = args.length > 1 ? Long.parseLong(args[1]) : 500;
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
         Path dir = Files.createTempDirectory("gfxstats-trace-bench");
@@ -129,6 +130,9 @@ public final class TraceBench {
     }
 
     static void update(Path doc, String content) throws IOException {
+        if (doc == null) {
+            return;
+        }
         String start = "<!-- trace-bench:start -->";
         String end = "<!-- trace-bench:end -->";
         String text = Files.readString(doc, StandardCharsets.UTF_8);

@@ -28,7 +28,7 @@ class BufferFilesTest {
         BufferFiles.CreatedBuffer created = BufferFiles.create(file, spec,
                 PosixFilePermissions.fromString("rw-rw----"));
 
-        assertEquals(totalLength(CURRENT_LAYOUT_VERSION, 5), created.length());
+        assertEquals(totalLength(5, CounterGroups.KNOWN), created.length());
         assertEquals(created.length(), Files.size(file));
         assertEquals(CURRENT_LAYOUT_VERSION, created.layoutVersion());
         assertEquals("rw-rw----", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)),

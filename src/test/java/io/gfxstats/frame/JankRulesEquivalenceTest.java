@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * The trackers compute their interval thresholds once per interval and compare with integers
  * (it halves the cost of recording a frame). This test holds them to the per-frame
- * floating-point arithmetic of the spec (docs: graphicsstats-compat.md section 3), written out
+ * floating-point arithmetic of the spec (docs/compatibility.md section 3), written out
  * literally below as the oracle, over realistic and hostile frames: zero, negative and huge
  * timestamps, intervals from 1 ns to 2^62.
  */

@@ -88,7 +88,8 @@ public final class DumpAssembler {
     private static GraphicsStatsProto entry(GraphicsStatsProto stored, LiveGroup live, long nowMillis,
                                             Consumer<String> problems) {
         GraphicsStatsProto base = stored == null ? null
-                : stored.getGfxstatsBufferMarksCount() == 0 ? stored : stored.toBuilder().clearGfxstatsBufferMarks().build();
+                : stored.getGfxstatsBufferMarksCount() == 0 && stored.getGfxstatsScenesCount() == 0 ? stored
+                : stored.toBuilder().clearGfxstatsBufferMarks().clearGfxstatsScenes().build();
         if (live == null) {
             return base;
         }
@@ -96,6 +97,7 @@ public final class DumpAssembler {
         try {
             StatsProtos.merge(merged, live.unsaved(), new StatsProtos.Source(live.key().packageName(),
                     live.key().versionCode(), live.uid(), live.startMillis(), nowMillis));
+            io.gfxstats.timeline.TimelineProtos.merge(merged, live.timeline());
             return merged.build();
         } catch (DayFileException.HistogramMismatch e) {
             problems.accept("cannot merge live data of " + live.key() + ": " + e.getMessage());

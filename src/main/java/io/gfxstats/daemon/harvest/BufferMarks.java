@@ -1,5 +1,6 @@
 package io.gfxstats.daemon.harvest;
 
+import io.gfxstats.buffer.CounterGroups;
 import io.gfxstats.proto.GfxstatsBufferMark;
 import io.gfxstats.stats.Counters;
 import java.util.Arrays;
@@ -19,15 +20,17 @@ public final class BufferMarks {
     }
 
     /**
-     * The counters of a mark, or null for a mark written by a layout with another counter count
-     * (a foreign or future mark is ignored rather than trusted).
+     * The counter vector of a mark ({@link CounterGroups}), or null for a mark of another length
+     * (a foreign or future mark is ignored rather than trusted). A mark written before counter
+     * groups existed ({@link Counters#COUNT} entries) has zero group elements.
      */
     public static long[] counters(GfxstatsBufferMark mark) {
-        if (mark.getCountersCount() != Counters.COUNT) {
+        int n = mark.getCountersCount();
+        if (n != Counters.COUNT && n != CounterGroups.VECTOR_LENGTH) {
             return null;
         }
-        long[] c = new long[Counters.COUNT];
-        for (int i = 0; i < c.length; i++) {
+        long[] c = new long[CounterGroups.VECTOR_LENGTH];
+        for (int i = 0; i < n; i++) {
             c[i] = mark.getCounters(i);
         }
         return Arrays.stream(c).anyMatch(v -> v < 0) ? null : c;

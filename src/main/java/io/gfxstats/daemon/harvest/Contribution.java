@@ -1,6 +1,6 @@
 package io.gfxstats.daemon.harvest;
 
-import io.gfxstats.stats.Counters;
+import io.gfxstats.buffer.CounterGroups;
 import io.gfxstats.stats.Pipeline;
 
 /**
@@ -8,16 +8,31 @@ import io.gfxstats.stats.Pipeline;
  * a day file.
  *
  * @param bufferKey   stable identity of the buffer (its registration id)
- * @param current     cumulative counters read from the buffer, {@link Counters} order
+ * @param current     cumulative counter vector read from the buffer ({@link CounterGroups})
  * @param baseline    cumulative counters already saved (null: nothing yet)
  * @param startMillis start of the span these frames belong to (buffer start, or midnight after a rotation)
+ * @param sceneNames  names of the buffer's scene slots ("" unnamed), null without a scene group
  */
 public record Contribution(String bufferKey, int pid, int uid, long[] current, long[] baseline,
-                           long startMillis, Pipeline pipeline) {
+                           long startMillis, Pipeline pipeline, String[] sceneNames) {
+    /** A contribution of a buffer without scenes. */
+    public Contribution(String bufferKey, int pid, int uid, long[] current, long[] baseline, long startMillis,
+                        Pipeline pipeline) {
+        this(bufferKey, pid, uid, current, baseline, startMillis, pipeline, null);
+    }
+
     public Contribution {
-        if (current.length != Counters.COUNT || (baseline != null && baseline.length != Counters.COUNT)) {
-            throw new IllegalArgumentException("counter vectors must have " + Counters.COUNT + " entries");
+        current = padded(current);
+        baseline = baseline == null ? null : padded(baseline);
+        if (current.length != CounterGroups.VECTOR_LENGTH
+                || (baseline != null && baseline.length != CounterGroups.VECTOR_LENGTH)) {
+            throw new IllegalArgumentException("counter vectors must have " + CounterGroups.VECTOR_LENGTH + " entries");
         }
+    }
+
+    /** A vector of only the Android counters gets zero group elements. */
+    private static long[] padded(long[] v) {
+        return v.length == io.gfxstats.stats.Counters.COUNT ? java.util.Arrays.copyOf(v, CounterGroups.VECTOR_LENGTH) : v;
     }
 
     public long[] unsaved() {

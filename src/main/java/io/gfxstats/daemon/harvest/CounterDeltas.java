@@ -3,7 +3,11 @@ package io.gfxstats.daemon.harvest;
 import io.gfxstats.stats.Counters;
 import io.gfxstats.stats.ProfileData;
 
-/** Arithmetic on cumulative counter vectors in {@link Counters} order. */
+/**
+ * Arithmetic on cumulative counter vectors: {@link Counters} first, then the counter groups'
+ * elements ({@link io.gfxstats.buffer.CounterGroups}). A shorter vector (a mark written before
+ * groups existed) counts as zero beyond its end.
+ */
 public final class CounterDeltas {
     private CounterDeltas() {
     }
@@ -14,9 +18,9 @@ public final class CounterDeltas {
      * treated as nothing new rather than subtracting frames from a day file.
      */
     public static long[] difference(long[] current, long[] baseline) {
-        long[] d = new long[Counters.COUNT];
-        for (int i = 0; i < Counters.COUNT; i++) {
-            long v = current[i] - (baseline == null ? 0 : baseline[i]);
+        long[] d = new long[current.length];
+        for (int i = 0; i < current.length; i++) {
+            long v = current[i] - (baseline == null || i >= baseline.length ? 0 : baseline[i]);
             d[i] = Math.max(v, 0);
         }
         return d;
@@ -36,16 +40,17 @@ public final class CounterDeltas {
         if (a == null) {
             return b.clone();
         }
-        long[] m = new long[Counters.COUNT];
-        for (int i = 0; i < Counters.COUNT; i++) {
-            m[i] = Math.max(a[i], b[i]);
+        long[] m = new long[Math.max(a.length, b.length)];
+        for (int i = 0; i < m.length; i++) {
+            m[i] = Math.max(i < a.length ? a[i] : 0, i < b.length ? b[i] : 0);
         }
         return m;
     }
 
+    /** The Android counters of a vector (its first {@link Counters#COUNT} entries). */
     public static ProfileData toProfileData(long[] counters) {
         ProfileData p = new ProfileData();
-        p.addAll(counters);
+        p.addAll(counters.length == Counters.COUNT ? counters : java.util.Arrays.copyOf(counters, Counters.COUNT));
         return p;
     }
 }

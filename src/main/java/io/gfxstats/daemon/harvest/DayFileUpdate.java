@@ -4,6 +4,7 @@ import io.gfxstats.dayfile.DayFileException;
 import io.gfxstats.dayfile.StatsProtos;
 import io.gfxstats.proto.GfxstatsBufferMark;
 import io.gfxstats.proto.GraphicsStatsProto;
+import io.gfxstats.scene.SceneCounters;
 import io.gfxstats.stats.ProfileData;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -46,6 +47,8 @@ public final class DayFileUpdate {
             delta.setPipeline(c.pipeline());
             StatsProtos.merge(b, delta, new StatsProtos.Source(packageName, versionCode, c.uid(),
                     c.startMillis(), endMillis));
+            SceneCounters.merge(b, SceneCounters.fromVector(unsaved, c.sceneNames()));
+            io.gfxstats.timeline.TimelineProtos.merge(b, io.gfxstats.buffer.FrameTimelineGroup.fromVector(unsaved));
             marks.put(c.bufferKey(), BufferMarks.mark(c.bufferKey(), c.pid(), c.current(), nowMillis));
             changed = true;
         }

@@ -76,9 +76,9 @@ public final class Harvester {
                 log.warn("cannot read buffer of {}: {}", b, e.getMessage());
                 continue;
             }
-            long[] current = snap.counters();
+            long[] current = snap.vector();
             Contribution c = new Contribution(b.key(), b.pid(), b.uid(), current, b.baseline(),
-                    Math.max(b.accountingStartMillis(), dayStart), b.pipeline());
+                    Math.max(b.accountingStartMillis(), dayStart), b.pipeline(), io.gfxstats.scene.SceneCounters.names(snap));
             if (CounterDeltas.isZero(c.unsaved())) {
                 continue;
             }
@@ -106,7 +106,8 @@ public final class Harvester {
             for (Pending p : e.getValue()) {
                 frames += p.contribution().unsaved()[0];
                 p.buffer().setBaseline(p.contribution().current());
-                onSaved.saved(p.buffer(), p.contribution().unsaved());
+                onSaved.saved(p.buffer(), java.util.Arrays.copyOf(p.contribution().unsaved(),
+                        io.gfxstats.stats.Counters.COUNT));
             }
         }
         return new Result(files, frames, failures);

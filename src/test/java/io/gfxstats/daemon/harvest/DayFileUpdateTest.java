@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 class DayFileUpdateTest {
     private static long[] frames(long total, long janky, int cpuBucket) {
-        long[] c = new long[Counters.COUNT];
+        long[] c = new long[io.gfxstats.buffer.CounterGroups.VECTOR_LENGTH];
         c[Counters.TOTAL_FRAMES] = total;
         c[Counters.JANKY_FRAMES] = janky;
         c[Counters.cpuBucket(cpuBucket)] = total;
@@ -75,5 +75,37 @@ class DayFileUpdateTest {
         GraphicsStatsProto f = GraphicsStatsProto.newBuilder()
                 .addGfxstatsBufferMarks(BufferMarks.mark("r1", 1, new long[] {1, 2, 3}, 10)).build();
         assertTrue(DayFileUpdate.baselines(List.of(f)).isEmpty());
+    }
+
+    @Test
+    void shouldSaveSceneCountsOnceInTheSameWriteAsTheFramesAndMarks() throws Exception {
+        String[] names = new String[io.gfxstats.buffer.SceneGroup.SLOTS];
+        java.util.Arrays.fill(names, "");
+        names[0] = io.gfxstats.buffer.SceneGroup.OTHER;
+        names[3] = "menu";
+        long[] first = withScene(frames(5, 1, 3), 3, 5, 123_000_000_000L);
+        GraphicsStatsProto saved = DayFileUpdate.apply(null, "com.example", 3, 2000, 2000,
+                List.of(new Contribution("r1", 10, 1000, first, null, 1000, Pipeline.GL, names)), Set.of("r1"));
+        assertEquals(1, saved.getGfxstatsScenesCount());
+        assertEquals("menu", saved.getGfxstatsScenes(0).getScene());
+        assertEquals(5, saved.getGfxstatsScenes(0).getTotalFrames());
+        assertEquals(123_000_000_000L, saved.getGfxstatsScenes(0).getFrameCostNanos());
+
+        long[] second = withScene(withScene(frames(9, 1, 3), 3, 8, 200_000_000_000L), 0, 1, 7);
+        GraphicsStatsProto next = DayFileUpdate.apply(saved, "com.example", 3, 3000, 3000,
+                List.of(new Contribution("r1", 10, 1000, second, first, 1000, Pipeline.GL, names)), Set.of("r1"));
+        java.util.Map<String, long[]> scenes = io.gfxstats.scene.SceneCounters.of(next);
+        assertEquals(List.of("menu", "(other)"), List.copyOf(scenes.keySet()));
+        assertEquals(8, scenes.get("menu")[0], "only the unsaved difference is added");
+        assertEquals(200_000_000_000L, scenes.get("menu")[io.gfxstats.scene.SceneCounters.SUM_BASE]);
+        assertEquals(1, scenes.get("(other)")[0]);
+        assertArrayEquals(second, DayFileUpdate.baselines(List.of(next)).get("r1"), "the mark holds the scenes too");
+        assertEquals(0, io.gfxstats.dump.PrivateFields.strip(next).getGfxstatsScenesCount(), "never in a dump");
+    }
+
+    private static long[] withScene(long[] v, int slot, long frames, long cost) {
+        v[io.gfxstats.buffer.SceneGroup.vectorCounter(slot, Counters.TOTAL_FRAMES)] = frames;
+        v[io.gfxstats.buffer.SceneGroup.vectorSum(slot, io.gfxstats.buffer.SceneGroup.COST_NANOS)] = cost;
+        return v;
     }
 }

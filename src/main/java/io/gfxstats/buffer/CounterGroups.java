@@ -1,0 +1,62 @@
+package io.gfxstats.buffer;
+
+import io.gfxstats.stats.Counters;
+
+import java.util.List;
+
+/**
+ * The counter groups this release knows, and the counter vector that holds them: a buffer's
+ * cumulative state as one {@code long[]} of {@link #VECTOR_LENGTH} entries, the 190
+ * {@link Counters} first, then each known group's elements (summed over its stripes) in the
+ * order of {@link #KNOWN}. A buffer without a group (a version 1 file, or a version 2 file whose
+ * creator left it out) reports its elements as zero. Snapshots, harvest baselines, day-file
+ * marks and client handovers all move this whole vector, so a group added here is saved
+ * exactly once and handed over like the Android counters without further code.
+ */
+public final class CounterGroups {
+    /** Scene counters and Matrix levels per scene, see {@link SceneGroup}. */
+    public static final CounterGroup SCENES = SceneGroup.GROUP;
+    /** Directory id of the FrameTimeline counters. */
+    public static final int FRAMETIMELINE_ID = 2;
+    /** The FrameTimeline counters, see {@link FrameTimelineGroup}. */
+    public static final CounterGroup FRAMETIMELINE = FrameTimelineGroup.GROUP;
+
+    /** Every group this release reads and writes, in vector order. New groups go at the end. */
+    public static final List<CounterGroup> KNOWN = List.of(SCENES, FRAMETIMELINE);
+
+    private static final int[] OFFSETS = new int[KNOWN.size()];
+    /** Length of the counter vector. */
+    public static final int VECTOR_LENGTH;
+
+    static {
+        int offset = Counters.COUNT;
+        for (int i = 0; i < KNOWN.size(); i++) {
+            OFFSETS[i] = offset;
+            offset += KNOWN.get(i).elements();
+        }
+        VECTOR_LENGTH = offset;
+    }
+
+    private CounterGroups() {
+    }
+
+    /** Index of a known group in {@link #KNOWN}, or -1. */
+    public static int indexOf(int id, int version) {
+        for (int i = 0; i < KNOWN.size(); i++) {
+            CounterGroup g = KNOWN.get(i);
+            if (g.id() == id && g.version() == version) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Where group {@code index} (of {@link #KNOWN}) starts in the counter vector. */
+    public static int vectorOffset(int index) {
+        return OFFSETS[index];
+    }
+
+    public static int vectorOffset(CounterGroup group) {
+        return OFFSETS[KNOWN.indexOf(group)];
+    }
+}

@@ -1,0 +1,135 @@
+package io.gfxstats.buffer;
+
+import io.gfxstats.stats.Counters;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Layout of the scene group (id 1, version 1) of buffer layout 2: frames per scene with the
+ * Android jank counters and Matrix's dropped-frame levels (docs/buffer-format.md, "Scene group").
+ *
+ * <pre>
+ *  Prefix: slot table, {@link #SLOTS} entries of 128 bytes
+ *  +---------------------------------------------------------------+
+ *  |  State: 0 free, 1 named (release store after the name)        |  slot * 128
+ *  +---------------------------------------------------------------+
+ *  |  Name length (bytes, 1..120)                                  |  + 4
+ *  +---------------------------------------------------------------+
+ *  |  Name, UTF-8, 120 bytes                                       |  + 8
+ *  +---------------------------------------------------------------+
+ *
+ *  Group stripe s (one writer, the writer of counter stripe s):
+ *  +---------------------------------------------------------------+
+ *  |  Slot 0..15: 21 u32 each, in this order:                      |
+ *  |    total frames, janky frames, janky frames (legacy),         |
+ *  |    7 jank types (the first 10 Counters, same order),          |
+ *  |    Matrix frames (valid durations), level counts BEST..FROZEN,|
+ *  |    level sums BEST..FROZEN (dropped frames of that level)     |
+ *  +---------------------------------------------------------------+
+ *  |  Slot 0..15: 13 u64 each, in this order:                      |
+ *  |    sum of max(T, I) ns (Matrix's fps denominator),            |
+ *  |    sum of the float dropped frames in units of 2^-20,         |
+ *  |    sum of the refresh rate in milli-Hz,                       |
+ *  |    10 stage duration sums ns (FrameMetrics order, GPU last)   |
+ *  +---------------------------------------------------------------+
+ * </pre>
+ *
+ * <p>Slot 0 is {@link #OTHER}: scenes beyond the session's limit are counted there. A slot is
+ * named once, by the session that owns the buffer, before any frame is counted in it, and never
+ * renamed; the daemon reads names only from named slots.
+ */
+public final class SceneGroup {
+    public static final int ID = 1;
+    public static final int VERSION = 1;
+    /** Scene slots per buffer, "(other)" included. */
+    public static final int SLOTS = 16;
+    public static final int SLOT_ENTRY_BYTES = 128;
+    public static final int NAME_MAX_BYTES = SLOT_ENTRY_BYTES - 2 * Integer.BYTES;
+    public static final int SLOT_STATE = 0;
+    public static final int SLOT_NAME_LENGTH = Integer.BYTES;
+    public static final int SLOT_NAME = 2 * Integer.BYTES;
+    public static final int SLOT_FREE = 0;
+    public static final int SLOT_NAMED = 1;
+
+    /** The overflow scene, always slot 0. */
+    public static final String OTHER = "(other)";
+    public static final int OTHER_SLOT = 0;
+
+    /** The first {@value #MIRRORED} Counters (total, janky, janky legacy, 7 jank types) are also kept per scene. */
+    public static final int MIRRORED = Counters.JANK_TYPE_BASE + io.gfxstats.stats.JankType.COUNT;
+    public static final int MATRIX_FRAMES = MIRRORED;
+    public static final int LEVEL_COUNT_BASE = MATRIX_FRAMES + 1;
+    public static final int LEVELS = 5;
+    public static final int LEVEL_SUM_BASE = LEVEL_COUNT_BASE + LEVELS;
+    /** u32 counters per slot. */
+    public static final int COUNTERS32 = LEVEL_SUM_BASE + LEVELS;
+
+    public static final int COST_NANOS = 0;
+    public static final int DROPPED_Q20 = 1;
+    public static final int REFRESH_MILLIHZ = 2;
+    public static final int STAGE_BASE = 3;
+    /** Stage duration sums: the nine FrameMetrics durations UNKNOWN_DELAY..TOTAL, then GPU. */
+    public static final int STAGES = 10;
+    /** u64 sums per slot. */
+    public static final int COUNTERS64 = STAGE_BASE + STAGES;
+    /** Fixed-point scale of {@link #DROPPED_Q20}. */
+    public static final float DROPPED_SCALE = 1 << 20;
+
+    static final CounterGroup GROUP = new CounterGroup(ID, VERSION, "scenes", SLOTS * SLOT_ENTRY_BYTES,
+            SLOTS * COUNTERS32, SLOTS * COUNTERS64);
+
+    private SceneGroup() {
+    }
+
+    /** Element (in the group) of u32 counter {@code field} of {@code slot}. */
+    public static int counter(int slot, int field) {
+        return slot * COUNTERS32 + field;
+    }
+
+    /** Element (in the group) of u64 sum {@code field} of {@code slot}. */
+    public static int sum(int slot, int field) {
+        return SLOTS * COUNTERS32 + slot * COUNTERS64 + field;
+    }
+
+    /** Index in the counter vector of u32 counter {@code field} of {@code slot}. */
+    public static int vectorCounter(int slot, int field) {
+        return CounterGroups.vectorOffset(GROUP) + counter(slot, field);
+    }
+
+    /** Index in the counter vector of u64 sum {@code field} of {@code slot}. */
+    public static int vectorSum(int slot, int field) {
+        return CounterGroups.vectorOffset(GROUP) + sum(slot, field);
+    }
+
+    /** Offset of u32 counter {@code field} of {@code slot} inside a group stripe. */
+    public static int counterOffset(int slot, int field) {
+        return GROUP.elementOffset(counter(slot, field));
+    }
+
+    /** Offset of u64 sum {@code field} of {@code slot} inside a group stripe. */
+    public static int sumOffset(int slot, int field) {
+        return GROUP.elementOffset(sum(slot, field));
+    }
+
+    /**
+     * Checks a scene name: 1..{@value #NAME_MAX_BYTES} UTF-8 bytes, no control characters.
+     *
+     * @return the name's UTF-8 bytes
+     */
+    public static byte[] requireName(String name) {
+        if (name == null) {
+            throw new IllegalArgumentException("scene name must not be null");
+        }
+        byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+        if (bytes.length == 0 || bytes.length > NAME_MAX_BYTES) {
+            throw new IllegalArgumentException("scene name must be 1.." + NAME_MAX_BYTES + " UTF-8 bytes, got "
+                    + bytes.length + ": '" + name + "'");
+        }
+        for (int i = 0; i < name.length(); i++) {
+            if (Character.isISOControl(name.charAt(i))) {
+                throw new IllegalArgumentException("scene name contains a control character: '" + name + "'");
+            }
+        }
+        return bytes;
+    }
+}
