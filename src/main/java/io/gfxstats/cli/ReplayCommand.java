@@ -9,7 +9,8 @@ import io.gfxstats.replay.ProgressReporter;
 import io.gfxstats.replay.Replay;
 import io.gfxstats.replay.ReplayOptions;
 import io.gfxstats.rpc.SocketPaths;
-import io.gfxstats.store.PackageNames;
+import io.gfxstats.stats.PackageRules;
+import io.gfxstats.stats.Pipeline;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.math.BigDecimal;
@@ -42,8 +43,8 @@ final class ReplayCommand implements Command {
 
     @Override
     public String synopsis() {
-        return "replay --package P --version-code V [--socket PATH] [--rate FPS] [--refresh-interval NS] FILE|-"
-                + "   record a framestats capture into the daemon as a live client";
+        return "replay --package P --version-code V [--socket PATH] [--rate FPS] [--refresh-interval NS] [--pipeline "
+                + Pipeline.OPTION_VALUES + "] FILE|-   record a framestats capture into the daemon as a live client";
     }
 
     @Override
@@ -55,6 +56,7 @@ final class ReplayCommand implements Command {
         long refresh = ReplayOptions.DEFAULT_REFRESH_INTERVAL_NANOS;
         Duration attachTimeout = ReplayOptions.DEFAULT_ATTACH_TIMEOUT;
         boolean verbose = false;
+        Pipeline pipeline = null;
         String input = null;
         for (int i = 0; i < args.length; i++) {
             ArgWalk.Token token = ArgWalk.Token.of(args[i]);
@@ -76,6 +78,7 @@ final class ReplayCommand implements Command {
                 case "--rate" -> rate = rate(value != null ? value : ArgWalk.next(args, ++i, arg));
                 case "--refresh-interval" ->
                         refresh = ArgWalk.refreshInterval(value != null ? value : ArgWalk.next(args, ++i, arg));
+                case "--pipeline" -> pipeline = ArgWalk.pipeline(value != null ? value : ArgWalk.next(args, ++i, arg));
                 case "--attach-timeout" -> attachTimeout = seconds(value != null ? value : ArgWalk.next(args, ++i, arg));
                 case "--verbose" -> {
                     if (value != null) {
@@ -97,8 +100,8 @@ final class ReplayCommand implements Command {
         if (packageName == null) {
             throw new UsageException("--package is required (the package to count the frames for)");
         }
-        if (PackageNames.problem(packageName).isPresent()) {
-            throw new UsageException("invalid package name: " + PackageNames.problem(packageName).get());
+        if (PackageRules.problem(packageName).isPresent()) {
+            throw new UsageException("invalid package name: " + PackageRules.problem(packageName).get());
         }
         if (versionCode == null) {
             throw new UsageException("--version-code is required");
@@ -108,7 +111,7 @@ final class ReplayCommand implements Command {
         }
         ReplayOptions options;
         try {
-            options = new ReplayOptions(packageName, versionCode, refresh, rate, attachTimeout);
+            options = new ReplayOptions(packageName, versionCode, refresh, rate, attachTimeout, pipeline);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
@@ -166,6 +169,8 @@ final class ReplayCommand implements Command {
         out.println("  --rate FPS             record FPS frames per second (default: as fast as possible)");
         out.println("  --refresh-interval NS  display refresh interval in nanoseconds (default "
                 + ReplayOptions.DEFAULT_REFRESH_INTERVAL_NANOS + ")");
+        out.println("  --pipeline " + Pipeline.OPTION_VALUES + "      the render pipeline registered (default: the capture's,");
+        out.println("                         gl when it does not say)");
         out.println("  --attach-timeout S     after the last frame, wait up to S seconds for the daemon to hold the");
         out.println("                         counts (default " + ReplayOptions.DEFAULT_ATTACH_TIMEOUT.toSeconds()
                 + "); exit 2 if it does not");

@@ -39,11 +39,26 @@ final class DaemonBackend implements StatsBackend {
     private final DaemonState state;
     private final Registrar registrar;
     private final DayFileCache cache;
+    private final SceneBackend scenes;
 
     DaemonBackend(DaemonState state, Registrar registrar, DayFileCache cache) {
         this.state = state;
         this.registrar = registrar;
         this.cache = cache;
+        this.scenes = new SceneBackend(state);
+    }
+
+    @Override
+    public io.gfxstats.rpc.v1.ScenesResponse scenes(io.gfxstats.rpc.v1.ScenesRequest request) throws StatsException {
+        long started = System.nanoTime();
+        io.gfxstats.rpc.v1.ScenesResponse response = scenes.scenes(request);
+        state.events.served("scenes", System.nanoTime() - started);
+        return response;
+    }
+
+    @Override
+    public io.gfxstats.rpc.v1.LiveSnapshot liveSnapshot(String packageName) {
+        return scenes.live(packageName);
     }
 
     @Override
@@ -71,7 +86,8 @@ final class DaemonBackend implements StatsBackend {
         } finally {
             state.lock.readLock().unlock();
         }
-        PullResponse response = DumpService.pullResponse(day, entries(day, ""));
+        PullResponse response = DumpService.pullResponse(day, entries(day, "")).toBuilder()
+                .addAllScenes(scenes.entries(day, "")).build();
         state.events.served("pull", System.nanoTime() - started);
         return response;
     }
@@ -131,6 +147,8 @@ final class DaemonBackend implements StatsBackend {
             String key = b.uid() + "\u0000" + b.packageName() + "\u0000" + b.versionCode();
             Group g = groups.computeIfAbsent(key, k -> new Group(b, new ProfileData()));
             g.data.addAll(unsaved);
+            g.timeline.addAll(io.gfxstats.buffer.FrameTimelineGroup.fromVector(
+                    CounterDeltas.difference(snap.vector(), b.baseline())));
             if (g.data.pipeline() == io.gfxstats.stats.Pipeline.UNKNOWN) {
                 g.data.setPipeline(b.pipeline());
             }
@@ -139,7 +157,7 @@ final class DaemonBackend implements StatsBackend {
         List<LiveGroup> out = new ArrayList<>();
         for (Group g : groups.values()) {
             out.add(new LiveGroup(new EntryKey(state.currentDay, g.first.packageName(), g.first.versionCode()),
-                    g.first.uid(), g.data, g.start));
+                    g.first.uid(), g.data, g.start, g.timeline));
         }
         return out;
     }
@@ -147,6 +165,7 @@ final class DaemonBackend implements StatsBackend {
     private static final class Group {
         final LiveBuffer first;
         final ProfileData data;
+        final io.gfxstats.timeline.TimelineCounters timeline = new io.gfxstats.timeline.TimelineCounters();
         long start = Long.MAX_VALUE;
 
         Group(LiveBuffer first, ProfileData data) {

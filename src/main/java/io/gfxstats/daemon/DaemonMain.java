@@ -58,10 +58,7 @@ public final class DaemonMain {
         }
         // SIGTERM/SIGINT mean "stop cleanly": save, then exit 0 (the JVM's default would exit 143
         // after the hooks). The hook still covers any other way the JVM ends.
-        for (String signal : new String[] {"TERM", "INT"}) {
-            sun.misc.Signal.handle(new sun.misc.Signal(signal),
-                    s -> new Thread(daemon::stop, "gfxstatsd-signal-" + s.getName()).start());
-        }
+        StopSignals.handle(daemon::stop, "TERM", "INT");
         Runtime.getRuntime().addShutdownHook(new Thread(daemon::stop, "gfxstatsd-shutdown"));
         try {
             daemon.blockUntilShutdown();

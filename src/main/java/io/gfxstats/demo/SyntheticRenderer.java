@@ -110,6 +110,7 @@ public final class SyntheticRenderer {
     private Result render() throws DaemonUnavailableException, InterruptedException {
         long interval = options.intervalNanos();
         SessionOptions sessionOptions = SessionOptions.builder(options.packageName(), options.versionCode())
+                .pipeline(options.pipeline())
                 .refreshIntervalNanos(interval)
                 .build();
         StatsSession session = StatsSession.open(sessionOptions, provider);

@@ -52,7 +52,7 @@ public final class Replay {
     public Outcome run(CaptureReplay capture, ObservedProvider provider, ProgressReporter progress,
                        Consumer<String> notes) throws InterruptedException {
         SessionOptions sessionOptions = SessionOptions.builder(options.packageName(), options.versionCode())
-                .pipeline(capture.pipeline())
+                .pipeline(options.pipelineFor(capture.pipeline()))
                 .refreshIntervalNanos(options.refreshIntervalNanos())
                 .retry(RETRY_MIN, RETRY_MAX)
                 .daveyListener(DaveyListener.ignoring())

@@ -197,10 +197,10 @@ final class ExternalDaemon implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         if (process.isAlive()) {
             process.destroyForcibly();
-            process.waitFor();
+            process.onExit().join();
         }
     }
 }

@@ -112,10 +112,7 @@ final class FleetPull {
             cmd.add(collectCommand);
         } else {
             cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
-            cmd.add("--add-opens=java.base/java.lang.reflect=ALL-UNNAMED");
-            cmd.add("--add-exports=java.base/sun.nio.ch=ALL-UNNAMED");
-            cmd.add("--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED");
-            cmd.add("-Dsystem.properties=/dev/null");
+            cmd.addAll(io.gfxstats.buffer.JvmFlags.all());
             // As scripts/lib.sh starts the command line (GFX_CLI_FLAGS), minus the class-data archive.
             cmd.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData",
                     "-Dio.grpc.netty.shaded.io.netty.jfr.enabled=false"));

@@ -414,10 +414,10 @@ public final class LoadTest {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             if (process.isAlive()) {
                 process.destroyForcibly();
-                process.waitFor();
+                process.onExit().join();
             }
         }
     }

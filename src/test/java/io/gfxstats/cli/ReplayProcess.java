@@ -80,10 +80,10 @@ final class ReplayProcess implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         if (process.isAlive()) {
             process.toHandle().destroyForcibly();
-            process.waitFor();
+            process.onExit().join();
         }
     }
 }

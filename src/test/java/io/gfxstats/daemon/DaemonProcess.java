@@ -143,10 +143,10 @@ public final class DaemonProcess implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         if (isAlive()) {
             process.toHandle().destroyForcibly();
-            process.waitFor();
+            process.onExit().join();
         }
     }
 }

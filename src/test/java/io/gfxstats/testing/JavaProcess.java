@@ -1,5 +1,7 @@
 package io.gfxstats.testing;
 
+import io.gfxstats.buffer.JvmFlags;
+
 import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -22,10 +24,7 @@ public final class JavaProcess {
     public static List<String> command(List<String> jvmOptions, Class<?> mainClass, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
-        cmd.add("--add-opens=java.base/java.lang.reflect=ALL-UNNAMED");
-        cmd.add("--add-exports=java.base/sun.nio.ch=ALL-UNNAMED");
-        cmd.add("--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED");
-        cmd.add("-Dsystem.properties=/dev/null");
+        cmd.addAll(JvmFlags.all());
         cmd.addAll(jvmOptions);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));

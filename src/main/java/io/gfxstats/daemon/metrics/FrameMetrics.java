@@ -1,5 +1,6 @@
 package io.gfxstats.daemon.metrics;
 
+import io.gfxstats.stats.BucketBounds;
 import io.gfxstats.stats.Counters;
 import io.gfxstats.stats.Histograms;
 import io.gfxstats.stats.JankType;
