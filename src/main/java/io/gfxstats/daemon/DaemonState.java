@@ -5,6 +5,7 @@ import io.gfxstats.daemon.dump.DayFileCache;
 import io.gfxstats.daemon.harvest.Harvester;
 import io.gfxstats.daemon.metrics.DaemonEvents;
 import io.gfxstats.daemon.metrics.FrameLedger;
+import io.gfxstats.daemon.metrics.MetricVector;
 import io.gfxstats.daemon.metrics.SeriesKey;
 import io.gfxstats.daemon.registry.BufferRegistry;
 import io.gfxstats.store.DayStore;
@@ -44,7 +45,7 @@ final class DaemonState {
         this.registry = new BufferRegistry(config.maxBuffers());
         this.dayFiles = new DayFileCache(store, cacheDayFiles);
         this.harvester = new Harvester(store, registry, dayFiles::invalidate, (b, saved) -> ledger.add(
-                new SeriesKey(b.packageName(), b.versionCode(), b.uid()), saved));
+                new SeriesKey(b.packageName(), b.versionCode(), b.uid()), MetricVector.fromBufferVector(saved)));
         this.startedAtMillis = clock.millis();
         this.currentDay = Days.dayStart(startedAtMillis);
     }

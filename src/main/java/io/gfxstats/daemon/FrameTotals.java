@@ -2,12 +2,11 @@ package io.gfxstats.daemon;
 
 import io.gfxstats.buffer.BufferSnapshot;
 import io.gfxstats.daemon.harvest.CounterDeltas;
+import io.gfxstats.daemon.metrics.MetricVector;
 import io.gfxstats.daemon.metrics.SeriesKey;
 import io.gfxstats.daemon.registry.LiveBuffer;
 import io.gfxstats.dayfile.DayFileException;
-import io.gfxstats.dayfile.StatsProtos;
 import io.gfxstats.proto.GraphicsStatsProto;
-import io.gfxstats.stats.Counters;
 import java.io.IOException;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -34,7 +33,7 @@ final class FrameTotals implements Supplier<Map<SeriesKey, long[]>> {
         for (GraphicsStatsProto p : state.dayFiles.readAll().values()) {
             try {
                 state.ledger.add(new SeriesKey(p.getPackageName(), p.getVersionCode(), p.getUid()),
-                        StatsProtos.toProfileData(p).toArray());
+                        MetricVector.fromDayFile(p));
             } catch (DayFileException.HistogramMismatch e) {
                 log.warn("metrics: day file of {} left out: {}", p.getPackageName(), e.getMessage());
             }
@@ -54,10 +53,10 @@ final class FrameTotals implements Supplier<Map<SeriesKey, long[]>> {
                     log.warn("metrics: cannot read buffer of {}: {}", b, e.getMessage());
                     continue;
                 }
-                long[] unsaved = CounterDeltas.difference(snap.counters(), b.baseline());
+                long[] unsaved = MetricVector.fromBufferVector(CounterDeltas.difference(snap.vector(), b.baseline()));
                 long[] into = totals.computeIfAbsent(new SeriesKey(b.packageName(), b.versionCode(), b.uid()),
-                        k -> new long[Counters.COUNT]);
-                for (int i = 0; i < Counters.COUNT; i++) {
+                        k -> new long[MetricVector.LENGTH]);
+                for (int i = 0; i < MetricVector.LENGTH; i++) {
                     into[i] += unsaved[i];
                 }
             }

@@ -90,6 +90,55 @@ class MetricsEndToEndTest {
     }
 
     @Test
+    void shouldExposeTheFrameTimelineCountersOfAClientThatRecordsThem() throws Exception {
+        Path log = tmp.resolve("frames.jsonl");
+        Files.write(log, TimelineClientEndToEndTest.frameLog(600));
+        Path state = tmp.resolve("tl");
+        try (DaemonProcess daemon = new DaemonProcess(state, METRICS_ON).start()) {
+            Process client = io.gfxstats.testing.JavaProcess.builder(TimelineClient.class, daemon.socket().toString(),
+                    "com.example.wayland", "3", log.toString())
+                    .redirectError(ProcessBuilder.Redirect.appendTo(daemon.clientLog().toFile())).start();
+            String out = new String(client.getInputStream().readAllBytes());
+            assertTrue(client.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+            assertEquals(0, client.exitValue(), out + Files.readString(daemon.clientLog()));
+            awaitLiveBuffers(daemon, 0);
+            io.gfxstats.timeline.TimelineCounters saved = savedTimeline(daemon);
+            assertEquals(600, saved.get(io.gfxstats.timeline.TimelineCounter.FRAMES));
+            assertTimelineMatches(scrape(daemon), saved);
+            assertEquals(0, daemon.stop());
+        }
+        // Seeded from the day file by a restarted daemon: the same counters.
+        try (DaemonProcess again = new DaemonProcess(state, METRICS_ON).start()) {
+            assertTimelineMatches(scrape(again), savedTimeline(again));
+        }
+    }
+
+    private static io.gfxstats.timeline.TimelineCounters savedTimeline(DaemonProcess daemon) throws Exception {
+        long today = Days.dayStart(System.currentTimeMillis());
+        Path file = daemon.dataDir().resolve(Long.toString(today)).resolve("com.example.wayland").resolve("3")
+                .resolve("total");
+        return io.gfxstats.timeline.TimelineProtos.fromProto(io.gfxstats.dayfile.DayFileCodec.decode(
+                Files.readAllBytes(file)).getGfxstatsFrameTimeline());
+    }
+
+    private static void assertTimelineMatches(Exposition e, io.gfxstats.timeline.TimelineCounters saved) {
+        String label = "package=\"com.example.wayland\"";
+        assertEquals(saved.get(io.gfxstats.timeline.TimelineCounter.FRAMES),
+                e.value("gfxstats_frametimeline_frames_total", label), e.text());
+        assertEquals(saved.get(io.gfxstats.timeline.TimelineCounter.JANKY_FRAMES),
+                e.value("gfxstats_frametimeline_janky_frames_total", label));
+        long jank = 0;
+        for (io.gfxstats.timeline.TimelineCounter t : io.gfxstats.timeline.TimelineCounter.values()) {
+            if (t.name().startsWith("JANK_")) {
+                assertEquals(saved.get(t), e.value("gfxstats_frametimeline_jank_total", label,
+                        "jank_type=\"" + FrameMetrics.jankTypeName(t) + "\""), t.name());
+                jank += saved.get(t);
+            }
+        }
+        assertTrue(jank > 0, "the log has janky frames");
+    }
+
+    @Test
     void shouldAnswerOnlyScrapersWithTheBearerTokenWhenOneIsConfigured() throws Exception {
         Path token = tmp.resolve("token");
         Files.writeString(token, "s3cret-token-for-metrics\n");

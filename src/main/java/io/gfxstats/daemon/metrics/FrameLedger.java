@@ -5,8 +5,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Everything the daemon has saved to day files in its life, per series, in {@link Counters}
- * order: seeded once from the day files found at start, then grown by each save. Never
+ * Everything the daemon has saved to day files in its life, per series, as {@link MetricVector}s: seeded once from the day files found at start, then grown by each save. Never
  * decreased (retention deletes files, not what was counted), so together with the live buffers'
  * unsaved frames it gives counters that are monotonic for the life of the daemon and cost no
  * disk read to expose.
@@ -19,11 +18,11 @@ public final class FrameLedger {
 
     /** Adds counters (a save's unsaved part, or a day file at start). */
     public synchronized void add(SeriesKey key, long[] counters) {
-        if (counters.length != Counters.COUNT) {
-            throw new IllegalArgumentException("expected " + Counters.COUNT + " counters, got " + counters.length);
+        if (counters.length != MetricVector.LENGTH) {
+            throw new IllegalArgumentException("expected " + MetricVector.LENGTH + " counters, got " + counters.length);
         }
-        long[] into = saved.computeIfAbsent(key, k -> new long[Counters.COUNT]);
-        for (int i = 0; i < Counters.COUNT; i++) {
+        long[] into = saved.computeIfAbsent(key, k -> new long[MetricVector.LENGTH]);
+        for (int i = 0; i < MetricVector.LENGTH; i++) {
             into[i] += counters[i];
         }
     }
