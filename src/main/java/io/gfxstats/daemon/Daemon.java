@@ -103,7 +103,7 @@ public final class Daemon {
         state.lock.writeLock().lock();
         try {
             totals.seed();
-            registry.register(new FrameMetrics(totals));
+            registry.register(new FrameMetrics(totals, totals::scenes));
             state.events = new HealthMetrics(registry, clock, totals::liveBuffers, store::quarantineCount);
             MetricsServer m = MetricsServer.start(registry, config.metricsHost(), config.metricsPort(),
                     config.tlsCertFile().orElse(null), config.tlsKeyFile().orElse(null),

@@ -44,8 +44,11 @@ final class DaemonState {
         this.store = store;
         this.registry = new BufferRegistry(config.maxBuffers());
         this.dayFiles = new DayFileCache(store, cacheDayFiles);
-        this.harvester = new Harvester(store, registry, dayFiles::invalidate, (b, saved) -> ledger.add(
-                new SeriesKey(b.packageName(), b.versionCode(), b.uid()), MetricVector.fromBufferVector(saved)));
+        this.harvester = new Harvester(store, registry, dayFiles::invalidate, (b, saved) -> {
+            SeriesKey key = new SeriesKey(b.packageName(), b.versionCode(), b.uid());
+            ledger.add(key, MetricVector.fromBufferVector(saved));
+            ledger.addScenes(key, FrameTotals.scenes(b, saved));
+        });
         this.startedAtMillis = clock.millis();
         this.currentDay = Days.dayStart(startedAtMillis);
     }

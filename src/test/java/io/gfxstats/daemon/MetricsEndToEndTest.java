@@ -113,6 +113,51 @@ class MetricsEndToEndTest {
         }
     }
 
+    @Test
+    void shouldExposeSceneCountersLiveSavedAndSeeded() throws Exception {
+        Path state = tmp.resolve("sc");
+        java.util.Map<String, long[]> expected = new java.util.TreeMap<>();
+        for (long i = 0; i < 700; i++) {
+            long d = FrameClient.duration(i);
+            int dropped = io.gfxstats.matrix.MatrixRule.droppedFrames21(d,
+                    io.gfxstats.matrix.MatrixRule.refreshHz(FrameClient.INTERVAL, 0f));
+            long[] v = expected.computeIfAbsent(FrameClient.scene(i),
+                    k -> new long[1 + io.gfxstats.buffer.SceneGroup.LEVELS]);
+            v[0]++;
+            v[1 + io.gfxstats.matrix.MatrixLevels.DEFAULT.level(dropped)]++;
+        }
+        try (DaemonProcess daemon = new DaemonProcess(state, METRICS_ON).start()) {
+            ClientProcess c = ClientProcess.start(daemon, "com.example.scenes", 2, 700, 700, 0, "wait-attach", "hang",
+                    "scenes");
+            c.await("recorded 700", 60);
+            assertScenes(scrape(daemon), expected); // live, unsaved
+            c.kill();
+            awaitLiveBuffers(daemon, 0);
+            assertScenes(scrape(daemon), expected); // saved
+            assertEquals(0, daemon.stop());
+        }
+        try (DaemonProcess again = new DaemonProcess(state, METRICS_ON).start()) {
+            assertScenes(scrape(again), expected); // seeded from the day file
+        }
+    }
+
+    private static void assertScenes(Exposition e, java.util.Map<String, long[]> expected) {
+        String pkg = "package=\"com.example.scenes\"";
+        long sum = 0;
+        for (java.util.Map.Entry<String, long[]> s : expected.entrySet()) {
+            String scene = "scene=\"" + s.getKey() + "\"";
+            assertEquals(s.getValue()[0], e.value("gfxstats_scene_frames_total", pkg, scene), s.getKey() + e.text());
+            for (int l = 0; l < io.gfxstats.buffer.SceneGroup.LEVELS; l++) {
+                String level = "level=\"" + io.gfxstats.matrix.MatrixRule.levelName(l).toLowerCase(java.util.Locale.ROOT)
+                        + "\"";
+                assertEquals(s.getValue()[1 + l], e.value("gfxstats_scene_matrix_frames_total", pkg, scene, level),
+                        s.getKey() + " " + level);
+            }
+            sum += s.getValue()[0];
+        }
+        assertEquals(sum, e.value("gfxstats_frames_total", pkg), "scenes add up to the frames");
+    }
+
     private static io.gfxstats.timeline.TimelineCounters savedTimeline(DaemonProcess daemon) throws Exception {
         long today = Days.dayStart(System.currentTimeMillis());
         Path file = daemon.dataDir().resolve(Long.toString(today)).resolve("com.example.wayland").resolve("3")

@@ -1,5 +1,6 @@
 package io.gfxstats.daemon.metrics;
 
+import io.gfxstats.scene.SceneCounters;
 import io.gfxstats.stats.Counters;
 import java.util.Map;
 import java.util.TreeMap;
@@ -15,6 +16,8 @@ import java.util.TreeMap;
  */
 public final class FrameLedger {
     private final Map<SeriesKey, long[]> saved = new TreeMap<>();
+    /** Per series, per scene name: {@code io.gfxstats.scene.SceneCounters} arrays. */
+    private final Map<SeriesKey, Map<String, long[]>> scenes = new TreeMap<>();
 
     /** Adds counters (a save's unsaved part, or a day file at start). */
     public synchronized void add(SeriesKey key, long[] counters) {
@@ -27,9 +30,30 @@ public final class FrameLedger {
         }
     }
 
+    /** Adds per-scene counters (a save's unsaved part, or a day file's scenes at start). */
+    public synchronized void addScenes(SeriesKey key, Map<String, long[]> byScene) {
+        if (byScene.isEmpty()) {
+            return;
+        }
+        Map<String, long[]> into = scenes.computeIfAbsent(key, k -> new TreeMap<>());
+        byScene.forEach((scene, v) -> into.merge(scene, v.clone(), SceneCounters::add));
+    }
+
+    /** A deep copy of the scenes, in key and name order. */
+    public synchronized Map<SeriesKey, Map<String, long[]>> copyScenes() {
+        Map<SeriesKey, Map<String, long[]>> out = new TreeMap<>();
+        scenes.forEach((k, m) -> {
+            Map<String, long[]> c = new TreeMap<>();
+            m.forEach((scene, v) -> c.put(scene, v.clone()));
+            out.put(k, c);
+        });
+        return out;
+    }
+
     /** Forgets everything (before seeding from the day files). */
     public synchronized void clear() {
         saved.clear();
+        scenes.clear();
     }
 
     /** A deep copy, in key order. */

@@ -3,6 +3,8 @@ package io.gfxstats.daemon.metrics;
 import io.gfxstats.stats.BucketBounds;
 import io.gfxstats.stats.Counters;
 import io.gfxstats.stats.Histograms;
+import io.gfxstats.buffer.SceneGroup;
+import io.gfxstats.matrix.MatrixRule;
 import io.gfxstats.stats.JankType;
 import io.gfxstats.timeline.TimelineCounter;
 import io.prometheus.metrics.model.registry.MultiCollector;
@@ -38,11 +40,20 @@ public final class FrameMetrics implements MultiCollector {
     private static final double[] CPU_BOUNDS = BucketBounds.cpu();
     private static final double[] GPU_BOUNDS = BucketBounds.gpu();
 
-    private final Supplier<Map<SeriesKey, long[]>> totals;
+    public static final String SCENE_FRAMES = "gfxstats_scene_frames";
+    public static final String SCENE_JANKY = "gfxstats_scene_janky_frames";
+    public static final String SCENE_LEVEL = "gfxstats_scene_matrix_frames";
 
-    /** @param totals cumulative {@link MetricVector}s per series, monotonic over calls */
-    public FrameMetrics(Supplier<Map<SeriesKey, long[]>> totals) {
+    private final Supplier<Map<SeriesKey, long[]>> totals;
+    private final Supplier<Map<SeriesKey, Map<String, long[]>>> scenes;
+
+    /**
+     * @param totals cumulative {@link MetricVector}s per series, monotonic over calls
+     * @param scenes cumulative {@code SceneCounters} arrays per series and scene name
+     */
+    public FrameMetrics(Supplier<Map<SeriesKey, long[]>> totals, Supplier<Map<SeriesKey, Map<String, long[]>>> scenes) {
         this.totals = totals;
+        this.scenes = scenes;
     }
 
     /** The label value of a jank type in {@code gfxstats_jank_cause_total{cause=...}}. */
@@ -120,8 +131,31 @@ public final class FrameMetrics implements MultiCollector {
                 }
             }
         }
+        CounterSnapshot.Builder sceneFrames = CounterSnapshot.builder().name(SCENE_FRAMES)
+                .help("Frames rendered per scene (processes that name their scenes)");
+        CounterSnapshot.Builder sceneJanky = CounterSnapshot.builder().name(SCENE_JANKY)
+                .help("Janky frames (Android's rule) per scene");
+        CounterSnapshot.Builder sceneLevel = CounterSnapshot.builder().name(SCENE_LEVEL)
+                .help("Frames per scene by Matrix dropped-frame level (best, normal, middle, high, frozen)");
+        for (Map.Entry<SeriesKey, Map<String, long[]>> e : scenes.get().entrySet()) {
+            Labels series = labels(e.getKey());
+            for (Map.Entry<String, long[]> s : e.getValue().entrySet()) {
+                Labels labels = series.add("scene", s.getKey());
+                long[] v = s.getValue();
+                sceneFrames.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels)
+                        .value(v[Counters.TOTAL_FRAMES]).build());
+                sceneJanky.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels)
+                        .value(v[Counters.JANKY_FRAMES]).build());
+                for (int l = 0; l < SceneGroup.LEVELS; l++) {
+                    sceneLevel.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
+                            .labels(labels.add("level", MatrixRule.levelName(l).toLowerCase(java.util.Locale.ROOT)))
+                            .value(v[SceneGroup.LEVEL_COUNT_BASE + l]).build());
+                }
+            }
+        }
         return MetricSnapshots.of(frames.build(), janky.build(), causes.build(), cpu.build(), gpu.build(),
-                timelineFrames.build(), timelineJanky.build(), timelineJank.build());
+                timelineFrames.build(), timelineJanky.build(), timelineJank.build(), sceneFrames.build(),
+                sceneJanky.build(), sceneLevel.build());
     }
 
     private static HistogramSnapshot.HistogramDataPointSnapshot histogram(Labels labels, double[] bounds, long[] c,
