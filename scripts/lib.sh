@@ -127,6 +127,15 @@ GFX_CLI_FLAGS=(
   -Xshare:auto
   -Dio.grpc.netty.shaded.io.netty.jfr.enabled=false
 )
+# `gfxstats record` runs as long as the renderer feeding it: the optimizing compiler pays for itself
+# there (about 2x fewer CPU ns per line than C1 alone, docs/benchmarks.md), so it goes without
+# TieredStopAtLevel.
+GFX_RECORD_FLAGS=(
+  -XX:+UseSerialGC
+  -XX:-UsePerfData
+  -Xshare:auto
+  -Dio.grpc.netty.shaded.io.netty.jfr.enabled=false
+)
 # `gfxstats dump` talks HTTP/2 itself (io.gfxstats.rpc.h2) and runs for a few tens of milliseconds:
 # interpreted only, no compiler threads competing for the CPU; it loads no Netty, so no library path.
 # The default collector (G1) on purpose: in JDK 17 only G1 maps the archives' heap objects (interned

@@ -23,7 +23,10 @@ public final class Main {
                 new TopCommand(),
                 new MatrixReportCommand(),
                 new TraceCommand(),
-                new TimelineCommand())) {
+                new TimelineCommand(),
+                new RecordCommand(),
+                new ReportCommand(),
+                new ScenesCommand())) {
             commands.put(c.name(), c);
         }
         return commands;

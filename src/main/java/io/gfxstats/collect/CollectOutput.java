@@ -27,6 +27,8 @@ public final class CollectOutput {
     public static final String MERGED = "merged.pb";
     public static final String STATUS_TSV = "status.tsv";
     public static final String STATUS_JSON = "status.json";
+    /** The fleet's scenes (ScenesResponse, canonical JSON), written when any target counted scenes. */
+    public static final String SCENES_JSON = "scenes.json";
 
     private CollectOutput() {
     }
@@ -36,6 +38,11 @@ public final class CollectOutput {
         Files.createDirectories(dir);
         if (result.succeeded() > 0) {
             writeAtomically(dir.resolve(MERGED), result.merged().toByteArray());
+            if (result.scenes().getEntriesCount() > 0) {
+                writeAtomically(dir.resolve(SCENES_JSON), (com.google.protobuf.util.JsonFormat.printer()
+                        .alwaysPrintFieldsWithNoPresence().print(result.scenes()) + "\n")
+                        .getBytes(StandardCharsets.UTF_8));
+            }
         }
         writeAtomically(dir.resolve(STATUS_TSV), tsv(result).getBytes(StandardCharsets.UTF_8));
         writeAtomically(dir.resolve(STATUS_JSON), json(result).getBytes(StandardCharsets.UTF_8));

@@ -38,6 +38,8 @@ public final class FleetMerge {
     }
 
     private final TreeMap<Key, Merged> entries = new TreeMap<>(Key.ORDER);
+    /** Scenes by (day, package, version) then scene name, summed over targets. */
+    private final TreeMap<Key, TreeMap<String, long[]>> scenes = new TreeMap<>(Key.ORDER);
     private int added;
 
     /**
@@ -48,6 +50,12 @@ public final class FleetMerge {
      */
     public List<String> add(int targetIndex, PullResponse response) {
         List<String> rejected = new ArrayList<>();
+        for (io.gfxstats.rpc.v1.SceneEntry e : response.getScenesList()) {
+            long day = e.getDayStart() != 0 ? e.getDayStart() : response.getDayStart();
+            scenes.computeIfAbsent(new Key(day, e.getPackageName(), e.getVersionCode(), 0), k -> new TreeMap<>())
+                    .merge(e.getStats().getScene(), io.gfxstats.scene.SceneCounters.fromProto(e.getStats()),
+                            io.gfxstats.scene.SceneCounters::add);
+        }
         for (GraphicsStatsProto p : response.getStats().getStatsList()) {
             String problem = add(targetIndex, response.getDayStart(), p);
             if (problem != null) {
@@ -100,6 +108,17 @@ public final class FleetMerge {
         for (Merged m : entries.values()) {
             out.addStats(m.proto.build());
         }
+        return out.build();
+    }
+
+    /** The scenes of every target, merged by addition per (day, package, version, scene), sorted. */
+    public io.gfxstats.rpc.v1.ScenesResponse scenes() {
+        io.gfxstats.rpc.v1.ScenesResponse.Builder out = io.gfxstats.rpc.v1.ScenesResponse.newBuilder();
+        scenes.forEach((key, byName) -> byName.forEach((name, v) -> out.addEntries(
+                io.gfxstats.rpc.v1.SceneEntry.newBuilder().setDayStart(key.day()).setPackageName(key.packageName())
+                        .setVersionCode(key.versionCode())
+                        .setStats(io.gfxstats.scene.SceneCounters.toProto(name, v))
+                        .setMatrixFps(io.gfxstats.scene.SceneCounters.matrixFps(v)))));
         return out.build();
     }
 

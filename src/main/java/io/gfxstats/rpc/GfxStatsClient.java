@@ -8,6 +8,10 @@ import io.gfxstats.rpc.v1.HealthRequest;
 import io.gfxstats.rpc.v1.HealthResponse;
 import io.gfxstats.rpc.v1.PullRequest;
 import io.gfxstats.rpc.v1.PullResponse;
+import io.gfxstats.rpc.v1.LiveSnapshot;
+import io.gfxstats.rpc.v1.ScenesRequest;
+import io.gfxstats.rpc.v1.ScenesResponse;
+import io.gfxstats.rpc.v1.WatchRequest;
 import io.gfxstats.rpc.v1.RegisterRequest;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
@@ -202,6 +206,48 @@ public final class GfxStatsClient implements AutoCloseable {
                     .health(HealthRequest.getDefaultInstance());
         } catch (StatusRuntimeException e) {
             throw ClientErrors.translate(e, socket, target, deadline);
+        }
+    }
+
+    /** Scenes per (day, package, version, scene); the pull deadline applies. */
+    public ScenesResponse scenes(ScenesRequest request) throws GfxStatsClientException {
+        Duration deadline = options.pullDeadline();
+        try {
+            return GfxStatsGrpc.newBlockingStub(calls)
+                    .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)
+                    .scenes(request);
+        } catch (StatusRuntimeException e) {
+            throw ClientErrors.translate(e, socket, target, deadline);
+        }
+    }
+
+    /**
+     * Live snapshots every {@code request.interval_ms}, handed to {@code each} until it returns
+     * false, {@code total} has passed (null: no limit) or the stream ends. Blocks the caller.
+     */
+    public void watch(WatchRequest request, Duration total, java.util.function.Predicate<LiveSnapshot> each)
+            throws GfxStatsClientException {
+        Context.CancellableContext context = Context.current().withCancellation();
+        Context previous = context.attach();
+        try {
+            GfxStatsGrpc.GfxStatsBlockingStub stub = GfxStatsGrpc.newBlockingStub(calls);
+            if (total != null) {
+                stub = stub.withDeadlineAfter(total.toMillis(), TimeUnit.MILLISECONDS);
+            }
+            Iterator<LiveSnapshot> snapshots = stub.watch(request);
+            while (snapshots.hasNext()) {
+                if (!each.test(snapshots.next())) {
+                    return;
+                }
+            }
+        } catch (StatusRuntimeException e) {
+            if (total != null && e.getStatus().getCode() == io.grpc.Status.Code.DEADLINE_EXCEEDED) {
+                return;
+            }
+            throw ClientErrors.translate(e, socket, target, total == null ? Duration.ZERO : total);
+        } finally {
+            context.detach(previous);
+            context.cancel(null);
         }
     }
 

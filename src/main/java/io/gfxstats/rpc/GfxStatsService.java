@@ -6,6 +6,10 @@ import io.gfxstats.rpc.v1.DumpRequest;
 import io.gfxstats.rpc.v1.GfxStatsGrpc;
 import io.gfxstats.rpc.v1.HealthRequest;
 import io.gfxstats.rpc.v1.HealthResponse;
+import io.gfxstats.rpc.v1.LiveSnapshot;
+import io.gfxstats.rpc.v1.ScenesRequest;
+import io.gfxstats.rpc.v1.ScenesResponse;
+import io.gfxstats.rpc.v1.WatchRequest;
 import io.gfxstats.rpc.v1.PullRequest;
 import io.gfxstats.rpc.v1.PullResponse;
 import io.gfxstats.rpc.v1.RegisterEvent;
@@ -15,6 +19,7 @@ import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -23,8 +28,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,23 +46,38 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
 
     private final StatsBackend backend;
     private final int dumpChunkBytes;
-    private final int maxConcurrentDumps;
-    private final Semaphore dumpSlots;
+    private final DumpSlots dumpSlots;
+    private final long stallTimeoutNanos;
     private final ExecutorService dumpExecutor;
     private final Set<LiveRegistration> live = ConcurrentHashMap.newKeySet();
+    private final Semaphore watchSlots = new Semaphore(MAX_WATCHES);
+    private final Set<Watch> watches = ConcurrentHashMap.newKeySet();
+    private final ScheduledThreadPoolExecutor watchExecutor;
     private volatile boolean stopping;
 
     public GfxStatsService(StatsBackend backend, int dumpChunkBytes, int maxConcurrentDumps) {
+        this(backend, dumpChunkBytes, maxConcurrentDumps, ServerConfig.DEFAULT_MAX_DUMPS_PER_PEER,
+                ServerConfig.DEFAULT_DUMP_STALL_TIMEOUT);
+    }
+
+    /**
+     * @param maxDumpsPerPeer  dumps one peer may run at once (a process on the Unix socket, an address on TCP)
+     * @param dumpStallTimeout how long a dump may wait for its client to read before it is cancelled
+     */
+    public GfxStatsService(StatsBackend backend, int dumpChunkBytes, int maxConcurrentDumps, int maxDumpsPerPeer,
+                           Duration dumpStallTimeout) {
         this.backend = Objects.requireNonNull(backend, "backend");
-        if (dumpChunkBytes < 1 || maxConcurrentDumps < 1) {
-            throw new IllegalArgumentException("chunk size and dump limit must be positive");
+        if (dumpChunkBytes < 1 || maxConcurrentDumps < 1 || maxDumpsPerPeer < 1) {
+            throw new IllegalArgumentException("chunk size and dump limits must be positive");
         }
         this.dumpChunkBytes = dumpChunkBytes;
-        this.maxConcurrentDumps = maxConcurrentDumps;
-        this.dumpSlots = new Semaphore(maxConcurrentDumps);
+        this.dumpSlots = new DumpSlots(maxConcurrentDumps, Math.min(maxDumpsPerPeer, maxConcurrentDumps));
+        this.stallTimeoutNanos = dumpStallTimeout.toNanos();
         // Dumps run off the call executor: the dump thread blocks until the client is ready, and
         // the ready signal is delivered on the call executor.
         this.dumpExecutor = Executors.newFixedThreadPool(maxConcurrentDumps, daemonThreads("gfxstats-dump-"));
+        this.watchExecutor = new ScheduledThreadPoolExecutor(1, daemonThreads("gfxstats-watch-"));
+        watchExecutor.setRemoveOnCancelPolicy(true);
     }
 
     /** Registrations currently open. */
@@ -112,29 +134,33 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
             observer.onError(shuttingDown().asRuntimeException());
             return;
         }
-        if (!dumpSlots.tryAcquire()) {
-            observer.onError(Status.RESOURCE_EXHAUSTED
-                    .withDescription("too many dumps in progress (limit " + maxConcurrentDumps + "); retry shortly")
-                    .asRuntimeException());
+        String peer = peerOf(Caller.current());
+        String full = dumpSlots.tryAcquire(peer);
+        if (full != null) {
+            observer.onError(Status.RESOURCE_EXHAUSTED.withDescription(full).asRuntimeException());
             return;
         }
         ServerCallStreamObserver<DumpChunk> call = (ServerCallStreamObserver<DumpChunk>) observer;
-        DumpChunkStream sink = new DumpChunkStream(call, dumpChunkBytes);
+        DumpChunkStream sink = new DumpChunkStream(call, dumpChunkBytes, stallTimeoutNanos);
         call.setOnReadyHandler(sink::onReady);
         call.setOnCancelHandler(sink::onCancel);
         try {
-            dumpExecutor.execute(Context.current().wrap(() -> runDump(request, call, sink)));
+            dumpExecutor.execute(Context.current().wrap(() -> runDump(request, call, sink, peer)));
         } catch (RejectedExecutionException e) {
-            dumpSlots.release();
+            dumpSlots.release(peer);
             observer.onError(shuttingDown().asRuntimeException());
         }
     }
 
-    private void runDump(DumpRequest request, ServerCallStreamObserver<DumpChunk> call, DumpChunkStream sink) {
+    private void runDump(DumpRequest request, ServerCallStreamObserver<DumpChunk> call, DumpChunkStream sink,
+                         String peer) {
         try {
             backend.dump(request, sink);
             sink.finish();
             call.onCompleted();
+        } catch (DumpChunkStream.StalledException e) {
+            LOG.warn("dump for {} cancelled: {}", describeCaller(), e.getMessage());
+            call.onError(Status.DEADLINE_EXCEEDED.withDescription(e.getMessage()).asRuntimeException());
         } catch (StatsException e) {
             if (!sink.cancelled()) {
                 call.onError(e.toStatus().asRuntimeException());
@@ -151,8 +177,14 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
             if (!sink.cancelled()) {
                 call.onError(internal("dump failed", e).asRuntimeException());
             }
+        } catch (OutOfMemoryError e) {
+            // Tell the caller what happened before the JVM (-XX:+ExitOnOutOfMemoryError) goes down.
+            if (!sink.cancelled()) {
+                call.onError(outOfMemory("dump").asRuntimeException());
+            }
+            throw e;
         } finally {
-            dumpSlots.release();
+            dumpSlots.release(peer);
         }
     }
 
@@ -166,6 +198,130 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
         unary(observer, "health", backend::health);
     }
 
+    @Override
+    public void scenes(ScenesRequest request, StreamObserver<ScenesResponse> observer) {
+        unary(observer, "scenes", () -> backend.scenes(request));
+    }
+
+    /**
+     * A live stream: a snapshot now and then every interval until the client cancels, its
+     * deadline passes or the daemon stops. A snapshot is skipped while the client is not ready
+     * for more (they are cumulative, so a slow client loses resolution, not counts).
+     */
+    @Override
+    public void watch(WatchRequest request, StreamObserver<LiveSnapshot> observer) {
+        int interval = request.getIntervalMs() == 0 ? DEFAULT_WATCH_INTERVAL_MS : request.getIntervalMs();
+        if (interval < MIN_WATCH_INTERVAL_MS || interval > MAX_WATCH_INTERVAL_MS) {
+            observer.onError(Status.INVALID_ARGUMENT.withDescription("watch interval must be "
+                    + MIN_WATCH_INTERVAL_MS + ".." + MAX_WATCH_INTERVAL_MS + " ms: " + interval).asRuntimeException());
+            return;
+        }
+        if (stopping) {
+            observer.onError(shuttingDown().asRuntimeException());
+            return;
+        }
+        if (!watchSlots.tryAcquire()) {
+            observer.onError(Status.RESOURCE_EXHAUSTED.withDescription("too many live watches (limit "
+                    + MAX_WATCHES + "); retry shortly").asRuntimeException());
+            return;
+        }
+        ServerCallStreamObserver<LiveSnapshot> call = (ServerCallStreamObserver<LiveSnapshot>) observer;
+        Watch watch = new Watch(call, request.getPackageName());
+        call.setOnCancelHandler(watch::end);
+        watches.add(watch);
+        try {
+            watch.future = watchExecutor.scheduleAtFixedRate(Context.current().wrap(watch::tick), 0, interval,
+                    TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            watch.end();
+            observer.onError(shuttingDown().asRuntimeException());
+        }
+    }
+
+    static final int MIN_WATCH_INTERVAL_MS = 200;
+    static final int MAX_WATCH_INTERVAL_MS = 3_600_000;
+    static final int DEFAULT_WATCH_INTERVAL_MS = 1000;
+    static final int MAX_WATCHES = 32;
+
+    /** One open Watch call. */
+    private final class Watch {
+        private final ServerCallStreamObserver<LiveSnapshot> call;
+        private final String packageName;
+        private volatile java.util.concurrent.ScheduledFuture<?> future;
+        private final java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
+
+        Watch(ServerCallStreamObserver<LiveSnapshot> call, String packageName) {
+            this.call = call;
+            this.packageName = packageName;
+        }
+
+        void tick() {
+            if (ended.get()) {
+                cancel();
+                return;
+            }
+            if (stopping) {
+                stop();
+                return;
+            }
+            if (call.isCancelled()) {
+                end();
+                return;
+            }
+            if (!call.isReady()) {
+                return;
+            }
+            try {
+                LiveSnapshot s = backend.liveSnapshot(packageName);
+                synchronized (this) {
+                    if (!ended.get()) {
+                        call.onNext(s);
+                    }
+                }
+            } catch (StatsException e) {
+                if (end()) {
+                    synchronized (this) {
+                        call.onError(e.toStatus().asRuntimeException());
+                    }
+                }
+            } catch (RuntimeException e) {
+                LOG.error("watch failed for {}", describeCaller(), e);
+                if (end()) {
+                    synchronized (this) {
+                        call.onError(internal("watch failed", e).asRuntimeException());
+                    }
+                }
+            }
+        }
+
+        /** Ends the watch once; true for the caller that ended it. */
+        boolean end() {
+            if (!ended.compareAndSet(false, true)) {
+                return false;
+            }
+            cancel();
+            watches.remove(this);
+            watchSlots.release();
+            return true;
+        }
+
+        /** The daemon stops: the client sees UNAVAILABLE. */
+        void stop() {
+            if (end()) {
+                synchronized (this) {
+                    call.onError(shuttingDown().asRuntimeException());
+                }
+            }
+        }
+
+        private void cancel() {
+            java.util.concurrent.ScheduledFuture<?> f = future;
+            if (f != null) {
+                f.cancel(false);
+            }
+        }
+    }
+
     /**
      * Refuses new registrations and dumps and ends every open registration with
      * {@link EndReason#SERVER_STOPPING} (its client sees UNAVAILABLE and re-registers with the
@@ -177,12 +333,17 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
             reg.stop();
         }
         dumpExecutor.shutdown();
+        for (Watch w : new ArrayList<>(watches)) {
+            w.stop();
+        }
+        watchExecutor.shutdown();
     }
 
     /** {@link #shutdown()}, then interrupts dumps still running. */
     public void shutdownNow() {
         shutdown();
         dumpExecutor.shutdownNow();
+        watchExecutor.shutdownNow();
     }
 
     private interface Call<T> {
@@ -200,13 +361,33 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
             LOG.error("{} failed for {}", what, describeCaller(), e);
             observer.onError(internal(what + " failed", e).asRuntimeException());
             return;
+        } catch (OutOfMemoryError e) {
+            observer.onError(outOfMemory(what).asRuntimeException());
+            throw e;
         }
         observer.onNext(response);
         observer.onCompleted();
     }
 
+    /** Whom a dump slot is counted against: the process on the Unix socket, the address on TCP. */
+    private static String peerOf(Caller caller) {
+        if (caller == null) {
+            return "an unknown peer";
+        }
+        if (caller.transport() == Transport.UNIX) {
+            return caller.peer() == null ? "unix (no credentials)" : "pid " + caller.peer().pid();
+        }
+        return caller.remoteAddress() instanceof java.net.InetSocketAddress a && a.getAddress() != null
+                ? a.getAddress().getHostAddress() : String.valueOf(caller.remoteAddress());
+    }
+
     private static Status shuttingDown() {
         return Status.UNAVAILABLE.withDescription("gfxstats daemon is shutting down");
+    }
+
+    private static Status outOfMemory(String what) {
+        return Status.RESOURCE_EXHAUSTED.withDescription("the gfxstats daemon ran out of memory during the " + what
+                + " and restarts; see its log");
     }
 
     private static Status internal(String what, Throwable e) {

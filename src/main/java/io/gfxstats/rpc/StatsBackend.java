@@ -2,6 +2,9 @@ package io.gfxstats.rpc;
 
 import io.gfxstats.rpc.v1.DumpRequest;
 import io.gfxstats.rpc.v1.HealthResponse;
+import io.gfxstats.rpc.v1.LiveSnapshot;
+import io.gfxstats.rpc.v1.ScenesRequest;
+import io.gfxstats.rpc.v1.ScenesResponse;
 import io.gfxstats.rpc.v1.PullRequest;
 import io.gfxstats.rpc.v1.PullResponse;
 import io.gfxstats.rpc.v1.RegisterRequest;
@@ -34,4 +37,14 @@ public interface StatsBackend {
     PullResponse pull(PullRequest request) throws StatsException;
 
     HealthResponse health() throws StatsException;
+
+    /** Scenes per (day, package, version, scene) (docs/scenes.md); read-only. */
+    default ScenesResponse scenes(ScenesRequest request) throws StatsException {
+        throw StatsException.unavailable("this server does not serve scenes", null);
+    }
+
+    /** One snapshot of the live buffers' cumulative counters for a Watch call; read-only, called every interval. */
+    default LiveSnapshot liveSnapshot(String packageName) throws StatsException {
+        throw StatsException.unavailable("this server does not serve live snapshots", null);
+    }
 }

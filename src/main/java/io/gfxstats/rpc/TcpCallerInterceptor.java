@@ -20,7 +20,9 @@ final class TcpCallerInterceptor implements ServerInterceptor {
     static final Set<String> READ_ONLY_METHODS = Set.of(
             GfxStatsGrpc.getDumpMethod().getFullMethodName(),
             GfxStatsGrpc.getPullMethod().getFullMethodName(),
-            GfxStatsGrpc.getHealthMethod().getFullMethodName());
+            GfxStatsGrpc.getHealthMethod().getFullMethodName(),
+            GfxStatsGrpc.getScenesMethod().getFullMethodName(),
+            GfxStatsGrpc.getWatchMethod().getFullMethodName());
 
     private static final ServerCall.Listener<Object> NOOP = new ServerCall.Listener<>() {
     };

@@ -47,6 +47,16 @@ public final class FixedBackend implements StatsBackend {
         }
     }
 
+    public final BlockingQueue<io.gfxstats.rpc.v1.ScenesRequest> sceneRequests = new LinkedBlockingQueue<>();
+    public volatile io.gfxstats.rpc.v1.ScenesResponse scenesResponse =
+            io.gfxstats.rpc.v1.ScenesResponse.getDefaultInstance();
+
+    @Override
+    public io.gfxstats.rpc.v1.ScenesResponse scenes(io.gfxstats.rpc.v1.ScenesRequest request) {
+        sceneRequests.add(request);
+        return scenesResponse;
+    }
+
     @Override
     public PullResponse pull(PullRequest request) throws StatsException {
         pulls.add(request);

@@ -136,4 +136,28 @@ class FleetMergeTest {
         assertTrue(result.getStats(0).getSummary().getTotalFrames() > 0);
         assertEquals(List.of("com.a version 1 uid 1"), FleetMerge.saturated(result));
     }
+
+    @Test
+    void shouldAddScenesOfEveryTargetPerDayPackageVersionAndScene() {
+        FleetMerge merge = new FleetMerge();
+        merge.add(0, PullResponse.newBuilder().setDayStart(86_400_000L)
+                .addScenes(scene("com.a", "menu", 10, 100_000_000L)).addScenes(scene("com.a", "game", 5, 1)).build());
+        merge.add(1, PullResponse.newBuilder().setDayStart(86_400_000L)
+                .addScenes(scene("com.a", "menu", 7, 50_000_000L)).build());
+        io.gfxstats.rpc.v1.ScenesResponse scenes = merge.scenes();
+        assertEquals(2, scenes.getEntriesCount());
+        assertEquals("game", scenes.getEntries(0).getStats().getScene(), "sorted by scene");
+        io.gfxstats.rpc.v1.SceneEntry menu = scenes.getEntries(1);
+        assertEquals(17, menu.getStats().getTotalFrames());
+        assertEquals(17, menu.getStats().getMatrixFrames());
+        assertEquals(150_000_000L, menu.getStats().getFrameCostNanos());
+        assertEquals(1e9 * 17 / 150_000_000L, menu.getMatrixFps(), 1e-9, "fps from the summed counters, not averaged");
+        assertEquals(86_400_000L, menu.getDayStart());
+    }
+
+    private static io.gfxstats.rpc.v1.SceneEntry scene(String pkg, String name, long frames, long cost) {
+        return io.gfxstats.rpc.v1.SceneEntry.newBuilder().setDayStart(86_400_000L).setPackageName(pkg).setVersionCode(1)
+                .setStats(io.gfxstats.proto.GfxstatsSceneStats.newBuilder().setScene(name).setTotalFrames(frames)
+                        .setMatrixFrames(frames).setFrameCostNanos(cost)).build();
+    }
 }

@@ -13,8 +13,9 @@ import java.time.Duration;
  * then "recorded N" after every batch, so a test knows exactly how many frames it counted
  * before killing it.
  *
- * <p>args: socket package versionCode frames batch pauseMillis [wait-attach|no-wait] [exit|hang|stdin]
- * (stdin: wait for a line on standard input after each batch but the last)
+ * <p>args: socket package versionCode frames batch pauseMillis [wait-attach|no-wait] [exit|hang|stdin] [scenes]
+ * (stdin: wait for a line on standard input after each batch but the last; scenes: switch scenes,
+ * see {@link #scene(long)})
  */
 public final class FrameClient {
     static final long INTERVAL = 16_666_667L;
@@ -33,6 +34,20 @@ public final class FrameClient {
         return 4_000_000L + (i % 11) * 1_000_000L;
     }
 
+    static final String[] SCENES = {"menu", "level-1", "level-2"};
+    static final int SCENE_BLOCK = 100;
+
+    /**
+     * With "scenes", frame i belongs to scene block i / 100: block 0 is the session's default
+     * scene, block b the scene SCENES[b % 3]. The switch is made before the last frame of each
+     * block is recorded, effective from the next frame's intended vsync, so that frame straddles
+     * the switch: recorded after it, it still belongs to the block before.
+     */
+    static String scene(long i) {
+        long block = i / SCENE_BLOCK;
+        return block == 0 ? "default" : SCENES[(int) (block % SCENES.length)];
+    }
+
     public static void main(String[] args) throws Exception {
         String socket = args[0];
         String pkg = args[1];
@@ -43,6 +58,7 @@ public final class FrameClient {
         boolean waitAttach = args.length <= 6 || !args[6].equals("no-wait");
         boolean hang = args.length > 7 && args[7].equals("hang");
         boolean stepped = args.length > 7 && args[7].equals("stdin");
+        boolean scenes = args.length > 8 && args[8].equals("scenes");
         java.io.BufferedReader stdin = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
 
         StatsSession session = StatsSession.open(SessionOptions.builder(pkg, version)
@@ -63,8 +79,12 @@ public final class FrameClient {
             for (long k = 0; k < n; k++) {
                 long i = recorded + k;
                 long d = duration(i);
+                long next = t + Math.max(INTERVAL, ((d + INTERVAL - 1) / INTERVAL) * INTERVAL);
+                if (scenes && i % SCENE_BLOCK == SCENE_BLOCK - 1) {
+                    tracker.setScene(scene(i + 1), next);
+                }
                 tracker.record(t, t, t + d, t + d, INTERVAL);
-                t += Math.max(INTERVAL, ((d + INTERVAL - 1) / INTERVAL) * INTERVAL);
+                t = next;
             }
             recorded += n;
             System.out.println("recorded " + recorded);

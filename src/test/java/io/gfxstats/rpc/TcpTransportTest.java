@@ -116,6 +116,28 @@ class TcpTransportTest {
     }
 
     @Test
+    void shouldServeScenesAndALiveWatchOverTcpAndRefuseTooShortIntervals() throws Exception {
+        startTlsWithToken();
+        try (GfxStatsClient client = tlsClient(TOKEN)) {
+            assertEquals("menu", client.scenes(io.gfxstats.rpc.v1.ScenesRequest.newBuilder().setPackageName("p").build())
+                    .getEntries(0).getStats().getScene());
+            List<Long> frames = new java.util.ArrayList<>();
+            client.watch(io.gfxstats.rpc.v1.WatchRequest.newBuilder().setIntervalMs(200).setPackageName("p").build(),
+                    java.time.Duration.ofSeconds(10), s -> {
+                        frames.add(s.getPackages(0).getTotalFrames());
+                        return frames.size() < 2;
+                    });
+            assertEquals(List.of(1L, 2L), frames);
+            GfxStatsClientException e = assertThrows(GfxStatsClientException.class, () -> client.watch(
+                    io.gfxstats.rpc.v1.WatchRequest.newBuilder().setIntervalMs(199).build(), null, s -> true));
+            assertTrue(e.getMessage().contains("watch interval must be 200.."), e.getMessage());
+        }
+        long served = backend.liveSnapshots.get();
+        Thread.sleep(600);
+        assertEquals(served, backend.liveSnapshots.get(), "a watch the client left stops at once");
+    }
+
+    @Test
     void shouldRefuseRegistrationOverTcp() throws Exception {
         startTlsWithToken();
         try (GfxStatsClient client = tlsClient(TOKEN)) {
@@ -200,6 +222,7 @@ class TcpTransportTest {
     void shouldRefuseATooShortTokenFile() throws Exception {
         Path shortToken = tmp.resolve("short");
         Files.writeString(shortToken, "abc\n");
+        Files.setPosixFilePermissions(shortToken, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
 
         ServerStartException e = assertThrows(ServerStartException.class,
                 () -> start(TcpConfig.loopback(0).withTokenFile(shortToken)));

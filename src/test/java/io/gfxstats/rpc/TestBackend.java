@@ -115,6 +115,24 @@ final class TestBackend implements StatsBackend {
     }
 
     @Override
+    public io.gfxstats.rpc.v1.ScenesResponse scenes(io.gfxstats.rpc.v1.ScenesRequest request) {
+        return io.gfxstats.rpc.v1.ScenesResponse.newBuilder().addEntries(io.gfxstats.rpc.v1.SceneEntry.newBuilder()
+                .setPackageName(request.getPackageName()).setStats(io.gfxstats.proto.GfxstatsSceneStats.newBuilder()
+                        .setScene("menu").setTotalFrames(7))).build();
+    }
+
+    /** Live snapshots served so far; each has that count as its frames. */
+    final java.util.concurrent.atomic.AtomicLong liveSnapshots = new java.util.concurrent.atomic.AtomicLong();
+
+    @Override
+    public io.gfxstats.rpc.v1.LiveSnapshot liveSnapshot(String packageName) {
+        long n = liveSnapshots.incrementAndGet();
+        return io.gfxstats.rpc.v1.LiveSnapshot.newBuilder().setMonotonicNanos(System.nanoTime())
+                .addPackages(io.gfxstats.rpc.v1.LivePackage.newBuilder().setPackageName(packageName).setTotalFrames(n))
+                .build();
+    }
+
+    @Override
     public PullResponse pull(PullRequest request) throws StatsException {
         StatsException refusal = pullRefusal;
         if (refusal != null) {
