@@ -1,6 +1,7 @@
 package io.gfxstats.daemon;
 
 import io.gfxstats.daemon.config.DaemonConfig;
+import io.gfxstats.daemon.config.Setting;
 import io.gfxstats.daemon.dump.DayFileCache;
 import io.gfxstats.daemon.harvest.Harvester;
 import io.gfxstats.daemon.metrics.DaemonEvents;
@@ -42,7 +43,7 @@ final class DaemonState {
         this.config = config;
         this.clock = clock;
         this.store = store;
-        this.registry = new BufferRegistry(config.maxBuffers());
+        this.registry = new BufferRegistry(config.get(Setting.MAX_BUFFERS));
         this.dayFiles = new DayFileCache(store, cacheDayFiles);
         this.harvester = new Harvester(store, registry, dayFiles::invalidate, (b, saved) -> {
             SeriesKey key = new SeriesKey(b.packageName(), b.versionCode(), b.uid());
