@@ -3,6 +3,7 @@ package io.gfxstats.bench;
 import io.gfxstats.buffer.FrameStream;
 import io.gfxstats.buffer.StripeWriter;
 import io.gfxstats.client.DirectoryBufferProvider;
+import io.gfxstats.client.SceneOptions;
 import io.gfxstats.client.SessionOptions;
 import io.gfxstats.client.StatsSession;
 import io.gfxstats.client.WindowTracker;
@@ -45,7 +46,8 @@ public final class RecordLoop {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
-            System.err.println("usage: RecordLoop gfxstats|hdr-atomic|hdr FRAMES [WARMUP]");
+            System.err.println("usage: RecordLoop gfxstats|gfxstats-noscenes|rules|rules-discard|stripe|hdr-atomic|hdr"
+                    + " FRAMES [WARMUP]");
             System.exit(2);
         }
         String recorder = args[0];
@@ -54,7 +56,8 @@ public final class RecordLoop {
         long[] nanos = durations();
         long sink;
         switch (recorder) {
-            case "gfxstats" -> sink = gfxstats(nanos, warmup, frames);
+            case "gfxstats" -> sink = gfxstats(nanos, warmup, frames, SceneOptions.DEFAULT);
+            case "gfxstats-noscenes" -> sink = gfxstats(nanos, warmup, frames, SceneOptions.DISABLED);
             case "rules", "rules-discard" -> {
                 int[] counts = new int[Counters.COUNT];
                 ModernJankTracker rules = new ModernJankTracker(TrackerConfig.live(FrameStream.INTERVAL),
@@ -123,12 +126,12 @@ public final class RecordLoop {
         return nanos;
     }
 
-    private static long gfxstats(long[] nanos, long warmup, long frames) throws Exception {
+    private static long gfxstats(long[] nanos, long warmup, long frames, SceneOptions scenes) throws Exception {
         Path dir = Files.createTempDirectory("gfxstats-instr");
         try (DirectoryBufferProvider provider = DirectoryBufferProvider.create(dir);
              StatsSession session = StatsSession.open(SessionOptions.builder("io.gfxstats.bench", 1)
-                     .daveyListener(DaveyListener.ignoring()).build(), provider)) {
-            if (!session.awaitAttached(Duration.ofSeconds(60))) {
+                     .daveyListener(DaveyListener.ignoring()).scenes(scenes).build(), provider)) {
+            if (!session.awaitAttached(Duration.ofSeconds(600))) { // valgrind on a loaded machine is slow
                 throw new IllegalStateException("no buffer attached");
             }
             try (WindowTracker tracker = session.newTracker()) {
