@@ -11,14 +11,17 @@ esac
 # GFXSTATS_CLASSPATH runs the scripts from that classpath instead of the jar, without building
 # (tests run scripts/demo against the classpath Maven built for them).
 GFX_JAR="${GFXSTATS_CLASSPATH:-$GFX_ROOT/target/gfxstats.jar}"
-# chronicle-core reads ./system.properties at start unless told otherwise: every JVM gets this.
-GFX_BASE_FLAGS=(-Dsystem.properties=/dev/null)
-GFX_JVM_FLAGS=(
-  --add-opens=java.base/java.lang.reflect=ALL-UNNAMED
-  --add-exports=java.base/sun.nio.ch=ALL-UNNAMED
-  --add-exports=java.base/jdk.internal.ref=ALL-UNNAMED
-  "${GFX_BASE_FLAGS[@]}"
-)
+# The JVM options of every process that maps a buffer (chronicle-bytes), from their one list, the
+# argument file io/gfxstats/buffer/jvm.args (see JvmFlags). GFX_BASE_FLAGS, its -D options, go to
+# every JVM: chronicle-core reads ./system.properties at start unless told otherwise.
+GFX_JVM_FLAGS=()
+GFX_BASE_FLAGS=()
+while IFS= read -r gfx_flag || [ -n "$gfx_flag" ]; do
+  [ -n "$gfx_flag" ] || continue
+  GFX_JVM_FLAGS+=("$gfx_flag")
+  case "$gfx_flag" in -D*) GFX_BASE_FLAGS+=("$gfx_flag") ;; esac
+done < "$GFX_ROOT/src/main/resources/io/gfxstats/buffer/jvm.args"
+unset gfx_flag
 
 # What the launch needs to know about files, found with one `find` (it runs before every command):
 # GFX_STALE=1 when the jar is missing or a source is newer than it, and GFX_FILES, the size and date
@@ -65,16 +68,49 @@ gfx_jar_stale() {
   [ "$GFX_STALE" = 1 ]
 }
 
+# Builds the jar now: one line on stderr saying so (and, when Maven has not fetched this project's
+# dependencies yet, that it will download them); Maven's own output, which carries raw escape codes
+# even in batch mode, goes to target/build.log and is shown, cleaned, only when the build fails.
+gfx_build() {
+  local note="" log="$GFX_ROOT/target/build.log"
+  mkdir -p "$GFX_ROOT/target"
+  [ -d "${GFX_MAVEN_REPO:-$HOME/.m2/repository}/io/grpc/grpc-netty-shaded" ] \
+    || note="; the first build downloads about 80 MB from Maven Central"
+  echo "gfxstats: building $GFX_JAR (Maven, about a minute$note) ..." >&2
+  if ! (cd "$GFX_ROOT" && mvn -B -q -DskipTests package) >"$log" 2>&1; then
+    sed 's/\x1b\[[0-9;]*[A-Za-z]//g' "$log" | grep -v '^[[:space:]]*$' | tail -n 40 >&2
+    echo "gfxstats: build failed (the whole log: $log)" >&2
+    return 2
+  fi
+}
+
+# Under a service manager (systemd sets INVOCATION_ID), or when told --no-build, a launcher never
+# runs Maven: it runs the jar that scripts/build made, or stops with what to do.
+gfx_require_jar() {
+  local who="$1"
+  gfx_inspect
+  if [ ! -f "$GFX_JAR" ]; then
+    echo "$who: $GFX_JAR is missing: run scripts/build first" >&2
+    exit 2
+  fi
+  if [ "$GFX_STALE" = 1 ]; then
+    echo "$who: $GFX_JAR is older than the sources; running it anyway (run scripts/build first to update it)" >&2
+  fi
+}
+
 # Several commands may start at once (the demo starts four): one builds, the others wait for it.
 gfx_build_if_needed() {
   [ -z "${GFXSTATS_CLASSPATH:-}" ] || return 0
+  if [ -n "${INVOCATION_ID:-}" ]; then
+    gfx_require_jar "${GFX_LAUNCHER:-gfxstats}"
+    return 0
+  fi
   gfx_jar_stale || return 0
   mkdir -p "$GFX_ROOT/target"
   (
     flock 9
     if gfx_jar_stale; then
-      echo "gfxstats: building $GFX_JAR ..." >&2
-      (cd "$GFX_ROOT" && mvn -B -q -DskipTests package) >&2 || { echo "gfxstats: build failed" >&2; exit 2; }
+      gfx_build || exit 2
     fi
   ) 9>"$GFX_ROOT/target/.build.lock" || exit 2
   # The jar is new: its size and date as well.
@@ -86,6 +122,15 @@ gfx_build_if_needed() {
 # JFR allocation events (their first use initializes JFR: ~100 ms), plus the class-data archive below.
 GFX_CLI_FLAGS=(
   -XX:TieredStopAtLevel=1
+  -XX:+UseSerialGC
+  -XX:-UsePerfData
+  -Xshare:auto
+  -Dio.grpc.netty.shaded.io.netty.jfr.enabled=false
+)
+# `gfxstats record` runs as long as the renderer feeding it: the optimizing compiler pays for itself
+# there (about 2x fewer CPU ns per line than C1 alone, docs/benchmarks.md), so it goes without
+# TieredStopAtLevel.
+GFX_RECORD_FLAGS=(
   -XX:+UseSerialGC
   -XX:-UsePerfData
   -Xshare:auto
@@ -133,6 +178,8 @@ gfx_cds_create() {
   [ -w "$dir" ] || return 1
   tmp="$archive.$$.tmp"
   rm -f "$tmp"
+  # About ten seconds, once after each build: say so instead of pausing silently.
+  echo "gfxstats: preparing the start-up archive (once after each build, about 10 s) ..." >&2
   if timeout 120 java "${flags[@]}" "${GFX_CDS_QUIET[@]}" -XX:ArchiveClassesAtExit="$tmp" -cp "$GFX_JAR" \
       io.gfxstats.cli.CdsTraining "$@" >/dev/null 2>&1 \
       && [ -s "$tmp" ] && mv -f "$tmp" "$archive"; then

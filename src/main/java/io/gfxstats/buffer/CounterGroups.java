@@ -16,11 +16,13 @@ import java.util.List;
 public final class CounterGroups {
     /** Scene counters and Matrix levels per scene, see {@link SceneGroup}. */
     public static final CounterGroup SCENES = SceneGroup.GROUP;
-    /** Reserved for the FrameTimeline counters (issue 13); not written by this release yet. */
+    /** Directory id of the FrameTimeline counters. */
     public static final int FRAMETIMELINE_ID = 2;
+    /** The FrameTimeline counters, see {@link FrameTimelineGroup}. */
+    public static final CounterGroup FRAMETIMELINE = FrameTimelineGroup.GROUP;
 
     /** Every group this release reads and writes, in vector order. New groups go at the end. */
-    public static final List<CounterGroup> KNOWN = List.of(SCENES);
+    public static final List<CounterGroup> KNOWN = List.of(SCENES, FRAMETIMELINE);
 
     private static final int[] OFFSETS = new int[KNOWN.size()];
     /** Length of the counter vector. */

@@ -25,11 +25,12 @@ import java.util.Objects;
  * once (one tracker, one thread). {@link #contribution} may be read by any thread at any time.
  * Nothing allocates on the counting path.
  */
-public final class StripeWriter implements StatsSink {
+public final class StripeWriter implements StatsSink, io.gfxstats.timeline.TimelineSink {
     private static final UnsafeMemory MEMORY = UnsafeMemory.MEMORY;
     private static final int BYTES = Counters.COUNT * Integer.BYTES;
     private static final int GROUPS = CounterGroups.KNOWN.size();
     private static final int SCENES = CounterGroups.KNOWN.indexOf(CounterGroups.SCENES);
+    private static final int TIMELINE = CounterGroups.KNOWN.indexOf(CounterGroups.FRAMETIMELINE);
     private static final int SCENE_SLOT_BYTES = SceneGroup.COUNTERS32 * Integer.BYTES;
     private static final int SCENE_WIDE_OFFSET = CounterGroups.SCENES.wideOffset();
     private static final int SCENE_SLOT_WIDE_BYTES = SceneGroup.COUNTERS64 * Long.BYTES;
@@ -47,6 +48,9 @@ public final class StripeWriter implements StatsSink {
     private final long[] groupRecord = new long[GROUPS];
     private final long sceneAddress;
     private final long sceneRecord;
+    /** The FrameTimeline group stripe in the buffer, and where this writer's own counts are (0: absent). */
+    private final long timelineAddress;
+    private final long timelineRecord;
     /** Offset of the selected scene slot's u32 counters in the scene group stripe; -1: none. */
     private int sceneSlot = -1;
     /** The slot last passed to {@link #selectScene} (-1: none). */
@@ -91,6 +95,8 @@ public final class StripeWriter implements StatsSink {
         }
         this.sceneAddress = groupAddress[SCENES];
         this.sceneRecord = groupRecord[SCENES];
+        this.timelineAddress = groupAddress[TIMELINE];
+        this.timelineRecord = groupRecord[TIMELINE];
     }
 
     /** A stripe in process memory, for counting before a buffer is attached. It has every known group. */
@@ -206,6 +212,29 @@ public final class StripeWriter implements StatsSink {
         MEMORY.addLong(w + (SceneGroup.DROPPED_Q20 << 3), droppedQ20);
         MEMORY.addLong(w + (SceneGroup.REFRESH_MILLIHZ << 3), refreshMilliHz);
         MEMORY.addLong(w + ((SceneGroup.STAGE_BASE + SceneGroup.TOTAL_STAGE) << 3), totalNanos);
+    }
+
+    /**
+     * Adds one to FrameTimeline counter {@code counter} (a {@link io.gfxstats.timeline.TimelineCounter}
+     * ordinal): a plain load and store (plus an atomic add to the shared stripe); nothing when the
+     * buffer has no FrameTimeline group. Single writer, like {@link #increment}.
+     */
+    @Override
+    public void incrementTimeline(int counter) {
+        if (timelineRecord == 0) {
+            return;
+        }
+        long o = (long) Objects.checkIndex(counter, io.gfxstats.timeline.TimelineCounter.COUNT) << 2;
+        if (shared) {
+            MEMORY.addInt(timelineAddress + o, 1);
+        }
+        long r = timelineRecord + o;
+        MEMORY.writeInt(r, MEMORY.readInt(r) + 1);
+    }
+
+    /** True if this stripe has the FrameTimeline group. */
+    public boolean hasTimeline() {
+        return timelineRecord != 0;
     }
 
     /** True if this stripe has the scene group (frames can be counted per scene). */

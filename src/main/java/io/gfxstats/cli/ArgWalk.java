@@ -40,4 +40,13 @@ final class ArgWalk {
         }
         throw new UsageException("--refresh-interval needs a positive whole number of nanoseconds, got '" + value + "'");
     }
+
+    /** The value of {@code --pipeline}: gl or vulkan. */
+    static io.gfxstats.stats.Pipeline pipeline(String value) throws UsageException {
+        try {
+            return io.gfxstats.stats.Pipeline.parseOption(value);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
 }

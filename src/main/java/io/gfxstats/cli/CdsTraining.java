@@ -8,7 +8,9 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.stream.Stream;
 
 /**
@@ -63,8 +65,11 @@ public final class CdsTraining {
         Path dir = Files.createTempDirectory("gfxstats-cds");
         Path socket = dir.resolve("d.sock");
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process server = new ProcessBuilder(javaBin, "-Dsystem.properties=/dev/null", "-cp",
-                System.getProperty("java.class.path"), CdsTraining.class.getName(), "serve", socket.toString())
+        List<String> serverCommand = new ArrayList<>(List.of(javaBin));
+        serverCommand.addAll(io.gfxstats.buffer.JvmFlags.all());
+        serverCommand.addAll(List.of("-cp", System.getProperty("java.class.path"), CdsTraining.class.getName(),
+                "serve", socket.toString()));
+        Process server = new ProcessBuilder(serverCommand)
                 .redirectErrorStream(true)
                 .start();
         try {

@@ -86,12 +86,21 @@ final class CollectCommand implements Command {
         DaemonCall.quietNetty();
         Collector collector = new Collector(concurrency, RetryPolicy.of(deadline, retries),
                 new GrpcTargetPuller(caCert, token));
+        CollectProgress progress = CollectProgress.stderrIsTerminal(System.getenv())
+                ? new CollectProgress(err, targets.size()).start() : null;
+        if (progress != null) {
+            collector.progress(progress);
+        }
         Collector.Result result;
         try {
             result = collector.collect(targets, args.has("--last-full-day"));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new UsageException("interrupted", e);
+        } finally {
+            if (progress != null) {
+                progress.end();
+            }
         }
         try {
             CollectOutput.write(outDir, result);

@@ -43,7 +43,7 @@ final class DumpCommand implements Command {
 
     @Override
     public String synopsis() {
-        return "dump [--socket PATH] [--proto] [--package NAME] [--format " + FORMAT_NAMES + "]";
+        return "dump [--socket PATH] [--proto] [--package NAME] [--format " + FORMAT_NAMES + "] [--frametimeline]";
     }
 
     private static Args spec() {
@@ -52,6 +52,7 @@ final class DumpCommand implements Command {
                 .flag("--proto", "write the binary GraphicsStatsServiceDumpProto instead of text")
                 .value("--package", "NAME", "only this package")
                 .value("--format", "FORMAT", "text variant: " + FORMAT_NAMES + " (default android14)")
+                .flag("--frametimeline", "the FrameTimeline summary per package instead (TimeStats-style text)")
                 .value(DaemonCall.DEADLINE_OPTION, "SECONDS", DaemonCall.DEADLINE_HELP);
     }
 
@@ -64,8 +65,10 @@ final class DumpCommand implements Command {
             return 0;
         }
         args.exclusive("--proto", "--format");
+        args.exclusive("--frametimeline", "--proto");
+        args.exclusive("--frametimeline", "--format");
         DumpQuery query = new DumpQuery(args.has("--proto"), args.has("--package") ? args.value("--package") : "",
-                args.has("--format") ? format(args.value("--format")) : null);
+                args.has("--format") ? format(args.value("--format")) : null, args.has("--frametimeline"));
         DaemonCall.skipSelectorProviderSearch();
         UnixDumpClient client = new UnixDumpClient(DaemonCall.socket(args, env), DaemonCall.deadline(args));
         OutputStream stdout = BinaryStdout.of(out);

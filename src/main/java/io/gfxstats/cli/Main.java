@@ -24,6 +24,8 @@ public final class Main {
                 new MatrixReportCommand(),
                 new TraceCommand(),
                 new TimelineCommand(),
+                new RecordCommand(),
+                new ReportCommand(),
                 new ScenesCommand())) {
             commands.put(c.name(), c);
         }

@@ -99,24 +99,49 @@ final class MatrixReportCommand implements Command {
         MatrixDevice device = MatrixDevice.ofThisMachine(0);
         MatrixReportSlicer slicer = new MatrixReportSlicer(slice.toNanos(), () -> device);
 
-        int printed = 0;
+        int[] printed = {0};
+        Object lock = new Object();
+        boolean[] done = {false};
+        // Ctrl-C or SIGTERM: the open slices are reported, as Matrix does when an Activity pauses.
+        Thread flushOnExit = new Thread(() -> {
+            synchronized (lock) {
+                if (!done[0]) {
+                    done[0] = true;
+                    print(slicer.flush(wallClock.getAsLong()), format, issueLines, minLevel, maxFps,
+                            count - printed[0], out);
+                }
+            }
+        }, "gfxstats-matrix-report-flush");
+        Runtime.getRuntime().addShutdownHook(flushOnExit);
         long start = System.nanoTime();
         try (SceneFeed feed = feeds.open(args, env, interval, args.value("--package"))) {
-            while (printed < count) {
-                LiveSnapshot s = feed.next();
+            while (printed[0] < count) {
+                LiveSnapshot s = TopCommand.next(feed);
                 if (s == null) {
                     break;
                 }
-                s = new LiveSnapshot(s.monotonicNanos(), s.wallMillis() > 0 ? s.wallMillis() : wallClock.getAsLong(),
-                        s.scenes());
-                printed += print(slicer.accept(s), format, issueLines, minLevel, maxFps, count - printed, out);
+                LiveSnapshot stamped = new LiveSnapshot(s.monotonicNanos(),
+                        s.wallMillis() > 0 ? s.wallMillis() : wallClock.getAsLong(), s.scenes());
+                synchronized (lock) {
+                    printed[0] += print(slicer.accept(stamped), format, issueLines, minLevel, maxFps,
+                            count - printed[0], out);
+                }
                 if (duration != null && System.nanoTime() - start >= duration.toNanos()) {
                     break;
                 }
             }
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(flushOnExit);
+            } catch (IllegalStateException e) {
+                // shutting down: the hook reports
+            }
         }
-        if (printed < count) {
-            print(slicer.flush(wallClock.getAsLong()), format, issueLines, minLevel, maxFps, count - printed, out);
+        synchronized (lock) {
+            if (!done[0] && printed[0] < count) {
+                done[0] = true;
+                print(slicer.flush(wallClock.getAsLong()), format, issueLines, minLevel, maxFps, count - printed[0], out);
+            }
         }
         return 0;
     }

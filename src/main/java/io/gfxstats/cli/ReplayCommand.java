@@ -2,6 +2,7 @@ package io.gfxstats.cli;
 
 import io.gfxstats.client.DaemonBufferProvider;
 import io.gfxstats.framestats.FramestatsBlock;
+import io.gfxstats.framestats.FramestatsFormatException;
 import io.gfxstats.replay.CaptureReplay;
 import io.gfxstats.replay.FramePacer;
 import io.gfxstats.replay.ObservedProvider;
@@ -9,13 +10,15 @@ import io.gfxstats.replay.ProgressReporter;
 import io.gfxstats.replay.Replay;
 import io.gfxstats.replay.ReplayOptions;
 import io.gfxstats.rpc.SocketPaths;
-import io.gfxstats.store.PackageNames;
+import io.gfxstats.stats.PackageRules;
+import io.gfxstats.stats.Pipeline;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * {@code gfxstats replay --package P --version-code V [--socket PATH] [--rate FPS]
@@ -42,8 +45,8 @@ final class ReplayCommand implements Command {
 
     @Override
     public String synopsis() {
-        return "replay --package P --version-code V [--socket PATH] [--rate FPS] [--refresh-interval NS] FILE|-"
-                + "   record a framestats capture into the daemon as a live client";
+        return "replay --package P --version-code V [--socket PATH] [--rate FPS] [--refresh-interval NS] [--pipeline "
+                + Pipeline.OPTION_VALUES + "] FILE|-   record a framestats capture into the daemon as a live client";
     }
 
     @Override
@@ -55,6 +58,7 @@ final class ReplayCommand implements Command {
         long refresh = ReplayOptions.DEFAULT_REFRESH_INTERVAL_NANOS;
         Duration attachTimeout = ReplayOptions.DEFAULT_ATTACH_TIMEOUT;
         boolean verbose = false;
+        Pipeline pipeline = null;
         String input = null;
         for (int i = 0; i < args.length; i++) {
             ArgWalk.Token token = ArgWalk.Token.of(args[i]);
@@ -76,6 +80,7 @@ final class ReplayCommand implements Command {
                 case "--rate" -> rate = rate(value != null ? value : ArgWalk.next(args, ++i, arg));
                 case "--refresh-interval" ->
                         refresh = ArgWalk.refreshInterval(value != null ? value : ArgWalk.next(args, ++i, arg));
+                case "--pipeline" -> pipeline = ArgWalk.pipeline(value != null ? value : ArgWalk.next(args, ++i, arg));
                 case "--attach-timeout" -> attachTimeout = seconds(value != null ? value : ArgWalk.next(args, ++i, arg));
                 case "--verbose" -> {
                     if (value != null) {
@@ -97,8 +102,8 @@ final class ReplayCommand implements Command {
         if (packageName == null) {
             throw new UsageException("--package is required (the package to count the frames for)");
         }
-        if (PackageNames.problem(packageName).isPresent()) {
-            throw new UsageException("invalid package name: " + PackageNames.problem(packageName).get());
+        if (PackageRules.problem(packageName).isPresent()) {
+            throw new UsageException("invalid package name: " + PackageRules.problem(packageName).get());
         }
         if (versionCode == null) {
             throw new UsageException("--version-code is required");
@@ -108,11 +113,12 @@ final class ReplayCommand implements Command {
         }
         ReplayOptions options;
         try {
-            options = new ReplayOptions(packageName, versionCode, refresh, rate, attachTimeout);
+            options = new ReplayOptions(packageName, versionCode, refresh, rate, attachTimeout, pipeline);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
-        List<FramestatsBlock> blocks = FramestatsInput.read(input, in);
+        boolean live = input.equals("-");
+        List<FramestatsBlock> blocks = live ? null : FramestatsInput.read(input, in);
 
         if (!verbose) {
             quietLogs();
@@ -121,9 +127,25 @@ final class ReplayCommand implements Command {
         String prefix = "gfxstats " + NAME + ": ";
         ObservedProvider provider = new ObservedProvider(new DaemonBufferProvider(socketPath), socketPath.toString(),
                 note -> err.println(prefix + note));
-        CaptureReplay capture = new CaptureReplay(blocks, refresh);
-        Replay.Outcome outcome = new Replay(options).run(capture, provider, ProgressReporter.standard(out),
-                note -> err.println(prefix + note));
+        Replay.Outcome outcome;
+        Optional<FramestatsFormatException> malformed = Optional.empty();
+        if (live) {
+            // Standard input is recorded as it arrives, so replay can be a live sink.
+            Replay.LiveOutcome l = new Replay(options).runLive(in, "stdin", provider, ProgressReporter.standard(out),
+                    note -> err.println(prefix + note));
+            outcome = l.outcome();
+            malformed = l.malformed();
+            if (outcome.windows() == 0) {
+                if (malformed.isPresent()) {
+                    throw new UsageException(malformed.get().getMessage(), malformed.get());
+                }
+                throw new UsageException(FramestatsInput.noFramestats("stdin"));
+            }
+        } else {
+            CaptureReplay capture = new CaptureReplay(blocks, refresh);
+            outcome = new Replay(options).run(capture, provider, ProgressReporter.standard(out),
+                    note -> err.println(prefix + note));
+        }
         String last = outcome.problem().map(p -> " (last error: " + p + ")").orElse("");
         if (!outcome.delivered()) {
             if (outcome.buffer().isPresent()) {
@@ -135,6 +157,11 @@ final class ReplayCommand implements Command {
                 err.println(prefix + "no daemon at " + socketPath + " within " + options.attachTimeoutText()
                         + last + "; the " + outcome.frames() + " frames were not stored");
             }
+            return EXIT_ERROR;
+        }
+        if (malformed.isPresent()) {
+            err.println(prefix + malformed.get().getMessage() + "; the " + outcome.frames()
+                    + " frames before it were counted for " + packageName + " " + versionCode);
             return EXIT_ERROR;
         }
         out.println("done: " + outcome.frames() + " frames of " + outcome.windows() + " windows counted for "
@@ -166,6 +193,8 @@ final class ReplayCommand implements Command {
         out.println("  --rate FPS             record FPS frames per second (default: as fast as possible)");
         out.println("  --refresh-interval NS  display refresh interval in nanoseconds (default "
                 + ReplayOptions.DEFAULT_REFRESH_INTERVAL_NANOS + ")");
+        out.println("  --pipeline " + Pipeline.OPTION_VALUES + "      the render pipeline registered (default: the capture's,");
+        out.println("                         gl when it does not say)");
         out.println("  --attach-timeout S     after the last frame, wait up to S seconds for the daemon to hold the");
         out.println("                         counts (default " + ReplayOptions.DEFAULT_ATTACH_TIMEOUT.toSeconds()
                 + "); exit 2 if it does not");

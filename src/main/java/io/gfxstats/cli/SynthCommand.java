@@ -5,6 +5,7 @@ import io.gfxstats.demo.Pacer;
 import io.gfxstats.demo.SynthOptions;
 import io.gfxstats.demo.SyntheticRenderer;
 import io.gfxstats.rpc.SocketPaths;
+import io.gfxstats.stats.Pipeline;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.math.BigDecimal;
@@ -39,7 +40,7 @@ final class SynthCommand implements Command {
     @Override
     public String synopsis() {
         return "synth --package P --version-code V [--seconds S] [--fps F] [--jank-profile " + JankProfile.names()
-                + "] [--seed N] [--socket PATH]   render synthetic frames as a live client";
+                + "] [--seed N] [--pipeline " + Pipeline.OPTION_VALUES + "] [--socket PATH]   render synthetic frames as a live client";
     }
 
     @Override
@@ -52,6 +53,7 @@ final class SynthCommand implements Command {
         Long seed = null;
         String socket = null;
         Duration attachTimeout = DEFAULT_ATTACH_TIMEOUT;
+        Pipeline pipeline = Pipeline.GL;
         for (int i = 0; i < args.length; i++) {
             ArgWalk.Token token = ArgWalk.Token.of(args[i]);
             String arg = token.name();
@@ -76,6 +78,7 @@ final class SynthCommand implements Command {
                 case "--seed" -> seed = parseLong(arg, value);
                 case "--socket" -> socket = value;
                 case "--attach-timeout" -> attachTimeout = parseSeconds(arg, value);
+                case "--pipeline" -> pipeline = ArgWalk.pipeline(value);
                 default -> throw new AssertionError(arg);
             }
         }
@@ -89,7 +92,7 @@ final class SynthCommand implements Command {
         try {
             options = new SynthOptions(pkg, version, duration, fps, profile,
                     seed != null ? seed : System.nanoTime() ^ ProcessHandle.current().pid(),
-                    SocketPaths.resolve(socket, env), attachTimeout);
+                    SocketPaths.resolve(socket, env), attachTimeout, pipeline);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
@@ -122,7 +125,7 @@ final class SynthCommand implements Command {
     private static boolean isValueOption(String arg) {
         return switch (arg) {
             case "--package", "--version-code", "--seconds", "--fps", "--jank-profile", "--seed", "--socket",
-                    "--attach-timeout" -> true;
+                    "--attach-timeout", "--pipeline" -> true;
             default -> false;
         };
     }
@@ -144,6 +147,7 @@ final class SynthCommand implements Command {
         out.println("  --jank-profile NAME     smooth: ~2-3 % janky; janky: ~15-25 % janky, every cause;");
         out.println("                          stutter: smooth with a 100-450 ms hitch every 1.5-3 s (default janky)");
         out.println("  --seed N                same seed, same frames and counters (default: random, printed)");
+        out.println("  --pipeline " + Pipeline.OPTION_VALUES + "       the render pipeline registered (default gl)");
         out.println("  --socket PATH           " + DaemonCall.SOCKET_HELP);
         out.println("  --attach-timeout S      give up when no daemon answers within S seconds (default "
                 + DEFAULT_ATTACH_TIMEOUT.toSeconds() + ")");

@@ -54,7 +54,7 @@ final class TimelineCommand implements Command {
         String[] rest = Arrays.copyOfRange(argv, 1, argv.length);
         return switch (argv[0]) {
             case "classify" -> classify(rest, in, out);
-            // perfetto: next commit
+            case "perfetto" -> TimelinePerfetto.run(rest, out);
             default -> throw new UsageException("unknown subcommand '" + argv[0] + "' (classify or perfetto)");
         };
     }

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.jline.terminal.Attributes;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
+import org.jline.utils.AttributedString;
 import org.jline.utils.InfoCmp.Capability;
 import org.jline.utils.NonBlockingReader;
 
@@ -115,10 +116,12 @@ final class TopScreen {
 
     private static void draw(Terminal terminal, List<String> lines) {
         int height = Math.max(1, terminal.getHeight());
+        int width = Math.max(1, terminal.getWidth());
         PrintWriter w = terminal.writer();
         terminal.puts(Capability.cursor_home);
         for (int i = 0; i < lines.size() && i < height; i++) {
-            w.print(lines.get(i));
+            // Cut to the width (colours kept): a wrapped line would push the rest off the screen.
+            w.print(AttributedString.fromAnsi(lines.get(i)).columnSubSequence(0, width).toAnsi(terminal));
             terminal.puts(Capability.clr_eol);
             if (i < height - 1 && i < lines.size() - 1) {
                 w.print("\r\n");

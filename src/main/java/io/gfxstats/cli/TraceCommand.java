@@ -139,6 +139,12 @@ final class TraceCommand implements Command {
         if (outPath != null && Files.isDirectory(outPath)) {
             throw new UsageException("cannot write " + outPath + ": is a directory");
         }
+        if (outPath != null) {
+            Path parent = outPath.toAbsolutePath().getParent();
+            if (parent != null && !Files.isDirectory(parent)) {
+                throw new UsageException("cannot write " + outPath + ": no such directory " + parent);
+            }
+        }
 
         Trace trace = read(input, in, clock, err);
         long androidPeriod = refresh > 0 ? refresh : io.gfxstats.frame.TrackerConfig.NANOS_60HZ;

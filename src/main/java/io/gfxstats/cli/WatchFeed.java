@@ -2,7 +2,7 @@ package io.gfxstats.cli;
 
 import io.gfxstats.buffer.SceneGroup;
 import io.gfxstats.live.LiveSnapshot;
-import io.gfxstats.live.SceneCounters;
+import io.gfxstats.live.LiveScene;
 import io.gfxstats.live.SceneFeed;
 import io.gfxstats.matrix.FrameMetric;
 import io.gfxstats.matrix.MatrixRule;
@@ -95,10 +95,10 @@ final class WatchFeed implements SceneFeed {
 
     /** A Watch snapshot in the live model's terms. */
     static LiveSnapshot convert(io.gfxstats.rpc.v1.LiveSnapshot s) {
-        List<SceneCounters> rows = new ArrayList<>();
+        List<LiveScene> rows = new ArrayList<>();
         for (LivePackage p : s.getPackagesList()) {
             if (p.getScenesCount() == 0) {
-                rows.add(new SceneCounters(p.getPackageName(), p.getVersionCode(), NO_SCENES, p.getTotalFrames(),
+                rows.add(new LiveScene(p.getPackageName(), p.getVersionCode(), NO_SCENES, p.getTotalFrames(),
                         p.getJankyFrames(), 0, new long[MatrixRule.LEVEL_COUNT], new long[MatrixRule.LEVEL_COUNT], 0,
                         0, 0, null));
                 continue;
@@ -110,7 +110,7 @@ final class WatchFeed implements SceneFeed {
         return new LiveSnapshot(s.getMonotonicNanos(), s.getWallMillis(), rows);
     }
 
-    static SceneCounters counters(String pkg, long version, GfxstatsSceneStats s) {
+    static LiveScene counters(String pkg, long version, GfxstatsSceneStats s) {
         long[] counts = new long[MatrixRule.LEVEL_COUNT];
         long[] sums = new long[MatrixRule.LEVEL_COUNT];
         for (int l = 0; l < MatrixRule.LEVEL_COUNT; l++) {
@@ -123,7 +123,7 @@ final class WatchFeed implements SceneFeed {
             stages[m] = s.getStageDurationNanos(m);
             beyondTotal |= m != FrameMetric.TOTAL && stages[m] != 0;
         }
-        return new SceneCounters(pkg, version, s.getScene(), s.getTotalFrames(), s.getJankyFrames(),
+        return new LiveScene(pkg, version, s.getScene(), s.getTotalFrames(), s.getJankyFrames(),
                 s.getMatrixFrames(), counts, sums, s.getFrameCostNanos(),
                 s.getDroppedFramesQ20() / (double) (1 << 20), s.getRefreshMillihz() / 1000.0,
                 // Frames recorded with their main times only have no stages but TOTAL.

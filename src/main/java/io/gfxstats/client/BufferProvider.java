@@ -11,7 +11,8 @@ import java.io.IOException;
  *   <li>{@link #attach} may block (the session calls it from its own thread, never from a
  *       rendering thread) and throws {@link IOException} when no buffer can be had now, e.g. the
  *       daemon is not running; the session keeps counting (in memory, or into the buffer it
- *       already has) and retries with backoff;</li>
+ *       already has) and retries with backoff; it throws {@link AttachRefusedException} when
+ *       asking again cannot help (the request itself is refused), and the session stops asking;</li>
  *   <li>when the request names a previous buffer, the provider either returns that same buffer
  *       (same registration id: adoption; nothing moves) or a new buffer whose header names the
  *       previous registration id as its predecessor; the session then hands its counts over to

@@ -6,6 +6,7 @@ import io.gfxstats.rpc.GfxStatsClientException;
 import io.gfxstats.rpc.SocketPaths;
 import io.gfxstats.rpc.v1.BufferAssigned;
 import io.gfxstats.rpc.v1.RegisterRequest;
+import io.grpc.Status;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -33,6 +34,26 @@ public final class DaemonBufferProvider implements BufferProvider {
         return socket;
     }
 
+    /**
+     * Whether a registration refused with {@code code} would be refused again, however often it
+     * is asked. Retried: the daemon is not there or not ready (UNAVAILABLE), slow
+     * (DEADLINE_EXCEEDED), full or out of memory for now (RESOURCE_EXHAUSTED: capacity frees up
+     * as other processes exit), or raced (ABORTED). Everything else - INVALID_ARGUMENT,
+     * PERMISSION_DENIED, UNAUTHENTICATED, UNIMPLEMENTED, INTERNAL, ... - says the request or
+     * this process is the problem.
+     */
+    static boolean isPermanent(Status.Code code) {
+        switch (code) {
+            case UNAVAILABLE:
+            case DEADLINE_EXCEEDED:
+            case RESOURCE_EXHAUSTED:
+            case ABORTED:
+                return false;
+            default:
+                return true;
+        }
+    }
+
     @Override
     public Attachment attach(AttachRequest request, AttachmentListener onEnded) throws IOException {
         RegisterRequest.Builder r = RegisterRequest.newBuilder()
@@ -50,6 +71,9 @@ public final class DaemonBufferProvider implements BufferProvider {
             registration = client.register(r.build());
         } catch (GfxStatsClientException e) {
             client.close();
+            if (isPermanent(e.code())) {
+                throw new AttachRefusedException(e.getMessage(), e);
+            }
             throw new IOException(e.getMessage(), e);
         } catch (RuntimeException e) {
             client.close();

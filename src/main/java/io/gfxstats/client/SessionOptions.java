@@ -2,9 +2,9 @@ package io.gfxstats.client;
 
 import io.gfxstats.frame.DaveyListener;
 import io.gfxstats.frame.TrackerConfig;
+import io.gfxstats.stats.PackageRules;
 import io.gfxstats.stats.Pipeline;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -12,9 +12,10 @@ import java.util.Objects;
 /**
  * Settings of a {@link StatsSession}; build with {@link #builder(String, long)}.
  *
- * @param packageName         package the frames are counted for: 1..255 bytes of letters,
- *                            digits, '_', '-' and '.', starting with a letter, digit or '_'; no ".."
- * @param versionCode         the package's version code
+ * @param packageName         package the frames are counted for, by the rule the daemon
+ *                            applies ({@link PackageRules}: dot-separated segments of ASCII
+ *                            letters, digits, '_' and '-', each starting with a letter)
+ * @param versionCode         the package's version code, 0 or more
  * @param pipeline            render pipeline reported to the daemon
  * @param refreshIntervalNanos display refresh interval, the default for trackers and for frames
  *                            recorded without a frame interval
@@ -38,10 +39,11 @@ public record SessionOptions(String packageName,
                              DaveyListener daveyListener,
                              SceneOptions scenes) {
 
-    static final int PACKAGE_NAME_MAX = 255;
-
     public SessionOptions {
         requireValidPackageName(packageName);
+        PackageRules.versionCodeProblem(versionCode).ifPresent(problem -> {
+            throw new IllegalArgumentException("invalid version code: " + problem);
+        });
         Objects.requireNonNull(pipeline, "pipeline");
         if (refreshIntervalNanos <= 0) {
             throw new IllegalArgumentException("refresh interval must be positive: " + refreshIntervalNanos);
@@ -70,32 +72,16 @@ public record SessionOptions(String packageName,
     }
 
     /**
-     * Checks a package name; safe to use in a file name (the standalone provider does).
+     * Checks a package name by the rule the daemon applies ({@link PackageRules}); safe to use
+     * in a file name (the standalone provider does).
      *
      * @throws IllegalArgumentException with the rule that is broken
      */
     public static void requireValidPackageName(String name) {
         Objects.requireNonNull(name, "packageName");
-        if (name.isEmpty() || name.getBytes(StandardCharsets.UTF_8).length > PACKAGE_NAME_MAX) {
-            throw new IllegalArgumentException("package name must be 1.." + PACKAGE_NAME_MAX + " characters: '"
-                    + name + "'");
-        }
-        char first = name.charAt(0);
-        if (!(Character.isLetterOrDigit(first) && first < 0x80) && first != '_') {
-            throw new IllegalArgumentException("package name must start with a letter, digit or '_': '" + name + "'");
-        }
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || c == '_' || c == '-' || c == '.';
-            if (!ok) {
-                throw new IllegalArgumentException("package name may hold only letters, digits, '_', '-' and '.': '"
-                        + name + "'");
-            }
-        }
-        if (name.contains("..")) {
-            throw new IllegalArgumentException("package name must not contain '..': '" + name + "'");
-        }
+        PackageRules.problem(name).ifPresent(problem -> {
+            throw new IllegalArgumentException("invalid package name: " + problem);
+        });
     }
 
     public static final class Builder {

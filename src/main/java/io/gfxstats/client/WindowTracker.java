@@ -2,6 +2,9 @@ package io.gfxstats.client;
 
 import io.gfxstats.frame.FrameInfo;
 import io.gfxstats.frame.ModernJankTracker;
+import io.gfxstats.timeline.Thresholds;
+import io.gfxstats.timeline.TimelineRecorder;
+import io.gfxstats.timeline.TimelineSink;
 import io.gfxstats.buffer.StripeWriter;
 import io.gfxstats.scene.SceneFrameCounter;
 
@@ -20,6 +23,8 @@ import java.lang.ref.Cleaner;
  */
 public final class WindowTracker implements AutoCloseable {
     private final StatsSession session;
+    /** The session's counts: compared by epoch on every frame, the move when it changed. */
+    private final SessionCounts counts;
     private final TrackerState state;
     private final long defaultIntervalNanos;
     /** The rules when they are the modern ones, which count a frame from its times directly. */
@@ -31,9 +36,13 @@ public final class WindowTracker implements AutoCloseable {
     /** This tracker's own scene, or null to follow the session's default. */
     private SceneSwitch ownScene;
     Cleaner.Cleanable cleanable;
+    /** Counts FrameTimeline counters into wherever this tracker counts now (its stripe follows handovers). */
+    private final TimelineSink timelineSink = this::countTimeline;
+    private TimelineRecorder timeline;
 
     WindowTracker(StatsSession session, TrackerState state, long defaultIntervalNanos) {
         this.session = session;
+        this.counts = session.counts;
         this.state = state;
         this.defaultIntervalNanos = defaultIntervalNanos;
         this.modern = state.rules instanceof ModernJankTracker m ? m : null;
@@ -80,8 +89,8 @@ public final class WindowTracker implements AutoCloseable {
      */
     public void record(FrameInfo frame) {
         TrackerState s = state;
-        if (s.epoch != session.epoch) {
-            session.onEpochChange(s);
+        if (s.epoch != counts.epoch) {
+            counts.onEpochChange(s);
         }
         StripeWriter sink = s.stripe;
         SceneFrameCounter sc = scenes;
@@ -114,8 +123,8 @@ public final class WindowTracker implements AutoCloseable {
                        long frameIntervalNanos) {
         long interval = frameIntervalNanos > 0 ? frameIntervalNanos : defaultIntervalNanos;
         TrackerState s = state;
-        if (s.epoch != session.epoch) {
-            session.onEpochChange(s);
+        if (s.epoch != counts.epoch) {
+            counts.onEpochChange(s);
         }
         StripeWriter sink = s.stripe;
         SceneFrameCounter sc = scenes;
@@ -131,6 +140,31 @@ public final class WindowTracker implements AutoCloseable {
         if (sc != null) {
             sc.count(intendedVsync, frameCompleted, interval, sink);
         }
+    }
+
+    /**
+     * FrameTimeline for this window (docs/frametimeline.md): commit each frame with its token,
+     * predictions and work times, then feed its Wayland presentation feedback; the frames are
+     * classified in client-only mode and counted into the session's buffer with the other
+     * counters (saved in the day files, shown by {@code gfxstats dump --frametimeline}). Created
+     * on first call (Android 16's thresholds, 16 frames awaiting feedback, the compositor budget
+     * refresh - 1 ms); same thread rules as {@link #record}: it allocates nothing and takes no lock.
+     */
+    public TimelineRecorder timeline() {
+        TimelineRecorder t = timeline;
+        if (t == null) {
+            t = new TimelineRecorder(Thresholds.ANDROID_16_LEGACY, timelineSink, TimelineRecorder.DEFAULT_CAPACITY, 0);
+            timeline = t;
+        }
+        return t;
+    }
+
+    private void countTimeline(int counter) {
+        TrackerState s = state;
+        if (s.epoch != counts.epoch) {
+            counts.onEpochChange(s);
+        }
+        s.stripe.incrementTimeline(counter);
     }
 
     /** Stops this tracker; its counts stay in the session's buffer. Call on the recording thread. Idempotent. */

@@ -34,6 +34,27 @@ public final class Collector {
     }
 
     /**
+     * Told how each target fares, from the collector's threads (several at once), for progress
+     * displays. {@link #NONE} by default.
+     */
+    public interface Progress {
+        Progress NONE = new Progress() {
+        };
+
+        /** A first attempt at {@code target} starts. */
+        default void started(int index, Target target) {
+        }
+
+        /** An attempt failed and the target will be tried again. */
+        default void retrying(int index, Target target, int failedAttempts, String error) {
+        }
+
+        /** The target succeeded or gave up. */
+        default void finished(int index, TargetResult result) {
+        }
+    }
+
+    /**
      * @param targets per target, in the order of the target list
      * @param merged the merged entries, sorted by (day, package, version, uid)
      * @param saturated merged entries with a counter stuck at the int32 maximum
@@ -61,6 +82,7 @@ public final class Collector {
     private final TargetPuller puller;
     private final LongSupplier nanoTime;
     private final Sleeper sleeper;
+    private volatile Progress progress = Progress.NONE;
 
     public Collector(int concurrency, RetryPolicy retry, TargetPuller puller) {
         this(concurrency, retry, puller, System::nanoTime, d -> Thread.sleep(d.toMillis()));
@@ -75,6 +97,12 @@ public final class Collector {
         this.puller = Objects.requireNonNull(puller, "puller");
         this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
         this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+    }
+
+    /** Who is told about each target's progress. */
+    public Collector progress(Progress listener) {
+        this.progress = Objects.requireNonNull(listener, "listener");
+        return this;
     }
 
     /** Pulls every target and merges; returns when every target has succeeded or given up. */
@@ -92,7 +120,12 @@ public final class Collector {
             List<Future<TargetResult>> futures = new ArrayList<>();
             for (int i = 0; i < targets.size(); i++) {
                 int index = i;
-                futures.add(pool.submit(() -> collectOne(index, targets.get(index), request, merge)));
+                futures.add(pool.submit(() -> {
+                    progress.started(index, targets.get(index));
+                    TargetResult r = collectOne(index, targets.get(index), request, merge);
+                    progress.finished(index, r);
+                    return r;
+                }));
             }
             List<TargetResult> results = new ArrayList<>();
             for (Future<TargetResult> f : futures) {
@@ -145,6 +178,7 @@ public final class Collector {
                     error += " (per-target deadline of " + describe(retry.deadline()) + " reached)";
                     break;
                 }
+                progress.retrying(index, target, attempts, error);
                 sleeper.sleep(pause);
             } catch (RuntimeException e) {
                 // A puller bug must not take the other targets down; report it as this target's failure.

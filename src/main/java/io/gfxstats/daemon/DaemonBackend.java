@@ -1,6 +1,7 @@
 package io.gfxstats.daemon;
 
 import io.gfxstats.buffer.BufferSnapshot;
+import io.gfxstats.daemon.config.Setting;
 import io.gfxstats.daemon.dump.DayFileCache;
 import io.gfxstats.daemon.dump.DumpAssembler;
 import io.gfxstats.daemon.dump.DumpService;
@@ -10,6 +11,7 @@ import io.gfxstats.daemon.registry.LiveBuffer;
 import io.gfxstats.dump.DumpWriter;
 import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.rpc.PeerIdentity;
+import io.gfxstats.rpc.Problems;
 import io.gfxstats.rpc.Registration;
 import io.gfxstats.rpc.StatsBackend;
 import io.gfxstats.rpc.StatsException;
@@ -100,8 +102,8 @@ final class DaemonBackend implements StatsBackend {
                     .setVersion(VERSION)
                     .setLiveBuffers(state.registry.size())
                     .setUptimeMillis(state.now() - state.startedAtMillis)
-                    .setDataDir(state.config.dataDir().toString())
-                    .setBufferDir(state.config.bufferDir().toString())
+                    .setDataDir(state.config.get(Setting.DATA_DIR).toString())
+                    .setBufferDir(state.config.get(Setting.BUFFER_DIR).toString())
                     .setCurrentDayStart(state.currentDay)
                     .setLastSaveMillis(state.lastSaveMillis)
                     .build();
@@ -126,7 +128,8 @@ final class DaemonBackend implements StatsBackend {
             live = day == null || day == state.currentDay ? liveGroups() : List.of();
             stored = day == null ? cache.readAll() : cache.readDay(day);
         } catch (IOException e) {
-            throw StatsException.unavailable("cannot read the day files: " + e.getMessage(), e);
+            throw StatsException.unavailable("cannot read the day files in " + state.config.get(Setting.DATA_DIR) + ": "
+                    + Problems.describe(e), e);
         } finally {
             state.lock.readLock().unlock();
         }
@@ -147,6 +150,8 @@ final class DaemonBackend implements StatsBackend {
             String key = b.uid() + "\u0000" + b.packageName() + "\u0000" + b.versionCode();
             Group g = groups.computeIfAbsent(key, k -> new Group(b, new ProfileData()));
             g.data.addAll(unsaved);
+            g.timeline.addAll(io.gfxstats.buffer.FrameTimelineGroup.fromVector(
+                    CounterDeltas.difference(snap.vector(), b.baseline())));
             if (g.data.pipeline() == io.gfxstats.stats.Pipeline.UNKNOWN) {
                 g.data.setPipeline(b.pipeline());
             }
@@ -155,7 +160,7 @@ final class DaemonBackend implements StatsBackend {
         List<LiveGroup> out = new ArrayList<>();
         for (Group g : groups.values()) {
             out.add(new LiveGroup(new EntryKey(state.currentDay, g.first.packageName(), g.first.versionCode()),
-                    g.first.uid(), g.data, g.start));
+                    g.first.uid(), g.data, g.start, g.timeline));
         }
         return out;
     }
@@ -163,6 +168,7 @@ final class DaemonBackend implements StatsBackend {
     private static final class Group {
         final LiveBuffer first;
         final ProfileData data;
+        final io.gfxstats.timeline.TimelineCounters timeline = new io.gfxstats.timeline.TimelineCounters();
         long start = Long.MAX_VALUE;
 
         Group(LiveBuffer first, ProfileData data) {

@@ -4,6 +4,7 @@ import io.gfxstats.daemon.config.ConfigEnvironment;
 import io.gfxstats.daemon.config.ConfigException;
 import io.gfxstats.daemon.config.DaemonArgs;
 import io.gfxstats.daemon.config.DaemonConfig;
+import io.gfxstats.rpc.Problems;
 import io.gfxstats.rpc.ServerStartException;
 import io.gfxstats.store.StoreLockedException;
 import java.io.IOException;
@@ -53,15 +54,12 @@ public final class DaemonMain {
             System.err.println("gfxstatsd: " + e.getMessage());
             return 2;
         } catch (IOException | RuntimeException e) {
-            System.err.println("gfxstatsd: cannot start: " + e);
+            System.err.println("gfxstatsd: cannot start: " + Problems.describe(e));
             return 2;
         }
         // SIGTERM/SIGINT mean "stop cleanly": save, then exit 0 (the JVM's default would exit 143
         // after the hooks). The hook still covers any other way the JVM ends.
-        for (String signal : new String[] {"TERM", "INT"}) {
-            sun.misc.Signal.handle(new sun.misc.Signal(signal),
-                    s -> new Thread(daemon::stop, "gfxstatsd-signal-" + s.getName()).start());
-        }
+        StopSignals.handle(daemon::stop, "TERM", "INT");
         Runtime.getRuntime().addShutdownHook(new Thread(daemon::stop, "gfxstatsd-shutdown"));
         try {
             daemon.blockUntilShutdown();

@@ -70,6 +70,12 @@ public final class StatsProtos {
         ProfileData data = toProfileData(other);
         merge(target, data, new Source(other.getPackageName(), other.getVersionCode(), other.getUid(),
                 other.getStatsStart(), other.getStatsEnd()));
+        if (other.hasGfxstatsFrameTimeline()) {
+            // timeline: FrameTimeline counters add up like the Android ones.
+            target.setGfxstatsFrameTimeline(target.hasGfxstatsFrameTimeline()
+                    ? io.gfxstats.timeline.TimelineProtos.add(target.getGfxstatsFrameTimeline(), other.getGfxstatsFrameTimeline())
+                    : other.getGfxstatsFrameTimeline());
+        }
     }
 
     public static GraphicsStatsProto toProto(ProfileData data, Source source) {

@@ -1,7 +1,7 @@
 package io.gfxstats.demo;
 
 import io.gfxstats.client.SessionOptions;
-import io.gfxstats.store.PackageNames;
+import io.gfxstats.stats.Pipeline;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -17,18 +17,15 @@ import java.util.Objects;
  * @param seed          makes the run reproducible: same seed, same frames, same counters
  * @param socket        the daemon's socket
  * @param attachTimeout how long to wait for the daemon before giving up
+ * @param pipeline      the pipeline registered with the daemon (GL or VULKAN; default GL)
  */
 public record SynthOptions(String packageName, long versionCode, Duration duration, int fps, JankProfile profile,
-                           long seed, Path socket, Duration attachTimeout) {
+                           long seed, Path socket, Duration attachTimeout, Pipeline pipeline) {
     public static final int MAX_FPS = 1000;
     public static final Duration MAX_DURATION = Duration.ofDays(7);
 
     public SynthOptions {
         SessionOptions.requireValidPackageName(packageName);
-        // The daemon's rule is stricter than the library's; refuse here rather than wait for a refusal.
-        PackageNames.problem(packageName).ifPresent(problem -> {
-            throw new IllegalArgumentException("package name " + problem);
-        });
         if (versionCode < 0) {
             throw new IllegalArgumentException("version code must be 0 or more: " + versionCode);
         }
@@ -42,6 +39,16 @@ public record SynthOptions(String packageName, long versionCode, Duration durati
         Objects.requireNonNull(profile, "profile");
         Objects.requireNonNull(socket, "socket");
         Objects.requireNonNull(attachTimeout, "attachTimeout");
+        Objects.requireNonNull(pipeline, "pipeline");
+        if (pipeline == Pipeline.UNKNOWN) {
+            throw new IllegalArgumentException("pipeline must be GL or VULKAN (Android never writes UNKNOWN)");
+        }
+    }
+
+    /** With the default pipeline, GL. */
+    public SynthOptions(String packageName, long versionCode, Duration duration, int fps, JankProfile profile,
+                        long seed, Path socket, Duration attachTimeout) {
+        this(packageName, versionCode, duration, fps, profile, seed, socket, attachTimeout, Pipeline.GL);
     }
 
     /** The display's frame interval: 1/fps, rounded to the nearest nanosecond (60 fps: 16666667). */

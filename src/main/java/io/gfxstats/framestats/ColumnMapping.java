@@ -131,20 +131,32 @@ final class ColumnMapping {
      * example no rows), the one named FrameInterval. -1 when the header has neither.
      */
     int resolveInterval(List<long[]> rows) {
+        int[] tally = new int[2];
+        for (long[] row : rows) {
+            tallyInterval(row, tally);
+        }
+        return intervalColumn(tally);
+    }
+
+    /** Adds a row's votes to {@code tally}: [0] for the column named FrameInterval, [1] for FrameStartTime. */
+    void tallyInterval(long[] row, int[] tally) {
+        if (namedIntervalColumn < 0 || namedStartTimeColumn < 0) {
+            return;
+        }
+        if (plausibleInterval(row[namedIntervalColumn])) {
+            tally[0]++;
+        }
+        if (plausibleInterval(row[namedStartTimeColumn])) {
+            tally[1]++;
+        }
+    }
+
+    /** The interval column for a tally of votes ({@link #resolveInterval(List)}'s rule). */
+    int intervalColumn(int[] tally) {
         if (namedIntervalColumn < 0 || namedStartTimeColumn < 0) {
             return namedIntervalColumn >= 0 ? namedIntervalColumn : namedStartTimeColumn;
         }
-        int byName = 0;
-        int bySwap = 0;
-        for (long[] row : rows) {
-            if (plausibleInterval(row[namedIntervalColumn])) {
-                byName++;
-            }
-            if (plausibleInterval(row[namedStartTimeColumn])) {
-                bySwap++;
-            }
-        }
-        return bySwap > byName ? namedStartTimeColumn : namedIntervalColumn;
+        return tally[1] > tally[0] ? namedStartTimeColumn : namedIntervalColumn;
     }
 
     private static boolean plausibleInterval(long v) {
@@ -170,6 +182,50 @@ final class ColumnMapping {
             }
         }
         return fields;
+    }
+
+    /**
+     * The interval column for one row on its own (a live stream has no rows ahead to vote with):
+     * the column named FrameInterval if its value is a plausible interval, else the one named
+     * FrameStartTime if that one's is, else the one named FrameInterval.
+     */
+    int resolveInterval(long[] row) {
+        if (namedIntervalColumn < 0 || namedStartTimeColumn < 0) {
+            return namedIntervalColumn >= 0 ? namedIntervalColumn : namedStartTimeColumn;
+        }
+        return !plausibleInterval(row[namedIntervalColumn]) && plausibleInterval(row[namedStartTimeColumn])
+                ? namedStartTimeColumn : namedIntervalColumn;
+    }
+
+    /** As {@link #toFields} into a reused frame, without allocating. */
+    FrameInfo load(long[] row, int intervalColumn, FrameInfo into) {
+        for (int f = 0; f < FrameInfo.FIELD_COUNT; f++) {
+            into.set(f, 0);
+        }
+        for (int c = 0; c < names.length; c++) {
+            int field = target[c];
+            if (c == intervalColumn) {
+                field = FrameInfo.FRAME_INTERVAL;
+            } else if (c == namedIntervalColumn || c == namedStartTimeColumn) {
+                field = FrameInfo.FRAME_START_TIME;
+            }
+            if (field >= 0) {
+                into.set(field, row[c]);
+            }
+        }
+        return into;
+    }
+
+    /** {@link #isComplete(long[])} for a loaded frame. */
+    boolean isComplete(FrameInfo frame) {
+        long completed = frame.get(FrameInfo.FRAME_COMPLETED);
+        long intended = frame.get(FrameInfo.INTENDED_VSYNC);
+        long span = completed - intended;
+        boolean overflow = ((completed ^ intended) & (completed ^ span)) < 0;
+        if (overflow || span <= 0 || span >= FramestatsBlock.MAX_FRAME_SPAN_NANOS) {
+            return false;
+        }
+        return gpuCompletedColumn < 0 || frame.get(FrameInfo.GPU_COMPLETED) > 0;
     }
 
     /**

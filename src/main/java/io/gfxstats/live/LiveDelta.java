@@ -14,18 +14,18 @@ public final class LiveDelta {
     private LiveDelta() {
     }
 
-    public static List<SceneCounters> between(LiveSnapshot earlier, LiveSnapshot later) {
-        Map<SceneCounters.Key, SceneCounters> before = new HashMap<>();
+    public static List<LiveScene> between(LiveSnapshot earlier, LiveSnapshot later) {
+        Map<LiveScene.Key, LiveScene> before = new HashMap<>();
         if (earlier != null) {
-            for (SceneCounters c : earlier.scenes()) {
+            for (LiveScene c : earlier.scenes()) {
                 before.put(c.key(), c);
             }
         }
-        List<SceneCounters> out = new ArrayList<>();
-        for (SceneCounters now : later.scenes()) {
-            SceneCounters then = before.get(now.key());
-            SceneCounters d = then == null ? now : now.minus(then);
-            out.add(d != null ? d : SceneCounters.zero(now.key(), now.stageSums() != null));
+        List<LiveScene> out = new ArrayList<>();
+        for (LiveScene now : later.scenes()) {
+            LiveScene then = before.get(now.key());
+            LiveScene d = then == null ? now : now.minus(then);
+            out.add(d != null ? d : LiveScene.zero(now.key(), now.stageSums() != null));
         }
         return out;
     }

@@ -8,7 +8,7 @@ import java.util.List;
  * @param monotonicNanos when, on a monotonic clock (differences give the interval)
  * @param wallMillis     when, epoch milliseconds (for display and report times)
  */
-public record LiveSnapshot(long monotonicNanos, long wallMillis, List<SceneCounters> scenes) {
+public record LiveSnapshot(long monotonicNanos, long wallMillis, List<LiveScene> scenes) {
     public LiveSnapshot {
         scenes = List.copyOf(scenes);
     }

@@ -29,12 +29,12 @@ public final class MatrixReportSlicer {
 
     private final long sliceNanos;
     private final Supplier<MatrixDevice> device;
-    private final Map<SceneCounters.Key, State> states = new HashMap<>();
+    private final Map<LiveScene.Key, State> states = new HashMap<>();
     private LiveSnapshot previous;
 
     private static final class State {
-        SceneCounters base;
-        SceneCounters last;
+        LiveScene base;
+        LiveScene last;
         long openedNanos = -1;
     }
 
@@ -49,12 +49,12 @@ public final class MatrixReportSlicer {
     /** Takes the next snapshot; returns the reports of the slices it closes. */
     public List<MatrixReport> accept(LiveSnapshot snapshot) {
         List<MatrixReport> reports = new ArrayList<>();
-        for (SceneCounters now : snapshot.scenes()) {
+        for (LiveScene now : snapshot.scenes()) {
             State s = states.get(now.key());
             if (s == null) {
                 s = new State();
                 // Frames counted before the first snapshot predate the watch: not ours to slice.
-                s.base = previous == null ? now : SceneCounters.zero(now.key(), now.stageSums() != null);
+                s.base = previous == null ? now : LiveScene.zero(now.key(), now.stageSums() != null);
                 s.last = s.base;
                 states.put(now.key(), s);
             }
@@ -67,7 +67,7 @@ public final class MatrixReportSlicer {
                 s.openedNanos = previous != null ? previous.monotonicNanos() : snapshot.monotonicNanos();
             }
             if (s.openedNanos >= 0 && snapshot.monotonicNanos() - s.openedNanos >= sliceNanos) {
-                SceneCounters slice = now.minus(s.base);
+                LiveScene slice = now.minus(s.base);
                 if (slice != null && slice.matrixFrames() > TopRow.MIN_MATRIX_FRAMES_EXCLUSIVE) {
                     reports.add(report(slice, snapshot.wallMillis(), device.get()));
                 }
@@ -86,7 +86,7 @@ public final class MatrixReportSlicer {
     public List<MatrixReport> flush(long wallMillis) {
         List<MatrixReport> reports = new ArrayList<>();
         for (State s : states.values()) {
-            SceneCounters slice = s.last.minus(s.base);
+            LiveScene slice = s.last.minus(s.base);
             if (s.openedNanos >= 0 && slice != null && slice.matrixFrames() > TopRow.MIN_MATRIX_FRAMES_EXCLUSIVE) {
                 reports.add(report(slice, wallMillis, device.get()));
             }
@@ -97,7 +97,7 @@ public final class MatrixReportSlicer {
     }
 
     /** A Matrix report of one slice's counters. */
-    public static MatrixReport report(SceneCounters slice, long wallMillis, MatrixDevice device) {
+    public static MatrixReport report(LiveScene slice, long wallMillis, MatrixDevice device) {
         long n = slice.matrixFrames();
         int[] level = new int[MatrixRule.LEVEL_COUNT];
         int[] sum = new int[MatrixRule.LEVEL_COUNT];

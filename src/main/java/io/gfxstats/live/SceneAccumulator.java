@@ -12,7 +12,7 @@ import io.gfxstats.matrix.MatrixRule;
  * captures into a {@link SceneFeed}. Not thread-safe.
  */
 public final class SceneAccumulator {
-    private final SceneCounters.Key key;
+    private final LiveScene.Key key;
     private final MatrixLevels levels;
     private final boolean stages;
     private long frames;
@@ -25,7 +25,7 @@ public final class SceneAccumulator {
     private double refresh;
     private final long[] stageSums = new long[FrameMetric.COUNT];
 
-    public SceneAccumulator(SceneCounters.Key key, MatrixLevels levels, boolean stages) {
+    public SceneAccumulator(LiveScene.Key key, MatrixLevels levels, boolean stages) {
         this.key = key;
         this.levels = levels;
         this.stages = stages;
@@ -57,8 +57,8 @@ public final class SceneAccumulator {
         }
     }
 
-    public SceneCounters counters() {
-        return new SceneCounters(key.packageName(), key.versionCode(), key.scene(), frames, janky, matrixFrames,
+    public LiveScene counters() {
+        return new LiveScene(key.packageName(), key.versionCode(), key.scene(), frames, janky, matrixFrames,
                 levelCounts, levelSums, cost, dropped, refresh, stages ? stageSums : null);
     }
 }

@@ -56,7 +56,7 @@ public final class TopModel {
             throw new IllegalStateException("no snapshot yet");
         }
         LiveSnapshot base = cumulative ? first : previous;
-        List<SceneCounters> deltas;
+        List<LiveScene> deltas;
         double seconds;
         if (base == null || base == latest) {
             deltas = LiveDelta.between(latest, latest);
@@ -65,15 +65,15 @@ public final class TopModel {
             deltas = LiveDelta.between(base, latest);
             seconds = (latest.monotonicNanos() - base.monotonicNanos()) / 1e9;
         }
-        Map<String, SceneCounters> totals = new LinkedHashMap<>();
+        Map<String, LiveScene> totals = new LinkedHashMap<>();
         Map<String, List<TopRow>> scenes = new LinkedHashMap<>();
-        for (SceneCounters d : deltas) {
+        for (LiveScene d : deltas) {
             String pkg = d.packageName() + "\u0000" + d.versionCode();
-            totals.merge(pkg, d.withScene(""), SceneCounters::plus);
+            totals.merge(pkg, d.withScene(""), LiveScene::plus);
             scenes.computeIfAbsent(pkg, k -> new ArrayList<>()).add(TopRow.of(d, d.scene(), seconds));
         }
         List<TopFrame.Package> packages = new ArrayList<>();
-        for (Map.Entry<String, SceneCounters> e : totals.entrySet()) {
+        for (Map.Entry<String, LiveScene> e : totals.entrySet()) {
             List<TopRow> rows = new ArrayList<>(scenes.get(e.getKey()));
             rows.sort(sort.comparator());
             packages.add(new TopFrame.Package(TopRow.of(e.getValue(), null, seconds), rows));

@@ -34,7 +34,7 @@ public record TopRow(String packageName, long versionCode, String scene, long fr
     }
 
     /** The row of one interval's counters over {@code seconds} of wall time. */
-    static TopRow of(SceneCounters d, String scene, double seconds) {
+    static TopRow of(LiveScene d, String scene, double seconds) {
         long[] levels = d.levelCounts();
         long dropped = 0;
         int worst = -1;

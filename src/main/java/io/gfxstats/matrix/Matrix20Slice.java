@@ -22,7 +22,8 @@ public final class Matrix20Slice {
     public void append(long spanNanos, long intervalNanos) {
         int dropped = MatrixRule.legacyDroppedFrames(spanNanos, intervalNanos);
         float intervalMillis = intervalNanos / 1e6f;
-        sumFrameCost += (dropped + 1) * intervalMillis; // narrowing on purpose: Matrix's long += float
+        // Matrix's `long += float`, spelled out: the sum goes through float and is truncated every frame.
+        sumFrameCost = (long) (sumFrameCost + (dropped + 1) * intervalMillis);
         sumFrame++;
         int level = levels.level(dropped);
         dropLevel[level]++;

@@ -1,7 +1,8 @@
 package io.gfxstats.replay;
 
 import io.gfxstats.frame.TrackerConfig;
-import io.gfxstats.store.PackageNames;
+import io.gfxstats.stats.PackageRules;
+import io.gfxstats.stats.Pipeline;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -15,15 +16,17 @@ import java.util.Objects;
  * @param rate                 frames per second, or 0 to record as fast as possible
  * @param attachTimeout        how long to wait, after the last frame, for the daemon to hold the
  *                             session's buffer
+ * @param pipeline             the pipeline to register with (GL or VULKAN), or null for the
+ *                             capture's own, GL when it does not say
  */
 public record ReplayOptions(String packageName, long versionCode, long refreshIntervalNanos, double rate,
-                            Duration attachTimeout) {
+                            Duration attachTimeout, Pipeline pipeline) {
     public static final long DEFAULT_REFRESH_INTERVAL_NANOS = TrackerConfig.NANOS_60HZ;
     public static final Duration DEFAULT_ATTACH_TIMEOUT = Duration.ofSeconds(30);
 
     /** @throws IllegalArgumentException saying which value is wrong and why */
     public ReplayOptions {
-        PackageNames.problem(packageName).ifPresent(p -> {
+        PackageRules.problem(packageName).ifPresent(p -> {
             throw new IllegalArgumentException("invalid package name: " + p);
         });
         if (versionCode < 0) {
@@ -39,6 +42,23 @@ public record ReplayOptions(String packageName, long versionCode, long refreshIn
         if (attachTimeout.isNegative()) {
             throw new IllegalArgumentException("attach timeout must not be negative, got " + attachTimeout);
         }
+        if (pipeline == Pipeline.UNKNOWN) {
+            throw new IllegalArgumentException("pipeline must be GL or VULKAN (Android never writes UNKNOWN)");
+        }
+    }
+
+    /** With the capture's pipeline (GL when it does not say). */
+    public ReplayOptions(String packageName, long versionCode, long refreshIntervalNanos, double rate,
+                         Duration attachTimeout) {
+        this(packageName, versionCode, refreshIntervalNanos, rate, attachTimeout, null);
+    }
+
+    /** The pipeline to register with for a capture whose processes said {@code captured} (maybe UNKNOWN). */
+    public Pipeline pipelineFor(Pipeline captured) {
+        if (pipeline != null) {
+            return pipeline;
+        }
+        return captured == Pipeline.UNKNOWN ? Pipeline.GL : captured;
     }
 
     public static ReplayOptions of(String packageName, long versionCode) {

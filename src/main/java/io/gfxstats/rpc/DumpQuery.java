@@ -13,15 +13,23 @@ import java.util.Objects;
  *
  * @param packageName only this package; empty for all
  * @param format the text variant, or null to leave it to the daemon (ANDROID14)
+ * @param frametimeline the FrameTimeline summary per entry instead of the Android dump
  */
-public record DumpQuery(boolean proto, String packageName, DumpFormat format) {
+public record DumpQuery(boolean proto, String packageName, DumpFormat format, boolean frametimeline) {
     // DumpRequest field numbers and wire types (proto/gfxstats/v1/gfxstats.proto).
     private static final int PROTO_TAG = 1 << 3;
     private static final int PACKAGE_NAME_TAG = (2 << 3) | 2;
     private static final int FORMAT_TAG = 3 << 3;
+    /** Field 1020 (varint): its tag takes two varint bytes. */
+    private static final int FRAMETIMELINE_TAG = 1020 << 3;
 
     public DumpQuery {
         Objects.requireNonNull(packageName, "packageName");
+    }
+
+    /** An Android dump (no FrameTimeline summary). */
+    public DumpQuery(boolean proto, String packageName, DumpFormat format) {
+        this(proto, packageName, format, false);
     }
 
     /** Everything, as text in the newest format. */
@@ -46,6 +54,10 @@ public record DumpQuery(boolean proto, String packageName, DumpFormat format) {
         if (number != 0) {
             out.write(FORMAT_TAG);
             varint(out, number);
+        }
+        if (frametimeline) {
+            varint(out, FRAMETIMELINE_TAG);
+            out.write(1);
         }
         return out.toByteArray();
     }

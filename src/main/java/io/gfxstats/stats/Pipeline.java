@@ -1,6 +1,10 @@
 package io.gfxstats.stats;
 
-/** The render pipeline of a process; codes match GraphicsStatsProto.PipelineType. */
+/**
+ * The render pipeline of a process; codes match GraphicsStatsProto.PipelineType. Android writes
+ * only GL or VULKAN; UNKNOWN (code 0) means "not said" and Android's own validation of a dump
+ * rejects it (docs/client-api.md, "Pipeline").
+ */
 public enum Pipeline {
     UNKNOWN(0),
     GL(1),
@@ -14,6 +18,23 @@ public enum Pipeline {
 
     public int code() {
         return code;
+    }
+
+    /** The values of a {@code --pipeline} option, in the words {@link #parseOption} accepts. */
+    public static final String OPTION_VALUES = "gl|vulkan";
+
+    /**
+     * The pipeline named by a command-line option: {@code gl} or {@code vulkan} (any case).
+     *
+     * @throws IllegalArgumentException naming the accepted values
+     */
+    public static Pipeline parseOption(String value) {
+        String v = value == null ? "" : value.trim().toLowerCase(java.util.Locale.ROOT);
+        return switch (v) {
+            case "gl" -> GL;
+            case "vulkan" -> VULKAN;
+            default -> throw new IllegalArgumentException("--pipeline takes gl or vulkan, got '" + value + "'");
+        };
     }
 
     /** The pipeline for a wire code; unknown codes map to UNKNOWN rather than failing a dump. */

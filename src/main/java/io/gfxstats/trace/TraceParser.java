@@ -20,6 +20,12 @@ import java.util.regex.Pattern;
  */
 public final class TraceParser implements MarkerSink {
     private static final byte[] H_PREFIX = MarkerLine.ascii("H:");
+    /** The B names frames need, checked on bytes so that other markers make no String. */
+    private static final byte[][] FRAME_PREFIXES = {
+        MarkerLine.ascii("H:ReceiveVsync"), MarkerLine.ascii("H:OnVsyncEvent"),
+        MarkerLine.ascii("H:MarshRSTransactionData"), MarkerLine.ascii("H:RSMainThread::"),
+        MarkerLine.ascii("H:UIVsyncTask"), MarkerLine.ascii("H:VSync now:"),
+    };
     private static final byte[] DO_FRAME = MarkerLine.ascii(AndroidFrames.DO_FRAME);
     private static final byte[] DRAW_FRAMES = MarkerLine.ascii(AndroidFrames.DRAW_FRAMES);
     private static final String RECEIVE_VSYNC = "H:ReceiveVsync";
@@ -114,8 +120,13 @@ public final class TraceParser implements MarkerSink {
     private final Map<String, Long> openFrameQueued = new HashMap<>();
     private final Set<Long> frameQueuedIds = new HashSet<>();
     private long nextSliceId;
+    /** One-entry caches: consecutive lines mostly come from one thread. */
+    private ThreadInfo lastThread;
+    private ProcessInfo lastProcess;
     private long minVsyncLineOffset = Long.MAX_VALUE;
     private long vsyncNowLines;
+    private long minRsReceiveVsyncOffset = Long.MAX_VALUE;
+    private long rsReceiveVsyncs;
     private boolean sawOhosMarker;
     private long[] pairs = new long[16];
 
@@ -137,12 +148,16 @@ public final class TraceParser implements MarkerSink {
     }
 
     private ThreadInfo thread(int tid) {
+        if (lastThread != null && lastThread.tid == tid) {
+            return lastThread;
+        }
         ThreadInfo t = threads.get(tid);
         if (t == null) {
             t = new ThreadInfo(threadList.size(), tid);
             threads.put(tid, t);
             threadList.add(t);
         }
+        lastThread = t;
         return t;
     }
 
@@ -153,12 +168,16 @@ public final class TraceParser implements MarkerSink {
     }
 
     private ProcessInfo process(int pid) {
+        if (lastProcess != null && lastProcess.pid == pid) {
+            return lastProcess;
+        }
         ProcessInfo p = processes.get(pid);
         if (p == null) {
             p = new ProcessInfo(processList.size(), pid);
             processes.put(pid, p);
             processList.add(p);
         }
+        lastProcess = p;
         return p;
     }
 
@@ -215,7 +234,12 @@ public final class TraceParser implements MarkerSink {
         long id = nextSliceId++;
         Object tag = null;
         if (line.nameStartsWith(H_PREFIX)) {
-            frameBegin(line, t, p, id);
+            for (byte[] prefix : FRAME_PREFIXES) {
+                if (line.nameStartsWith(prefix)) {
+                    frameBegin(line, t, p, id);
+                    break;
+                }
+            }
         } else if (line.nameStartsWith(DO_FRAME)) {
             long vsyncId = AndroidFrames.idAfter(line.name(), AndroidFrames.DO_FRAME);
             if (vsyncId >= 0) {
@@ -275,9 +299,13 @@ public final class TraceParser implements MarkerSink {
         long now = FrameTable.INVALID;
         long expectedEnd = FrameTable.INVALID;
         long vsyncId = FrameTable.INVALID32;
+        boolean renderServiceReceiver = false;
         Matcher m = KEY_VALUE.matcher(args);
         while (m.find()) {
             String key = m.group(1);
+            if (key.equals("name")) {
+                renderServiceReceiver = m.group(2).equals("rs");
+            }
             if (key.equals("now") || key.equals("expectedEnd") || key.equals("vsyncId")) {
                 long v = unsigned(m.group(2));
                 if (v == Long.MIN_VALUE) {
@@ -295,6 +323,10 @@ public final class TraceParser implements MarkerSink {
         }
         ohos.receiveVsync(line.ts(), p.ipid, t.itid, now, expectedEnd, vsyncId, id);
         remember(t, id);
+        if (renderServiceReceiver && now != FrameTable.INVALID) {
+            rsReceiveVsyncs++;
+            minRsReceiveVsyncOffset = Math.min(minRsReceiveVsyncOffset, line.ts() - now);
+        }
     }
 
     /** A non-negative decimal (up to 64 bits unsigned), or Long.MIN_VALUE when it is not one. */
@@ -462,6 +494,10 @@ public final class TraceParser implements MarkerSink {
         if (vsyncNowLines > 0) {
             return new ClockOffset.Applied(minVsyncLineOffset,
                     "auto: min(line ts - now) over " + vsyncNowLines + " 'H:VSync now:' lines");
+        }
+        if (rsReceiveVsyncs > 0) {
+            return new ClockOffset.Applied(minRsReceiveVsyncOffset,
+                    "auto: min(ReceiveVsync ts - now) over " + rsReceiveVsyncs + " 'name:rs' ReceiveVsync lines");
         }
         long fallback = ohos.minRenderStartMinusNow();
         if (fallback != Long.MAX_VALUE) {

@@ -84,7 +84,7 @@ public final class TraceReader {
             len += n;
             int start = 0;
             int nl;
-            while ((nl = indexOf(buf, (byte) '\n', start, len)) >= 0) {
+            while ((nl = indexOfNewline(buf, start, len)) >= 0) {
                 lineNumber++;
                 line(buf, start, nl, lineNumber);
                 start = nl + 1;
@@ -123,6 +123,34 @@ public final class TraceReader {
                         + " Perfetto protobuf traces are not supported; capture text with hitrace or atrace)");
             }
         }
+    }
+
+    private static final java.lang.invoke.VarHandle LONGS =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final long NEWLINES = 0x0A0A_0A0A_0A0A_0A0AL;
+    private static final long ONES = 0x0101_0101_0101_0101L;
+    private static final long HIGHS = 0x8080_8080_8080_8080L;
+
+    /**
+     * The next '\n' in [from, to), or -1: eight bytes at a time (the lowest byte that becomes zero
+     * after XOR with '\n' is found exactly by the classic has-zero-byte test), since finding line
+     * ends is most of the work for lines that are not markers.
+     */
+    static int indexOfNewline(byte[] buf, int from, int to) {
+        int i = from;
+        for (; i + 8 <= to; i += 8) {
+            long x = (long) LONGS.get(buf, i) ^ NEWLINES;
+            long t = (x - ONES) & ~x & HIGHS;
+            if (t != 0) {
+                return i + (Long.numberOfTrailingZeros(t) >>> 3);
+            }
+        }
+        for (; i < to; i++) {
+            if (buf[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static int indexOf(byte[] buf, byte b, int from, int to) {

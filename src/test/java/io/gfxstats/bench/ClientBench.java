@@ -51,7 +51,8 @@ public final class ClientBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Path doc = Path.of(args.length > 0 ? args[0] : "docs/benchmarks.md");
+        // "-": print only (scripts/bench writes the doc only when asked, --update-docs).
+        Path doc = args.length > 0 && args[0].equals("-") ? null : Path.of(args.length > 0 ? args[0] : "docs/benchmarks.md");
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
         int warmups = args.length > 2 ? Integer.parseInt(args[2]) : 8;
         int iterations = args.length > 3 ? Integer.parseInt(args[3]) : 10;
@@ -113,8 +114,10 @@ public final class ClientBench {
         String table = table(stats.values(), roundRatios, rounds, warmups, iterations);
         System.out.println();
         System.out.print(table);
-        updateDoc(doc, table, ratio1, ratio2, ours1.cpuBest() / peer1.cpuBest(), ours2.cpuBest() / peer2.cpuBest());
-        System.out.println("wrote " + doc);
+        if (doc != null) {
+            updateDoc(doc, table, ratio1, ratio2, ours1.cpuBest() / peer1.cpuBest(), ours2.cpuBest() / peer2.cpuBest());
+            System.out.println("wrote " + doc);
+        }
         System.out.println(String.format(Locale.ROOT, "record_2t_ns=%.1f hdr_atomic_2t_ns=%.1f ratio_2t=%.2f",
                 ours2.cpuMedian(), peer2.cpuMedian(), ratio2));
         System.out.println(String.format(Locale.ROOT, "record_ns=%.1f hdr_atomic_ns=%.1f ratio=%.2f",

@@ -37,6 +37,7 @@ public final class CpuTimeProfiler implements InternalProfiler {
     }
 
     @Override
+    @SuppressWarnings("rawtypes") // JMH's InternalProfiler declares the raw Result; an override must match it
     public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams,
                                                        IterationParams iterationParams, IterationResult result) {
         long cpu = os.getProcessCpuTime() - start;

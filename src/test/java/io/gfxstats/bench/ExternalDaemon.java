@@ -50,7 +50,7 @@ final class ExternalDaemon implements AutoCloseable {
             args.add("--set");
             args.add(s);
         }
-        List<String> cmd = JavaProcess.command(List.of("-Xmx" + heap, "-XX:+UseSerialGC"), DaemonMain.class,
+        List<String> cmd = JavaProcess.command(List.of("-Xmx" + heap, "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError"), DaemonMain.class,
                 args.toArray(String[]::new));
         Path log = stateDir.resolve("daemon.log");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
@@ -197,10 +197,10 @@ final class ExternalDaemon implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         if (process.isAlive()) {
             process.destroyForcibly();
-            process.waitFor();
+            process.onExit().join();
         }
     }
 }

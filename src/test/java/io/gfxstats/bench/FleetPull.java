@@ -2,6 +2,7 @@ package io.gfxstats.bench;
 
 import io.gfxstats.daemon.Daemon;
 import io.gfxstats.daemon.config.DaemonConfig;
+import io.gfxstats.daemon.config.Setting;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -70,8 +71,9 @@ final class FleetPull {
             for (int i = 0; i < daemons; i++) {
                 Path state = root.resolve("d" + i);
                 DayFileSet.copyTree(template, state.resolve("data"));
-                DaemonConfig config = DaemonConfig.builder().stateDir(state).flushInterval(Duration.ofDays(1))
-                        .tcpEnabled(true).tcpHost("127.0.0.1").tcpPort(0).build();
+                DaemonConfig config = DaemonConfig.builder().stateDir(state)
+                        .set(Setting.FLUSH_INTERVAL, Duration.ofDays(1)).set(Setting.TCP_ENABLED, true)
+                        .set(Setting.TCP_HOST, "127.0.0.1").set(Setting.TCP_PORT, 0).build();
                 Daemon d = new Daemon(config, Clock.systemUTC());
                 d.start();
                 running.add(d);
@@ -112,10 +114,7 @@ final class FleetPull {
             cmd.add(collectCommand);
         } else {
             cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
-            cmd.add("--add-opens=java.base/java.lang.reflect=ALL-UNNAMED");
-            cmd.add("--add-exports=java.base/sun.nio.ch=ALL-UNNAMED");
-            cmd.add("--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED");
-            cmd.add("-Dsystem.properties=/dev/null");
+            cmd.addAll(io.gfxstats.buffer.JvmFlags.all());
             // As scripts/lib.sh starts the command line (GFX_CLI_FLAGS), minus the class-data archive.
             cmd.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData",
                     "-Dio.grpc.netty.shaded.io.netty.jfr.enabled=false"));

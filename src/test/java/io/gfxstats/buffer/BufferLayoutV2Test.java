@@ -31,7 +31,9 @@ class BufferLayoutV2Test {
         assertEquals(1344, scenes.wideOffset());
         assertEquals(3008, scenes.stripeLength());
         assertEquals(2048 + 17 * 3008, scenes.length(16));
-        assertEquals(13_696 + 64 + 53_184, totalLength(16, CounterGroups.KNOWN), "docs/buffer-format.md: 66,944 bytes");
+        assertEquals(256, CounterGroups.FRAMETIMELINE.stripeLength());
+        assertEquals(13_696 + 64 + 53_184 + 17 * 256, totalLength(16, CounterGroups.KNOWN),
+                "docs/buffer-format.md: 71,296 bytes");
         assertEquals(21, SceneGroup.COUNTERS32);
         assertEquals(13, SceneGroup.COUNTERS64);
         assertEquals(Counters.JANK_TYPE_BASE + JankType.COUNT, SceneGroup.MIRRORED);
@@ -39,7 +41,8 @@ class BufferLayoutV2Test {
             assertEquals(0, groupDirectoryOffset(stripes) % 64);
             assertEquals(0, scenes.length(stripes) % 64, "group areas stay on cache lines");
         }
-        assertEquals(Counters.COUNT + SceneGroup.SLOTS * (21 + 13), CounterGroups.VECTOR_LENGTH);
+        assertEquals(Counters.COUNT + SceneGroup.SLOTS * (21 + 13) + io.gfxstats.timeline.TimelineCounter.COUNT,
+                CounterGroups.VECTOR_LENGTH);
     }
 
     @Test
@@ -54,7 +57,9 @@ class BufferLayoutV2Test {
                 "`align64(" + claimsOffset(LAYOUT_VERSION_2) + " + 4 N)` (" + headerLength(LAYOUT_VERSION_2, 16),
                 SceneGroup.COUNTERS32 + " u32 each (" + n.format(CounterGroups.SCENES.wideOffset()) + " bytes)",
                 SceneGroup.COUNTERS64 + " u64 each (" + n.format(SceneGroup.SLOTS * SceneGroup.COUNTERS64 * 8) + " bytes)",
-                "Per buffer " + SceneGroup.SLOTS + " scene slots")) {
+                "Per buffer " + SceneGroup.SLOTS + " scene slots",
+                "17 FrameTimeline stripes of " + CounterGroups.FRAMETIMELINE.stripeLength(),
+                io.gfxstats.timeline.TimelineCounter.COUNT + " u32 counters (")) {
             String f = fact.replace("\\n", "\n");
             assertTrue(doc.replace("\n", " ").contains(f.replace("\n", " ")), "docs/buffer-format.md lacks: " + f);
         }

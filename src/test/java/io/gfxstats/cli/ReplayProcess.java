@@ -57,6 +57,11 @@ final class ReplayProcess implements AutoCloseable {
         return recorded;
     }
 
+    /** The process's standard input. */
+    java.io.OutputStream stdin() {
+        return process.getOutputStream();
+    }
+
     boolean isAlive() {
         return process.isAlive();
     }
@@ -80,10 +85,10 @@ final class ReplayProcess implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         if (process.isAlive()) {
             process.toHandle().destroyForcibly();
-            process.waitFor();
+            process.onExit().join();
         }
     }
 }

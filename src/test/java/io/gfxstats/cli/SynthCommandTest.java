@@ -31,7 +31,7 @@ class SynthCommandTest {
         Outcome o = run("--help");
         assertEquals(0, o.code());
         for (String option : new String[] {"--package", "--version-code", "--seconds", "--fps", "--jank-profile",
-            "--seed", "--socket", "--attach-timeout"}) {
+            "--seed", "--socket", "--attach-timeout", "--pipeline"}) {
             assertTrue(o.out().contains(option), option + " in\n" + o.out());
         }
     }
@@ -51,6 +51,7 @@ class SynthCommandTest {
         "--package com.example.a --version-code 1 --bogus 3|unknown option '--bogus'",
         "--package com.example.a --version-code 1 extra|unknown argument 'extra'",
         "--package com.example.a --version-code|--version-code needs a value",
+        "--package com.example.a --version-code 1 --pipeline unknown|--pipeline takes gl or vulkan, got 'unknown'",
     })
     void shouldRefuseBadArgumentsWithOneLine(String args, String message) {
         Outcome o = run(args.split(" "));

@@ -176,6 +176,9 @@ class TraceCommandTest {
         assertTrue(none.onlyErrorLine().startsWith("gfxstats trace: no process with frames matches --process com.nothing;"
                 + " processes with frames: render_service (1864), .ugc.aweme.lite (37722)"), none.stderr());
         assertEquals(0, CliRun.main("trace", "--help").exit());
+        Path nowhere = dir.resolve("missing").resolve("x.db");
+        assertEquals("gfxstats trace: cannot write " + nowhere + ": no such directory " + nowhere.getParent(),
+                CliRun.main("trace", EXCERPT.toString(), "--format", "sqlite", "--out", nowhere.toString()).onlyErrorLine());
     }
 
     @Test

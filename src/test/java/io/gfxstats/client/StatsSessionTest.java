@@ -332,4 +332,24 @@ class StatsSessionTest {
         }
         assertDoesNotThrow(() -> SessionOptions.builder("com.example_app-2", 1).build());
     }
+
+    @Test
+    void shouldRefuseAtOpenEveryNameAndVersionTheDaemonRefuses() {
+        // The daemon's rule (PackageNames, what Registrar applies) and the session's are one rule.
+        for (String name : List.of("my-game", "com.example.app", "1abc", "_x", "com.1abc", "-x", "a:b", "a.-b",
+                "x".repeat(255), "x".repeat(256), "com.ex\u0430mple")) {
+            boolean daemonAccepts = io.gfxstats.store.PackageNames.isValid(name);
+            if (daemonAccepts) {
+                assertDoesNotThrow(() -> SessionOptions.builder(name, 1).build(), name);
+            } else {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                        () -> SessionOptions.builder(name, 1).build(), name);
+                assertTrue(e.getMessage().startsWith("invalid package name: "), e.getMessage());
+            }
+        }
+        assertTrue(io.gfxstats.store.PackageNames.isValid("my-game"), "'-' inside a segment is allowed");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> SessionOptions.builder("com.example", -1).build());
+        assertTrue(e.getMessage().contains("negative"), e.getMessage());
+    }
 }

@@ -84,13 +84,13 @@ final class ClientProcess implements AutoCloseable {
         return process.exitValue();
     }
 
-    void kill() throws InterruptedException {
+    void kill() {
         process.toHandle().destroyForcibly();
-        process.waitFor();
+        process.onExit().join();
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         if (process.isAlive()) {
             kill();
         }

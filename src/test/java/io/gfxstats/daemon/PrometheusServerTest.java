@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gfxstats.cli.Main;
-import io.gfxstats.daemon.metrics.BucketBounds;
+import io.gfxstats.stats.BucketBounds;
 import io.gfxstats.dayfile.StatsProtos;
 import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.stats.Histograms;

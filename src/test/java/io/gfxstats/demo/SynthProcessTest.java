@@ -54,10 +54,13 @@ class SynthProcessTest {
         }
     }
 
-    private Process synth(String pkg, long version, String profile, long seed, String seconds) throws IOException {
-        Process p = JavaProcess.builder(Main.class, "synth", "--socket", daemon.socket().toString(),
-                        "--package", pkg, "--version-code", Long.toString(version), "--jank-profile", profile,
-                        "--seed", Long.toString(seed), "--seconds", seconds, "--fps", "60")
+    private Process synth(String pkg, long version, String profile, long seed, String seconds, String... more)
+            throws IOException {
+        List<String> args = new ArrayList<>(List.of("synth", "--socket", daemon.socket().toString(),
+                "--package", pkg, "--version-code", Long.toString(version), "--jank-profile", profile,
+                "--seed", Long.toString(seed), "--seconds", seconds, "--fps", "60"));
+        args.addAll(List.of(more));
+        Process p = JavaProcess.builder(Main.class, args.toArray(String[]::new))
                 .redirectError(ProcessBuilder.Redirect.appendTo(daemon.clientLog().toFile()))
                 .start();
         clients.add(p);
@@ -120,6 +123,19 @@ class SynthProcessTest {
         assertTrue(done.find(), out);
         assertEquals(expected.totalFrames(), Long.parseLong(done.group(1)));
         assertEquals(expected.jankyFrames(), Long.parseLong(done.group(2)));
+    }
+
+    @Test
+    void shouldRegisterGlByDefaultAndTheAskedPipelineNeverUnknown() throws Exception {
+        Process gl = synth("com.example.gl", 1, "smooth", 5, "1");
+        Process vulkan = synth("com.example.vk", 1, "smooth", 6, "1", "--pipeline", "vulkan");
+        finish(gl);
+        finish(vulkan);
+        stored("com.example.gl", SyntheticRenderer.simulate(options("smooth", 5, 1)).totalFrames());
+        stored("com.example.vk", SyntheticRenderer.simulate(options("smooth", 6, 1)).totalFrames());
+        assertEquals(GraphicsStatsProto.PipelineType.GL, daemon.entry("com.example.gl", 1).orElseThrow().getPipeline());
+        assertEquals(GraphicsStatsProto.PipelineType.VULKAN,
+                daemon.entry("com.example.vk", 1).orElseThrow().getPipeline());
     }
 
     @Test

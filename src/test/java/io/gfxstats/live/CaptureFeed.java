@@ -25,14 +25,14 @@ public final class CaptureFeed implements SceneFeed {
     private final List<LiveSnapshot> snapshots;
     private int next;
 
-    private record Event(long completed, SceneCounters.Key key, FrameInfo frame, boolean janky) {
+    private record Event(long completed, LiveScene.Key key, FrameInfo frame, boolean janky) {
     }
 
     public CaptureFeed(Path capture, long intervalNanos) throws Exception {
         List<Event> events = new ArrayList<>();
-        Map<SceneCounters.Key, SceneAccumulator> accumulators = new LinkedHashMap<>();
+        Map<LiveScene.Key, SceneAccumulator> accumulators = new LinkedHashMap<>();
         for (FramestatsBlock block : FramestatsReader.read(capture)) {
-            SceneCounters.Key key = new SceneCounters.Key(block.process().orElse(block.name()), 0, block.name());
+            LiveScene.Key key = new LiveScene.Key(block.process().orElse(block.name()), 0, block.name());
             accumulators.put(key, new SceneAccumulator(key, MatrixLevels.DEFAULT, true));
             FrameTracker tracker = FramestatsReplay.trackerFor(block.columnSet(), FramestatsReplay.DEFAULT_REFRESH_INTERVAL_NANOS,
                     io.gfxstats.frame.DaveyListener.ignoring());
@@ -63,8 +63,8 @@ public final class CaptureFeed implements SceneFeed {
         }
     }
 
-    private static LiveSnapshot snapshot(long t, Map<SceneCounters.Key, SceneAccumulator> accumulators) {
-        List<SceneCounters> scenes = new ArrayList<>();
+    private static LiveSnapshot snapshot(long t, Map<LiveScene.Key, SceneAccumulator> accumulators) {
+        List<LiveScene> scenes = new ArrayList<>();
         for (SceneAccumulator a : accumulators.values()) {
             scenes.add(a.counters());
         }

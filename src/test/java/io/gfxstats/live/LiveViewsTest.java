@@ -187,7 +187,7 @@ class LiveViewsTest {
 
     @Test
     void shouldCutTenSecondSlicesPerSceneAndDropSmallOnes() {
-        SceneCounters.Key a = new SceneCounters.Key("com.example", 1, "menu");
+        LiveScene.Key a = new LiveScene.Key("com.example", 1, "menu");
         SceneAccumulator acc = new SceneAccumulator(a, MatrixLevels.DEFAULT, false);
         MatrixReportSlicer slicer = new MatrixReportSlicer(MatrixReportSlicer.DEFAULT_SLICE_NANOS, () -> MatrixDevice.UNKNOWN);
         List<MatrixReport> reports = new ArrayList<>();

@@ -47,6 +47,25 @@ class MatrixRuleTest {
         }
     }
 
+    /** docs/scenes.md's table of levels at different refresh rates is what the rule computes. */
+    @Test
+    void shouldKeepTheDocumentedLevelTableInStep() throws Exception {
+        java.util.List<String> rows = java.nio.file.Files.readAllLines(java.nio.file.Path.of("docs", "scenes.md")).stream()
+                .filter(l -> l.matches("\\| (59\\.94|60|90|120) Hz \\|.*")).toList();
+        assertEquals(4, rows.size(), rows.toString());
+        int[] bounds = {1, 3, 9, 24, 42};
+        for (String row : rows) {
+            String[] cells = row.split("\\|");
+            float refresh = Float.parseFloat(cells[1].trim().replace(" Hz", ""));
+            assertEquals(Float.parseFloat(cells[2].trim()), MatrixRule.intervalNanos(refresh), row);
+            for (int b = 0; b < bounds.length; b++) {
+                long first = Math.round(Double.parseDouble(cells[3 + b].trim().replace(" ms", "")) * 1e6);
+                assertTrue(MatrixRule.droppedFrames21(first, refresh) >= bounds[b], row + " at " + first);
+                assertTrue(MatrixRule.droppedFrames21(first - 1, refresh) < bounds[b], row + " below " + first);
+            }
+        }
+    }
+
     @Test
     void shouldClassifyTheSameStallByFramesNotTimeInMatrixLevels() {
         // 410 ms: 23.6 frames late at 60 Hz (HIGH from 24), 48.2 at 120 Hz (FROZEN from 42).

@@ -87,13 +87,15 @@ class UnixDumpClientTest {
         for (boolean proto : new boolean[] {false, true}) {
             for (String name : new String[] {"", "com.example.app", "p".repeat(300), "caf\u00e9"}) {
                 queries.add(new DumpQuery(proto, name, null));
+                queries.add(new DumpQuery(proto, name, null, true));
                 for (DumpFormat f : DumpFormat.values()) {
                     queries.add(new DumpQuery(proto, name, f));
                 }
             }
         }
         for (DumpQuery q : queries) {
-            DumpRequest.Builder expected = DumpRequest.newBuilder().setProto(q.proto()).setPackageName(q.packageName());
+            DumpRequest.Builder expected = DumpRequest.newBuilder().setProto(q.proto()).setPackageName(q.packageName())
+                    .setFrametimeline(q.frametimeline());
             if (q.format() != null) {
                 expected.setFormat(io.gfxstats.rpc.v1.DumpFormat.valueOf(q.format().name()));
             }

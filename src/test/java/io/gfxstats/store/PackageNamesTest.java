@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class PackageNamesTest {
     @ParameterizedTest
     @ValueSource(strings = {"com.example.app", "glxgears", "a", "A_b.c9_", "org.mozilla.firefox",
-            "com.android.systemui", "x.y.z.w"})
+            "com.android.systemui", "x.y.z.w", "my-game", "gnome-shell", "org.example.my-game_2"})
     void shouldAcceptAndroidPackageNames(String name) {
         assertEquals(name, PackageNames.requireValid(name));
         assertTrue(PackageNames.isValid(name));
@@ -30,7 +30,7 @@ class PackageNamesTest {
     @ParameterizedTest
     @ValueSource(strings = {"", ".", "..", "../x", "../../etc", "a/b", "/abs", "a\\b", "com.foo:bar", ".hidden",
             "trailing.", "a..b", "com.1abc", "1abc", "_x", "a b", "a\tb", "a\nb", "a\u0000b", "a\u007fb",
-            "com.ex\u0430mple", "a\uff0fb", "a\u2024b", "caf\u00e9", "a-b", "a%2fb", "~user", "*", "a?"})
+            "com.ex\u0430mple", "a\uff0fb", "a\u2024b", "caf\u00e9", "-a", "a.-b", "-", "a.b-.", "a%2fb", "~user", "*", "a?"})
     void shouldRejectNamesThatAreNotAndroidPackageNames(String name) {
         InvalidArgumentException e = assertThrows(InvalidArgumentException.class, () -> PackageNames.requireValid(name));
         assertEquals(PackageNames.PACKAGE_FIELD, e.field());

@@ -1,5 +1,7 @@
 package io.gfxstats.testing;
 
+import io.gfxstats.buffer.JvmFlags;
+
 import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -14,18 +16,17 @@ public final class JavaProcess {
     }
 
     /** A short-lived test JVM: C1 only, which starts faster than tiered compilation. */
+    public static final List<String> SHORT_LIVED = List.of("-Xss1m", "-XX:TieredStopAtLevel=1");
+
     public static List<String> command(Class<?> mainClass, String... args) {
-        return command(List.of("-Xss1m", "-XX:TieredStopAtLevel=1"), mainClass, args);
+        return command(SHORT_LIVED, mainClass, args);
     }
 
     /** The gfxstats flags, then {@code jvmOptions} (heap, collector, ...), then the class and its arguments. */
     public static List<String> command(List<String> jvmOptions, Class<?> mainClass, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
-        cmd.add("--add-opens=java.base/java.lang.reflect=ALL-UNNAMED");
-        cmd.add("--add-exports=java.base/sun.nio.ch=ALL-UNNAMED");
-        cmd.add("--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED");
-        cmd.add("-Dsystem.properties=/dev/null");
+        cmd.addAll(JvmFlags.all());
         cmd.addAll(jvmOptions);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));

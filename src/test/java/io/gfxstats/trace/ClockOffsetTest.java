@@ -67,8 +67,18 @@ class ClockOffsetTest {
     @Test
     void shouldFallBackToRenderServiceReceiveVsync() throws Exception {
         Trace trace = slept(false).parse(ClockOffset.AUTO);
-        assertEquals(AHEAD + 300_000, trace.clockOffset().nanos(), "min(ReceiveVsync B ts - now) over RS frames");
+        assertEquals(AHEAD + 300_000, trace.clockOffset().nanos(), "min(ReceiveVsync B ts - now) over name:rs");
+        assertEquals("auto: min(ReceiveVsync ts - now) over 1 'name:rs' ReceiveVsync lines", trace.clockOffset().source());
         assertEquals(List.of(0, 0), flags(trace));
+    }
+
+    @Test
+    void shouldFallBackToRenderFramesWhenReceiversPrintNoName() throws Exception {
+        String text = slept(false).text().replace("H:ReceiveVsync name:rs ", "H:ReceiveVsync ");
+        Trace trace = TraceParser.parse(new java.io.ByteArrayInputStream(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                "t", ClockOffset.AUTO, null);
+        assertEquals(AHEAD + 300_000, trace.clockOffset().nanos(), "min(ReceiveVsync B ts - now) over DoComposition frames");
+        assertEquals("auto: min(ReceiveVsync ts - now) over RenderService frames", trace.clockOffset().source());
     }
 
     @Test

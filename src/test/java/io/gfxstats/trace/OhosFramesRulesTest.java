@@ -327,6 +327,31 @@ class OhosFramesRulesTest {
     }
 
     @Test
+    void shouldLinkTheDocumentedExampleLines() throws Exception {
+        TraceText t = new TraceText();
+        t.b(100, 32402, 32402, receiveVsync(90, 200, 4));
+        t.b(101, 32402, 32402, "H:MarshRSTransactionData cmdCount:3 transactionFlag:[32402,146]");
+        t.e(102, 32402, 32402);
+        t.e(150, 32402, 32402);
+        t.b(170, RS, RS, rsReceiveVsync(200, 227, 5));
+        t.b(171, RS, RS, doComposition(171));
+        t.b(172, RS, RS, "H:RSMainThread::ProcessCommandUni [7291,51] [32402,146]");
+        t.e(173, RS, RS);
+        t.e(174, RS, RS);
+        t.e(175, RS, RS);
+        assertEquals(List.of("0 100 50 4 0 0 - 2", "1 90 110 4 1 N - 3", "2 170 5 5 0 0 0 N", "3 200 27 5 1 N 1 N"),
+                rows(t), "form (a), and a pair whose app frame is unknown (sent before the trace) is skipped");
+    }
+
+    @Test
+    void shouldAppendTheSourcesOfASecondProcessCommandInOneFrame() throws Exception {
+        TraceText t = twoAppFramesOneRender("[4000,8]", "[4000,9]");
+        List<String> rows = rows(t);
+        assertEquals("4 400 5 6 0 0 0,2 N", rows.get(4), "the spec's rule 6 (upstream code would keep only 2)");
+        assertEquals("5 400 27 6 1 N 1,3 N", rows.get(5));
+    }
+
+    @Test
     void shouldUseTheSendersLastOpenFrameForFormsAAndB() throws Exception {
         TraceText t = new TraceText();
         t.b(100, APP, APP, receiveVsync(90, 200, 4));
@@ -366,6 +391,10 @@ class OhosFramesRulesTest {
     // Rule 6: links.
 
     static TraceText twoAppFramesOneRender(String pairs) {
+        return twoAppFramesOneRender(pairs, null);
+    }
+
+    static TraceText twoAppFramesOneRender(String pairs, String secondPairs) {
         TraceText t = new TraceText();
         t.b(100, APP, APP, receiveVsync(90, 200, 4));
         t.b(101, APP, APP, onVsyncEvent(90));
@@ -383,6 +412,10 @@ class OhosFramesRulesTest {
         t.b(401, RS, RS, doComposition(401));
         t.b(402, RS, RS, processCommand(pairs));
         t.e(403, RS, RS);
+        if (secondPairs != null) {
+            t.b(403, RS, RS, processCommand(secondPairs));
+            t.e(403, RS, RS);
+        }
         t.e(404, RS, RS);
         t.e(405, RS, RS);
         return t;

@@ -63,6 +63,7 @@ final class RandomOhosTrace {
             default -> rnd.nextInt(1_000_000_000);
         };
         boolean vsyncLines = rnd.nextInt(4) != 0;
+        boolean unnamedReceivers = rnd.nextInt(3) == 0;
         int apps = 1 + rnd.nextInt(3);
         int ticks = 40 + rnd.nextInt(200);
         int rs = 1000;
@@ -130,7 +131,10 @@ final class RandomOhosTrace {
             if (late) {
                 rsNow += rnd.nextBoolean() ? 1_000_000 : 999_999;
             }
-            b(rsStart, rs, rs, TraceText.rsReceiveVsync(rsNow, rsNow + 2 * period - 5_000_000L, 5000 + i));
+            b(rsStart, rs, rs, unnamedReceivers
+                    ? "H:ReceiveVsync dataCount: 24bytes now: " + rsNow + " expectedEnd: " + (rsNow + 2 * period - 5_000_000L)
+                            + " vsyncId: " + (5000 + i)
+                    : TraceText.rsReceiveVsync(rsNow, rsNow + 2 * period - 5_000_000L, 5000 + i));
             long rsWork = jitter(rnd.nextInt(8) == 0 ? 3 * period : period / 2);
             boolean composes = rnd.nextInt(12) != 0;
             if (composes) {

@@ -148,7 +148,11 @@ final class SpecFrames {
         return s;
     }
 
-    /** Spec 2.4: min(ts - now) over "H:VSync now:" lines, else over RS frames (ReceiveVsync with DoComposition). */
+    /**
+     * Spec 2.4: min(ts - now) over "H:VSync now:" lines, else over RenderService's ReceiveVsync
+     * ({@code name:rs}), else over render frames (ReceiveVsync with DoComposition, for receivers
+     * that print no name).
+     */
     static long autoOffset(List<Marker> markers) {
         long best = Long.MAX_VALUE;
         for (Marker m : markers) {
@@ -156,6 +160,17 @@ final class SpecFrames {
                 Matcher d = Pattern.compile("^H:VSync now:(\\d+)").matcher(m.name());
                 if (d.find() && Long.parseLong(d.group(1)) > 0) {
                     best = Math.min(best, m.ts() - Long.parseLong(d.group(1)));
+                }
+            }
+        }
+        if (best != Long.MAX_VALUE) {
+            return best;
+        }
+        for (Marker m : markers) {
+            if (m.phase() == 'B' && m.name().startsWith("H:ReceiveVsync ") && m.name().contains(" name:rs ")) {
+                long now = arg(m.name(), "now");
+                if (now != NONE && now != 0 && arg(m.name(), "expectedEnd") != 0 && arg(m.name(), "vsyncId") != 0) {
+                    best = Math.min(best, m.ts() - now);
                 }
             }
         }

@@ -178,6 +178,27 @@ class TraceReaderTest {
     }
 
     @Test
+    void shouldFindEveryNewlineEightBytesAtATime() {
+        java.util.Random rnd = new java.util.Random(42);
+        for (int round = 0; round < 2000; round++) {
+            byte[] b = new byte[1 + rnd.nextInt(40)];
+            for (int i = 0; i < b.length; i++) {
+                int kind = rnd.nextInt(6);
+                b[i] = (byte) (kind == 0 ? '\n' : kind == 1 ? 0x0B : kind == 2 ? 0x8A : kind == 3 ? 0x09 : rnd.nextInt(256));
+            }
+            int from = rnd.nextInt(b.length);
+            int expected = -1;
+            for (int i = from; i < b.length; i++) {
+                if (b[i] == '\n') {
+                    expected = i;
+                    break;
+                }
+            }
+            assertEquals(expected, TraceReader.indexOfNewline(b, from, b.length), java.util.Arrays.toString(b) + " from " + from);
+        }
+    }
+
+    @Test
     void shouldReadLinesLongerThanABlock() throws Exception {
         String name = "H:" + "x".repeat(TraceReader.BLOCK_BYTES + 10);
         Decoded d = one("app-9 (9) [000] .... 1.000001: tracing_mark_write: B|9|" + name);

@@ -97,6 +97,7 @@ public final class DumpAssembler {
         try {
             StatsProtos.merge(merged, live.unsaved(), new StatsProtos.Source(live.key().packageName(),
                     live.key().versionCode(), live.uid(), live.startMillis(), nowMillis));
+            io.gfxstats.timeline.TimelineProtos.merge(merged, live.timeline());
             return merged.build();
         } catch (DayFileException.HistogramMismatch e) {
             problems.accept("cannot merge live data of " + live.key() + ": " + e.getMessage());

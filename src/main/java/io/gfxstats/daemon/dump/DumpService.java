@@ -27,6 +27,9 @@ public final class DumpService {
     }
 
     public static DumpWriter writerFor(DumpRequest req) throws StatsException {
+        if (req.getFrametimeline()) {
+            return new io.gfxstats.dump.FrameTimelineDumpWriter();
+        }
         if (req.getProto()) {
             return new ProtoDumpWriter();
         }
@@ -81,6 +84,9 @@ public final class DumpService {
                     .setSlowBitmapUploadCount(s.getSlowBitmapUploadCount())
                     .setSlowDrawCount(s.getSlowDrawCount())
                     .setMissedDeadlineCount(s.getMissedDeadlineCount());
+            if (p.hasGfxstatsFrameTimeline()) {
+                e.setFrameTimeline(p.getGfxstatsFrameTimeline());
+            }
             for (GraphicsStatsHistogramBucketProto b : p.getHistogramList()) {
                 e.addCpuBucketMillis(b.getRenderMillis()).addCpuBucketCounts(b.getFrameCount());
             }

@@ -9,6 +9,12 @@ import io.gfxstats.store.EntryKey;
  *
  * @param unsaved     counters not yet in the day file, summed over the group's buffers
  * @param startMillis earliest accounting start of the group's buffers in this day
+ * @param timeline    FrameTimeline counters not yet in the day file, summed likewise
  */
-public record LiveGroup(EntryKey key, int uid, ProfileData unsaved, long startMillis) {
+public record LiveGroup(EntryKey key, int uid, ProfileData unsaved, long startMillis,
+                        io.gfxstats.timeline.TimelineCounters timeline) {
+    /** A group without FrameTimeline counters. */
+    public LiveGroup(EntryKey key, int uid, ProfileData unsaved, long startMillis) {
+        this(key, uid, unsaved, startMillis, new io.gfxstats.timeline.TimelineCounters());
+    }
 }

@@ -48,6 +48,7 @@ public final class DayFileUpdate {
             StatsProtos.merge(b, delta, new StatsProtos.Source(packageName, versionCode, c.uid(),
                     c.startMillis(), endMillis));
             SceneCounters.merge(b, SceneCounters.fromVector(unsaved, c.sceneNames()));
+            io.gfxstats.timeline.TimelineProtos.merge(b, io.gfxstats.buffer.FrameTimelineGroup.fromVector(unsaved));
             marks.put(c.bufferKey(), BufferMarks.mark(c.bufferKey(), c.pid(), c.current(), nowMillis));
             changed = true;
         }

@@ -20,10 +20,10 @@ import java.util.Objects;
  * @param stageSums    Σ of each FrameMetrics duration (indexed by {@link FrameMetric}), ns, or
  *                     null when the frames carried only their main times
  */
-public record SceneCounters(String packageName, long versionCode, String scene, long frames, long jankyFrames,
+public record LiveScene(String packageName, long versionCode, String scene, long frames, long jankyFrames,
                             long matrixFrames, long[] levelCounts, long[] levelSums, long costNanos,
                             double droppedSum, double refreshSum, long[] stageSums) {
-    public SceneCounters {
+    public LiveScene {
         Objects.requireNonNull(packageName, "packageName");
         Objects.requireNonNull(scene, "scene");
         if (levelCounts.length != MatrixRule.LEVEL_COUNT || levelSums.length != MatrixRule.LEVEL_COUNT) {
@@ -77,14 +77,14 @@ public record SceneCounters(String packageName, long versionCode, String scene, 
     }
 
     /** All counters zero, for a key first seen. */
-    public static SceneCounters zero(Key key, boolean stages) {
-        return new SceneCounters(key.packageName(), key.versionCode(), key.scene(), 0, 0, 0,
+    public static LiveScene zero(Key key, boolean stages) {
+        return new LiveScene(key.packageName(), key.versionCode(), key.scene(), 0, 0, 0,
                 new long[MatrixRule.LEVEL_COUNT], new long[MatrixRule.LEVEL_COUNT], 0, 0, 0,
                 stages ? new long[FrameMetric.COUNT] : null);
     }
 
     /** {@code this - earlier}, field by field; null if any counter went down (a reset). */
-    public SceneCounters minus(SceneCounters earlier) {
+    public LiveScene minus(LiveScene earlier) {
         long[] lc = new long[MatrixRule.LEVEL_COUNT];
         long[] ls = new long[MatrixRule.LEVEL_COUNT];
         boolean down = frames < earlier.frames || jankyFrames < earlier.jankyFrames
@@ -104,13 +104,13 @@ public record SceneCounters(String packageName, long versionCode, String scene, 
         if (down) {
             return null;
         }
-        return new SceneCounters(packageName, versionCode, scene, frames - earlier.frames,
+        return new LiveScene(packageName, versionCode, scene, frames - earlier.frames,
                 jankyFrames - earlier.jankyFrames, matrixFrames - earlier.matrixFrames, lc, ls,
                 costNanos - earlier.costNanos, droppedSum - earlier.droppedSum, refreshSum - earlier.refreshSum, st);
     }
 
     /** {@code this + other}, field by field, under this row's key; stage sums only if both have them. */
-    public SceneCounters plus(SceneCounters other) {
+    public LiveScene plus(LiveScene other) {
         long[] lc = new long[MatrixRule.LEVEL_COUNT];
         long[] ls = new long[MatrixRule.LEVEL_COUNT];
         for (int l = 0; l < lc.length; l++) {
@@ -124,20 +124,20 @@ public record SceneCounters(String packageName, long versionCode, String scene, 
                 st[m] = stageSums[m] + other.stageSums[m];
             }
         }
-        return new SceneCounters(packageName, versionCode, scene, frames + other.frames, jankyFrames + other.jankyFrames,
+        return new LiveScene(packageName, versionCode, scene, frames + other.frames, jankyFrames + other.jankyFrames,
                 matrixFrames + other.matrixFrames, lc, ls, costNanos + other.costNanos, droppedSum + other.droppedSum,
                 refreshSum + other.refreshSum, st);
     }
 
     /** The same counters under another scene name (for package totals). */
-    public SceneCounters withScene(String newScene) {
-        return new SceneCounters(packageName, versionCode, newScene, frames, jankyFrames, matrixFrames, levelCounts,
+    public LiveScene withScene(String newScene) {
+        return new LiveScene(packageName, versionCode, newScene, frames, jankyFrames, matrixFrames, levelCounts,
                 levelSums, costNanos, droppedSum, refreshSum, stageSums);
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof SceneCounters c && key().equals(c.key()) && frames == c.frames
+        return o instanceof LiveScene c && key().equals(c.key()) && frames == c.frames
                 && jankyFrames == c.jankyFrames && matrixFrames == c.matrixFrames
                 && Arrays.equals(levelCounts, c.levelCounts) && Arrays.equals(levelSums, c.levelSums)
                 && costNanos == c.costNanos && Double.compare(droppedSum, c.droppedSum) == 0

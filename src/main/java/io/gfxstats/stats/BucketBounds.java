@@ -1,6 +1,5 @@
-package io.gfxstats.daemon.metrics;
+package io.gfxstats.stats;
 
-import io.gfxstats.stats.Histograms;
 import java.util.function.LongToIntFunction;
 
 /**

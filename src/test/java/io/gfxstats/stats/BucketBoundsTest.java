@@ -1,9 +1,8 @@
-package io.gfxstats.daemon.metrics;
+package io.gfxstats.stats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gfxstats.stats.Histograms;
 import org.junit.jupiter.api.Test;
 
 class BucketBoundsTest {

@@ -1,0 +1,196 @@
+package io.gfxstats.cli;
+
+import io.gfxstats.dayfile.DayFileException;
+import io.gfxstats.framestats.FramestatsBlock;
+import io.gfxstats.framestats.FramestatsReplay;
+import io.gfxstats.proto.GraphicsStatsProto;
+import io.gfxstats.proto.GraphicsStatsServiceDumpProto;
+import io.gfxstats.report.HtmlReport;
+import io.gfxstats.report.ReportData;
+import io.gfxstats.rpc.GfxStatsClient;
+import io.gfxstats.rpc.GfxStatsClientException;
+import io.gfxstats.rpc.v1.DumpRequest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code gfxstats report [--package P] [--days N] --out FILE.html} from the daemon, or
+ * {@code gfxstats report --framestats FILE --out FILE.html} offline: one self-contained HTML
+ * file with the dump's numbers and charts of them.
+ */
+final class ReportCommand implements Command {
+    static final int MAX_DAYS = 3650;
+
+    private final Map<String, String> env;
+
+    ReportCommand() {
+        this(System.getenv());
+    }
+
+    ReportCommand(Map<String, String> env) {
+        this.env = env;
+    }
+
+    @Override
+    public String name() {
+        return "report";
+    }
+
+    @Override
+    public String synopsis() {
+        return "report [--package P] [--days N] [--framestats FILE | --trace FILE] --out FILE.html"
+                + "   an HTML report with charts";
+    }
+
+    private static Args spec() {
+        return new Args("report")
+                .value("--out", "FILE.html", "where to write the report (required; replaced atomically)")
+                .value("--package", "P", "only this package")
+                .value("--days", "N", "only the newest N days of the daemon's (default: every retained day)")
+                .value("--framestats", "FILE", "offline: replay a `dumpsys gfxinfo PKG framestats` capture instead"
+                        + " of asking the daemon (- for standard input)")
+                .value("--trace", "FILE", "offline: the frames of an OpenHarmony or Android text trace, as"
+                        + " `gfxstats trace --format dumpsys` counts them (--package selects processes)")
+                .value(DaemonCall.SOCKET_OPTION, "PATH", DaemonCall.SOCKET_HELP)
+                .value(DaemonCall.DEADLINE_OPTION, "SECONDS", DaemonCall.DEADLINE_HELP);
+    }
+
+    @Override
+    public int run(String[] argv, InputStream in, PrintStream out, PrintStream err) throws Exception {
+        Args spec = spec();
+        Args.Parsed args = spec.parse(argv);
+        if (args.help()) {
+            out.print(spec.help(synopsis().substring(0, synopsis().indexOf("   ")), """
+                    Writes one HTML file that needs nothing else to be viewed (no network): the dump's
+                    numbers (total and janky frames, percentiles, jank causes), the frame-time histogram
+                    with the 16.7 ms / 33.3 ms marks and the percentiles, jank causes per day as stacked
+                    bars, frames and jank % per day, the GPU histogram, and tables per package and day.
+                    Charts are drawn by uPlot, inlined into the file."""));
+            return 0;
+        }
+        Path target = Path.of(args.required("--out"));
+        String pkg = args.value("--package");
+        int days = args.intValue("--days", 0, 1, MAX_DAYS);
+        List<GraphicsStatsProto> entries;
+        String title;
+        String source;
+        args.exclusive("--framestats", "--trace");
+        if (args.has("--trace")) {
+            args.exclusive("--trace", DaemonCall.SOCKET_OPTION);
+            args.exclusive("--trace", "--days");
+            String file = args.value("--trace");
+            entries = trace(file, pkg, in, err);
+            if (entries == null) {
+                return EXIT_ERROR;
+            }
+            title = "gfxstats report: " + (file.equals("-") ? "trace" : Path.of(file).getFileName());
+            source = "frames of the trace " + (file.equals("-") ? "on standard input" : file);
+        } else if (args.has("--framestats")) {
+            args.exclusive("--framestats", DaemonCall.SOCKET_OPTION);
+            args.exclusive("--framestats", "--days");
+            String file = args.value("--framestats");
+            entries = framestats(file, in, pkg);
+            title = "gfxstats report: " + (file.equals("-") ? "framestats capture" : Path.of(file).getFileName());
+            source = "offline replay of " + (file.equals("-") ? "standard input" : file);
+        } else {
+            entries = fromDaemon(args, pkg);
+            title = "gfxstats report" + (pkg != null ? ": " + pkg : "");
+            source = "daemon at " + DaemonCall.socket(args, env) + (days > 0 ? ", newest " + days + " days" : "");
+        }
+        if (pkg != null && entries.isEmpty()) {
+            throw new UsageException("no statistics for package " + pkg);
+        }
+        ReportData data;
+        try {
+            data = ReportData.of(entries, days, title, source, System.currentTimeMillis());
+        } catch (DayFileException.HistogramMismatch e) {
+            throw new UsageException("cannot report: " + e.getMessage(), e);
+        }
+        write(target, data);
+        out.println("wrote " + target + ": " + data.total().totalFrames() + " frames, " + data.days().size()
+                + " days, " + data.apps().size() + " packages");
+        return 0;
+    }
+
+    private List<GraphicsStatsProto> fromDaemon(Args.Parsed args, String pkg) throws UsageException, IOException {
+        DumpRequest.Builder request = DumpRequest.newBuilder().setProto(true);
+        if (pkg != null) {
+            request.setPackageName(pkg);
+        }
+        try (GfxStatsClient client = DaemonCall.open(args, env)) {
+            return GraphicsStatsServiceDumpProto.parseFrom(client.dumpBytes(request.build())).getStatsList();
+        } catch (GfxStatsClientException e) {
+            throw DaemonCall.failed(e);
+        }
+    }
+
+    private static List<GraphicsStatsProto> framestats(String file, InputStream in, String pkg)
+            throws UsageException, IOException {
+        List<FramestatsBlock> blocks = FramestatsInput.read(file, in);
+        List<GraphicsStatsProto> entries = new ArrayList<>();
+        for (FramestatsBlock b : blocks) {
+            GraphicsStatsProto entry = FramestatsReplay.toProto(b, FramestatsReplay.replay(b, FramestatsReplay.DEFAULT_REFRESH_INTERVAL_NANOS));
+            if (pkg == null || pkg.equals(entry.getPackageName())) {
+                entries.add(entry);
+            }
+        }
+        return entries;
+    }
+
+    /**
+     * The trace's frames as {@code gfxstats trace --format proto} gives them (the same command, in
+     * this process: one place for how a trace becomes dump entries). Null when it failed; it
+     * said why on {@code err}.
+     */
+    private static List<GraphicsStatsProto> trace(String file, String pkg, InputStream in, PrintStream err)
+            throws Exception {
+        List<String> argv = new ArrayList<>(List.of(file, "--format", "proto"));
+        if (pkg != null) {
+            argv.add("--process");
+            argv.add(pkg);
+        }
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        // Its note about the clock offset is for `trace` users; a report states its source itself.
+        PrintStream quiet = new PrintStream(java.io.OutputStream.nullOutputStream(), true,
+                java.nio.charset.StandardCharsets.UTF_8);
+        int code = new TraceCommand().run(argv.toArray(String[]::new), in,
+                new PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8), quiet);
+        if (code != 0) {
+            err.println("gfxstats report: gfxstats trace " + String.join(" ", argv) + " failed (" + code + ")");
+            return null;
+        }
+        return GraphicsStatsServiceDumpProto.parseFrom(bytes.toByteArray()).getStatsList();
+    }
+
+    /** Written beside the target and renamed over it: a reader never sees half a report. */
+    private static void write(Path target, ReportData data) throws UsageException {
+        Path dir = target.toAbsolutePath().getParent();
+        Path tmp = null;
+        try {
+            tmp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
+            try (OutputStream o = Files.newOutputStream(tmp)) {
+                HtmlReport.write(data, o);
+            }
+            // A report is for sharing: readable like any file the user writes (the temp file was 0600).
+            Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            try {
+                if (tmp != null) {
+                    Files.deleteIfExists(tmp);
+                }
+            } catch (IOException ignored) {
+                // the write error below is the one to report
+            }
+            throw new UsageException("cannot write " + target + ": " + e.getMessage(), e);
+        }
+    }
+}

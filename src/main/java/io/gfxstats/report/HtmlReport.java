@@ -1,0 +1,221 @@
+package io.gfxstats.report;
+
+import io.gfxstats.dump.JankyPercent;
+import io.gfxstats.stats.BucketBounds;
+import io.gfxstats.stats.Histograms;
+import io.gfxstats.stats.JankType;
+import io.gfxstats.stats.ProfileData;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Writes a report as one self-contained HTML file: the numbers as tables, the charts drawn in
+ * the browser by uPlot (from its WebJar, inlined with its stylesheet), and the data the charts
+ * draw as a JSON block. Nothing is fetched when the file is opened.
+ */
+public final class HtmlReport {
+    static final String UPLOT_DIR = "/META-INF/resources/webjars/uplot/1.6.30/dist/";
+    /** The percentiles a dump prints. */
+    static final int[] PERCENTILES = {50, 90, 95, 99};
+    /** The jank types a dump prints, in its order. */
+    static final List<JankType> CAUSES = List.of(JankType.MISSED_VSYNC, JankType.HIGH_INPUT_LATENCY,
+            JankType.SLOW_UI_THREAD, JankType.SLOW_BITMAP_UPLOAD, JankType.SLOW_DRAW, JankType.MISSED_DEADLINE);
+    /** Frame-time marks: one and two frames at 60 Hz. */
+    static final double[] MARKS_MS = {1000.0 / 60, 2000.0 / 60};
+
+    private HtmlReport() {
+    }
+
+    public static void write(ReportData data, OutputStream out) throws IOException {
+        out.write(html(data).getBytes(StandardCharsets.UTF_8));
+    }
+
+    static String html(ReportData data) {
+        ProfileData t = data.total();
+        StringBuilder h = new StringBuilder(256 * 1024);
+        h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+                .append("<title>").append(esc(data.title())).append("</title>\n")
+                // First of all: errors of any later script are recorded where a reader (or a test) sees them.
+                .append("<script>window.gfxErrors=[];window.addEventListener('error',function(e){")
+                .append("window.gfxErrors.push(String(e.message));document.documentElement.setAttribute(")
+                .append("'data-errors',window.gfxErrors.join(' | '));});</script>\n")
+                .append("<style>\n").append(resource(UPLOT_DIR + "uPlot.min.css")).append('\n')
+                .append(resource("report.css")).append("</style>\n</head>\n<body>\n");
+        h.append("<h1>").append(esc(data.title())).append("</h1>\n<p class=\"source\">").append(esc(data.source()))
+                .append(" &middot; generated ").append(Instant.ofEpochMilli(data.generatedAtMillis())).append("</p>\n");
+
+        h.append("<section id=\"summary\"><table class=\"numbers\">\n");
+        row(h, "Total frames rendered", "total-frames", Long.toString(t.totalFrames()));
+        row(h, "Janky frames", "janky-frames", t.jankyFrames() + " (" + percent(t) + ")");
+        for (int p : PERCENTILES) {
+            row(h, p + "th percentile", "p" + p, t.cpuPercentile(p) + "ms");
+        }
+        for (JankType c : CAUSES) {
+            row(h, "Number " + c.label(), "cause-" + c.name().toLowerCase(java.util.Locale.ROOT),
+                    Long.toString(t.jankCount(c)));
+        }
+        for (int p : PERCENTILES) {
+            row(h, p + "th gpu percentile", "gpu-p" + p, t.gpuPercentile(p) + "ms");
+        }
+        h.append("</table></section>\n");
+
+        chart(h, "chart-cpu", "Frame time", "Frames per bucket of Android's histogram; dashed: 16.7 ms and"
+                + " 33.3 ms (one and two frames at 60 Hz); solid: the 50th, 90th, 95th and 99th percentiles.");
+        chart(h, "chart-causes", "Jank causes per day", "Janky frames by cause, stacked (a frame can have"
+                + " several causes).");
+        chart(h, "chart-days", "Frames and jank per day", "Bars: frames rendered; line: janky frames in %.");
+        chart(h, "chart-gpu", "GPU time", "Frames per 1 ms GPU bucket, with the GPU percentiles.");
+
+        h.append("<section><h2>By package</h2><table class=\"list\" id=\"apps\"><tr><th>Package</th><th>Version</th>")
+                .append("<th>Frames</th><th>Janky</th><th>50th</th><th>90th</th><th>95th</th><th>99th</th></tr>\n");
+        for (ReportData.App a : data.apps()) {
+            ProfileData d = a.data();
+            h.append("<tr><td>").append(esc(a.packageName())).append("</td><td>").append(a.versionCode())
+                    .append("</td><td>").append(d.totalFrames()).append("</td><td>").append(d.jankyFrames())
+                    .append(" (").append(percent(d)).append(")</td>");
+            for (int p : PERCENTILES) {
+                h.append("<td>").append(d.cpuPercentile(p)).append("ms</td>");
+            }
+            h.append("</tr>\n");
+        }
+        h.append("</table></section>\n");
+        h.append("<section><h2>By day</h2><table class=\"list\" id=\"days\"><tr><th>Day (UTC)</th><th>Frames</th>")
+                .append("<th>Janky</th><th>90th</th></tr>\n");
+        for (ReportData.Day d : data.days()) {
+            h.append("<tr><td>").append(d.label()).append("</td><td>").append(d.data().totalFrames())
+                    .append("</td><td>").append(d.data().jankyFrames()).append(" (").append(percent(d.data()))
+                    .append(")</td><td>").append(d.data().cpuPercentile(90)).append("ms</td></tr>\n");
+        }
+        h.append("</table></section>\n");
+
+        h.append("<script type=\"application/json\" id=\"report-data\">").append(json(data)).append("</script>\n")
+                .append("<script>\n").append(script(resource(UPLOT_DIR + "uPlot.iife.min.js"))).append("\n</script>\n")
+                .append("<script>\n").append(script(resource("report.js"))).append("\n</script>\n")
+                .append("</body>\n</html>\n");
+        return h.toString();
+    }
+
+    /** The data the charts draw: the dump's histograms, percentiles and per-day counters. */
+    static String json(ReportData data) {
+        ProfileData t = data.total();
+        Json j = new Json().open('{');
+        j.key("cpu").open('{');
+        histogram(j, Histograms.cpuLabels(), t, true);
+        j.key("marks").open('[');
+        for (double ms : MARKS_MS) {
+            j.open('{').key("x").value(position(ms / 1000)).key("label")
+                    .value(String.format(java.util.Locale.ROOT, "%.1f ms", ms)).close('}');
+        }
+        j.close(']').close('}');
+        j.key("gpu").open('{');
+        histogram(j, Histograms.gpuLabels(), t, false);
+        j.close('}');
+        j.key("days").open('{').key("labels").open('[');
+        for (ReportData.Day d : data.days()) {
+            j.value(d.label());
+        }
+        j.close(']').key("frames").open('[');
+        for (ReportData.Day d : data.days()) {
+            j.value(d.data().totalFrames());
+        }
+        j.close(']').key("jankPercent").open('[');
+        for (ReportData.Day d : data.days()) {
+            j.value(Double.parseDouble(String.format(java.util.Locale.ROOT, "%.2f", percentValue(d.data()))));
+        }
+        j.close(']').key("causes").open('[');
+        for (JankType c : CAUSES) {
+            j.open('{').key("name").value(c.label()).key("values").open('[');
+            for (ReportData.Day d : data.days()) {
+                j.value(d.data().jankCount(c));
+            }
+            j.close(']').close('}');
+        }
+        return j.close(']').close('}').close('}').toString();
+    }
+
+    private static void histogram(Json j, int[] labels, ProfileData t, boolean cpu) {
+        int n = labels.length;
+        long[] counts = new long[n];
+        for (int i = 0; i < n; i++) {
+            counts[i] = cpu ? t.cpuBucket(i) : t.gpuBucket(i);
+        }
+        j.key("labels").open('[');
+        for (int l : labels) {
+            j.value(l);
+        }
+        j.close(']').key("counts").values(counts).key("percentiles").open('[');
+        for (int p : PERCENTILES) {
+            int label = cpu ? t.cpuPercentile(p) : t.gpuPercentile(p);
+            int index = -1;
+            for (int i = 0; i < n; i++) {
+                if (labels[i] == label) {
+                    index = i;
+                }
+            }
+            j.open('{').key("p").value(p).key("ms").value(label).key("x").value(index).close('}');
+        }
+        j.close(']');
+    }
+
+    /**
+     * Where a duration falls on the chart's bucket axis: bucket i spans i - 0.5 .. i + 0.5,
+     * interpolated between its lower and upper bounds.
+     */
+    static double position(double seconds) {
+        for (int i = 0; i < Histograms.CPU_BUCKETS; i++) {
+            double lo = BucketBounds.cpuLower(i);
+            double hi = BucketBounds.cpu()[i];
+            if (seconds >= lo && seconds < hi) {
+                return i - 0.5 + (seconds - lo) / (hi - lo);
+            }
+        }
+        return Histograms.CPU_BUCKETS - 1;
+    }
+
+    private static void row(StringBuilder h, String name, String id, String value) {
+        h.append("<tr><th>").append(esc(name)).append("</th><td id=\"").append(id).append("\">").append(esc(value))
+                .append("</td></tr>\n");
+    }
+
+    private static void chart(StringBuilder h, String id, String title, String caption) {
+        h.append("<section><h2>").append(esc(title)).append("</h2><p class=\"caption\">").append(esc(caption))
+                .append("</p><div class=\"chart\" id=\"").append(id).append("\"></div></section>\n");
+    }
+
+    /** Janky percentage as dumps print it. */
+    static String percent(ProfileData d) {
+        return JankyPercent.format(percentValue(d)) + "%";
+    }
+
+    private static float percentValue(ProfileData d) {
+        return JankyPercent.of((int) d.jankyFrames(), (int) d.totalFrames());
+    }
+
+    private static String script(String js) {
+        if (js.contains("</script") || js.contains("<!--")) {
+            throw new IllegalStateException("a script holds a sequence that would end its element early");
+        }
+        return js;
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = HtmlReport.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("resource " + name + " is missing from the jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static String esc(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+}

@@ -1,0 +1,68 @@
+package io.gfxstats.report;
+
+import io.gfxstats.dayfile.DayFileException;
+import io.gfxstats.dayfile.StatsProtos;
+import io.gfxstats.proto.GraphicsStatsProto;
+import io.gfxstats.stats.ProfileData;
+import io.gfxstats.store.Days;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What a report shows, computed from dump entries with the dump's own arithmetic: the sum of
+ * every entry, each retained day, and each (package, version).
+ *
+ * @param title  the report's heading
+ * @param source where the numbers come from, in words ("daemon at ...", "framestats capture ...")
+ * @param total  every entry merged
+ * @param days   per UTC day of the entries' start, oldest first (one "capture" day for offline input)
+ * @param apps   per (package, version), in name order
+ */
+public record ReportData(String title, String source, long generatedAtMillis, ProfileData total, List<Day> days,
+                         List<App> apps) {
+    /** @param dayStart UTC midnight in milliseconds, or 0 for entries without a start (offline captures) */
+    public record Day(long dayStart, ProfileData data) {
+        public String label() {
+            return dayStart == 0 ? "capture" : Days.date(dayStart).toString();
+        }
+    }
+
+    public record App(String packageName, long versionCode, ProfileData data) {
+    }
+
+    /**
+     * @param days keep only the entries of the newest {@code days} days (0: all)
+     * @throws DayFileException.HistogramMismatch for an entry whose histograms contradict its counts
+     */
+    public static ReportData of(List<GraphicsStatsProto> entries, int days, String title, String source,
+                                long nowMillis) throws DayFileException.HistogramMismatch {
+        long newest = 0;
+        for (GraphicsStatsProto e : entries) {
+            newest = Math.max(newest, dayOf(e));
+        }
+        long oldestKept = days > 0 && newest > 0 ? newest - (days - 1) * Days.MILLIS_PER_DAY : Long.MIN_VALUE;
+        ProfileData total = new ProfileData();
+        Map<Long, ProfileData> byDay = new TreeMap<>();
+        Map<String, App> byApp = new TreeMap<>();
+        for (GraphicsStatsProto e : entries) {
+            long day = dayOf(e);
+            if (day < oldestKept) {
+                continue;
+            }
+            ProfileData d = StatsProtos.toProfileData(e);
+            total.merge(d);
+            byDay.computeIfAbsent(day, k -> new ProfileData()).merge(d);
+            byApp.computeIfAbsent(e.getPackageName() + "\u0000" + String.format("%020d", e.getVersionCode()),
+                    k -> new App(e.getPackageName(), e.getVersionCode(), new ProfileData())).data().merge(d);
+        }
+        List<Day> dayList = new ArrayList<>();
+        byDay.forEach((k, v) -> dayList.add(new Day(k, v)));
+        return new ReportData(title, source, nowMillis, total, List.copyOf(dayList), List.copyOf(byApp.values()));
+    }
+
+    private static long dayOf(GraphicsStatsProto e) {
+        return e.getStatsStart() > 0 ? Days.dayStart(e.getStatsStart()) : 0;
+    }
+}

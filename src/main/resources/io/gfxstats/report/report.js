@@ -1,0 +1,148 @@
+// Draws the report's charts with uPlot from the JSON block written by HtmlReport, then notes on
+// each chart element how many pixels it painted (a blank chart is a bug a test can see).
+(function () {
+  'use strict';
+  var data = JSON.parse(document.getElementById('report-data').textContent);
+  var WIDTH = 920, HEIGHT = 300;
+  var COLORS = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948'];
+
+  function indices(n) {
+    var xs = [];
+    for (var i = 0; i < n; i++) xs.push(i);
+    return xs;
+  }
+
+  function bars() {
+    return uPlot.paths.bars({ size: [0.8, 60] });
+  }
+
+  // Vertical lines over the plot: dashed marks and solid percentile lines, each with a label.
+  function lines(marks) {
+    return function (u) {
+      var ctx = u.ctx, top = u.bbox.top, bottom = u.bbox.top + u.bbox.height;
+      ctx.save();
+      ctx.font = Math.round(11 * devicePixelRatio) + 'px sans-serif';
+      marks.forEach(function (m, k) {
+        var x = Math.round(u.valToPos(m.x, 'x', true));
+        ctx.strokeStyle = m.color;
+        ctx.lineWidth = devicePixelRatio;
+        ctx.setLineDash(m.dashed ? [5 * devicePixelRatio, 4 * devicePixelRatio] : []);
+        ctx.beginPath();
+        ctx.moveTo(x, top);
+        ctx.lineTo(x, bottom);
+        ctx.stroke();
+        ctx.fillStyle = m.color;
+        ctx.fillText(m.label, x + 3 * devicePixelRatio, top + (12 + 13 * k) * devicePixelRatio);
+      });
+      ctx.restore();
+    };
+  }
+
+  function histogram(el, h, marks, name) {
+    // Up to the last bucket with frames (and past the marks), so the shape is not lost in empty buckets.
+    var last = 0;
+    h.counts.forEach(function (c, i) { if (c > 0) last = i; });
+    marks.forEach(function (m) { last = Math.max(last, Math.ceil(m.x)); });
+    var n = Math.min(h.counts.length, last + 2);
+    var all = marks.map(function (m) { return { x: m.x, label: m.label, dashed: true, color: '#888' }; });
+    h.percentiles.forEach(function (p) {
+      if (p.x >= 0) all.push({ x: p.x, label: 'p' + p.p + ' ' + p.ms + 'ms', dashed: false, color: '#c0392b' });
+    });
+    return new uPlot({
+      width: WIDTH, height: HEIGHT,
+      scales: { x: { time: false, range: [-0.5, n - 0.5] } },
+      legend: { show: true },
+      axes: [
+        { label: name + ' (ms, bucket label)', values: function (u, splits) {
+          return splits.map(function (v) { return Number.isInteger(v) && v < n ? h.labels[v] : ''; });
+        } },
+        { label: 'frames' }
+      ],
+      series: [
+        { label: 'bucket', value: function (u, v) { return v == null ? '' : h.labels[v] + 'ms'; } },
+        { label: 'frames', fill: 'rgba(78,121,167,0.55)', stroke: '#4e79a7', paths: bars(), points: { show: false } }
+      ],
+      hooks: { draw: [lines(all)] }
+    }, [indices(n), h.counts.slice(0, n)], el);
+  }
+
+  function causes(el, d) {
+    var n = d.labels.length;
+    // Stacked: series k is the sum of causes 0..k, drawn from the tallest down so each shows its band.
+    var sums = [], acc = new Array(n).fill(0);
+    d.causes.forEach(function (c) {
+      acc = acc.map(function (v, i) { return v + c.values[i]; });
+      sums.push(acc.slice());
+    });
+    var series = [{ label: 'day', value: function (u, v) { return v == null ? '' : d.labels[v]; } }];
+    var columns = [indices(n)];
+    for (var k = d.causes.length - 1; k >= 0; k--) {
+      (function (k) {
+        series.push({
+          label: d.causes[k].name, fill: COLORS[k % COLORS.length], stroke: COLORS[k % COLORS.length],
+          paths: bars(), points: { show: false },
+          value: function (u, v, s, i) { return i == null ? '' : d.causes[k].values[i]; }
+        });
+      })(k);
+      columns.push(sums[k]);
+    }
+    return new uPlot({
+      width: WIDTH, height: HEIGHT,
+      scales: { x: { time: false, range: [-0.5, n - 0.5] } },
+      axes: [
+        { label: 'day (UTC)', values: function (u, s) { return s.map(function (v) { return Number.isInteger(v) ? d.labels[v] : ''; }); } },
+        { label: 'janky frames by cause' }
+      ],
+      series: series
+    }, columns, el);
+  }
+
+  function days(el, d) {
+    var n = d.labels.length;
+    return new uPlot({
+      width: WIDTH, height: HEIGHT,
+      scales: { x: { time: false, range: [-0.5, n - 0.5] }, pct: { range: function (u, lo, hi) { return [0, Math.max(5, hi * 1.2)]; } } },
+      axes: [
+        { label: 'day (UTC)', values: function (u, s) { return s.map(function (v) { return Number.isInteger(v) ? d.labels[v] : ''; }); } },
+        { label: 'frames' },
+        { scale: 'pct', side: 1, label: 'janky %', grid: { show: false } }
+      ],
+      series: [
+        { label: 'day', value: function (u, v) { return v == null ? '' : d.labels[v]; } },
+        { label: 'frames', fill: 'rgba(89,161,79,0.5)', stroke: '#59a14f', paths: bars(), points: { show: false } },
+        { label: 'janky %', scale: 'pct', stroke: '#e15759', width: 2, points: { show: true, size: 8, fill: '#e15759' } }
+      ]
+    }, [indices(n), d.frames, d.jankPercent], el);
+  }
+
+  // Painted pixels, and of those the coloured ones: axes, grid and text are grey, the data (bars,
+  // lines) is coloured, so an empty chart has painted pixels but few coloured ones.
+  function painted(el) {
+    var n = 0, coloured = 0;
+    el.querySelectorAll('canvas').forEach(function (c) {
+      var px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      for (var i = 0; i < px.length; i += 4) {
+        if (px[i + 3] === 0) continue;
+        n++;
+        var hi = Math.max(px[i], px[i + 1], px[i + 2]), lo = Math.min(px[i], px[i + 1], px[i + 2]);
+        if (hi - lo > 40) coloured++;
+      }
+    });
+    el.setAttribute('data-painted-pixels', String(n));
+    el.setAttribute('data-coloured-pixels', String(coloured));
+  }
+
+  var charts = [
+    ['chart-cpu', function (el) { return histogram(el, data.cpu, data.cpu.marks, 'frame time'); }],
+    ['chart-causes', function (el) { return causes(el, data.days); }],
+    ['chart-days', function (el) { return days(el, data.days); }],
+    ['chart-gpu', function (el) { return histogram(el, data.gpu, [], 'GPU time'); }]
+  ];
+  charts.forEach(function (c) {
+    var el = document.getElementById(c[0]);
+    c[1](el);
+    // uPlot draws in a microtask queued by the constructor; this one runs after it.
+    Promise.resolve().then(function () { painted(el); });
+  });
+  Promise.resolve().then(function () { document.documentElement.setAttribute('data-charts', 'drawn'); });
+})();

@@ -1,0 +1,49 @@
+package io.gfxstats.cli;
+
+import io.gfxstats.live.CaptureFeed;
+import io.gfxstats.live.LiveSnapshot;
+import io.gfxstats.live.SceneFeed;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * {@code gfxstats top} on a terminal over a real capture replayed as the live feed, one snapshot
+ * every 200 ms of wall time (args: capture file, then top's options). For the terminal tests.
+ */
+public final class ReplayTopMain {
+    private ReplayTopMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path capture = Path.of(args[0]);
+        TopCommand.FeedOpener paced = (a, env, interval, pkg) -> {
+            CaptureFeed feed;
+            try {
+                feed = new CaptureFeed(capture, 10_000_000_000L);
+            } catch (Exception e) {
+                throw new UsageException(e.toString());
+            }
+            return new SceneFeed() {
+                @Override
+                public LiveSnapshot next() throws InterruptedException {
+                    Thread.sleep(200);
+                    return feed.next();
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        };
+        String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
+        TopCommand top = new TopCommand(Map.of(), paced, TopCommand.stdioIsTerminal());
+        int code;
+        try {
+            code = top.run(rest, System.in, System.out, System.err);
+        } catch (UsageException e) {
+            System.err.println("gfxstats top: " + e.getMessage());
+            code = Command.EXIT_ERROR;
+        }
+        System.exit(code);
+    }
+}

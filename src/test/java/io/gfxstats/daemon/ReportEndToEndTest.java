@@ -1,0 +1,203 @@
+package io.gfxstats.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gfxstats.cli.Main;
+import io.gfxstats.testing.Chromium;
+import io.gfxstats.testing.JavaProcess;
+import io.gfxstats.testing.TestData;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code gfxstats report} opened in a real headless Chromium: no console errors, every chart
+ * painted, and the numbers on the page are the dump's. The screenshot stays in the test's
+ * directory (target/report-screenshots keeps a copy to look at).
+ */
+class ReportEndToEndTest {
+    private static final Pattern CELL = Pattern.compile("<td id=\"([a-z0-9_-]+)\">([^<]*)</td>");
+    private static final Pattern CHART = Pattern.compile("<div [^>]*id=\"(chart-[a-z]+)\"[^>]*>");
+    private static final Pattern COLOURED = Pattern.compile("data-coloured-pixels=\"(\\d+)\"");
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void shouldShowTheDumpsNumbersInChartsThatChromiumPaints() throws Exception {
+        Chromium chromium = Chromium.require(tmp);
+        try (DaemonProcess daemon = new DaemonProcess(tmp.resolve("s")).start()) {
+            Process synth = JavaProcess.builder(Main.class, "synth", "--socket", daemon.socket().toString(),
+                    "--package", "com.example.report", "--version-code", "4", "--seconds", "2", "--fps", "120",
+                    "--seed", "5").redirectErrorStream(true).redirectOutput(daemon.clientLog().toFile()).start();
+            try (ClientProcess other = ClientProcess.start(daemon, "com.example.other", 1, 400, 400, 0,
+                    "wait-attach", "exit")) {
+                assertEquals(0, other.waitFor());
+            }
+            assertTrue(synth.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(0, synth.exitValue(), Files.readString(daemon.clientLog()));
+
+            Path html = tmp.resolve("report.html");
+            Process report = JavaProcess.builder(Main.class, "report", "--socket", daemon.socket().toString(),
+                    "--package", "com.example.report", "--out", html.toString()).redirectErrorStream(true).start();
+            String said = new String(report.getInputStream().readAllBytes());
+            assertTrue(report.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(0, report.exitValue(), said);
+            String file = Files.readString(html);
+            assertFalse(Pattern.compile("(src|href)=\"?(https?:)?//").matcher(file).find(), "fetches something");
+
+            Chromium.Page page = chromium.dumpDom(html);
+            assertNoErrors(page);
+            assertPainted(page.dom(), "chart-cpu", "chart-causes", "chart-days", "chart-gpu");
+
+            // The dump of the same package, as dumpsys prints it: every number the page shows.
+            String dump = new String(dumpText(daemon, "com.example.report"));
+            java.util.Map<String, String> cells = cells(page.dom());
+            assertEquals(field(dump, "Total frames rendered: (\\d+)"), cells.get("total-frames"));
+            assertEquals(field(dump, "Janky frames: (\\d+ \\([^)]*\\))"), cells.get("janky-frames"));
+            for (int p : new int[] {50, 90, 95, 99}) {
+                assertEquals(field(dump, "\n" + p + "th percentile: (\\d+ms)"), cells.get("p" + p));
+                assertEquals(field(dump, "\n" + p + "th gpu percentile: (\\d+ms)"), cells.get("gpu-p" + p));
+            }
+            for (String[] c : new String[][] {{"missed_vsync", "Missed Vsync"},
+                {"high_input_latency", "High input latency"}, {"slow_ui_thread", "Slow UI thread"},
+                {"slow_bitmap_upload", "Slow bitmap uploads"}, {"slow_draw", "Slow issue draw commands"},
+                {"missed_deadline", "Frame deadline missed"}}) {
+                assertEquals(field(dump, "Number " + c[1] + ": (\\d+)"), cells.get("cause-" + c[0]), c[1]);
+            }
+            // What the frame-time chart draws is the dump's histogram.
+            String histogram = field(dump, "\nHISTOGRAM: ([^\n]*)");
+            List<String> counts = new ArrayList<>();
+            for (String bucket : histogram.split(" ")) {
+                counts.add(bucket.substring(bucket.indexOf('=') + 1));
+            }
+            String data = field(page.dom(), "id=\"report-data\">(.*?)</script>");
+            String cpuCounts = field(data, "\"cpu\":\\{\"labels\":\\[[^]]*\\],\"counts\":\\[([^]]*)\\]");
+            assertEquals(String.join(",", counts), cpuCounts);
+
+            Path shots = Path.of("target", "report-screenshots");
+            Files.createDirectories(shots);
+            Path png = tmp.resolve("report.png");
+            chromium.screenshot(html, png, 1000, 2300);
+            Files.copy(png, shots.resolve("daemon-report.png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    @Test
+    void shouldReportAFramestatsCaptureOffline() throws Exception {
+        Chromium chromium = Chromium.require(tmp);
+        Path capture = TestData.file("android-gfxinfo", "aNavMode-gfxinfo-framestats.txt");
+        Path html = tmp.resolve("capture.html");
+        Process report = JavaProcess.builder(Main.class, "report", "--framestats", capture.toString(), "--out",
+                html.toString()).redirectErrorStream(true).start();
+        String said = new String(report.getInputStream().readAllBytes());
+        assertTrue(report.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, report.exitValue(), said);
+
+        // The offline replay's own numbers, from `gfxstats framestats` on the same capture.
+        Process framestats = JavaProcess.builder(Main.class, "framestats", capture.toString())
+                .redirectErrorStream(true).start();
+        String text = new String(framestats.getInputStream().readAllBytes());
+        assertEquals(0, framestats.waitFor());
+        long total = 0;
+        Matcher m = Pattern.compile("Total frames rendered: (\\d+)").matcher(text);
+        int windows = 0;
+        while (m.find()) {
+            total += Long.parseLong(m.group(1));
+            windows++;
+        }
+        Chromium.Page page = chromium.dumpDom(html);
+        assertNoErrors(page);
+        assertPainted(page.dom(), "chart-cpu", "chart-causes", "chart-days", "chart-gpu");
+        assertEquals(Long.toString(total), cells(page.dom()).get("total-frames"));
+        int rows = page.dom().split("<tr>").length - 1;
+        assertTrue(rows >= windows, "one row per window");
+        Path png = tmp.resolve("capture.png");
+        chromium.screenshot(html, png, 1000, 2300);
+        Path shots = Path.of("target", "report-screenshots");
+        Files.createDirectories(shots);
+        Files.copy(png, shots.resolve("framestats-report.png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    @Test
+    void shouldReportATraceOffline() throws Exception {
+        Chromium chromium = Chromium.require(tmp);
+        Path trace = TestData.file("openharmony-trace", "codrax-donghu-rs-excerpt.ftrace");
+        Path html = tmp.resolve("trace.html");
+        Process report = JavaProcess.builder(Main.class, "report", "--trace", trace.toString(), "--out",
+                html.toString()).redirectErrorStream(true).start();
+        String said = new String(report.getInputStream().readAllBytes());
+        assertTrue(report.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, report.exitValue(), said);
+
+        // What `gfxstats trace --format dumpsys` prints for the same trace.
+        Process dumpsys = JavaProcess.builder(Main.class, "trace", trace.toString(), "--format", "dumpsys").start();
+        String text = new String(dumpsys.getInputStream().readAllBytes());
+        assertEquals(0, dumpsys.waitFor());
+        long total = 0;
+        long janky = 0;
+        Matcher m = Pattern.compile("Total frames rendered: (\\d+)\nJanky frames: (\\d+)").matcher(text);
+        while (m.find()) {
+            total += Long.parseLong(m.group(1));
+            janky += Long.parseLong(m.group(2));
+        }
+        assertTrue(total > 0, text);
+        Chromium.Page page = chromium.dumpDom(html);
+        assertNoErrors(page);
+        assertPainted(page.dom(), "chart-cpu", "chart-causes", "chart-days", "chart-gpu");
+        java.util.Map<String, String> cells = cells(page.dom());
+        assertEquals(Long.toString(total), cells.get("total-frames"));
+        assertTrue(cells.get("janky-frames").startsWith(janky + " ("), cells.get("janky-frames"));
+    }
+
+    private static byte[] dumpText(DaemonProcess daemon, String pkg) throws Exception {
+        Process p = JavaProcess.builder(Main.class, "dump", "--socket", daemon.socket().toString(), "--package", pkg)
+                .start();
+        byte[] out = p.getInputStream().readAllBytes();
+        assertEquals(0, p.waitFor());
+        return out;
+    }
+
+    private static void assertNoErrors(Chromium.Page page) {
+        assertTrue(page.dom().contains("data-charts=\"drawn\""), "the charts' script did not finish");
+        assertFalse(page.dom().contains("data-errors="), "script errors: " + page.dom());
+        assertEquals(List.of(), page.consoleLines());
+    }
+
+    private static void assertPainted(String dom, String... charts) {
+        java.util.Map<String, Long> coloured = new java.util.HashMap<>();
+        Matcher m = CHART.matcher(dom);
+        while (m.find()) {
+            Matcher c = COLOURED.matcher(m.group());
+            coloured.put(m.group(1), c.find() ? Long.parseLong(c.group(1)) : null);
+        }
+        for (String c : charts) {
+            Long n = coloured.get(c);
+            // Axes, grid and text are grey; the bars and lines of the data are coloured.
+            assertTrue(n != null && n > 2_000, c + " painted " + n + " coloured pixels");
+        }
+    }
+
+    private static java.util.Map<String, String> cells(String dom) {
+        java.util.Map<String, String> out = new java.util.HashMap<>();
+        Matcher m = CELL.matcher(dom);
+        while (m.find()) {
+            out.put(m.group(1), m.group(2).replace("&amp;", "&"));
+        }
+        return out;
+    }
+
+    private static String field(String text, String regex) {
+        Matcher m = Pattern.compile(regex, Pattern.DOTALL).matcher(text);
+        assertTrue(m.find(), regex + " not in\n" + text);
+        return m.group(1);
+    }
+}
