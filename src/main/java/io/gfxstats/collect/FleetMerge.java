@@ -7,6 +7,7 @@ import io.gfxstats.proto.GraphicsStatsJankSummaryProto;
 import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.proto.GraphicsStatsServiceDumpProto;
 import io.gfxstats.rpc.v1.PullResponse;
+import io.gfxstats.store.Days;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -68,7 +69,7 @@ public final class FleetMerge {
         if (p.getPackageName().isEmpty()) {
             return "entry without package name (uid " + p.getUid() + ", version " + p.getVersionCode() + ") left out";
         }
-        long day = responseDay != 0 ? responseDay : utcMidnight(p.getStatsStart());
+        long day = responseDay != 0 ? responseDay : Days.dayStart(p.getStatsStart());
         Key key = new Key(day, p.getPackageName(), p.getVersionCode(), p.getUid());
         Merged m = entries.get(key);
         boolean fresh = m == null;
@@ -144,9 +145,5 @@ public final class FleetMerge {
             }
         }
         return out;
-    }
-
-    static long utcMidnight(long epochMillis) {
-        return Math.floorDiv(epochMillis, 86_400_000L) * 86_400_000L;
     }
 }

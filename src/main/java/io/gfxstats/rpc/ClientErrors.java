@@ -47,6 +47,9 @@ final class ClientErrors {
             case DEADLINE_EXCEEDED:
                 return new GfxStatsClientException("gfxstats daemon at " + target + " did not answer within "
                         + seconds(deadline), code, false, e);
+            case RESOURCE_EXHAUSTED:
+                return new GfxStatsClientException("gfxstats daemon at " + target + " refused: " + detail, code,
+                        false, e);
             case UNAUTHENTICATED:
                 return new GfxStatsClientException("gfxstats daemon at " + target + " refused the call: " + detail
                         + " (check the token file)", code, false, e);

@@ -222,6 +222,7 @@ class TcpTransportTest {
     void shouldRefuseATooShortTokenFile() throws Exception {
         Path shortToken = tmp.resolve("short");
         Files.writeString(shortToken, "abc\n");
+        Files.setPosixFilePermissions(shortToken, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
 
         ServerStartException e = assertThrows(ServerStartException.class,
                 () -> start(TcpConfig.loopback(0).withTokenFile(shortToken)));
