@@ -122,7 +122,7 @@ public final class Daemon {
         state.lock.writeLock().lock();
         try {
             totals.seed();
-            registry.register(new FrameMetrics(totals));
+            registry.register(new FrameMetrics(totals, totals::scenes));
             state.events = new HealthMetrics(registry, clock, totals::liveBuffers, store::quarantineCount);
             MetricsServer m = MetricsServer.start(registry, config.get(Setting.METRICS_HOST),
                     config.get(Setting.METRICS_PORT), config.get(Setting.TLS_CERT), config.get(Setting.TLS_KEY),

@@ -12,6 +12,9 @@ import io.gfxstats.frame.TrackerConfig;
 import io.gfxstats.stats.Counters;
 import io.gfxstats.stats.Histograms;
 import io.gfxstats.stats.StatsSink;
+import io.gfxstats.timeline.TimelineFrame;
+import io.gfxstats.timeline.TimelineRecorder;
+import io.gfxstats.timeline.wayland.PresentationFeedback;
 import org.HdrHistogram.AtomicHistogram;
 import org.HdrHistogram.Histogram;
 
@@ -35,7 +38,11 @@ import java.util.stream.Stream;
  * {@code stripe} (the three increments every frame makes - total, CPU bucket, GPU bucket - into
  * a stripe). Whatever the whole costs beyond the two is the tracker's and session's own.
  *
- * <p>Usage: {@code RecordLoop gfxstats|rules|rules-discard|stripe|hdr-atomic|hdr FRAMES [WARMUP]}.
+ * <p>{@code timeline} is the whole path plus the FrameTimeline recorder of the same tracker (one
+ * commit and one presentation feedback per frame), so timeline minus gfxstats is what a
+ * FrameTimeline client adds per frame.
+ *
+ * <p>Usage: {@code RecordLoop gfxstats|timeline|rules|rules-discard|stripe|hdr-atomic|hdr FRAMES [WARMUP]}.
  */
 public final class RecordLoop {
     static final int DEFAULT_WARMUP = 2_000_000;
@@ -54,7 +61,8 @@ public final class RecordLoop {
         long[] nanos = durations();
         long sink;
         switch (recorder) {
-            case "gfxstats" -> sink = gfxstats(nanos, warmup, frames);
+            case "gfxstats" -> sink = gfxstats(nanos, warmup, frames, false);
+            case "timeline" -> sink = gfxstats(nanos, warmup, frames, true);
             case "rules", "rules-discard" -> {
                 int[] counts = new int[Counters.COUNT];
                 ModernJankTracker rules = new ModernJankTracker(TrackerConfig.live(FrameStream.INTERVAL),
@@ -123,7 +131,12 @@ public final class RecordLoop {
         return nanos;
     }
 
-    private static long gfxstats(long[] nanos, long warmup, long frames) throws Exception {
+    /**
+     * The whole client path; with {@code timeline} every frame also goes through the tracker's
+     * FrameTimeline recorder: committed with its predictions, and its presentation feedback
+     * (vsynced, hardware-clocked) arriving two frames later, as Wayland delivers it.
+     */
+    private static long gfxstats(long[] nanos, long warmup, long frames, boolean timeline) throws Exception {
         Path dir = Files.createTempDirectory("gfxstats-instr");
         try (DirectoryBufferProvider provider = DirectoryBufferProvider.create(dir);
              StatsSession session = StatsSession.open(SessionOptions.builder("io.gfxstats.bench", 1)
@@ -133,12 +146,35 @@ public final class RecordLoop {
             }
             try (WindowTracker tracker = session.newTracker()) {
                 long[] vsync = {1_000_000_000L};
-                Recorder r = d -> {
+                TimelineRecorder recorder = tracker.timeline();
+                TimelineFrame frame = new TimelineFrame();
+                long[] token = {0};
+                long[] presents = new long[4];
+                int flags = PresentationFeedback.KIND_VSYNC | PresentationFeedback.KIND_HW_CLOCK
+                        | PresentationFeedback.KIND_HW_COMPLETION;
+                Recorder r = !timeline ? d -> {
                     long intended = vsync[0];
                     vsync[0] = intended + FrameStream.INTERVAL;
                     long completed = intended + d;
                     tracker.record(intended, intended, completed, completed + ClientRecordBenchmark.GPU_NANOS,
                             FrameStream.INTERVAL);
+                } : d -> {
+                    long intended = vsync[0];
+                    vsync[0] = intended + FrameStream.INTERVAL;
+                    long completed = intended + d;
+                    long gpu = completed + ClientRecordBenchmark.GPU_NANOS;
+                    tracker.record(intended, intended, completed, gpu, FrameStream.INTERVAL);
+                    long t = token[0]++;
+                    long predicted = intended + 2 * FrameStream.INTERVAL;
+                    recorder.commit(frame.token(t).predicted(intended, intended + FrameStream.INTERVAL, predicted)
+                            .actual(intended, gpu));
+                    // The frame is shown at the first vsync after it is ready.
+                    long late = Math.max(0, gpu - (intended + FrameStream.INTERVAL));
+                    presents[(int) (t & 3)] = predicted + (late + FrameStream.INTERVAL - 1) / FrameStream.INTERVAL
+                            * FrameStream.INTERVAL;
+                    if (t >= 2) {
+                        recorder.presented(t - 2, presents[(int) ((t - 2) & 3)], FrameStream.INTERVAL, flags, 0);
+                    }
                 };
                 walk(nanos, warmup, r);
                 walk(nanos, frames, r);

@@ -32,7 +32,10 @@ public final class Harvester {
     private final Runnable onFilesChanged;
     private final SaveListener onSaved;
 
-    /** Told, after a day file is safely written, what of each buffer it now holds beyond before. */
+    /**
+     * Told, after a day file is safely written, what of each buffer it now holds beyond before
+     * (the whole counter vector, groups included).
+     */
     public interface SaveListener {
         void saved(LiveBuffer buffer, long[] savedCounters);
     }
@@ -83,7 +86,7 @@ public final class Harvester {
             long[] current = snap.vector();
             Contribution c = new Contribution(b.key(), b.pid(), b.uid(), current, b.baseline(),
                     Math.max(b.accountingStartMillis(), dayStart), b.pipeline(), io.gfxstats.scene.SceneCounters.names(snap));
-            if (CounterDeltas.isZero(c.unsaved())) {
+            if (!c.due()) {
                 continue;
             }
             byFile.computeIfAbsent(new EntryKey(dayStart, b.packageName(), b.versionCode()), k -> new ArrayList<>())
@@ -116,8 +119,7 @@ public final class Harvester {
             for (Pending p : e.getValue()) {
                 frames += p.contribution().unsaved()[0];
                 p.buffer().setBaseline(p.contribution().current());
-                onSaved.saved(p.buffer(), java.util.Arrays.copyOf(p.contribution().unsaved(),
-                        io.gfxstats.stats.Counters.COUNT));
+                onSaved.saved(p.buffer(), p.contribution().unsaved());
             }
         }
         return new Result(files, frames, failures, firstFailure);
