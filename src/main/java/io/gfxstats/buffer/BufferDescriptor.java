@@ -56,7 +56,7 @@ import io.gfxstats.stats.Counters;
  *  |  Stripe 0, shared: 190 counters in Counters order, atomic adds|  header length
  *  |  ...                                    padding to 64 bytes   |
  *  +---------------------------------------------------------------+
- *  |  Stripe 1..N, one writer each: 190 counters, ordered stores   |
+ *  |  Stripe 1..N, one writer each: 190 counters, plain stores     |
  *  |  ...                                                          |
  *  +---------------------------------------------------------------+
  * </pre>

@@ -24,10 +24,14 @@ final class FramestatsInput {
     static List<FramestatsBlock> read(String input, InputStream stdin) throws UsageException, IOException {
         List<FramestatsBlock> blocks = readBlocks(input, stdin);
         if (blocks.isEmpty()) {
-            throw new UsageException("no framestats found in " + (input.equals("-") ? "stdin" : input)
-                    + " (capture with: adb shell dumpsys gfxinfo <package> framestats)");
+            throw new UsageException(noFramestats(input.equals("-") ? "stdin" : input));
         }
         return blocks;
+    }
+
+    /** The error for an input without framestats. */
+    static String noFramestats(String source) {
+        return "no framestats found in " + source + " (capture with: adb shell dumpsys gfxinfo <package> framestats)";
     }
 
     private static List<FramestatsBlock> readBlocks(String input, InputStream stdin)

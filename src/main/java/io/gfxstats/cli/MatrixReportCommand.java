@@ -116,7 +116,7 @@ final class MatrixReportCommand implements Command {
         long start = System.nanoTime();
         try (SceneFeed feed = feeds.open(args, env, interval, args.value("--package"))) {
             while (printed[0] < count) {
-                LiveSnapshot s = feed.next();
+                LiveSnapshot s = TopCommand.next(feed);
                 if (s == null) {
                     break;
                 }

@@ -2,6 +2,7 @@ package io.gfxstats.cli;
 
 import io.gfxstats.client.DaemonBufferProvider;
 import io.gfxstats.framestats.FramestatsBlock;
+import io.gfxstats.framestats.FramestatsFormatException;
 import io.gfxstats.replay.CaptureReplay;
 import io.gfxstats.replay.FramePacer;
 import io.gfxstats.replay.ObservedProvider;
@@ -17,6 +18,7 @@ import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * {@code gfxstats replay --package P --version-code V [--socket PATH] [--rate FPS]
@@ -115,7 +117,8 @@ final class ReplayCommand implements Command {
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
-        List<FramestatsBlock> blocks = FramestatsInput.read(input, in);
+        boolean live = input.equals("-");
+        List<FramestatsBlock> blocks = live ? null : FramestatsInput.read(input, in);
 
         if (!verbose) {
             quietLogs();
@@ -124,9 +127,25 @@ final class ReplayCommand implements Command {
         String prefix = "gfxstats " + NAME + ": ";
         ObservedProvider provider = new ObservedProvider(new DaemonBufferProvider(socketPath), socketPath.toString(),
                 note -> err.println(prefix + note));
-        CaptureReplay capture = new CaptureReplay(blocks, refresh);
-        Replay.Outcome outcome = new Replay(options).run(capture, provider, ProgressReporter.standard(out),
-                note -> err.println(prefix + note));
+        Replay.Outcome outcome;
+        Optional<FramestatsFormatException> malformed = Optional.empty();
+        if (live) {
+            // Standard input is recorded as it arrives, so replay can be a live sink.
+            Replay.LiveOutcome l = new Replay(options).runLive(in, "stdin", provider, ProgressReporter.standard(out),
+                    note -> err.println(prefix + note));
+            outcome = l.outcome();
+            malformed = l.malformed();
+            if (outcome.windows() == 0) {
+                if (malformed.isPresent()) {
+                    throw new UsageException(malformed.get().getMessage(), malformed.get());
+                }
+                throw new UsageException(FramestatsInput.noFramestats("stdin"));
+            }
+        } else {
+            CaptureReplay capture = new CaptureReplay(blocks, refresh);
+            outcome = new Replay(options).run(capture, provider, ProgressReporter.standard(out),
+                    note -> err.println(prefix + note));
+        }
         String last = outcome.problem().map(p -> " (last error: " + p + ")").orElse("");
         if (!outcome.delivered()) {
             if (outcome.buffer().isPresent()) {
@@ -138,6 +157,11 @@ final class ReplayCommand implements Command {
                 err.println(prefix + "no daemon at " + socketPath + " within " + options.attachTimeoutText()
                         + last + "; the " + outcome.frames() + " frames were not stored");
             }
+            return EXIT_ERROR;
+        }
+        if (malformed.isPresent()) {
+            err.println(prefix + malformed.get().getMessage() + "; the " + outcome.frames()
+                    + " frames before it were counted for " + packageName + " " + versionCode);
             return EXIT_ERROR;
         }
         out.println("done: " + outcome.frames() + " frames of " + outcome.windows() + " windows counted for "

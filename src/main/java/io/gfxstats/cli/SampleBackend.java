@@ -20,6 +20,7 @@ import io.gfxstats.stats.Histograms;
 import io.gfxstats.stats.JankType;
 import io.gfxstats.stats.Pipeline;
 import io.gfxstats.stats.ProfileData;
+import io.gfxstats.store.Days;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
@@ -31,13 +32,11 @@ import java.util.List;
  * is at hand. It is not a daemon: nothing is counted, registrations are refused.
  */
 final class SampleBackend implements StatsBackend {
-    private static final long DAY_MILLIS = 86_400_000L;
-
     private final List<GraphicsStatsProto> entries;
     private final long dayStart;
 
     SampleBackend(int packages, long nowMillis) {
-        this.dayStart = Math.floorDiv(nowMillis, DAY_MILLIS) * DAY_MILLIS;
+        this.dayStart = Days.dayStart(nowMillis);
         List<GraphicsStatsProto> list = new ArrayList<>();
         for (int i = 0; i < packages; i++) {
             list.add(sample("com.example.sample" + i, 100 + i, 10_000 + i, dayStart + 3_600_000L * (i % 20), i));
@@ -99,7 +98,7 @@ final class SampleBackend implements StatsBackend {
     @Override
     public PullResponse pull(PullRequest request) {
         if (request.getLastFullDay()) {
-            return PullResponse.newBuilder().setDayStart(dayStart - DAY_MILLIS).build();
+            return PullResponse.newBuilder().setDayStart(Days.previousDayStart(dayStart)).build();
         }
         return PullResponse.newBuilder().setDayStart(dayStart)
                 .setStats(GraphicsStatsServiceDumpProto.newBuilder().addAllStats(entries)).build();

@@ -107,7 +107,7 @@ final class TopCommand implements Command {
             int printed = 0;
             int snapshots = 0;
             while (printed < count) {
-                LiveSnapshot s = feed.next();
+                LiveSnapshot s = next(feed);
                 if (s == null) {
                     if (snapshots == 0) {
                         throw new UsageException("the daemon ended the stream before its first snapshot");
@@ -129,6 +129,15 @@ final class TopCommand implements Command {
                 printed++;
             }
             return 0;
+        }
+    }
+
+    /** The feed's next snapshot; a failed feed (daemon gone, call refused) is a one-line error. */
+    static LiveSnapshot next(SceneFeed feed) throws UsageException, InterruptedException {
+        try {
+            return feed.next();
+        } catch (IOException e) {
+            throw new UsageException(e.getMessage(), e);
         }
     }
 

@@ -7,6 +7,7 @@ import io.gfxstats.proto.GraphicsStatsJankSummaryProto;
 import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.proto.GraphicsStatsServiceDumpProto;
 import io.gfxstats.rpc.v1.PullResponse;
+import io.gfxstats.store.Days;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -66,9 +67,9 @@ public final class FleetMerge {
 
     private String add(int targetIndex, long responseDay, GraphicsStatsProto p) {
         if (p.getPackageName().isEmpty()) {
-            return "entry without package name (uid " + p.getUid() + ", version " + p.getVersionCode() + ") left out";
+            return "entry without package name (uid " + Integer.toUnsignedString(p.getUid()) + ", version " + p.getVersionCode() + ") left out";
         }
-        long day = responseDay != 0 ? responseDay : utcMidnight(p.getStatsStart());
+        long day = responseDay != 0 ? responseDay : Days.dayStart(p.getStatsStart());
         Key key = new Key(day, p.getPackageName(), p.getVersionCode(), p.getUid());
         Merged m = entries.get(key);
         boolean fresh = m == null;
@@ -79,7 +80,7 @@ public final class FleetMerge {
         try {
             StatsProtos.merge(m.proto, p);
         } catch (DayFileException.HistogramMismatch e) {
-            return "entry " + p.getPackageName() + " version " + p.getVersionCode() + " uid " + p.getUid()
+            return "entry " + p.getPackageName() + " version " + p.getVersionCode() + " uid " + Integer.toUnsignedString(p.getUid())
                     + " left out: " + e.getMessage();
         }
         if (p.getPipeline() != GraphicsStatsProto.PipelineType.UNKNOWN && targetIndex < m.pipelineFrom) {
@@ -140,13 +141,9 @@ public final class FleetMerge {
                 full |= b.getFrameCount() == Integer.MAX_VALUE;
             }
             if (full) {
-                out.add(p.getPackageName() + " version " + p.getVersionCode() + " uid " + p.getUid());
+                out.add(p.getPackageName() + " version " + p.getVersionCode() + " uid " + Integer.toUnsignedString(p.getUid()));
             }
         }
         return out;
-    }
-
-    static long utcMidnight(long epochMillis) {
-        return Math.floorDiv(epochMillis, 86_400_000L) * 86_400_000L;
     }
 }

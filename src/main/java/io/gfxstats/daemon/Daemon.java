@@ -2,16 +2,20 @@ package io.gfxstats.daemon;
 
 import com.sun.security.auth.module.UnixSystem;
 import io.gfxstats.daemon.config.DaemonConfig;
+import io.gfxstats.daemon.config.Setting;
 import io.gfxstats.daemon.harvest.Harvester;
+import io.gfxstats.rpc.ConnectionLimits;
 import io.gfxstats.daemon.metrics.FrameMetrics;
 import io.gfxstats.daemon.metrics.HealthMetrics;
 import io.gfxstats.daemon.metrics.MetricsServer;
 import io.gfxstats.rpc.GfxStatsServer;
+import io.gfxstats.rpc.OwnerOnly;
 import io.gfxstats.rpc.ServerConfig;
 import io.gfxstats.rpc.ServerStartException;
 import io.gfxstats.rpc.StatsBackend;
 import io.gfxstats.rpc.TcpConfig;
 import io.gfxstats.store.DayStore;
+import io.gfxstats.store.DirectoryLock;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -39,6 +43,7 @@ public final class Daemon {
     private GfxStatsServer server;
     private DaemonBackend backend;
     private ScheduledExecutorService duties;
+    private DirectoryLock bufferLock;
     private MetricsServer metrics;
     private boolean stopped;
 
@@ -54,11 +59,23 @@ public final class Daemon {
     }
 
     public synchronized void start() throws IOException, ServerStartException {
-        Files.createDirectories(config.stateDir(), PosixFilePermissions.asFileAttribute(
+        Files.createDirectories(config.get(Setting.STATE_DIR), PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwx------")));
-        Files.createDirectories(config.bufferDir(), PosixFilePermissions.asFileAttribute(
+        Files.createDirectories(config.get(Setting.BUFFER_DIR), PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwx------")));
-        DayStore store = DayStore.open(config.dataDir(), clock);
+        Files.createDirectories(config.get(Setting.DATA_DIR), PosixFilePermissions.asFileAttribute(
+                PosixFilePermissions.fromString("rwx------")));
+        // Before anything in them is adopted: a directory another user can write is a source of forgeries.
+        OwnerOnly.checkDirectory(config.get(Setting.BUFFER_DIR), "buffer directory (" + Setting.BUFFER_DIR.key() + ")");
+        OwnerOnly.checkDirectory(config.get(Setting.DATA_DIR), "data directory (" + Setting.DATA_DIR.key() + ")");
+        bufferLock = DirectoryLock.acquire(config.get(Setting.BUFFER_DIR), "buffer directory");
+        DayStore store;
+        try {
+            store = DayStore.open(config.get(Setting.DATA_DIR), clock, config.get(Setting.DATA_FILE_MAX_SIZE));
+        } catch (IOException | RuntimeException e) {
+            releaseBufferLock();
+            throw e;
+        }
         try {
             state = new DaemonState(config, clock, store, cacheDayFiles);
             lifecycle = new Lifecycle(state);
@@ -68,7 +85,7 @@ public final class Daemon {
             backend = new DaemonBackend(state, registrar, state.dayFiles);
             server = new GfxStatsServer(serverConfig(), backend);
             server.start();
-            if (config.metricsEnabled()) {
+            if (config.get(Setting.METRICS_ENABLED)) {
                 try {
                     metrics = startMetrics(store);
                 } catch (ServerStartException | RuntimeException e) {
@@ -81,6 +98,7 @@ public final class Daemon {
                 state.registry.closeAll();
             }
             store.close();
+            releaseBufferLock();
             throw e;
         }
         duties = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -89,8 +107,9 @@ public final class Daemon {
             return t;
         });
         duties.scheduleWithFixedDelay(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
-        log.info("gfxstatsd started: socket {}, data {}, buffers {}, {} live buffers recovered", config.socketPath(),
-                config.dataDir(), config.bufferDir(), state.registry.size());
+        log.info("gfxstatsd started: socket {}, data {}, buffers {}, {} live buffers recovered",
+                config.get(Setting.SOCKET_PATH), config.get(Setting.DATA_DIR), config.get(Setting.BUFFER_DIR),
+                state.registry.size());
     }
 
     /**
@@ -103,16 +122,17 @@ public final class Daemon {
         state.lock.writeLock().lock();
         try {
             totals.seed();
-            registry.register(new FrameMetrics(totals));
+            registry.register(new FrameMetrics(totals, totals::scenes));
             state.events = new HealthMetrics(registry, clock, totals::liveBuffers, store::quarantineCount);
-            MetricsServer m = MetricsServer.start(registry, config.metricsHost(), config.metricsPort(),
-                    config.tlsCertFile().orElse(null), config.tlsKeyFile().orElse(null),
-                    config.tokenFile().orElse(null));
-            log.info("metrics: {}://{}:{}/metrics", m.tls() ? "https" : "http", config.metricsHost(), m.port());
+            MetricsServer m = MetricsServer.start(registry, config.get(Setting.METRICS_HOST),
+                    config.get(Setting.METRICS_PORT), config.get(Setting.TLS_CERT), config.get(Setting.TLS_KEY),
+                    config.get(Setting.TOKEN_FILE));
+            log.info("metrics: {}://{}:{}/metrics", m.tls() ? "https" : "http", config.get(Setting.METRICS_HOST),
+                    m.port());
             return m;
         } catch (IOException e) {
-            throw new ServerStartException("cannot serve metrics on " + config.metricsHost() + ":"
-                    + config.metricsPort() + ": " + e.getMessage(), e);
+            throw new ServerStartException("cannot serve metrics on " + config.get(Setting.METRICS_HOST) + ":"
+                    + config.get(Setting.METRICS_PORT) + ": " + e.getMessage(), e);
         } finally {
             state.lock.writeLock().unlock();
         }
@@ -126,13 +146,29 @@ public final class Daemon {
         }
     }
 
+    private void releaseBufferLock() {
+        if (bufferLock != null) {
+            try {
+                bufferLock.close();
+            } catch (IOException e) {
+                log.warn("releasing the buffer directory lock: {}", e.getMessage());
+            }
+            bufferLock = null;
+        }
+    }
+
     private ServerConfig serverConfig() {
         TcpConfig tcp = TcpConfig.disabled();
-        if (config.tcpEnabled()) {
-            tcp = new TcpConfig(true, config.tcpHost(), config.tcpPort(), config.tlsCertFile().orElse(null),
-                    config.tlsKeyFile().orElse(null), config.tokenFile().orElse(null));
+        if (config.get(Setting.TCP_ENABLED)) {
+            tcp = new TcpConfig(true, config.get(Setting.TCP_HOST), config.get(Setting.TCP_PORT),
+                    config.get(Setting.TLS_CERT), config.get(Setting.TLS_KEY), config.get(Setting.TOKEN_FILE));
         }
-        return ServerConfig.unixOnly(config.socketPath()).withTcp(tcp);
+        return ServerConfig.unixOnly(config.get(Setting.SOCKET_PATH)).withTcp(tcp)
+                .withDumpLimits(config.get(Setting.MAX_DUMPS), config.get(Setting.MAX_DUMPS_PER_PEER),
+                        config.get(Setting.DUMP_STALL_TIMEOUT))
+                .withConnectionLimits(new ConnectionLimits(config.get(Setting.MAX_CONNECTIONS),
+                        config.get(Setting.MAX_CONNECTIONS_PER_PEER), config.get(Setting.OWNER_RESERVE),
+                        config.get(Setting.TCP_IDLE_TIMEOUT)));
     }
 
     /** Stops serving, saves every live buffer's unsaved frames, releases everything. Idempotent. */
@@ -165,6 +201,7 @@ public final class Daemon {
         } catch (IOException e) {
             log.warn("closing the day store: {}", e.getMessage());
         }
+        releaseBufferLock();
         log.info("gfxstatsd stopped");
     }
 

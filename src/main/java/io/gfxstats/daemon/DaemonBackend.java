@@ -1,6 +1,7 @@
 package io.gfxstats.daemon;
 
 import io.gfxstats.buffer.BufferSnapshot;
+import io.gfxstats.daemon.config.Setting;
 import io.gfxstats.daemon.dump.DayFileCache;
 import io.gfxstats.daemon.dump.DumpAssembler;
 import io.gfxstats.daemon.dump.DumpService;
@@ -10,6 +11,7 @@ import io.gfxstats.daemon.registry.LiveBuffer;
 import io.gfxstats.dump.DumpWriter;
 import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.rpc.PeerIdentity;
+import io.gfxstats.rpc.Problems;
 import io.gfxstats.rpc.Registration;
 import io.gfxstats.rpc.StatsBackend;
 import io.gfxstats.rpc.StatsException;
@@ -100,8 +102,8 @@ final class DaemonBackend implements StatsBackend {
                     .setVersion(VERSION)
                     .setLiveBuffers(state.registry.size())
                     .setUptimeMillis(state.now() - state.startedAtMillis)
-                    .setDataDir(state.config.dataDir().toString())
-                    .setBufferDir(state.config.bufferDir().toString())
+                    .setDataDir(state.config.get(Setting.DATA_DIR).toString())
+                    .setBufferDir(state.config.get(Setting.BUFFER_DIR).toString())
                     .setCurrentDayStart(state.currentDay)
                     .setLastSaveMillis(state.lastSaveMillis)
                     .build();
@@ -126,7 +128,8 @@ final class DaemonBackend implements StatsBackend {
             live = day == null || day == state.currentDay ? liveGroups() : List.of();
             stored = day == null ? cache.readAll() : cache.readDay(day);
         } catch (IOException e) {
-            throw StatsException.unavailable("cannot read the day files: " + e.getMessage(), e);
+            throw StatsException.unavailable("cannot read the day files in " + state.config.get(Setting.DATA_DIR) + ": "
+                    + Problems.describe(e), e);
         } finally {
             state.lock.readLock().unlock();
         }

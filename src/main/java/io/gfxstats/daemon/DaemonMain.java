@@ -4,6 +4,7 @@ import io.gfxstats.daemon.config.ConfigEnvironment;
 import io.gfxstats.daemon.config.ConfigException;
 import io.gfxstats.daemon.config.DaemonArgs;
 import io.gfxstats.daemon.config.DaemonConfig;
+import io.gfxstats.rpc.Problems;
 import io.gfxstats.rpc.ServerStartException;
 import io.gfxstats.store.StoreLockedException;
 import java.io.IOException;
@@ -53,7 +54,7 @@ public final class DaemonMain {
             System.err.println("gfxstatsd: " + e.getMessage());
             return 2;
         } catch (IOException | RuntimeException e) {
-            System.err.println("gfxstatsd: cannot start: " + e);
+            System.err.println("gfxstatsd: cannot start: " + Problems.describe(e));
             return 2;
         }
         // SIGTERM/SIGINT mean "stop cleanly": save, then exit 0 (the JVM's default would exit 143

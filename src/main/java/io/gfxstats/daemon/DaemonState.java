@@ -1,10 +1,12 @@
 package io.gfxstats.daemon;
 
 import io.gfxstats.daemon.config.DaemonConfig;
+import io.gfxstats.daemon.config.Setting;
 import io.gfxstats.daemon.dump.DayFileCache;
 import io.gfxstats.daemon.harvest.Harvester;
 import io.gfxstats.daemon.metrics.DaemonEvents;
 import io.gfxstats.daemon.metrics.FrameLedger;
+import io.gfxstats.daemon.metrics.MetricVector;
 import io.gfxstats.daemon.metrics.SeriesKey;
 import io.gfxstats.daemon.registry.BufferRegistry;
 import io.gfxstats.store.DayStore;
@@ -41,10 +43,13 @@ final class DaemonState {
         this.config = config;
         this.clock = clock;
         this.store = store;
-        this.registry = new BufferRegistry(config.maxBuffers());
+        this.registry = new BufferRegistry(config.get(Setting.MAX_BUFFERS));
         this.dayFiles = new DayFileCache(store, cacheDayFiles);
-        this.harvester = new Harvester(store, registry, dayFiles::invalidate, (b, saved) -> ledger.add(
-                new SeriesKey(b.packageName(), b.versionCode(), b.uid()), saved));
+        this.harvester = new Harvester(store, registry, dayFiles::invalidate, (b, saved) -> {
+            SeriesKey key = new SeriesKey(b.packageName(), b.versionCode(), b.uid());
+            ledger.add(key, MetricVector.fromBufferVector(saved));
+            ledger.addScenes(key, FrameTotals.scenes(b, saved));
+        });
         this.startedAtMillis = clock.millis();
         this.currentDay = Days.dayStart(startedAtMillis);
     }

@@ -2,12 +2,12 @@ package io.gfxstats.daemon;
 
 import io.gfxstats.buffer.BufferSnapshot;
 import io.gfxstats.daemon.harvest.CounterDeltas;
+import io.gfxstats.daemon.metrics.MetricVector;
 import io.gfxstats.daemon.metrics.SeriesKey;
 import io.gfxstats.daemon.registry.LiveBuffer;
+import io.gfxstats.scene.SceneCounters;
 import io.gfxstats.dayfile.DayFileException;
-import io.gfxstats.dayfile.StatsProtos;
 import io.gfxstats.proto.GraphicsStatsProto;
-import io.gfxstats.stats.Counters;
 import java.io.IOException;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -33,8 +33,9 @@ final class FrameTotals implements Supplier<Map<SeriesKey, long[]>> {
         state.ledger.clear();
         for (GraphicsStatsProto p : state.dayFiles.readAll().values()) {
             try {
-                state.ledger.add(new SeriesKey(p.getPackageName(), p.getVersionCode(), p.getUid()),
-                        StatsProtos.toProfileData(p).toArray());
+                SeriesKey key = new SeriesKey(p.getPackageName(), p.getVersionCode(), p.getUid());
+                state.ledger.add(key, MetricVector.fromDayFile(p));
+                state.ledger.addScenes(key, SceneCounters.of(p));
             } catch (DayFileException.HistogramMismatch e) {
                 log.warn("metrics: day file of {} left out: {}", p.getPackageName(), e.getMessage());
             }
@@ -54,10 +55,10 @@ final class FrameTotals implements Supplier<Map<SeriesKey, long[]>> {
                     log.warn("metrics: cannot read buffer of {}: {}", b, e.getMessage());
                     continue;
                 }
-                long[] unsaved = CounterDeltas.difference(snap.counters(), b.baseline());
+                long[] unsaved = MetricVector.fromBufferVector(CounterDeltas.difference(snap.vector(), b.baseline()));
                 long[] into = totals.computeIfAbsent(new SeriesKey(b.packageName(), b.versionCode(), b.uid()),
-                        k -> new long[Counters.COUNT]);
-                for (int i = 0; i < Counters.COUNT; i++) {
+                        k -> new long[MetricVector.LENGTH]);
+                for (int i = 0; i < MetricVector.LENGTH; i++) {
                     into[i] += unsaved[i];
                 }
             }
@@ -65,6 +66,44 @@ final class FrameTotals implements Supplier<Map<SeriesKey, long[]>> {
         } finally {
             state.lock.readLock().unlock();
         }
+    }
+
+    /** Per-scene counters: the ledger's plus the live buffers' unsaved, under the state lock. */
+    Map<SeriesKey, Map<String, long[]>> scenes() {
+        state.lock.readLock().lock();
+        try {
+            Map<SeriesKey, Map<String, long[]>> all = state.ledger.copyScenes();
+            for (LiveBuffer b : state.registry.all()) {
+                BufferSnapshot snap;
+                try {
+                    snap = b.snapshot();
+                } catch (IOException | IllegalStateException e) {
+                    continue; // reported by the frame counters' pass
+                }
+                Map<String, long[]> unsaved = SceneCounters.fromVector(
+                        CounterDeltas.difference(snap.vector(), b.baseline()), SceneCounters.names(snap));
+                if (!unsaved.isEmpty()) {
+                    Map<String, long[]> into = all.computeIfAbsent(
+                            new SeriesKey(b.packageName(), b.versionCode(), b.uid()), k -> new java.util.TreeMap<>());
+                    unsaved.forEach((scene, v) -> into.merge(scene, v, SceneCounters::add));
+                }
+            }
+            return all;
+        } finally {
+            state.lock.readLock().unlock();
+        }
+    }
+
+    /** The scenes of a saved part of a buffer's vector, named by the buffer's slots (all "other" if unreadable). */
+    static Map<String, long[]> scenes(LiveBuffer b, long[] vector) {
+        String[] names;
+        try {
+            names = SceneCounters.names(b.snapshot());
+        } catch (IOException | IllegalStateException e) {
+            names = new String[io.gfxstats.buffer.SceneGroup.SLOTS];
+            java.util.Arrays.fill(names, "");
+        }
+        return names == null ? Map.of() : SceneCounters.fromVector(vector, names);
     }
 
     /** Registered buffers now. */

@@ -1,5 +1,6 @@
 package io.gfxstats.daemon;
 
+import io.gfxstats.daemon.config.Setting;
 import io.gfxstats.daemon.harvest.Harvester;
 import io.gfxstats.daemon.registry.LiveBuffer;
 import io.gfxstats.daemon.registry.ProcessLiveness;
@@ -24,6 +25,7 @@ final class Lifecycle {
 
     private final DaemonState state;
     private final Queue<String> gone = new ConcurrentLinkedQueue<>();
+    private final SaveBackoff backoff = new SaveBackoff();
     private long nextFlush;
     private long nextMidnight;
     private long nextLivenessCheck;
@@ -31,7 +33,7 @@ final class Lifecycle {
     Lifecycle(DaemonState state) {
         this.state = state;
         long now = state.now();
-        this.nextFlush = now + state.config.flushInterval().toMillis();
+        this.nextFlush = now + state.config.get(Setting.FLUSH_INTERVAL).toMillis();
         this.nextMidnight = Days.nextDayStart(now);
     }
 
@@ -57,12 +59,12 @@ final class Lifecycle {
             }
             long wall = System.currentTimeMillis();
             if (wall >= nextLivenessCheck) {
-                nextLivenessCheck = wall + state.config.livenessCheckInterval().toMillis();
+                nextLivenessCheck = wall + state.config.get(Setting.LIVENESS_CHECK_INTERVAL).toMillis();
                 checkLiveness();
             }
-            if (now >= nextFlush) {
+            if (now >= nextFlush && backoff.due()) {
                 flush(now, "flush");
-                nextFlush = now + state.config.flushInterval().toMillis();
+                nextFlush = now + state.config.get(Setting.FLUSH_INTERVAL).toMillis();
             }
         } finally {
             state.lock.writeLock().unlock();
@@ -77,7 +79,7 @@ final class Lifecycle {
      * interval was ~5 % of a CPU on an idle daemon.
      */
     private void checkLiveness() {
-        long timeout = state.config.heartbeatTimeout().toMillis();
+        long timeout = state.config.get(Setting.HEARTBEAT_TIMEOUT).toMillis();
         Map<Integer, Boolean> exists = new HashMap<>();
         for (LiveBuffer b : state.registry.all()) {
             boolean alive = b.connected() ? exists.computeIfAbsent(b.pid(), ProcessLiveness::pidExists)
@@ -97,9 +99,12 @@ final class Lifecycle {
 
     /** Saves everything of a buffer whose process is gone, then releases and deletes it. */
     void retire(LiveBuffer b, String why) {
+        if (!backoff.due()) {
+            return; // saves are failing: the buffer is kept and retried when the backoff allows
+        }
         Harvester.Result r = state.harvester.save(List.of(b), state.currentDay, state.now(), state.now());
         if (r.failures() > 0) {
-            log.warn("exit: {} ({}): final save failed, keeping its buffer to retry", b, why);
+            backoff.failed(r.firstFailure() + " (final save of " + b + ", " + why + "; its buffer is kept)");
             return;
         }
         noteSave(r);
@@ -115,7 +120,7 @@ final class Lifecycle {
     Harvester.Result flush(long now, String why) {
         Harvester.Result r = state.harvester.save(state.registry.all(), state.currentDay, now, now);
         noteSave(r);
-        if (r.files() > 0 || r.failures() > 0) {
+        if (r.files() > 0) {
             log.info("save ({}): {} frames into {} day files, {} failures", why, r.frames(), r.files(), r.failures());
         }
         return r;
@@ -139,7 +144,7 @@ final class Lifecycle {
     void applyRetention() {
         state.dayFiles.invalidate();
         try {
-            List<Long> deleted = state.store.applyRetention(state.config.retentionDays());
+            List<Long> deleted = state.store.applyRetention(state.config.get(Setting.RETENTION_DAYS));
             if (!deleted.isEmpty()) {
                 log.info("retention: deleted days {}", deleted);
             }
@@ -152,6 +157,11 @@ final class Lifecycle {
         state.events.saved(r.files(), r.frames(), r.failures());
         if (r.files() > 0) {
             state.lastSaveMillis = state.now();
+        }
+        if (r.failures() > 0) {
+            backoff.failed(r.firstFailure());
+        } else if (r.files() > 0) {
+            backoff.succeeded();
         }
     }
 }

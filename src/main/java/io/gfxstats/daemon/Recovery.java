@@ -4,6 +4,7 @@ import io.gfxstats.buffer.BufferFormatException;
 import io.gfxstats.buffer.BufferReader;
 import io.gfxstats.buffer.BufferSnapshot;
 import io.gfxstats.buffer.BufferState;
+import io.gfxstats.daemon.config.Setting;
 import io.gfxstats.daemon.registry.LiveBuffer;
 import io.gfxstats.daemon.registry.ProcessLiveness;
 import java.io.IOException;
@@ -39,7 +40,7 @@ final class Recovery {
     }
 
     void run() throws IOException {
-        Path dir = state.config.bufferDir();
+        Path dir = state.config.get(Setting.BUFFER_DIR);
         if (!Files.isDirectory(dir)) {
             return;
         }
@@ -92,7 +93,8 @@ final class Recovery {
                 c.file(), c.reader(), Baselines.of(marks, c.id(), s.predecessorId()),
                 Math.max(s.statsStartMillis(), state.currentDay));
         boolean alive = ProcessLiveness.pidAlive(s.pid())
-                && ProcessLiveness.heartbeatFresh(s.heartbeatMillis(), state.config.heartbeatTimeout().toMillis());
+                && ProcessLiveness.heartbeatFresh(s.heartbeatMillis(),
+                        state.config.get(Setting.HEARTBEAT_TIMEOUT).toMillis());
         if (alive) {
             log.info("recovery: adopted {} (process alive, waiting for it to reconnect)", b);
         } else {

@@ -5,6 +5,7 @@ import io.gfxstats.buffer.BufferReader;
 import io.gfxstats.buffer.BufferSnapshot;
 import io.gfxstats.buffer.BufferSpec;
 import io.gfxstats.buffer.BufferState;
+import io.gfxstats.daemon.config.Setting;
 import io.gfxstats.daemon.registry.LiveBuffer;
 import io.gfxstats.rpc.EndReason;
 import io.gfxstats.rpc.PeerIdentity;
@@ -57,8 +58,8 @@ final class Registrar {
         }
         Pipeline pipeline = Pipeline.fromCode(req.getPipeline());
         if (peer.uid() != daemonUid && daemonUid != 0) {
-            throw StatsException.permissionDenied("the daemon runs as uid " + daemonUid + " and cannot hand a buffer to uid "
-                    + peer.uid() + "; run a daemon as that user");
+            throw StatsException.permissionDenied("the daemon runs as uid " + Integer.toUnsignedString(daemonUid)
+                    + " and cannot hand a buffer to uid " + peer.uidText() + "; run a daemon as that user");
         }
         String adoptId = req.getAdoptRegistrationId();
         if (!adoptId.isEmpty() && !BufferNames.isValidId(adoptId)) {
@@ -74,12 +75,9 @@ final class Registrar {
                     return registration(adopted, true);
                 }
             }
-            if (state.registry.isFull()) {
-                throw StatsException.resourceExhausted("the daemon already has " + state.registry.size()
-                        + " live buffers (setting buffers.max); not registering " + pkg + " pid " + peer.pid());
-            }
+            requireRoom(peer, pkg);
             LiveBuffer created = create(peer, pkg, version, pipeline, adoptId);
-            log.info("register: new buffer {} for pid {} uid {}", created, peer.pid(), peer.uid());
+            log.info("register: new buffer {} for pid {} uid {}", created, peer.pid(), peer.uidText());
             return registration(created, false);
         } finally {
             state.lock.writeLock().unlock();
@@ -89,11 +87,11 @@ final class Registrar {
     /** The adopted buffer, or null when the named buffer no longer exists (a new one continues it). */
     private LiveBuffer adopt(PeerIdentity peer, RegisterRequest req, String pkg, long version, String id)
             throws StatsException {
-        Path path = BufferNames.pathOf(state.config.bufferDir(), id);
+        Path path = BufferNames.pathOf(state.config.get(Setting.BUFFER_DIR), id);
         if (!req.getAdoptBufferPath().isEmpty()
                 && !Paths.get(req.getAdoptBufferPath()).toAbsolutePath().normalize().equals(path.toAbsolutePath().normalize())) {
             throw StatsException.permissionDenied("buffer path " + printable(req.getAdoptBufferPath())
-                    + " is not in the daemon's buffer directory " + state.config.bufferDir());
+                    + " is not in the daemon's buffer directory " + state.config.get(Setting.BUFFER_DIR));
         }
         LiveBuffer known = state.registry.get(id);
         if (known != null) {
@@ -107,9 +105,7 @@ final class Registrar {
         if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
             return null;
         }
-        if (state.registry.isFull()) {
-            throw StatsException.resourceExhausted("the daemon already has " + state.registry.size() + " live buffers");
-        }
+        requireRoom(peer, pkg);
         BufferReader reader = null;
         try {
             reader = BufferReader.open(path, peer.uid());
@@ -137,11 +133,35 @@ final class Registrar {
         }
     }
 
+    /** The registration caps: in total, per process and per user; each refusal says "daemon full" and names its setting. */
+    private void requireRoom(PeerIdentity peer, String pkg) throws StatsException {
+        String who = "; not registering " + pkg + " for pid " + peer.pid() + " uid " + peer.uid();
+        if (state.registry.isFull()) {
+            throw StatsException.resourceExhausted("daemon full: " + state.registry.size() + " live buffers, the limit "
+                    + "(setting " + Setting.MAX_BUFFERS.key() + ")" + who);
+        }
+        int perPid = state.config.get(Setting.MAX_BUFFERS_PER_PID);
+        int ofPid = state.registry.countByPid(peer.pid());
+        if (ofPid >= perPid) {
+            throw StatsException.resourceExhausted("daemon full for this process: pid " + peer.pid() + " already holds "
+                    + ofPid + " live buffers, the limit per process (setting " + Setting.MAX_BUFFERS_PER_PID.key() + ")"
+                    + who);
+        }
+        int perUid = state.config.get(Setting.MAX_BUFFERS_PER_UID);
+        int ofUid = state.registry.countByUid(peer.uid());
+        if (ofUid >= perUid) {
+            throw StatsException.resourceExhausted("daemon full for this user: uid " + peer.uid() + " already holds "
+                    + ofUid + " live buffers, the limit per user (setting " + Setting.MAX_BUFFERS_PER_UID.key() + ")"
+                    + who);
+        }
+    }
+
     private static void requireOwner(int pid, int uid, String filePkg, long fileVersion, PeerIdentity peer, String pkg,
                                      long version, String id) throws StatsException {
         if (pid != peer.pid() || uid != peer.uid()) {
-            throw StatsException.permissionDenied("buffer " + id + " belongs to pid " + pid + " uid " + uid
-                    + ", not to the caller (pid " + peer.pid() + " uid " + peer.uid() + ")");
+            throw StatsException.permissionDenied("buffer " + id + " belongs to pid " + pid + " uid "
+                    + Integer.toUnsignedString(uid) + ", not to the caller (pid " + peer.pid() + " uid " + peer.uidText()
+                    + ")");
         }
         if (!filePkg.equals(pkg) || fileVersion != version) {
             throw StatsException.permissionDenied("buffer " + id + " counts " + filePkg + " version " + fileVersion
@@ -152,13 +172,13 @@ final class Registrar {
     private LiveBuffer create(PeerIdentity peer, String pkg, long version, Pipeline pipeline, String predecessorId)
             throws StatsException {
         String id = BufferNames.newId();
-        Path path = BufferNames.pathOf(state.config.bufferDir(), id);
+        Path path = BufferNames.pathOf(state.config.get(Setting.BUFFER_DIR), id);
         long start = state.now();
         BufferSpec spec = BufferSpec.builder().pid(peer.pid()).uid(peer.uid()).packageName(pkg).versionCode(version)
                 .registrationId(id).statsStartMillis(start).pipeline(pipeline).predecessorId(predecessorId).build();
         BufferReader reader = null;
         try {
-            Files.createDirectories(state.config.bufferDir());
+            Files.createDirectories(state.config.get(Setting.BUFFER_DIR));
             BufferFiles.create(path, spec, BufferFiles.OWNER_READ_WRITE);
             if (peer.uid() != daemonUid) {
                 Files.setAttribute(path, "unix:uid", peer.uid(), LinkOption.NOFOLLOW_LINKS);
@@ -176,7 +196,8 @@ final class Registrar {
             } catch (IOException suppressed) {
                 e.addSuppressed(suppressed);
             }
-            throw StatsException.unavailable("cannot create a buffer in " + state.config.bufferDir() + ": " + e.getMessage(), e);
+            throw StatsException.unavailable("cannot create a buffer in " + state.config.get(Setting.BUFFER_DIR) + ": "
+                    + e.getMessage(), e);
         } finally {
             if (reader != null) {
                 reader.close();

@@ -1,5 +1,6 @@
 package io.gfxstats.demo;
 
+import io.gfxstats.client.Attachment;
 import io.gfxstats.client.BufferProvider;
 import io.gfxstats.client.DaemonBufferProvider;
 import io.gfxstats.client.SessionOptions;
@@ -11,11 +12,13 @@ import io.gfxstats.frame.ModernJankTracker;
 import io.gfxstats.frame.TrackerConfig;
 import io.gfxstats.stats.JankType;
 import io.gfxstats.stats.ProfileData;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A rendering process that exists to be measured: it registers with the daemon like any app
@@ -113,7 +116,18 @@ public final class SyntheticRenderer {
                 .pipeline(options.pipeline())
                 .refreshIntervalNanos(interval)
                 .build();
-        StatsSession session = StatsSession.open(sessionOptions, provider);
+        AtomicReference<String> refusal = new AtomicReference<>();
+        BufferProvider watched = (request, onEnded) -> {
+            try {
+                Attachment a = provider.attach(request, onEnded);
+                refusal.set(null);
+                return a;
+            } catch (IOException | RuntimeException e) {
+                refusal.set(e.getMessage());
+                throw e;
+            }
+        };
+        StatsSession session = StatsSession.open(sessionOptions, watched);
         ProfileData local = new ProfileData();
         boolean stopped;
         try {
@@ -132,6 +146,10 @@ public final class SyntheticRenderer {
                 Thread.interrupted();
                 session.close();
                 return finish(new Result(local, true));
+            }
+            if (!attached && refusal.get() != null && !refusal.get().contains("not running")) {
+                // The daemon answered and refused (full, permission): that, not "is it running?".
+                throw new DaemonUnavailableException(refusal.get());
             }
             if (!attached) {
                 throw new DaemonUnavailableException("no gfxstats daemon answered at " + where()

@@ -131,20 +131,32 @@ final class ColumnMapping {
      * example no rows), the one named FrameInterval. -1 when the header has neither.
      */
     int resolveInterval(List<long[]> rows) {
+        int[] tally = new int[2];
+        for (long[] row : rows) {
+            tallyInterval(row, tally);
+        }
+        return intervalColumn(tally);
+    }
+
+    /** Adds a row's votes to {@code tally}: [0] for the column named FrameInterval, [1] for FrameStartTime. */
+    void tallyInterval(long[] row, int[] tally) {
+        if (namedIntervalColumn < 0 || namedStartTimeColumn < 0) {
+            return;
+        }
+        if (plausibleInterval(row[namedIntervalColumn])) {
+            tally[0]++;
+        }
+        if (plausibleInterval(row[namedStartTimeColumn])) {
+            tally[1]++;
+        }
+    }
+
+    /** The interval column for a tally of votes ({@link #resolveInterval(List)}'s rule). */
+    int intervalColumn(int[] tally) {
         if (namedIntervalColumn < 0 || namedStartTimeColumn < 0) {
             return namedIntervalColumn >= 0 ? namedIntervalColumn : namedStartTimeColumn;
         }
-        int byName = 0;
-        int bySwap = 0;
-        for (long[] row : rows) {
-            if (plausibleInterval(row[namedIntervalColumn])) {
-                byName++;
-            }
-            if (plausibleInterval(row[namedStartTimeColumn])) {
-                bySwap++;
-            }
-        }
-        return bySwap > byName ? namedStartTimeColumn : namedIntervalColumn;
+        return tally[1] > tally[0] ? namedStartTimeColumn : namedIntervalColumn;
     }
 
     private static boolean plausibleInterval(long v) {

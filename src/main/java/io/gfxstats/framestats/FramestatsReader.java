@@ -4,9 +4,7 @@ import io.gfxstats.stats.Pipeline;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.Reader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,8 +32,27 @@ public final class FramestatsReader {
     private static final String WINDOW = "Window: ";
     private static final String PIPELINE = "Pipeline=";
 
+    /**
+     * Told of each finished frame as soon as its row is read, for a live sink ({@code replay -}).
+     * Frames come in input order; every frame belongs to the section last started.
+     */
+    public interface FrameListener {
+        /** A {@code ---PROFILEDATA---} section (or a bare CSV) begins: a new window. */
+        void sectionStarted(String name, ColumnSet columnSet, Pipeline pipeline) throws InterruptedException;
+
+        /** A finished frame of the current section, as {@link io.gfxstats.frame.FrameInfo} fields. */
+        void frame(long[] fields) throws InterruptedException;
+
+        /** The current section ended. */
+        void sectionFinished() throws InterruptedException;
+    }
+
     private final String source;
     private final List<FramestatsBlock> blocks = new ArrayList<>();
+    /** Null when reading whole blocks. */
+    private final FrameListener listener;
+    /** Streaming: the interval votes ({@link ColumnMapping#tallyInterval}) of the section's rows so far. */
+    private final int[] intervalTally = new int[2];
 
     // Context of the section being approached or read.
     private String process;
@@ -50,8 +67,9 @@ public final class FramestatsReader {
     private int headerLine;
     private final List<long[]> rows = new ArrayList<>();
 
-    private FramestatsReader(String source) {
+    private FramestatsReader(String source, FrameListener listener) {
         this.source = source;
+        this.listener = listener;
     }
 
     /** Reads a file; blocks without a window name are named by the file's name. */
@@ -61,9 +79,13 @@ public final class FramestatsReader {
         }
     }
 
-    /** Reads UTF-8 text; {@code source} names unnamed blocks and error messages. */
+    /**
+     * Reads a capture's bytes in whatever encoding saved them ({@link CaptureText}: UTF-8 or
+     * UTF-16, with or without a byte-order mark); {@code source} names unnamed blocks and error
+     * messages.
+     */
     public static List<FramestatsBlock> read(InputStream in, String source) throws IOException, FramestatsFormatException {
-        return read(new InputStreamReader(in, StandardCharsets.UTF_8), source);
+        return read(CaptureText.reader(in), source);
     }
 
     /**
@@ -71,21 +93,41 @@ public final class FramestatsReader {
      * example a gfxinfo dump taken without the {@code framestats} argument).
      */
     public static List<FramestatsBlock> read(Reader in, String source) throws IOException, FramestatsFormatException {
-        FramestatsReader reader = new FramestatsReader(source);
-        reader.readAll(in instanceof BufferedReader b ? b : new BufferedReader(in));
+        FramestatsReader reader = new FramestatsReader(source, null);
+        try {
+            reader.readAll(in instanceof BufferedReader b ? b : new BufferedReader(in));
+        } catch (InterruptedException e) {
+            throw new AssertionError("no listener, nothing waits", e);
+        }
         return List.copyOf(reader.blocks);
     }
 
-    private void readAll(BufferedReader in) throws IOException, FramestatsFormatException {
+    /**
+     * Reads a capture line by line and hands each finished frame to {@code listener} as soon as
+     * its row has been read (and the device's statistics blocks are skipped), so a capture fed
+     * through a pipe is recorded while it arrives. Same rules as {@link #read(Reader, String)},
+     * except that the FrameInterval/FrameStartTime swap is decided over the rows read so far
+     * (for real captures that is the same from the first row on). A malformed row stops the read
+     * with its line number; frames before it have been handed out.
+     *
+     * @return sections (windows) read
+     */
+    public static int stream(InputStream in, String source, FrameListener listener)
+            throws IOException, FramestatsFormatException, InterruptedException {
+        FramestatsReader reader = new FramestatsReader(source, java.util.Objects.requireNonNull(listener, "listener"));
+        reader.readAll(new BufferedReader(CaptureText.reader(in)));
+        return reader.sections;
+    }
+
+    private int sections;
+
+    private void readAll(BufferedReader in) throws IOException, FramestatsFormatException, InterruptedException {
         boolean bareCsv = false;
         boolean first = true;
         int lineNo = 0;
         String line;
         while ((line = in.readLine()) != null) {
             lineNo++;
-            if (lineNo == 1 && line.startsWith("\uFEFF")) {
-                line = line.substring(1);
-            }
             line = stripCr(line);
             if (first && !line.isBlank()) {
                 first = false;
@@ -145,7 +187,7 @@ public final class FramestatsReader {
         }
     }
 
-    private void sectionLine(String line, int lineNo) throws FramestatsFormatException {
+    private void sectionLine(String line, int lineNo) throws FramestatsFormatException, InterruptedException {
         String trimmed = line.strip();
         if (trimmed.isEmpty()) {
             return;
@@ -157,6 +199,11 @@ public final class FramestatsReader {
             }
             mapping = ColumnMapping.parseHeader(trimmed, source, lineNo);
             headerLine = lineNo;
+            sections++;
+            if (listener != null) {
+                java.util.Arrays.fill(intervalTally, 0);
+                listener.sectionStarted(sectionName(), mapping.columnSet(), pipeline);
+            }
             return;
         }
         if (trimmed.equals(SECTION_MARKER)) {
@@ -165,7 +212,20 @@ public final class FramestatsReader {
             resetWindow();
             return;
         }
-        rows.add(parseRow(trimmed, lineNo));
+        long[] row = parseRow(trimmed, lineNo);
+        if (listener == null) {
+            rows.add(row);
+            return;
+        }
+        mapping.tallyInterval(row, intervalTally);
+        long[] fields = mapping.toFields(row, mapping.intervalColumn(intervalTally));
+        if (mapping.isComplete(fields)) {
+            listener.frame(fields);
+        }
+    }
+
+    private String sectionName() {
+        return window != null ? window : viewRoot != null ? viewRoot : process != null ? process : source;
     }
 
     private long[] parseRow(String line, int lineNo) throws FramestatsFormatException {
@@ -186,7 +246,12 @@ public final class FramestatsReader {
         return row;
     }
 
-    private void finishSection() {
+    private void finishSection() throws InterruptedException {
+        if (listener != null) {
+            mapping = null;
+            listener.sectionFinished();
+            return;
+        }
         int intervalColumn = mapping.resolveInterval(rows);
         List<long[]> complete = new ArrayList<>(rows.size());
         for (long[] row : rows) {
@@ -195,7 +260,7 @@ public final class FramestatsReader {
                 complete.add(fields);
             }
         }
-        String name = window != null ? window : viewRoot != null ? viewRoot : process != null ? process : source;
+        String name = sectionName();
         DeviceStats device = stats == null ? null : stats.build();
         blocks.add(new FramestatsBlock(name, process, mapping.columnSet(), headerLine, rows.size(),
                 complete.toArray(new long[0][]), device, pipeline));

@@ -4,6 +4,11 @@ import io.gfxstats.client.BufferRef;
 import io.gfxstats.client.SessionOptions;
 import io.gfxstats.client.StatsSession;
 import io.gfxstats.frame.DaveyListener;
+import io.gfxstats.framestats.FramestatsFormatException;
+import io.gfxstats.framestats.FramestatsReader;
+import io.gfxstats.stats.Pipeline;
+import java.io.IOException;
+import java.io.InputStream;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -51,13 +56,7 @@ public final class Replay {
      */
     public Outcome run(CaptureReplay capture, ObservedProvider provider, ProgressReporter progress,
                        Consumer<String> notes) throws InterruptedException {
-        SessionOptions sessionOptions = SessionOptions.builder(options.packageName(), options.versionCode())
-                .pipeline(options.pipelineFor(capture.pipeline()))
-                .refreshIntervalNanos(options.refreshIntervalNanos())
-                .retry(RETRY_MIN, RETRY_MAX)
-                .daveyListener(DaveyListener.ignoring())
-                .build();
-        StatsSession session = StatsSession.open(sessionOptions, provider);
+        StatsSession session = open(capture.pipeline(), provider);
         try {
             long frames = capture.record(session, options.pacer(), progress);
             boolean delivered = awaitDelivery(session, provider, notes, frames);
@@ -65,6 +64,51 @@ public final class Replay {
         } finally {
             session.close();
         }
+    }
+
+    /**
+     * Runs a replay of a capture being read from {@code in} (a pipe): every frame is recorded as
+     * its line arrives. Returns once the input ended (or a line could not be read: the frames
+     * before it are recorded and delivered, and the outcome says what was wrong); an outcome of
+     * 0 frames and 0 windows means the input held no framestats and no session was opened.
+     */
+    public LiveOutcome runLive(InputStream in, String source, ObservedProvider provider, ProgressReporter progress,
+                               Consumer<String> notes) throws InterruptedException, IOException {
+        LiveCaptureReplay live = new LiveCaptureReplay(pipeline -> open(pipeline, provider),
+                options.refreshIntervalNanos(), options.pacer(), progress);
+        FramestatsFormatException malformed = null;
+        try {
+            FramestatsReader.stream(in, source, live);
+        } catch (FramestatsFormatException e) {
+            malformed = e;
+        }
+        live.finish();
+        StatsSession session = live.session();
+        if (session == null) {
+            return new LiveOutcome(new Outcome(0, 0, false, Optional.empty(), Optional.empty()),
+                    Optional.ofNullable(malformed));
+        }
+        try {
+            boolean delivered = awaitDelivery(session, provider, notes, live.recorded());
+            return new LiveOutcome(new Outcome(live.recorded(), live.windows(), delivered, session.buffer(),
+                    provider.lastProblem()), Optional.ofNullable(malformed));
+        } finally {
+            session.close();
+        }
+    }
+
+    /** A live replay's outcome, and the line that stopped it early, if one did. */
+    public record LiveOutcome(Outcome outcome, Optional<FramestatsFormatException> malformed) {
+    }
+
+    private StatsSession open(Pipeline captured, ObservedProvider provider) {
+        SessionOptions sessionOptions = SessionOptions.builder(options.packageName(), options.versionCode())
+                .pipeline(options.pipelineFor(captured))
+                .refreshIntervalNanos(options.refreshIntervalNanos())
+                .retry(RETRY_MIN, RETRY_MAX)
+                .daveyListener(DaveyListener.ignoring())
+                .build();
+        return StatsSession.open(sessionOptions, provider);
     }
 
     /** Waits, up to the attach timeout, until the session is attached; says so if that takes a while. */

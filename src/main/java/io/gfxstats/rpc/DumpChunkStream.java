@@ -22,6 +22,7 @@ final class DumpChunkStream extends OutputStream {
 
     private final ServerCallStreamObserver<DumpChunk> call;
     private final byte[] buffer;
+    private final long stallTimeoutNanos;
     private final Object readyLock = new Object();
     private int count;
     private long bytesSent;
@@ -30,8 +31,23 @@ final class DumpChunkStream extends OutputStream {
     private boolean closed;
 
     DumpChunkStream(ServerCallStreamObserver<DumpChunk> call, int chunkBytes) {
+        this(call, chunkBytes, Long.MAX_VALUE);
+    }
+
+    /** @param stallTimeoutNanos how long to wait for the client to take more before giving up */
+    DumpChunkStream(ServerCallStreamObserver<DumpChunk> call, int chunkBytes, long stallTimeoutNanos) {
         this.call = Objects.requireNonNull(call, "call");
         this.buffer = new byte[chunkBytes];
+        this.stallTimeoutNanos = stallTimeoutNanos;
+    }
+
+    /** The client took nothing for longer than the stall timeout: the dump is given up. */
+    static final class StalledException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        StalledException(String message) {
+            super(message);
+        }
     }
 
     /** Wired to the call's on-ready handler. */
@@ -127,10 +143,17 @@ final class DumpChunkStream extends OutputStream {
     }
 
     private void awaitReady() throws IOException {
+        long start = System.nanoTime();
         synchronized (readyLock) {
             while (!call.isReady()) {
                 if (cancelled) {
                     throw new IOException("dump cancelled: the client went away or its deadline passed");
+                }
+                if (System.nanoTime() - start > stallTimeoutNanos) {
+                    cancelled = true;
+                    throw new StalledException("dump stalled: the client read nothing for "
+                            + (stallTimeoutNanos / 1_000_000) + " ms after " + bytesSent
+                            + " bytes (setting dump.stall.timeout)");
                 }
                 try {
                     readyLock.wait(READY_POLL_MILLIS);

@@ -3,6 +3,8 @@ package io.gfxstats.rpc;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.InternalNettyServerCredentials;
+import io.grpc.netty.shaded.io.grpc.netty.InternalProtocolNegotiator;
+import io.grpc.netty.shaded.io.grpc.netty.InternalProtocolNegotiators;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
@@ -39,6 +41,10 @@ public final class GfxStatsServer {
 
     private final ServerConfig config;
     private final GfxStatsService service;
+    private final RefusalLog refusals = new RefusalLog();
+    private ConnectionLimits limits;
+    private ConnectionLimits.Counter connections;
+    private int ownerUid;
     private EventLoopGroup boss;
     private EventLoopGroup workers;
     private UnixSocketFile socketFile;
@@ -48,7 +54,8 @@ public final class GfxStatsServer {
 
     public GfxStatsServer(ServerConfig config, StatsBackend backend) {
         this.config = Objects.requireNonNull(config, "config");
-        this.service = new GfxStatsService(backend, config.dumpChunkBytes(), config.maxConcurrentDumps());
+        this.service = new GfxStatsService(backend, config.dumpChunkBytes(), config.maxConcurrentDumps(),
+                config.maxDumpsPerPeer(), config.dumpStallTimeout());
     }
 
     /** Binds the Unix socket and, if enabled, the TCP listener. Nothing is left behind on failure. */
@@ -63,6 +70,17 @@ public final class GfxStatsServer {
         // Settings are checked before anything is created so that a bad config leaves no trace.
         TcpListener tcp = config.tcp().enabled() ? TcpListener.check(config.tcp()) : null;
         socketFile = UnixSocketFile.prepare(config.socket());
+        try {
+            ownerUid = UnixSocketFile.currentUid();
+        } catch (IOException e) {
+            throw new ServerStartException("cannot tell the daemon's own uid: " + Problems.describe(e), e);
+        }
+        limits = config.connections().fitTo(fdLimit());
+        if (!limits.equals(config.connections())) {
+            LOG.warn("connection limits lowered to {} (open-file limit {}): raise the limit (ulimit -n, LimitNOFILE=) "
+                    + "to allow connections.max", limits, fdLimit());
+        }
+        connections = new ConnectionLimits.Counter(limits);
         boss = EpollGroups.create(1, "gfxstats-accept");
         workers = EpollGroups.create(2, "gfxstats-io");
         try {
@@ -82,21 +100,26 @@ public final class GfxStatsServer {
     private Server startUnix() throws ServerStartException {
         NettyServerBuilder builder = NettyServerBuilder
                 .forAddress(new DomainSocketAddress(socketFile.path().toString()),
-                        InternalNettyServerCredentials.create(new PeerCredentialsNegotiator()))
+                        InternalNettyServerCredentials.create(new AdmissionNegotiator(new PeerCredentialsNegotiator(),
+                                connections, limits, ownerUid, false, false, refusals)))
                 .channelType(EpollServerDomainSocketChannel.class)
                 // Unix sockets have no keepalive; without this Netty warns on every connection.
                 .withChildOption(ChannelOption.SO_KEEPALIVE, null)
-                .addService(ServerInterceptors.intercept(service, new UnixCallerInterceptor()));
+                .addService(ServerInterceptors.intercept(MalformedRequests.guard(service.bindService(), refusals),
+                        new UnixCallerInterceptor()));
         return startOrExplain(common(builder), "unix socket " + socketFile.path());
     }
 
     private Server startTcp(TcpListener tcp) throws ServerStartException {
-        NettyServerBuilder builder = NettyServerBuilder.forAddress(tcp.address)
+        InternalProtocolNegotiator.ProtocolNegotiator negotiation = tcp.sslContext != null
+                ? InternalProtocolNegotiators.serverTls(tcp.sslContext) : InternalProtocolNegotiators.serverPlaintext();
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(tcp.address, InternalNettyServerCredentials.create(
+                        new AdmissionNegotiator(negotiation, connections, limits, ownerUid, true, tcp.sslContext != null,
+                                refusals)))
                 .channelType(EpollServerSocketChannel.class)
-                .addService(ServerInterceptors.intercept(service, new TcpCallerInterceptor(tcp.token)));
-        if (tcp.sslContext != null) {
-            builder.sslContext(tcp.sslContext);
-        }
+                .maxConnectionIdle(limits.tcpIdle().toMillis(), TimeUnit.MILLISECONDS)
+                .addService(ServerInterceptors.intercept(MalformedRequests.guard(service.bindService(), refusals),
+                        new TcpCallerInterceptor(tcp.token)));
         return startOrExplain(common(builder), tcp.describe(tcp.address.getPort()));
     }
 
@@ -107,6 +130,12 @@ public final class GfxStatsServer {
                 .maxInboundMessageSize(MAX_REQUEST_BYTES)
                 .permitKeepAliveTime(PERMIT_KEEPALIVE_SECONDS, TimeUnit.SECONDS)
                 .permitKeepAliveWithoutCalls(true);
+    }
+
+    /** The open-file soft limit, or -1 if the JVM cannot tell. */
+    private static long fdLimit() {
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.UnixOperatingSystemMXBean u ? u.getMaxFileDescriptorCount() : -1;
     }
 
     private static Server startOrExplain(NettyServerBuilder builder, String what) throws ServerStartException {

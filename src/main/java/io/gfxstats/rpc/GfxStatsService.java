@@ -19,6 +19,7 @@ import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -27,8 +28,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -45,8 +46,8 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
 
     private final StatsBackend backend;
     private final int dumpChunkBytes;
-    private final int maxConcurrentDumps;
-    private final Semaphore dumpSlots;
+    private final DumpSlots dumpSlots;
+    private final long stallTimeoutNanos;
     private final ExecutorService dumpExecutor;
     private final Set<LiveRegistration> live = ConcurrentHashMap.newKeySet();
     private final Semaphore watchSlots = new Semaphore(MAX_WATCHES);
@@ -55,13 +56,23 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
     private volatile boolean stopping;
 
     public GfxStatsService(StatsBackend backend, int dumpChunkBytes, int maxConcurrentDumps) {
+        this(backend, dumpChunkBytes, maxConcurrentDumps, ServerConfig.DEFAULT_MAX_DUMPS_PER_PEER,
+                ServerConfig.DEFAULT_DUMP_STALL_TIMEOUT);
+    }
+
+    /**
+     * @param maxDumpsPerPeer  dumps one peer may run at once (a process on the Unix socket, an address on TCP)
+     * @param dumpStallTimeout how long a dump may wait for its client to read before it is cancelled
+     */
+    public GfxStatsService(StatsBackend backend, int dumpChunkBytes, int maxConcurrentDumps, int maxDumpsPerPeer,
+                           Duration dumpStallTimeout) {
         this.backend = Objects.requireNonNull(backend, "backend");
-        if (dumpChunkBytes < 1 || maxConcurrentDumps < 1) {
-            throw new IllegalArgumentException("chunk size and dump limit must be positive");
+        if (dumpChunkBytes < 1 || maxConcurrentDumps < 1 || maxDumpsPerPeer < 1) {
+            throw new IllegalArgumentException("chunk size and dump limits must be positive");
         }
         this.dumpChunkBytes = dumpChunkBytes;
-        this.maxConcurrentDumps = maxConcurrentDumps;
-        this.dumpSlots = new Semaphore(maxConcurrentDumps);
+        this.dumpSlots = new DumpSlots(maxConcurrentDumps, Math.min(maxDumpsPerPeer, maxConcurrentDumps));
+        this.stallTimeoutNanos = dumpStallTimeout.toNanos();
         // Dumps run off the call executor: the dump thread blocks until the client is ready, and
         // the ready signal is delivered on the call executor.
         this.dumpExecutor = Executors.newFixedThreadPool(maxConcurrentDumps, daemonThreads("gfxstats-dump-"));
@@ -123,29 +134,33 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
             observer.onError(shuttingDown().asRuntimeException());
             return;
         }
-        if (!dumpSlots.tryAcquire()) {
-            observer.onError(Status.RESOURCE_EXHAUSTED
-                    .withDescription("too many dumps in progress (limit " + maxConcurrentDumps + "); retry shortly")
-                    .asRuntimeException());
+        String peer = peerOf(Caller.current());
+        String full = dumpSlots.tryAcquire(peer);
+        if (full != null) {
+            observer.onError(Status.RESOURCE_EXHAUSTED.withDescription(full).asRuntimeException());
             return;
         }
         ServerCallStreamObserver<DumpChunk> call = (ServerCallStreamObserver<DumpChunk>) observer;
-        DumpChunkStream sink = new DumpChunkStream(call, dumpChunkBytes);
+        DumpChunkStream sink = new DumpChunkStream(call, dumpChunkBytes, stallTimeoutNanos);
         call.setOnReadyHandler(sink::onReady);
         call.setOnCancelHandler(sink::onCancel);
         try {
-            dumpExecutor.execute(Context.current().wrap(() -> runDump(request, call, sink)));
+            dumpExecutor.execute(Context.current().wrap(() -> runDump(request, call, sink, peer)));
         } catch (RejectedExecutionException e) {
-            dumpSlots.release();
+            dumpSlots.release(peer);
             observer.onError(shuttingDown().asRuntimeException());
         }
     }
 
-    private void runDump(DumpRequest request, ServerCallStreamObserver<DumpChunk> call, DumpChunkStream sink) {
+    private void runDump(DumpRequest request, ServerCallStreamObserver<DumpChunk> call, DumpChunkStream sink,
+                         String peer) {
         try {
             backend.dump(request, sink);
             sink.finish();
             call.onCompleted();
+        } catch (DumpChunkStream.StalledException e) {
+            LOG.warn("dump for {} cancelled: {}", describeCaller(), e.getMessage());
+            call.onError(Status.DEADLINE_EXCEEDED.withDescription(e.getMessage()).asRuntimeException());
         } catch (StatsException e) {
             if (!sink.cancelled()) {
                 call.onError(e.toStatus().asRuntimeException());
@@ -162,8 +177,14 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
             if (!sink.cancelled()) {
                 call.onError(internal("dump failed", e).asRuntimeException());
             }
+        } catch (OutOfMemoryError e) {
+            // Tell the caller what happened before the JVM (-XX:+ExitOnOutOfMemoryError) goes down.
+            if (!sink.cancelled()) {
+                call.onError(outOfMemory("dump").asRuntimeException());
+            }
+            throw e;
         } finally {
-            dumpSlots.release();
+            dumpSlots.release(peer);
         }
     }
 
@@ -340,13 +361,33 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
             LOG.error("{} failed for {}", what, describeCaller(), e);
             observer.onError(internal(what + " failed", e).asRuntimeException());
             return;
+        } catch (OutOfMemoryError e) {
+            observer.onError(outOfMemory(what).asRuntimeException());
+            throw e;
         }
         observer.onNext(response);
         observer.onCompleted();
     }
 
+    /** Whom a dump slot is counted against: the process on the Unix socket, the address on TCP. */
+    private static String peerOf(Caller caller) {
+        if (caller == null) {
+            return "an unknown peer";
+        }
+        if (caller.transport() == Transport.UNIX) {
+            return caller.peer() == null ? "unix (no credentials)" : "pid " + caller.peer().pid();
+        }
+        return caller.remoteAddress() instanceof java.net.InetSocketAddress a && a.getAddress() != null
+                ? a.getAddress().getHostAddress() : String.valueOf(caller.remoteAddress());
+    }
+
     private static Status shuttingDown() {
         return Status.UNAVAILABLE.withDescription("gfxstats daemon is shutting down");
+    }
+
+    private static Status outOfMemory(String what) {
+        return Status.RESOURCE_EXHAUSTED.withDescription("the gfxstats daemon ran out of memory during the " + what
+                + " and restarts; see its log");
     }
 
     private static Status internal(String what, Throwable e) {

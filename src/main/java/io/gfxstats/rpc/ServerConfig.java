@@ -13,12 +13,17 @@ import java.util.Objects;
  * @param dumpChunkBytes largest DumpChunk payload; dumps are streamed in chunks of at most this
  * @param maxConcurrentDumps dumps served at once; more are refused with RESOURCE_EXHAUSTED
  * @param shutdownGrace how long {@link GfxStatsServer#stop()} lets running calls finish
+ * @param maxDumpsPerPeer dumps one peer (a process on the Unix socket, an address on TCP) may run at once
+ * @param dumpStallTimeout how long a dump may wait for its client to read before it is cancelled
+ * @param connections how many connections are kept open, in all and per peer
  */
 public record ServerConfig(Path socket, TcpConfig tcp, int dumpChunkBytes, int maxConcurrentDumps,
-        Duration shutdownGrace) {
+        Duration shutdownGrace, int maxDumpsPerPeer, Duration dumpStallTimeout, ConnectionLimits connections) {
     public static final int DEFAULT_DUMP_CHUNK_BYTES = 64 * 1024;
     public static final int DEFAULT_MAX_CONCURRENT_DUMPS = 4;
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(5);
+    public static final int DEFAULT_MAX_DUMPS_PER_PEER = 2;
+    public static final Duration DEFAULT_DUMP_STALL_TIMEOUT = Duration.ofSeconds(10);
     /** sun_path holds 108 bytes including the terminating NUL. */
     public static final int MAX_SOCKET_PATH_BYTES = 107;
 
@@ -32,6 +37,14 @@ public record ServerConfig(Path socket, TcpConfig tcp, int dumpChunkBytes, int m
         if (maxConcurrentDumps < 1) {
             throw new IllegalArgumentException("max concurrent dumps must be >= 1: " + maxConcurrentDumps);
         }
+        Objects.requireNonNull(dumpStallTimeout, "dumpStallTimeout");
+        Objects.requireNonNull(connections, "connections");
+        if (maxDumpsPerPeer < 1) {
+            throw new IllegalArgumentException("max dumps per peer must be >= 1: " + maxDumpsPerPeer);
+        }
+        if (dumpStallTimeout.isNegative() || dumpStallTimeout.isZero()) {
+            throw new IllegalArgumentException("dump stall timeout must be positive: " + dumpStallTimeout);
+        }
         if (shutdownGrace.isNegative()) {
             throw new IllegalArgumentException("shutdown grace must not be negative: " + shutdownGrace);
         }
@@ -40,18 +53,32 @@ public record ServerConfig(Path socket, TcpConfig tcp, int dumpChunkBytes, int m
     /** Unix socket only, default limits. */
     public static ServerConfig unixOnly(Path socket) {
         return new ServerConfig(socket, TcpConfig.disabled(), DEFAULT_DUMP_CHUNK_BYTES,
-                DEFAULT_MAX_CONCURRENT_DUMPS, DEFAULT_SHUTDOWN_GRACE);
+                DEFAULT_MAX_CONCURRENT_DUMPS, DEFAULT_SHUTDOWN_GRACE, DEFAULT_MAX_DUMPS_PER_PEER,
+                DEFAULT_DUMP_STALL_TIMEOUT, ConnectionLimits.DEFAULTS);
     }
 
     public ServerConfig withTcp(TcpConfig newTcp) {
-        return new ServerConfig(socket, newTcp, dumpChunkBytes, maxConcurrentDumps, shutdownGrace);
+        return new ServerConfig(socket, newTcp, dumpChunkBytes, maxConcurrentDumps, shutdownGrace, maxDumpsPerPeer,
+                dumpStallTimeout, connections);
     }
 
     public ServerConfig withDumpChunkBytes(int bytes) {
-        return new ServerConfig(socket, tcp, bytes, maxConcurrentDumps, shutdownGrace);
+        return new ServerConfig(socket, tcp, bytes, maxConcurrentDumps, shutdownGrace, maxDumpsPerPeer,
+                dumpStallTimeout, connections);
     }
 
     public ServerConfig withMaxConcurrentDumps(int max) {
-        return new ServerConfig(socket, tcp, dumpChunkBytes, max, shutdownGrace);
+        return new ServerConfig(socket, tcp, dumpChunkBytes, max, shutdownGrace, Math.min(maxDumpsPerPeer, max),
+                dumpStallTimeout, connections);
+    }
+
+    /** Dump limits: in total, per peer, and how long a dump may wait for its reader. */
+    public ServerConfig withDumpLimits(int max, int perPeer, Duration stallTimeout) {
+        return new ServerConfig(socket, tcp, dumpChunkBytes, max, shutdownGrace, perPeer, stallTimeout, connections);
+    }
+
+    public ServerConfig withConnectionLimits(ConnectionLimits limits) {
+        return new ServerConfig(socket, tcp, dumpChunkBytes, maxConcurrentDumps, shutdownGrace, maxDumpsPerPeer,
+                dumpStallTimeout, limits);
     }
 }

@@ -51,6 +51,7 @@ final class TcpListener {
         }
         BearerToken token = null;
         if (tcp.tokenFile() != null) {
+            OwnerOnly.checkSecretFile(tcp.tokenFile(), "token file (tcp.token.file)");
             requireReadable(tcp.tokenFile(), "token file");
             try {
                 token = BearerToken.fromFile(tcp.tokenFile());

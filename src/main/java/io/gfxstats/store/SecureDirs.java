@@ -146,11 +146,25 @@ final class SecureDirs {
         }
     }
 
+    /** How a file type reads in a message. */
+    static String kind(BasicFileAttributes attrs) {
+        if (attrs.isSymbolicLink()) {
+            return "symbolic link";
+        }
+        if (attrs.isDirectory()) {
+            return "directory";
+        }
+        if (attrs.isRegularFile()) {
+            return "regular file";
+        }
+        return "special file";
+    }
+
     static final class FileTooLargeException extends IOException {
         private static final long serialVersionUID = 1L;
 
         FileTooLargeException(long size, long max) {
-            super(size + " bytes, more than any day file can hold (" + max + ")");
+            super(size + " bytes, more than the day-file size cap (" + max + " bytes, setting data.file.max.size)");
         }
     }
 }

@@ -30,7 +30,8 @@ final class DaemonMemory {
         Path state = workDir.resolve("memory-" + heap);
         DayFileSet.copyTree(template, state.resolve("data"));
         try (ExternalDaemon daemon = ExternalDaemon.start(state, heap, "flush.interval=1d",
-                "buffers.max=" + Math.max(1024, buffers + 16))) {
+                "buffers.max=" + Math.max(1024, buffers + 16), "buffers.max.per.pid=" + Math.max(1024, buffers + 16),
+                "buffers.max.per.uid=" + Math.max(1024, buffers + 16))) {
             Thread.sleep(Math.min(2000, idleMillis)); // start-up settles
             long idle = daemon.rssKib();
             double idleCpu = daemon.cpuPercentOver(idleMillis);

@@ -2,6 +2,7 @@ package io.gfxstats.bench;
 
 import io.gfxstats.daemon.Daemon;
 import io.gfxstats.daemon.config.DaemonConfig;
+import io.gfxstats.daemon.config.Setting;
 import io.gfxstats.daemon.dump.DayFileCache;
 import io.gfxstats.proto.GraphicsStatsServiceDumpProto;
 import io.gfxstats.rpc.GfxStatsClient;
@@ -78,23 +79,25 @@ final class DumpScale {
         Path state = workDir.resolve("dump-" + files + (cached ? "-cached" : "-naive"));
         DayFileSet.copyTree(template, state.resolve("data"));
         DaemonConfig config = DaemonConfig.builder().stateDir(state)
-                .flushInterval(Duration.ofDays(1))
-                .maxBuffers(Math.max(1024, options.maxLive() + 16))
+                .set(Setting.FLUSH_INTERVAL, Duration.ofDays(1))
+                .set(Setting.MAX_BUFFERS, Math.max(1024, options.maxLive() + 16))
+                .set(Setting.MAX_BUFFERS_PER_PID, Math.max(1024, options.maxLive() + 16))
+                .set(Setting.MAX_BUFFERS_PER_UID, Math.max(1024, options.maxLive() + 16))
                 .build();
         Daemon daemon = new Daemon(config, Clock.systemUTC(), cached);
         daemon.start();
-        DriverBuffers live = new DriverBuffers(config.socketPath());
+        DriverBuffers live = new DriverBuffers(config.get(Setting.SOCKET_PATH));
         try {
             StatsBackend backend = daemon.backend();
             for (int size : options.liveSizes()) {
                 live.growTo(size, options.framesPerBuffer());
                 for (Format f : Format.values()) {
-                    points.add(measure(backend, config.socketPath(), cached, size, files, f));
+                    points.add(measure(backend, config.get(Setting.SOCKET_PATH), cached, size, files, f));
                     Progress.line(points.get(points.size() - 1));
                 }
             }
             if (atLargest != null) {
-                atLargest.run(daemon, live, config.dataDir());
+                atLargest.run(daemon, live, config.get(Setting.DATA_DIR));
             }
         } finally {
             // Stop first: the shutdown flush saves every buffer in one pass, instead of one save

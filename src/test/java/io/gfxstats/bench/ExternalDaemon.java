@@ -50,7 +50,7 @@ final class ExternalDaemon implements AutoCloseable {
             args.add("--set");
             args.add(s);
         }
-        List<String> cmd = JavaProcess.command(List.of("-Xmx" + heap, "-XX:+UseSerialGC"), DaemonMain.class,
+        List<String> cmd = JavaProcess.command(List.of("-Xmx" + heap, "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError"), DaemonMain.class,
                 args.toArray(String[]::new));
         Path log = stateDir.resolve("daemon.log");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true)

@@ -2,6 +2,7 @@ package io.gfxstats.bench;
 
 import io.gfxstats.daemon.Daemon;
 import io.gfxstats.daemon.config.DaemonConfig;
+import io.gfxstats.daemon.config.Setting;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -70,8 +71,9 @@ final class FleetPull {
             for (int i = 0; i < daemons; i++) {
                 Path state = root.resolve("d" + i);
                 DayFileSet.copyTree(template, state.resolve("data"));
-                DaemonConfig config = DaemonConfig.builder().stateDir(state).flushInterval(Duration.ofDays(1))
-                        .tcpEnabled(true).tcpHost("127.0.0.1").tcpPort(0).build();
+                DaemonConfig config = DaemonConfig.builder().stateDir(state)
+                        .set(Setting.FLUSH_INTERVAL, Duration.ofDays(1)).set(Setting.TCP_ENABLED, true)
+                        .set(Setting.TCP_HOST, "127.0.0.1").set(Setting.TCP_PORT, 0).build();
                 Daemon d = new Daemon(config, Clock.systemUTC());
                 d.start();
                 running.add(d);

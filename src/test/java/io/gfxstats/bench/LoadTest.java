@@ -158,7 +158,9 @@ public final class LoadTest {
         List<String> errors = new ArrayList<>();
         String heap = ExternalDaemon.configuredHeap();
         try (ExternalDaemon daemon = ExternalDaemon.start(work.resolve("state"), heap,
-                "flush.interval=" + o.flush().toMillis() + "ms", "buffers.max=" + Math.max(1024, o.sessions() + 16))) {
+                "flush.interval=" + o.flush().toMillis() + "ms", "buffers.max=" + Math.max(1024, o.sessions() + 16),
+                "buffers.max.per.pid=" + Math.max(1024, o.sessions() + 16),
+                "buffers.max.per.uid=" + Math.max(1024, o.sessions() + 16))) {
             int per = (o.sessions() + o.jvms() - 1) / o.jvms();
             for (int first = 0; first < o.sessions(); first += per) {
                 int n = Math.min(per, o.sessions() - first);

@@ -50,7 +50,12 @@ public final class TraceBench {
                 System.err.printf(Locale.ROOT, "round %d: grep %.2fs wall %.2fs cpu, gfxstats trace %.2fs wall %.2fs cpu%n",
                         i + 1, grep.get(i).wall(), grep.get(i).cpu(), ours.get(i).wall(), ours.get(i).cpu());
             }
+            double[] warm = new double[5];
+            for (int i = 0; i < warm.length; i++) {
+                warm[i] = inProcessCpuSeconds(trace);
+            }
             double size = bytes / 1e6;
+            double warmCpu = size / median(Arrays.copyOfRange(warm, 2, warm.length));
             double grepWall = size / median(grep.stream().mapToDouble(Run::wall).toArray());
             double grepCpu = size / median(grep.stream().mapToDouble(Run::cpu).toArray());
             double ourWall = size / median(ours.stream().mapToDouble(Run::wall).toArray());
@@ -64,18 +69,30 @@ public final class TraceBench {
                             + "| | MB/s (wall) | MB/s (CPU: user+sys) |%n|---|---|---|%n"
                             + "| `grep -c tracing_mark_write` | %.0f | %.0f |%n"
                             + "| `gfxstats trace` (summary, JVM start included, `-Xmx64m`) | %.0f | %.0f |%n"
-                            + "| **ratio grep / gfxstats trace** | **%.2f** | **%.2f** |%n%n"
+                            + "| **ratio grep / gfxstats trace** | **%.2f** | **%.2f** |%n"
+                            + "| `TraceParser` in one JVM after 2 warm-up reads (thread CPU time, median of 3) | | %.0f |%n"
+                            + "| **ratio grep / warm parser** | | **%.2f** |%n%n"
                             + "Largest resident set of the `gfxstats trace` JVM: %d MB for a %.0f MB input.%n",
                     size, rounds, load, Runtime.getRuntime().availableProcessors(), grepWall, grepCpu, ourWall,
-                    ourCpu, grepWall / ourWall, grepCpu / ourCpu, rss / 1024, size);
+                    ourCpu, grepWall / ourWall, grepCpu / ourCpu, warmCpu, grepCpu / warmCpu, rss / 1024, size);
             System.out.print(block);
             update(doc, block);
-            System.out.printf(Locale.ROOT, "grep_mb_s=%.0f trace_mb_s=%.0f ratio_wall=%.2f ratio_cpu=%.2f%n", grepWall,
-                    ourWall, grepWall / ourWall, grepCpu / ourCpu);
+            System.out.printf(Locale.ROOT, "grep_mb_s=%.0f trace_mb_s=%.0f ratio_wall=%.2f ratio_cpu=%.2f ratio_warm_cpu=%.2f%n",
+                    grepWall, ourWall, grepWall / ourWall, grepCpu / ourCpu, grepCpu / warmCpu);
         } finally {
             Files.deleteIfExists(trace);
             Files.deleteIfExists(dir);
         }
+    }
+
+    /** One whole parse of {@code trace} in this JVM, in CPU seconds of this thread. */
+    private static double inProcessCpuSeconds(Path trace) throws Exception {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long t0 = mx.getCurrentThreadCpuTime();
+        try (java.io.InputStream in = Files.newInputStream(trace)) {
+            io.gfxstats.trace.TraceParser.parse(in, trace.toString(), io.gfxstats.trace.ClockOffset.AUTO, null);
+        }
+        return (mx.getCurrentThreadCpuTime() - t0) / 1e9;
     }
 
     private static double median(double[] v) {

@@ -183,6 +183,51 @@ class FramestatsCommandTest {
         assertTrue(android14.text().startsWith("\nUID: 0\nPackage: old-device.csv\n"), android14.text());
     }
 
+    /** The capture as another tool saved it: CRLF line ends, then {@code charset}, then {@code mark}. */
+    static byte[] resaved(java.nio.charset.Charset charset, byte[] mark) throws Exception {
+        String crlf = Files.readString(CAPTURE).replace("\n", "\r\n");
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        b.write(mark);
+        b.write(crlf.getBytes(charset));
+        return b.toByteArray();
+    }
+
+    static final Object[][] SAVED_AS = {
+        {"utf8-bom", StandardCharsets.UTF_8, new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}},
+        {"utf8", StandardCharsets.UTF_8, new byte[0]},
+        {"utf16le-bom", StandardCharsets.UTF_16LE, new byte[] {(byte) 0xFF, (byte) 0xFE}},
+        {"utf16be-bom", StandardCharsets.UTF_16BE, new byte[] {(byte) 0xFE, (byte) 0xFF}},
+        {"utf16le", StandardCharsets.UTF_16LE, new byte[0]},
+    };
+
+    @Test
+    void shouldReadAndCheckCapturesSavedByWindowsToolsInEveryEncoding() throws Exception {
+        Result reference = run("framestats", CAPTURE.toString());
+        Result referenceCheck = run("framestats", "--check", CAPTURE.toString());
+        assertEquals(0, referenceCheck.code(), referenceCheck.err());
+        for (Object[] saved : SAVED_AS) {
+            Path file = dir.resolve("capture-" + saved[0] + ".txt");
+            Files.write(file, resaved((java.nio.charset.Charset) saved[1], (byte[]) saved[2]));
+            Result text = run("framestats", file.toString());
+            assertEquals(0, text.code(), saved[0] + ": " + text.err());
+            assertEquals(reference.text(), text.text(), saved[0] + ": the same dump as from the UTF-8 original");
+            Result check = run("framestats", "--check", file.toString());
+            assertEquals(0, check.code(), saved[0] + ": " + check.err());
+            assertEquals(referenceCheck.text().replace(CAPTURE.getFileName().toString(), "X"),
+                    check.text().replace(file.getFileName().toString(), "X"), saved[0].toString());
+        }
+        // Standard input, as "Get-Content capture.txt | gfxstats framestats -" would feed it.
+        Process p = JavaProcess.builder(Main.class, "framestats", "--check", "-").redirectErrorStream(false).start();
+        try (OutputStream stdin = p.getOutputStream()) {
+            stdin.write(resaved(StandardCharsets.UTF_16LE, new byte[] {(byte) 0xFF, (byte) 0xFE}));
+        }
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), err);
+        assertTrue(out.endsWith("7 matched, 0 differed, 6 skipped\n"), out);
+    }
+
     @Test
     void shouldReadStdinInARealProcess() throws Exception {
         Process p = JavaProcess.builder(Main.class, "framestats", "-").redirectErrorStream(false).start();

@@ -70,6 +70,15 @@ class LiveCommandsTest {
     }
 
     @Test
+    void shouldSayInOneLineThatNoDaemonRuns(@org.junit.jupiter.api.io.TempDir Path dir) {
+        String socket = dir.resolve("none.sock").toString();
+        assertEquals("gfxstats top: gfxstats daemon not running (no socket at " + socket + ")",
+                CliRun.main("top", "--once", "--json", "--socket", socket).onlyErrorLine());
+        assertEquals("gfxstats matrix-report: gfxstats daemon not running (no socket at " + socket + ")",
+                CliRun.main("matrix-report", "--socket", socket).onlyErrorLine());
+    }
+
+    @Test
     void shouldReportSlicesPerSceneAndFilterThem() throws Exception {
         MatrixReportCommand reports = new MatrixReportCommand(Map.of(), capture(1_000_000_000L), () -> 1_000L);
         CliRun all = CliRun.command(reports, "", "--slice", "80000");

@@ -117,6 +117,96 @@ class ReplayCommandEndToEndTest {
     }
 
     @Test
+    void shouldRecordEachFrameOfStandardInputAsItsLineArrives() throws Exception {
+        daemon = newDaemon().start();
+        // The SubSettings window's section as a bare CSV: its header, then its rows one by one.
+        List<String> lines = Files.readAllLines(CAPTURE);
+        int header = lines.indexOf("Window: com.android.settings/com.android.settings.SubSettings");
+        while (!lines.get(header).equals("---PROFILEDATA---")) {
+            header++;
+        }
+        header++;
+        int end = header + 1;
+        while (!lines.get(end).equals("---PROFILEDATA---")) {
+            end++;
+        }
+        List<String> rows = lines.subList(header + 1, end);
+        String csvHeader = lines.get(header);
+        try (ReplayProcess r = ReplayProcess.start("replay", "--package", PACKAGE, "--version-code",
+                Long.toString(VERSION), "--socket", state.resolve("gfxstatsd.sock").toString(), "-")) {
+            java.io.OutputStream in = r.stdin();
+            in.write((csvHeader + "\n").getBytes(StandardCharsets.UTF_8));
+            int fed = 0;
+            long counted = 0;
+            while (counted == 0) {
+                in.write((rows.get(fed++) + "\n").getBytes(StandardCharsets.UTF_8));
+                in.flush();
+                counted = framesOf(csvHeader, rows.subList(0, fed));
+            }
+            await(() -> {
+                try {
+                    return daemon.totalFrames(PACKAGE) == 1;
+                } catch (Exception e) {
+                    return false;
+                }
+            }, "the first frame is in the daemon while standard input is still open");
+            assertTrue(r.isAlive(), "the replay still reads its input");
+            for (int i = fed; i < rows.size(); i++) {
+                in.write((rows.get(i) + "\n").getBytes(StandardCharsets.UTF_8));
+            }
+            in.close();
+            assertEquals(0, r.waitFor(60), "stderr: " + r.err());
+        }
+        long all = framesOf(csvHeader, rows);
+        assertEquals(79, all, "the window's finished frames");
+        await(() -> {
+            try {
+                return daemon.totalFrames(PACKAGE) == all;
+            } catch (Exception e) {
+                return false;
+            }
+        }, "every frame of the window in the daemon");
+    }
+
+    /** Finished frames of a bare CSV, by the offline reader. */
+    private static long framesOf(String header, List<String> rows) throws Exception {
+        String csv = header + "\n" + String.join("\n", rows) + "\n";
+        long n = 0;
+        for (FramestatsBlock b : FramestatsReader.read(new java.io.StringReader(csv), "prefix")) {
+            n += b.frameCount();
+        }
+        return n;
+    }
+
+    @Test
+    void shouldReplayACaptureSavedByWindowsPowerShell() throws Exception {
+        daemon = newDaemon().start();
+        // Windows PowerShell 5's "adb shell dumpsys gfxinfo ... > file": UTF-16LE, a byte-order mark, CRLF.
+        Path saved = state.resolve("capture-utf16.txt");
+        Files.write(saved, FramestatsCommandTest.resaved(StandardCharsets.UTF_16LE,
+                new byte[] {(byte) 0xFF, (byte) 0xFE}));
+        try (ReplayProcess r = ReplayProcess.start("replay", "--package", PACKAGE, "--version-code",
+                Long.toString(VERSION), "--socket", state.resolve("gfxstatsd.sock").toString(), saved.toString())) {
+            assertEquals(0, r.waitFor(60), "stderr: " + r.err());
+            assertEquals("recorded " + expectedFrames + " frames", lastProgressLine(r.out()));
+        }
+        assertDaemonHoldsExpected();
+    }
+
+    @Test
+    void shouldRegisterThePipelineAskedForElseTheCapturesOwn() throws Exception {
+        daemon = newDaemon().start();
+        assertEquals(io.gfxstats.proto.GraphicsStatsProto.PipelineType.GL, expected.getPipeline(),
+                "the capture says Skia (OpenGL)");
+        try (ReplayProcess r = replay("--pipeline", "vulkan")) {
+            assertEquals(0, r.waitFor(60), "stderr: " + r.err());
+        }
+        GraphicsStatsProto entry = daemon.entry(PACKAGE, VERSION).orElseThrow();
+        assertEquals(io.gfxstats.proto.GraphicsStatsProto.PipelineType.VULKAN, entry.getPipeline());
+        assertEquals(expectedFrames, entry.getSummary().getTotalFrames());
+    }
+
+    @Test
     void shouldRideOutADaemonKilledInTheMiddleOfAPacedReplay() throws Exception {
         daemon = newDaemon().start();
         try (ReplayProcess r = replay("--rate", RATE)) {

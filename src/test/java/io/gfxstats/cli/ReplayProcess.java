@@ -57,6 +57,11 @@ final class ReplayProcess implements AutoCloseable {
         return recorded;
     }
 
+    /** The process's standard input. */
+    java.io.OutputStream stdin() {
+        return process.getOutputStream();
+    }
+
     boolean isAlive() {
         return process.isAlive();
     }

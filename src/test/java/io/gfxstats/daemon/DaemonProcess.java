@@ -8,6 +8,7 @@ import io.gfxstats.rpc.v1.DumpRequest;
 import io.gfxstats.rpc.v1.HealthResponse;
 import io.gfxstats.testing.DaemonHealth;
 import io.gfxstats.testing.JavaProcess;
+import io.gfxstats.testing.OtherUser;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,6 +27,8 @@ public final class DaemonProcess implements AutoCloseable {
     private final List<String> extraArgs;
     private final Path log;
     private final Path clockOffsetFile;
+    private List<String> jvmOptions; // null: JavaProcess's defaults for a short-lived test JVM
+    private OtherUser user; // null: this test's own uid
     private Process process;
 
     public DaemonProcess(Path stateDir, String... extraArgs) {
@@ -52,6 +55,18 @@ public final class DaemonProcess implements AutoCloseable {
         return stateDir.resolve("buffers");
     }
 
+    /** The production JVM settings of scripts/gfxstatsd: its default heap, serial GC, exit on out-of-memory. */
+    public DaemonProcess withProductionHeap() {
+        jvmOptions = List.of("-Xmx64m", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError");
+        return this;
+    }
+
+    /** Runs the daemon as {@link OtherUser#UID} (its state directory must belong to that uid). */
+    public DaemonProcess asOtherUser(OtherUser other) {
+        this.user = other;
+        return this;
+    }
+
     /** Moves the daemon's clock: milliseconds added to the wall clock. */
     public void setClockOffset(long millis) throws IOException {
         Path tmp = clockOffsetFile.resolveSibling("clock-offset.tmp");
@@ -63,12 +78,33 @@ public final class DaemonProcess implements AutoCloseable {
         Files.createDirectories(stateDir);
         List<String> args = new ArrayList<>(List.of("--state-dir", stateDir.toString()));
         args.addAll(extraArgs);
-        ProcessBuilder pb = JavaProcess.builder(DaemonMain.class, args.toArray(String[]::new));
+        List<String> jvm = jvmOptions == null ? JavaProcess.SHORT_LIVED : jvmOptions;
+        ProcessBuilder pb = new ProcessBuilder(user == null
+                ? JavaProcess.command(jvm, DaemonMain.class, args.toArray(String[]::new))
+                : user.command(jvm, DaemonMain.class, args.toArray(String[]::new)));
         pb.environment().put(DaemonMain.CLOCK_OFFSET_ENV, clockOffsetFile.toString());
         pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         process = pb.start();
         DaemonHealth.await(process, socket(), Duration.ofSeconds(30), this::logText);
         return this;
+    }
+
+    /** A start that is expected to fail: the exit code and everything the daemon printed. */
+    public record Refusal(int exitCode, String output) {
+    }
+
+    /** Starts the daemon expecting it to refuse: waits (up to 30 s) for it to exit. */
+    public Refusal startExpectingRefusal() throws IOException, InterruptedException {
+        Files.createDirectories(stateDir);
+        List<String> args = new ArrayList<>(List.of("--state-dir", stateDir.toString()));
+        args.addAll(extraArgs);
+        ProcessBuilder pb = JavaProcess.builder(DaemonMain.class, args.toArray(String[]::new));
+        pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        process = pb.start();
+        if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+            throw new AssertionError("the daemon did not refuse to start; it runs: " + logText());
+        }
+        return new Refusal(process.exitValue(), logText());
     }
 
     public HealthResponse health() throws GfxStatsClientException {

@@ -90,6 +90,100 @@ class MetricsEndToEndTest {
     }
 
     @Test
+    void shouldExposeTheFrameTimelineCountersOfAClientThatRecordsThem() throws Exception {
+        Path log = tmp.resolve("frames.jsonl");
+        Files.write(log, TimelineClientEndToEndTest.frameLog(600));
+        Path state = tmp.resolve("tl");
+        try (DaemonProcess daemon = new DaemonProcess(state, METRICS_ON).start()) {
+            Process client = io.gfxstats.testing.JavaProcess.builder(TimelineClient.class, daemon.socket().toString(),
+                    "com.example.wayland", "3", log.toString())
+                    .redirectError(ProcessBuilder.Redirect.appendTo(daemon.clientLog().toFile())).start();
+            String out = new String(client.getInputStream().readAllBytes());
+            assertTrue(client.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+            assertEquals(0, client.exitValue(), out + Files.readString(daemon.clientLog()));
+            awaitLiveBuffers(daemon, 0);
+            io.gfxstats.timeline.TimelineCounters saved = savedTimeline(daemon);
+            assertEquals(600, saved.get(io.gfxstats.timeline.TimelineCounter.FRAMES));
+            assertTimelineMatches(scrape(daemon), saved);
+            assertEquals(0, daemon.stop());
+        }
+        // Seeded from the day file by a restarted daemon: the same counters.
+        try (DaemonProcess again = new DaemonProcess(state, METRICS_ON).start()) {
+            assertTimelineMatches(scrape(again), savedTimeline(again));
+        }
+    }
+
+    @Test
+    void shouldExposeSceneCountersLiveSavedAndSeeded() throws Exception {
+        Path state = tmp.resolve("sc");
+        java.util.Map<String, long[]> expected = new java.util.TreeMap<>();
+        for (long i = 0; i < 700; i++) {
+            long d = FrameClient.duration(i);
+            int dropped = io.gfxstats.matrix.MatrixRule.droppedFrames21(d,
+                    io.gfxstats.matrix.MatrixRule.refreshHz(FrameClient.INTERVAL, 0f));
+            long[] v = expected.computeIfAbsent(FrameClient.scene(i),
+                    k -> new long[1 + io.gfxstats.buffer.SceneGroup.LEVELS]);
+            v[0]++;
+            v[1 + io.gfxstats.matrix.MatrixLevels.DEFAULT.level(dropped)]++;
+        }
+        try (DaemonProcess daemon = new DaemonProcess(state, METRICS_ON).start()) {
+            ClientProcess c = ClientProcess.start(daemon, "com.example.scenes", 2, 700, 700, 0, "wait-attach", "hang",
+                    "scenes");
+            c.await("recorded 700", 60);
+            assertScenes(scrape(daemon), expected); // live, unsaved
+            c.kill();
+            awaitLiveBuffers(daemon, 0);
+            assertScenes(scrape(daemon), expected); // saved
+            assertEquals(0, daemon.stop());
+        }
+        try (DaemonProcess again = new DaemonProcess(state, METRICS_ON).start()) {
+            assertScenes(scrape(again), expected); // seeded from the day file
+        }
+    }
+
+    private static void assertScenes(Exposition e, java.util.Map<String, long[]> expected) {
+        String pkg = "package=\"com.example.scenes\"";
+        long sum = 0;
+        for (java.util.Map.Entry<String, long[]> s : expected.entrySet()) {
+            String scene = "scene=\"" + s.getKey() + "\"";
+            assertEquals(s.getValue()[0], e.value("gfxstats_scene_frames_total", pkg, scene), s.getKey() + e.text());
+            for (int l = 0; l < io.gfxstats.buffer.SceneGroup.LEVELS; l++) {
+                String level = "level=\"" + io.gfxstats.matrix.MatrixRule.levelName(l).toLowerCase(java.util.Locale.ROOT)
+                        + "\"";
+                assertEquals(s.getValue()[1 + l], e.value("gfxstats_scene_matrix_frames_total", pkg, scene, level),
+                        s.getKey() + " " + level);
+            }
+            sum += s.getValue()[0];
+        }
+        assertEquals(sum, e.value("gfxstats_frames_total", pkg), "scenes add up to the frames");
+    }
+
+    private static io.gfxstats.timeline.TimelineCounters savedTimeline(DaemonProcess daemon) throws Exception {
+        long today = Days.dayStart(System.currentTimeMillis());
+        Path file = daemon.dataDir().resolve(Long.toString(today)).resolve("com.example.wayland").resolve("3")
+                .resolve("total");
+        return io.gfxstats.timeline.TimelineProtos.fromProto(io.gfxstats.dayfile.DayFileCodec.decode(
+                Files.readAllBytes(file)).getGfxstatsFrameTimeline());
+    }
+
+    private static void assertTimelineMatches(Exposition e, io.gfxstats.timeline.TimelineCounters saved) {
+        String label = "package=\"com.example.wayland\"";
+        assertEquals(saved.get(io.gfxstats.timeline.TimelineCounter.FRAMES),
+                e.value("gfxstats_frametimeline_frames_total", label), e.text());
+        assertEquals(saved.get(io.gfxstats.timeline.TimelineCounter.JANKY_FRAMES),
+                e.value("gfxstats_frametimeline_janky_frames_total", label));
+        long jank = 0;
+        for (io.gfxstats.timeline.TimelineCounter t : io.gfxstats.timeline.TimelineCounter.values()) {
+            if (t.name().startsWith("JANK_")) {
+                assertEquals(saved.get(t), e.value("gfxstats_frametimeline_jank_total", label,
+                        "jank_type=\"" + FrameMetrics.jankTypeName(t) + "\""), t.name());
+                jank += saved.get(t);
+            }
+        }
+        assertTrue(jank > 0, "the log has janky frames");
+    }
+
+    @Test
     void shouldAnswerOnlyScrapersWithTheBearerTokenWhenOneIsConfigured() throws Exception {
         Path token = tmp.resolve("token");
         Files.writeString(token, "s3cret-token-for-metrics\n");

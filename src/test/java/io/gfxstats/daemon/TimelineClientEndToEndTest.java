@@ -65,7 +65,7 @@ class TimelineClientEndToEndTest {
      * client-only mode), with the last latch time the client's recorder estimates: the previous
      * presented frame's present minus (refresh - 1 ms) when that frame was due no later.
      */
-    private static List<String> frameLog(int frames) {
+    static List<String> frameLog(int frames) {
         SplittableRandom r = new SplittableRandom(11);
         List<String> lines = new ArrayList<>();
         long vsync = 1_000 * MS;

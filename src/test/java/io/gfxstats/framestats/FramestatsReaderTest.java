@@ -256,6 +256,46 @@ class FramestatsReaderTest {
     }
 
     @Test
+    void shouldStreamTheSameWindowsAndFramesAsTheWholeFileRead() throws Exception {
+        List<FramestatsBlock> blocks = FramestatsReader.read(Capture.FILE);
+        List<String> names = new ArrayList<>();
+        List<List<long[]>> frames = new ArrayList<>();
+        int sections;
+        try (var in = Files.newInputStream(Capture.FILE)) {
+            sections = FramestatsReader.stream(in, "capture", new FramestatsReader.FrameListener() {
+                @Override
+                public void sectionStarted(String name, ColumnSet columnSet, Pipeline pipeline) {
+                    names.add(name + " " + columnSet + " " + pipeline);
+                    frames.add(new ArrayList<>());
+                }
+
+                @Override
+                public void frame(long[] fields) {
+                    frames.get(frames.size() - 1).add(fields.clone());
+                }
+
+                @Override
+                public void sectionFinished() {
+                }
+            });
+        }
+        assertEquals(blocks.size(), sections);
+        for (int b = 0; b < blocks.size(); b++) {
+            FramestatsBlock block = blocks.get(b);
+            assertEquals(block.name() + " " + block.columnSet() + " " + block.pipeline(), names.get(b));
+            assertEquals(block.frameCount(), frames.get(b).size(), block.name());
+            for (int i = 0; i < block.frameCount(); i++) {
+                long[] expected = new long[FrameInfo.FIELD_COUNT];
+                FrameInfo f = block.frame(i);
+                for (int k = 0; k < expected.length; k++) {
+                    expected[k] = f.get(k);
+                }
+                assertArrayEquals(expected, frames.get(b).get(i), block.name() + " frame " + i);
+            }
+        }
+    }
+
+    @Test
     void shouldReturnNoBlocksForADumpWithoutFramestats() throws Exception {
         assertEquals(List.of(), FramestatsReader.read(TestData.androidGfxinfo("NuvioTV-gfxinfo.txt")));
         assertEquals(List.of(), read(""));

@@ -5,32 +5,37 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gfxstats.demo.Pacer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The pacing schedule on a fake clock: no real sleeping, no timing asserts. */
 class FramePacerTest {
-    /** A monotonic clock that moves only when slept on (plus a configurable oversleep) or told to. */
-    static final class FakeClock {
+    /** A monotonic clock that moves only when waited on (plus a configurable oversleep) or told to. */
+    static final class FakeClock implements Pacer {
         long now = 5_000_000_000L;
         long oversleep;
         final List<Long> sleeps = new ArrayList<>();
 
-        long nanoTime() {
+        @Override
+        public long nanoTime() {
             return now;
         }
 
-        void sleep(long nanos) {
-            sleeps.add(nanos);
-            now += nanos + oversleep;
+        @Override
+        public void sleepUntil(long deadlineNanos) {
+            if (deadlineNanos > now) {
+                sleeps.add(deadlineNanos - now);
+                now = deadlineNanos + oversleep;
+            }
         }
     }
 
     @Test
     void shouldReleaseEveryFrameAtStartPlusIndexOverRate() throws Exception {
         FakeClock clock = new FakeClock();
-        FramePacer pacer = FramePacer.atRate(300, clock::nanoTime, clock::sleep);
+        FramePacer pacer = FramePacer.atRate(300, clock);
         long start = clock.now;
         for (int k = 0; k < 1000; k++) {
             pacer.awaitFrame(k);
@@ -43,7 +48,7 @@ class FramePacerTest {
     void shouldNotAccumulateOversleepOrRecordingTime() throws Exception {
         FakeClock clock = new FakeClock();
         clock.oversleep = 2_000_000; // every sleep returns 2 ms late
-        FramePacer pacer = FramePacer.atRate(100, clock::nanoTime, clock::sleep);
+        FramePacer pacer = FramePacer.atRate(100, clock);
         long start = clock.now;
         for (int k = 0; k < 500; k++) {
             pacer.awaitFrame(k);
@@ -57,7 +62,7 @@ class FramePacerTest {
     @Test
     void shouldCatchUpAfterAStallWithoutSleeping() throws Exception {
         FakeClock clock = new FakeClock();
-        FramePacer pacer = FramePacer.atRate(100, clock::nanoTime, clock::sleep);
+        FramePacer pacer = FramePacer.atRate(100, clock);
         long start = clock.now;
         pacer.awaitFrame(0);
         clock.now += 55_000_000; // the process stalls for 55 ms
@@ -68,6 +73,15 @@ class FramePacerTest {
         assertEquals(sleepsBefore, clock.sleeps.size());
         pacer.awaitFrame(6);
         assertEquals(start + 60_000_000, clock.now, "back on the original schedule");
+    }
+
+    @Test
+    void shouldStopWaitingOnTheSystemClockWhenInterrupted() throws Exception {
+        FramePacer pacer = FramePacer.atRate(0.001); // one frame every 1000 s
+        pacer.awaitFrame(0);
+        Thread.currentThread().interrupt();
+        assertThrows(InterruptedException.class, () -> pacer.awaitFrame(1));
+        assertFalse(Thread.currentThread().isInterrupted(), "the interrupt is reported once, as the exception");
     }
 
     @Test

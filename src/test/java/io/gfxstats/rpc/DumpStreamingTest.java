@@ -214,7 +214,7 @@ class DumpStreamingTest {
                     () -> client.dumpBytes(DumpRequest.getDefaultInstance()));
 
             assertEquals(Status.Code.RESOURCE_EXHAUSTED, e.code());
-            assertTrue(e.getMessage().contains("too many dumps in progress (limit 1)"), e.getMessage());
+            assertTrue(e.getMessage().contains("too many dumps in progress (limit 1, setting dumps.max)"), e.getMessage());
             backend.unblock();
             assertEquals(1000, blocked.get(10, TimeUnit.SECONDS).length);
         }

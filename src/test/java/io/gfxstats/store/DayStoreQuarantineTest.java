@@ -193,7 +193,7 @@ class DayStoreQuarantineTest {
             raf.setLength(DayStore.MAX_FILE_BYTES + 1); // sparse: costs no disk
         }
         QuarantineEvent e = store.read(KEY).quarantine().orElseThrow();
-        assertTrue(e.reason().contains("more than any day file can hold"), e.reason());
+        assertTrue(e.reason().contains("more than the day-file size cap"), e.reason());
         assertEquals(DayStore.MAX_FILE_BYTES + 1, Files.size(e.quarantinedTo()));
     }
 

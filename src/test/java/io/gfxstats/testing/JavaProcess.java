@@ -16,8 +16,10 @@ public final class JavaProcess {
     }
 
     /** A short-lived test JVM: C1 only, which starts faster than tiered compilation. */
+    public static final List<String> SHORT_LIVED = List.of("-Xss1m", "-XX:TieredStopAtLevel=1");
+
     public static List<String> command(Class<?> mainClass, String... args) {
-        return command(List.of("-Xss1m", "-XX:TieredStopAtLevel=1"), mainClass, args);
+        return command(SHORT_LIVED, mainClass, args);
     }
 
     /** The gfxstats flags, then {@code jvmOptions} (heap, collector, ...), then the class and its arguments. */

@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeSet;
@@ -31,8 +31,8 @@ final class ConfigLoader {
     }
 
     static DaemonConfig load(DaemonArgs args, ConfigEnvironment env) {
-        Map<Setting, Raw> raw = new EnumMap<>(Setting.class);
-        for (Setting s : Setting.values()) {
+        Map<Setting<?>, Raw> raw = new HashMap<>();
+        for (Setting<?> s : Setting.all()) {
             raw.put(s, new Raw(s.defaultValue(), Origin.DEFAULT, "default"));
         }
         if (args.configFile().isPresent()) {
@@ -40,7 +40,7 @@ final class ConfigLoader {
             String where = "config file " + file;
             Properties props = read(file);
             for (String key : new TreeSet<>(props.stringPropertyNames())) {
-                Setting s = Setting.byKey(key).orElseThrow(() -> Setting.unknown(key).in(where));
+                Setting<?> s = Setting.byKey(key).orElseThrow(() -> Setting.unknown(key).in(where));
                 raw.put(s, new Raw(props.getProperty(key).trim(), Origin.FILE, where));
             }
         }
@@ -59,16 +59,16 @@ final class ConfigLoader {
             throw e.in(stateRaw.where());
         }
         builder.stateDir(stateDir);
-        for (Setting s : Setting.values()) {
+        for (Setting<?> s : Setting.all()) {
             if (s == Setting.STATE_DIR) {
                 continue;
             }
             Raw r = raw.get(s);
             try {
                 if (s.isPath()) {
-                    s.applyPath(builder, path(s, r, stateDir, env));
+                    setPath(builder, s, path(s, r, stateDir, env));
                 } else {
-                    s.apply(builder, r.value());
+                    setParsed(builder, s, r.value());
                 }
             } catch (ConfigException e) {
                 throw e.in(r.where());
@@ -80,6 +80,15 @@ final class ConfigLoader {
             Raw r = Setting.byKey(e.key()).map(raw::get).orElse(null);
             throw r == null || r.origin() == Origin.DEFAULT ? e : e.in(r.where());
         }
+    }
+
+    private static <T> void setParsed(DaemonConfig.Builder builder, Setting<T> s, String value) {
+        builder.set(s, s.parse(value));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void setPath(DaemonConfig.Builder builder, Setting<?> s, Path path) {
+        builder.set((Setting<Path>) s, path);
     }
 
     private static Properties read(Path file) {
@@ -110,7 +119,7 @@ final class ConfigLoader {
      * against the working directory on the command line and refused in a file (whose readers
      * could not guess what it is relative to).
      */
-    private static Path path(Setting s, Raw r, Path stateDir, ConfigEnvironment env) {
+    private static Path path(Setting<?> s, Raw r, Path stateDir, ConfigEnvironment env) {
         String v = r.value().trim();
         try {
             if (v.contains("${")) {

@@ -19,10 +19,10 @@ import java.util.Optional;
 public record DaemonArgs(Optional<String> configFile, List<Override> overrides, boolean help, boolean printConfig) {
 
     /** One command-line setting; {@code option} is what the user typed, for error messages. */
-    public record Override(Setting setting, String value, String option) {
+    public record Override(Setting<?> setting, String value, String option) {
     }
 
-    private static final Map<String, Setting> SHORTCUTS = Map.of(
+    private static final Map<String, Setting<?>> SHORTCUTS = Map.of(
             "--state-dir", Setting.STATE_DIR,
             "--data-dir", Setting.DATA_DIR,
             "--buffer-dir", Setting.BUFFER_DIR,
@@ -78,11 +78,11 @@ public record DaemonArgs(Optional<String> configFile, List<Override> overrides, 
                         throw new ConfigException(name, "--set expects KEY=VALUE, got '" + kv + "'");
                     }
                     String key = kv.substring(0, sep).trim();
-                    Setting s = Setting.byKey(key).orElseThrow(() -> Setting.unknown(key).in("--set"));
+                    Setting<?> s = Setting.byKey(key).orElseThrow(() -> Setting.unknown(key).in("--set"));
                     overrides.add(new Override(s, kv.substring(sep + 1), "--set"));
                 }
                 default -> {
-                    Setting s = SHORTCUTS.get(name);
+                    Setting<?> s = SHORTCUTS.get(name);
                     if (s == null) {
                         if (arg.startsWith("-")) {
                             throw new ConfigException(name, "unknown option '" + name + "' (see --help)");

@@ -62,6 +62,53 @@ final class Values {
         return nanos + (nanos == 0 ? "s" : "ns");
     }
 
+    private static final Pattern SIZE = Pattern.compile("([0-9]{1,19})\\s*(B|KiB|MiB|GiB)");
+
+    /** A size in bytes: a whole number and a unit, B, KiB, MiB or GiB (4MiB). */
+    static long size(String key, String value) {
+        String v = value.trim();
+        Matcher m = SIZE.matcher(v);
+        if (!m.matches()) {
+            throw new ConfigException(key, key + ": '" + v + "' is not a size; use a whole number with a unit: "
+                    + "B, KiB, MiB or GiB (e.g. 4MiB)");
+        }
+        try {
+            long n = Long.parseLong(m.group(1));
+            int shift = switch (m.group(2)) {
+                case "B" -> 0;
+                case "KiB" -> 10;
+                case "MiB" -> 20;
+                case "GiB" -> 30;
+                default -> throw new AssertionError(m.group(2));
+            };
+            if (n > (Long.MAX_VALUE >> shift)) {
+                throw new ArithmeticException();
+            }
+            return n << shift;
+        } catch (ArithmeticException | NumberFormatException e) {
+            throw new ConfigException(key, key + ": '" + v + "' is too large", e);
+        }
+    }
+
+    /** The shortest exact spelling that {@link #size} reads back to the same value. */
+    static String formatSize(long bytes) {
+        String[] units = {"GiB", "MiB", "KiB"};
+        int[] shifts = {30, 20, 10};
+        for (int i = 0; i < units.length; i++) {
+            if (bytes != 0 && bytes % (1L << shifts[i]) == 0) {
+                return (bytes >> shifts[i]) + units[i];
+            }
+        }
+        return bytes + "B";
+    }
+
+    static void checkSizeRange(String key, long value, long min, long max) {
+        if (value < min || value > max) {
+            throw new ConfigException(key, key + ": " + formatSize(value) + " is out of range; allowed "
+                    + formatSize(min) + " to " + formatSize(max));
+        }
+    }
+
     static int integer(String key, String value) {
         String v = value.trim();
         try {

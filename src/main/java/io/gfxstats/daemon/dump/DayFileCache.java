@@ -1,6 +1,7 @@
 package io.gfxstats.daemon.dump;
 
 import io.gfxstats.proto.GraphicsStatsProto;
+import io.gfxstats.rpc.Problems;
 import io.gfxstats.store.DayStore;
 import io.gfxstats.store.EntryKey;
 import io.gfxstats.store.FileStamp;
@@ -26,6 +27,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Parsed day files kept between dumps, as dumps show them (without the daemon's buffer marks)
@@ -48,7 +51,11 @@ public final class DayFileCache {
     /** Longest time a dump relies on the last directory walk when the daemon changed nothing. */
     public static final Duration RECHECK_INTERVAL = Duration.ofSeconds(1);
 
+    private static final Logger log = LoggerFactory.getLogger(DayFileCache.class);
+    private static final int MAX_SKIPPED_REPORTS = 10_000;
+
     private final DayStore store;
+    private final Set<String> skipped = ConcurrentHashMap.newKeySet();
     private final boolean enabled;
     private final LongSupplier nanoClock;
     private final long recheckNanos;
@@ -162,7 +169,18 @@ public final class DayFileCache {
                     continue;
                 }
             }
-            ReadResult r = store.read(key);
+            ReadResult r;
+            try {
+                r = store.read(key);
+            } catch (IOException ex) {
+                // One bad file must not break every dump: skip it, say which and why (once per file).
+                String line = store.pathOf(key) + ": skipped in dumps and pulls: " + Problems.describe(ex);
+                if (skipped.size() < MAX_SKIPPED_REPORTS && skipped.add(line)) {
+                    log.warn("{}", line);
+                }
+                cache.remove(key);
+                continue;
+            }
             if (r instanceof ReadResult.Found f) {
                 if (enabled) {
                     Cached c = new Cached(f.stamp(), store.pathOf(key), CachedProtos.compact(f.stored()));

@@ -5,6 +5,7 @@ import io.gfxstats.daemon.registry.BufferRegistry;
 import io.gfxstats.daemon.registry.LiveBuffer;
 import io.gfxstats.dayfile.DayFileException;
 import io.gfxstats.proto.GraphicsStatsProto;
+import io.gfxstats.rpc.Problems;
 import io.gfxstats.store.DayStore;
 import io.gfxstats.store.EntryKey;
 import java.io.IOException;
@@ -31,7 +32,10 @@ public final class Harvester {
     private final Runnable onFilesChanged;
     private final SaveListener onSaved;
 
-    /** Told, after a day file is safely written, what of each buffer it now holds beyond before. */
+    /**
+     * Told, after a day file is safely written, what of each buffer it now holds beyond before
+     * (the whole counter vector, groups included).
+     */
     public interface SaveListener {
         void saved(LiveBuffer buffer, long[] savedCounters);
     }
@@ -58,7 +62,10 @@ public final class Harvester {
     }
 
     /** Outcome of one save, for logs and tests. */
-    public record Result(int files, long frames, int failures) {
+    public record Result(int files, long frames, int failures, String firstFailure) {
+        public Result(int files, long frames, int failures) {
+            this(files, frames, failures, null);
+        }
     }
 
     /**
@@ -79,7 +86,7 @@ public final class Harvester {
             long[] current = snap.vector();
             Contribution c = new Contribution(b.key(), b.pid(), b.uid(), current, b.baseline(),
                     Math.max(b.accountingStartMillis(), dayStart), b.pipeline(), io.gfxstats.scene.SceneCounters.names(snap));
-            if (CounterDeltas.isZero(c.unsaved())) {
+            if (!c.due()) {
                 continue;
             }
             byFile.computeIfAbsent(new EntryKey(dayStart, b.packageName(), b.versionCode()), k -> new ArrayList<>())
@@ -87,6 +94,7 @@ public final class Harvester {
         }
         int files = 0;
         int failures = 0;
+        String firstFailure = null;
         long frames = 0;
         Set<String> known = new HashSet<>(registry.keys());
         if (!byFile.isEmpty()) {
@@ -99,18 +107,22 @@ public final class Harvester {
                 store.update(key, stored -> merged(stored.orElse(null), key, endMillis, nowMillis, contributions, known));
             } catch (IOException | RuntimeException ex) {
                 failures++;
-                log.error("save of {} failed, its frames stay pending: {}", key, ex.toString());
+                String why = "save of " + store.pathOf(key) + " failed: " + Problems.describe(ex);
+                if (firstFailure == null) {
+                    firstFailure = why;
+                }
+                // The caller logs changes between working and failing saves; every failure is only debug.
+                log.debug("{}; its frames stay pending", why);
                 continue;
             }
             files++;
             for (Pending p : e.getValue()) {
                 frames += p.contribution().unsaved()[0];
                 p.buffer().setBaseline(p.contribution().current());
-                onSaved.saved(p.buffer(), java.util.Arrays.copyOf(p.contribution().unsaved(),
-                        io.gfxstats.stats.Counters.COUNT));
+                onSaved.saved(p.buffer(), p.contribution().unsaved());
             }
         }
-        return new Result(files, frames, failures);
+        return new Result(files, frames, failures, firstFailure);
     }
 
     private static GraphicsStatsProto merged(GraphicsStatsProto stored, EntryKey key, long endMillis, long nowMillis,

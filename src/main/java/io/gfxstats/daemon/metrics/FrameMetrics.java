@@ -3,7 +3,10 @@ package io.gfxstats.daemon.metrics;
 import io.gfxstats.stats.BucketBounds;
 import io.gfxstats.stats.Counters;
 import io.gfxstats.stats.Histograms;
+import io.gfxstats.buffer.SceneGroup;
+import io.gfxstats.matrix.MatrixRule;
 import io.gfxstats.stats.JankType;
+import io.gfxstats.timeline.TimelineCounter;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
@@ -26,6 +29,9 @@ public final class FrameMetrics implements MultiCollector {
     public static final String JANK_CAUSE = "gfxstats_jank_cause";
     public static final String FRAME_DURATION = "gfxstats_frame_duration_seconds";
     public static final String GPU_DURATION = "gfxstats_gpu_duration_seconds";
+    public static final String TIMELINE_FRAMES = "gfxstats_frametimeline_frames";
+    public static final String TIMELINE_JANKY = "gfxstats_frametimeline_janky_frames";
+    public static final String TIMELINE_JANK = "gfxstats_frametimeline_jank";
 
     /** The persisted jank types and their label values (the legacy-only type is never saved). */
     private static final List<JankType> CAUSES = List.of(JankType.MISSED_VSYNC, JankType.HIGH_INPUT_LATENCY,
@@ -34,11 +40,20 @@ public final class FrameMetrics implements MultiCollector {
     private static final double[] CPU_BOUNDS = BucketBounds.cpu();
     private static final double[] GPU_BOUNDS = BucketBounds.gpu();
 
-    private final Supplier<Map<SeriesKey, long[]>> totals;
+    public static final String SCENE_FRAMES = "gfxstats_scene_frames";
+    public static final String SCENE_JANKY = "gfxstats_scene_janky_frames";
+    public static final String SCENE_LEVEL = "gfxstats_scene_matrix_frames";
 
-    /** @param totals cumulative counters per series in {@link Counters} order, monotonic over calls */
-    public FrameMetrics(Supplier<Map<SeriesKey, long[]>> totals) {
+    private final Supplier<Map<SeriesKey, long[]>> totals;
+    private final Supplier<Map<SeriesKey, Map<String, long[]>>> scenes;
+
+    /**
+     * @param totals cumulative {@link MetricVector}s per series, monotonic over calls
+     * @param scenes cumulative {@code SceneCounters} arrays per series and scene name
+     */
+    public FrameMetrics(Supplier<Map<SeriesKey, long[]>> totals, Supplier<Map<SeriesKey, Map<String, long[]>>> scenes) {
         this.totals = totals;
+        this.scenes = scenes;
     }
 
     /** The label value of a jank type in {@code gfxstats_jank_cause_total{cause=...}}. */
@@ -54,6 +69,18 @@ public final class FrameMetrics implements MultiCollector {
         };
     }
 
+    /** The FrameTimeline jank counters (one per SurfaceFlinger jank bit), in their order. */
+    private static final List<TimelineCounter> TIMELINE_JANK_TYPES = java.util.Arrays.stream(TimelineCounter.values())
+            .filter(t -> t.name().startsWith("JANK_")).toList();
+
+    /** The label value of a FrameTimeline jank counter: its name without JANK_, in lower case. */
+    public static String jankTypeName(TimelineCounter t) {
+        if (!t.name().startsWith("JANK_")) {
+            throw new IllegalArgumentException(t + " is not a jank type");
+        }
+        return t.name().substring("JANK_".length()).toLowerCase(java.util.Locale.ROOT);
+    }
+
     @Override
     public MetricSnapshots collect() {
         Map<SeriesKey, long[]> all = totals.get();
@@ -67,6 +94,12 @@ public final class FrameMetrics implements MultiCollector {
                 .help("Frame durations in Android's 154 CPU buckets (le = where the next bucket starts); no _sum");
         HistogramSnapshot.Builder gpu = HistogramSnapshot.builder().name(GPU_DURATION).unit(Unit.SECONDS)
                 .help("GPU durations in Android's 26 GPU buckets (le = where the next bucket starts); no _sum");
+        CounterSnapshot.Builder timelineFrames = CounterSnapshot.builder().name(TIMELINE_FRAMES)
+                .help("FrameTimeline surface frames (processes that record presentation feedback)");
+        CounterSnapshot.Builder timelineJanky = CounterSnapshot.builder().name(TIMELINE_JANKY)
+                .help("FrameTimeline janky frames (totalTimelineFrames' jankyFrames)");
+        CounterSnapshot.Builder timelineJank = CounterSnapshot.builder().name(TIMELINE_JANK)
+                .help("FrameTimeline frames by SurfaceFlinger jank type; a frame can have several");
         for (Map.Entry<SeriesKey, long[]> e : all.entrySet()) {
             Labels labels = labels(e.getKey());
             long[] c = e.getValue();
@@ -86,8 +119,43 @@ public final class FrameMetrics implements MultiCollector {
             if (gpuFrames > 0) {
                 gpu.dataPoint(histogram(labels, GPU_BOUNDS, c, Counters.GPU_BUCKET_BASE, Histograms.GPU_BUCKETS));
             }
+            // Only for processes that record FrameTimeline frames: no empty series for the others.
+            if (c[MetricVector.timeline(TimelineCounter.FRAMES)] > 0) {
+                timelineFrames.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels)
+                        .value(c[MetricVector.timeline(TimelineCounter.FRAMES)]).build());
+                timelineJanky.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels)
+                        .value(c[MetricVector.timeline(TimelineCounter.JANKY_FRAMES)]).build());
+                for (TimelineCounter t : TIMELINE_JANK_TYPES) {
+                    timelineJank.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
+                            .labels(labels.add("jank_type", jankTypeName(t))).value(c[MetricVector.timeline(t)]).build());
+                }
+            }
         }
-        return MetricSnapshots.of(frames.build(), janky.build(), causes.build(), cpu.build(), gpu.build());
+        CounterSnapshot.Builder sceneFrames = CounterSnapshot.builder().name(SCENE_FRAMES)
+                .help("Frames rendered per scene (processes that name their scenes)");
+        CounterSnapshot.Builder sceneJanky = CounterSnapshot.builder().name(SCENE_JANKY)
+                .help("Janky frames (Android's rule) per scene");
+        CounterSnapshot.Builder sceneLevel = CounterSnapshot.builder().name(SCENE_LEVEL)
+                .help("Frames per scene by Matrix dropped-frame level (best, normal, middle, high, frozen)");
+        for (Map.Entry<SeriesKey, Map<String, long[]>> e : scenes.get().entrySet()) {
+            Labels series = labels(e.getKey());
+            for (Map.Entry<String, long[]> s : e.getValue().entrySet()) {
+                Labels labels = series.add("scene", s.getKey());
+                long[] v = s.getValue();
+                sceneFrames.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels)
+                        .value(v[Counters.TOTAL_FRAMES]).build());
+                sceneJanky.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels)
+                        .value(v[Counters.JANKY_FRAMES]).build());
+                for (int l = 0; l < SceneGroup.LEVELS; l++) {
+                    sceneLevel.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
+                            .labels(labels.add("level", MatrixRule.levelName(l).toLowerCase(java.util.Locale.ROOT)))
+                            .value(v[SceneGroup.LEVEL_COUNT_BASE + l]).build());
+                }
+            }
+        }
+        return MetricSnapshots.of(frames.build(), janky.build(), causes.build(), cpu.build(), gpu.build(),
+                timelineFrames.build(), timelineJanky.build(), timelineJank.build(), sceneFrames.build(),
+                sceneJanky.build(), sceneLevel.build());
     }
 
     private static HistogramSnapshot.HistogramDataPointSnapshot histogram(Labels labels, double[] bounds, long[] c,
@@ -99,7 +167,7 @@ public final class FrameMetrics implements MultiCollector {
     }
 
     private static Labels labels(SeriesKey key) {
-        return Labels.of("package", key.packageName(), "uid", Integer.toString(key.uid()),
+        return Labels.of("package", key.packageName(), "uid", Integer.toUnsignedString(key.uid()),
                 "version", Long.toString(key.versionCode()));
     }
 }

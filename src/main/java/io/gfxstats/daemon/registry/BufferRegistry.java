@@ -34,6 +34,28 @@ public final class BufferRegistry {
         return buffers.size();
     }
 
+    /** Live buffers of one process. */
+    public int countByPid(int pid) {
+        int n = 0;
+        for (LiveBuffer b : buffers.values()) {
+            if (b.pid() == pid) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Live buffers of one user. */
+    public int countByUid(int uid) {
+        int n = 0;
+        for (LiveBuffer b : buffers.values()) {
+            if (b.uid() == uid) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     public LiveBuffer get(String key) {
         return buffers.get(key);
     }

@@ -42,30 +42,30 @@ class DaemonConfigTest {
     @Test
     void shouldUseTheDocumentedDefaults() {
         DaemonConfig c = DaemonConfig.defaults(xdg);
-        assertEquals(Path.of("/home/ann/.state/gfxstats"), c.stateDir());
-        assertEquals(Path.of("/home/ann/.state/gfxstats/data"), c.dataDir());
-        assertEquals(Path.of("/home/ann/.state/gfxstats/buffers"), c.bufferDir());
-        assertEquals(Path.of("/home/ann/.state/gfxstats/gfxstatsd.sock"), c.socketPath());
-        assertEquals(Duration.ofMinutes(10), c.flushInterval());
-        assertEquals(3, c.retentionDays());
-        assertEquals(1024, c.maxBuffers());
-        assertEquals(Duration.ofMillis(250), c.livenessCheckInterval());
-        assertEquals(Duration.ofSeconds(10), c.heartbeatTimeout());
-        assertEquals(16_666_667L, c.displayRefreshIntervalNanos());
-        assertFalse(c.tcpEnabled());
-        assertEquals("127.0.0.1", c.tcpHost());
-        assertEquals(50151, c.tcpPort());
-        assertEquals(Optional.empty(), c.tlsCertFile());
-        assertEquals(Optional.empty(), c.tlsKeyFile());
-        assertEquals(Optional.empty(), c.tokenFile());
+        assertEquals(Path.of("/home/ann/.state/gfxstats"), c.get(Setting.STATE_DIR));
+        assertEquals(Path.of("/home/ann/.state/gfxstats/data"), c.get(Setting.DATA_DIR));
+        assertEquals(Path.of("/home/ann/.state/gfxstats/buffers"), c.get(Setting.BUFFER_DIR));
+        assertEquals(Path.of("/home/ann/.state/gfxstats/gfxstatsd.sock"), c.get(Setting.SOCKET_PATH));
+        assertEquals(Duration.ofMinutes(10), c.get(Setting.FLUSH_INTERVAL));
+        assertEquals(3, c.get(Setting.RETENTION_DAYS));
+        assertEquals(1024, c.get(Setting.MAX_BUFFERS));
+        assertEquals(Duration.ofMillis(250), c.get(Setting.LIVENESS_CHECK_INTERVAL));
+        assertEquals(Duration.ofSeconds(10), c.get(Setting.HEARTBEAT_TIMEOUT));
+        assertEquals(16_666_667L, c.get(Setting.DISPLAY_REFRESH_INTERVAL).toNanos());
+        assertFalse(c.get(Setting.TCP_ENABLED));
+        assertEquals("127.0.0.1", c.get(Setting.TCP_HOST));
+        assertEquals(50151, c.get(Setting.TCP_PORT));
+        assertEquals(Optional.empty(), c.find(Setting.TLS_CERT));
+        assertEquals(Optional.empty(), c.find(Setting.TLS_KEY));
+        assertEquals(Optional.empty(), c.find(Setting.TOKEN_FILE));
     }
 
     @Test
     void shouldPutStateUnderLocalStateWithoutUsableXdgStateHome() {
         Path expected = Path.of("/home/ann/.local/state/gfxstats");
-        assertEquals(expected, DaemonConfig.defaults(env(Map.of())).stateDir());
-        assertEquals(expected, DaemonConfig.defaults(env(Map.of("XDG_STATE_HOME", ""))).stateDir());
-        assertEquals(expected, DaemonConfig.defaults(env(Map.of("XDG_STATE_HOME", "relative/dir"))).stateDir(),
+        assertEquals(expected, DaemonConfig.defaults(env(Map.of())).get(Setting.STATE_DIR));
+        assertEquals(expected, DaemonConfig.defaults(env(Map.of("XDG_STATE_HOME", ""))).get(Setting.STATE_DIR));
+        assertEquals(expected, DaemonConfig.defaults(env(Map.of("XDG_STATE_HOME", "relative/dir"))).get(Setting.STATE_DIR),
                 "the XDG spec says relative values are invalid");
     }
 
@@ -92,41 +92,41 @@ class DaemonConfigTest {
         DaemonConfig c = load(xdg, "--config", f.toString(), "--data-dir", "/mnt/data", "--set", "retention.days=5",
                 "--set=retention.days=6");
 
-        assertEquals(Duration.ofMinutes(1), c.flushInterval(), "from the file");
-        assertEquals(6, c.retentionDays(), "command line beats file; the last override wins");
-        assertEquals(Path.of("/mnt/data"), c.dataDir());
-        assertEquals(Path.of("/run/g.sock"), c.socketPath());
-        assertEquals(Path.of("/home/ann/.state/gfxstats/buffers"), c.bufferDir(), "untouched: default");
+        assertEquals(Duration.ofMinutes(1), c.get(Setting.FLUSH_INTERVAL), "from the file");
+        assertEquals(6, c.get(Setting.RETENTION_DAYS), "command line beats file; the last override wins");
+        assertEquals(Path.of("/mnt/data"), c.get(Setting.DATA_DIR));
+        assertEquals(Path.of("/run/g.sock"), c.get(Setting.SOCKET_PATH));
+        assertEquals(Path.of("/home/ann/.state/gfxstats/buffers"), c.get(Setting.BUFFER_DIR), "untouched: default");
     }
 
     @Test
     void shouldDeriveThePathsFromAStateDirectoryGivenInTheFileOrOnTheCommandLine() throws IOException {
         Path f = file("state.dir=/var/lib/gfx", "socket.path=${state.dir}/s");
         DaemonConfig c = load(xdg, "--config", f.toString());
-        assertEquals(Path.of("/var/lib/gfx/data"), c.dataDir());
-        assertEquals(Path.of("/var/lib/gfx/buffers"), c.bufferDir());
-        assertEquals(Path.of("/var/lib/gfx/s"), c.socketPath());
+        assertEquals(Path.of("/var/lib/gfx/data"), c.get(Setting.DATA_DIR));
+        assertEquals(Path.of("/var/lib/gfx/buffers"), c.get(Setting.BUFFER_DIR));
+        assertEquals(Path.of("/var/lib/gfx/s"), c.get(Setting.SOCKET_PATH));
 
         DaemonConfig d = load(xdg, "--config", f.toString(), "--state-dir", "/opt/g");
-        assertEquals(Path.of("/opt/g/data"), d.dataDir());
-        assertEquals(Path.of("/opt/g/s"), d.socketPath());
+        assertEquals(Path.of("/opt/g/data"), d.get(Setting.DATA_DIR));
+        assertEquals(Path.of("/opt/g/s"), d.get(Setting.SOCKET_PATH));
     }
 
     @Test
     void shouldExpandHomeInFilesAndResolveRelativeCommandLinePathsAgainstTheWorkingDirectory() throws IOException {
         Path f = file("data.dir=~/gfx/data", "tcp.token.file=~/token");
         DaemonConfig c = load(xdg, "--config", f.toString(), "--buffer-dir", "bufs", "--socket", "../s.sock");
-        assertEquals(Path.of("/home/ann/gfx/data"), c.dataDir());
-        assertEquals(Optional.of(Path.of("/home/ann/token")), c.tokenFile());
-        assertEquals(Path.of("/work/cwd/bufs"), c.bufferDir());
-        assertEquals(Path.of("/work/s.sock"), c.socketPath());
+        assertEquals(Path.of("/home/ann/gfx/data"), c.get(Setting.DATA_DIR));
+        assertEquals(Optional.of(Path.of("/home/ann/token")), c.find(Setting.TOKEN_FILE));
+        assertEquals(Path.of("/work/cwd/bufs"), c.get(Setting.BUFFER_DIR));
+        assertEquals(Path.of("/work/s.sock"), c.get(Setting.SOCKET_PATH));
     }
 
     @Test
     void shouldResolveARelativeConfigFileAgainstTheWorkingDirectory() throws IOException {
         file("retention.days=9");
         ConfigEnvironment here = new ConfigEnvironment(Map.of(), Path.of("/home/ann"), tmp);
-        assertEquals(9, DaemonConfig.load(DaemonArgs.parse("--config", "gfxstatsd.properties"), here).retentionDays());
+        assertEquals(9, DaemonConfig.load(DaemonArgs.parse("--config", "gfxstatsd.properties"), here).get(Setting.RETENTION_DAYS));
     }
 
     @Test
@@ -199,7 +199,7 @@ class DaemonConfigTest {
         ConfigEnvironment deepHome = new ConfigEnvironment(Map.of(), Path.of("/" + "h".repeat(90)), Path.of("/"));
         ConfigException d = assertThrows(ConfigException.class, () -> DaemonConfig.defaults(deepHome));
         assertEquals("socket.path", d.key());
-        assertEquals(Path.of("/s.sock"), DaemonConfig.load(DaemonArgs.parse("--socket", "/s.sock"), deepHome).socketPath());
+        assertEquals(Path.of("/s.sock"), DaemonConfig.load(DaemonArgs.parse("--socket", "/s.sock"), deepHome).get(Setting.SOCKET_PATH));
     }
 
     @Test
@@ -214,21 +214,21 @@ class DaemonConfigTest {
 
         DaemonConfig remote = load(xdg, "--set", "tcp.enabled=true", "--set", "tcp.host=0.0.0.0",
                 "--set", "tcp.tls.cert=/c.pem", "--set", "tcp.tls.key=/k.pem", "--set", "tcp.token.file=/t");
-        assertTrue(remote.tcpEnabled());
-        assertEquals(Optional.of(Path.of("/c.pem")), remote.tlsCertFile());
+        assertTrue(remote.get(Setting.TCP_ENABLED));
+        assertEquals(Optional.of(Path.of("/c.pem")), remote.find(Setting.TLS_CERT));
 
         for (String loopback : new String[] {"127.0.0.1", "localhost", "::1", "[::1]", "127.3.4.5"}) {
             DaemonConfig local = load(xdg, "--set", "tcp.enabled=true", "--set", "tcp.host=" + loopback);
-            assertTrue(local.tcpEnabled(), loopback);
+            assertTrue(local.get(Setting.TCP_ENABLED), loopback);
         }
-        assertEquals("::1", load(xdg, "--set", "tcp.host=[::1]").tcpHost());
+        assertEquals("::1", load(xdg, "--set", "tcp.host=[::1]").get(Setting.TCP_HOST));
     }
 
     @Test
     void shouldServeMetricsOnlyOnLoopbackUnlessTlsAndATokenAreSet() {
         DaemonConfig off = load(xdg);
-        assertTrue(!off.metricsEnabled());
-        assertEquals("127.0.0.1", off.metricsHost());
+        assertTrue(!off.get(Setting.METRICS_ENABLED));
+        assertEquals("127.0.0.1", off.get(Setting.METRICS_HOST));
 
         ConfigException noTls = error("--set", "metrics.enabled=true", "--set", "metrics.host=0.0.0.0");
         assertEquals("tcp.tls.cert", noTls.key());
@@ -240,9 +240,9 @@ class DaemonConfigTest {
         DaemonConfig remote = load(xdg, "--set", "metrics.enabled=true", "--set", "metrics.host=0.0.0.0",
                 "--set", "tcp.tls.cert=/c.pem", "--set", "tcp.tls.key=/k.pem", "--set", "tcp.token.file=/t",
                 "--set", "metrics.port=9999");
-        assertEquals(9999, remote.metricsPort());
+        assertEquals(9999, remote.get(Setting.METRICS_PORT));
         // a non-loopback host is fine while the exposition is off
-        assertEquals("0.0.0.0", load(xdg, "--set", "metrics.host=0.0.0.0").metricsHost());
+        assertEquals("0.0.0.0", load(xdg, "--set", "metrics.host=0.0.0.0").get(Setting.METRICS_HOST));
         assertEquals("metrics.port", error("--set", "metrics.port=70000").key());
     }
 
@@ -283,14 +283,14 @@ class DaemonConfigTest {
     void shouldRequireAStateDirectoryAndAbsolutePathsFromTheBuilder() {
         assertEquals("state.dir", assertThrows(ConfigException.class, () -> DaemonConfig.builder().build()).key());
         assertEquals("data.dir", assertThrows(ConfigException.class,
-                () -> DaemonConfig.builder().stateDir(Path.of("/s")).dataDir(Path.of("rel")).build()).key());
+                () -> DaemonConfig.builder().stateDir(Path.of("/s")).set(Setting.DATA_DIR, Path.of("rel")).build()).key());
         assertEquals("retention.days", assertThrows(ConfigException.class,
-                () -> DaemonConfig.builder().stateDir(Path.of("/s")).retentionDays(0).build()).key());
-        DaemonConfig c = DaemonConfig.builder().stateDir(Path.of("/s")).flushInterval(Duration.ofSeconds(5))
-                .maxBuffers(2).build();
-        assertEquals(Duration.ofSeconds(5), c.flushInterval());
-        assertEquals(2, c.maxBuffers());
-        assertEquals(Path.of("/s/data"), c.dataDir());
+                () -> DaemonConfig.builder().stateDir(Path.of("/s")).set(Setting.RETENTION_DAYS, 0).build()).key());
+        DaemonConfig c = DaemonConfig.builder().stateDir(Path.of("/s")).set(Setting.FLUSH_INTERVAL, Duration.ofSeconds(5))
+                .set(Setting.MAX_BUFFERS, 2).build();
+        assertEquals(Duration.ofSeconds(5), c.get(Setting.FLUSH_INTERVAL));
+        assertEquals(2, c.get(Setting.MAX_BUFFERS));
+        assertEquals(Path.of("/s/data"), c.get(Setting.DATA_DIR));
     }
 
     @Test

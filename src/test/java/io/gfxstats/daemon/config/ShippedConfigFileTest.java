@@ -50,6 +50,17 @@ class ShippedConfigFileTest {
     }
 
     @Test
+    void shouldBeTheFileTheDeclarationsDescribe() throws IOException {
+        String expected = ShippedConfigFile.render();
+        if (Boolean.getBoolean("gfxstats.writeShippedConfig")) {
+            Files.writeString(SHIPPED, expected, StandardCharsets.UTF_8);
+        }
+        assertEquals(expected, Files.readString(SHIPPED, StandardCharsets.UTF_8), SHIPPED
+                + " differs from the Setting declarations; regenerate it: mvn -B -q -o test "
+                + "-Dtest=ShippedConfigFileTest -Dgfxstats.writeShippedConfig=true");
+    }
+
+    @Test
     void shouldDocumentNoUnknownKey() throws IOException {
         for (String key : documented().keySet()) {
             assertTrue(Setting.byKey(key).isPresent(), "unknown key in the shipped file: " + key);

@@ -1,0 +1,154 @@
+package io.gfxstats.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.gfxstats.daemon.DaemonProcess;
+import io.gfxstats.testing.JavaProcess;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code gfxstats top} and {@code gfxstats matrix-report} against a real daemon fed by real
+ * {@code gfxstats synth} processes, over the daemon's Watch stream: {@code top --once --json}
+ * shows FPS and levels, the interactive screen runs in a real terminal (tmux), and matrix-report
+ * prints Matrix reports, also for the open slices when it is stopped with SIGTERM.
+ */
+class TopDaemonTest {
+    private Path state;
+    private DaemonProcess daemon;
+    private final List<Process> processes = new ArrayList<>();
+
+    @BeforeEach
+    void setUp() throws Exception {
+        state = Files.createTempDirectory(Path.of("/tmp"), "gfxtop");
+        daemon = new DaemonProcess(state).start();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (Process p : processes) {
+            p.destroyForcibly();
+            p.waitFor();
+        }
+        daemon.close();
+        try (Stream<Path> s = Files.walk(state)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    private Process synth(String pkg, String profile, int seconds) throws Exception {
+        Process p = JavaProcess.builder(io.gfxstats.cli.Main.class, "synth", "--socket", daemon.socket().toString(),
+                        "--package", pkg, "--version-code", "7", "--jank-profile", profile, "--seed", "3",
+                        "--seconds", Integer.toString(seconds), "--fps", "60")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(daemon.clientLog().toFile()))
+                .start();
+        processes.add(p);
+        return p;
+    }
+
+    /** Waits until the daemon counts frames of the package. */
+    private void awaitFrames(String pkg) throws Exception {
+        long end = System.nanoTime() + 60_000_000_000L;
+        while (System.nanoTime() < end) {
+            if (daemon.totalFrames(pkg) > 0) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("no frames of " + pkg + "; daemon log:\n" + daemon.logText());
+    }
+
+    @Test
+    void shouldShowFpsAndLevelsOfARunningSynthInOneJsonObject() throws Exception {
+        synth("com.example.stutter", "stutter", 60);
+        awaitFrames("com.example.stutter");
+        CliRun run = CliRun.main("top", "--socket", daemon.socket().toString(), "--once", "--json", "--cumulative");
+        assertEquals(0, run.exit(), run.stderr());
+        List<String> lines = run.out().lines().toList();
+        assertEquals(1, lines.size(), run.out());
+        JsonObject o = JsonParser.parseString(lines.get(0)).getAsJsonObject();
+        JsonObject pkg = o.getAsJsonArray("packages").get(0).getAsJsonObject();
+        assertEquals("com.example.stutter", pkg.get("package").getAsString());
+        assertEquals(7, pkg.get("version").getAsLong());
+        assertTrue(pkg.get("frames").getAsLong() > 0, lines.get(0));
+        double fps = pkg.get("fps").getAsDouble();
+        assertTrue(fps > 20 && fps < 70, "about 60 frames a second: " + fps);
+        long levels = 0;
+        for (String level : List.of("BEST", "NORMAL", "MIDDLE", "HIGH", "FROZEN")) {
+            levels += pkg.getAsJsonObject("levels").get(level).getAsLong();
+        }
+        assertEquals(pkg.get("frames").getAsLong(), levels, "every synth frame has a Matrix level: " + lines.get(0));
+        JsonObject scene = pkg.getAsJsonArray("scenes").get(0).getAsJsonObject();
+        assertEquals("default", scene.get("scene").getAsString());
+        assertTrue(scene.get("matrix_fps").getAsDouble() > 0, lines.get(0));
+    }
+
+    @Test
+    void shouldRunInATerminalAgainstTheDaemonAndQuitCleanly() throws Exception {
+        synth("com.example.janky", "janky", 60);
+        awaitFrames("com.example.janky");
+        List<String> cmd = JavaProcess.command(io.gfxstats.cli.Main.class, "top", "--socket", daemon.socket().toString());
+        Path script = state.resolve("top.sh");
+        Files.writeString(script, cmd.stream().map(TopDaemonTest::quote).collect(Collectors.joining(" "))
+                + "\necho \"TOP-EXIT $?\"\nstty -a | tr ' ' '\\n' | grep -E '^-?(icanon|echo|isig)$' | tr '\\n' ' '\n"
+                + "echo; echo END\nsleep 60\n");
+        try (TmuxSession t = TmuxSession.start(state, 120, 30, "bash " + quote(script.toString()))) {
+            String screen = t.await(s -> s.contains("com.example.janky (7)") && s.contains("  default")
+                    && s.matches("(?s).*com\\.example\\.janky \\(7\\)\\s+[0-9]+\\.[0-9].*"), 60, "a row with FPS");
+            Files.writeString(state.resolve("top-screen.txt"), screen);
+            t.sendKeys("q");
+            String end = t.await(s -> s.contains("END"), 20, "top to quit");
+            assertTrue(end.contains("TOP-EXIT 0"), end);
+            assertTrue(!end.contains("-icanon") && !end.contains("-echo ") && !end.contains("-isig"), end);
+        }
+    }
+
+    @Test
+    void shouldPrintMatrixReportsPerSliceAndTheOpenOnesOnSigterm() throws Exception {
+        synth("com.example.smooth", "smooth", 60);
+        awaitFrames("com.example.smooth");
+        CliRun slices = CliRun.main("matrix-report", "--socket", daemon.socket().toString(), "--slice", "2",
+                "--interval", "0.2", "--count", "2");
+        assertEquals(0, slices.exit(), slices.stderr());
+        List<String> lines = slices.out().lines().toList();
+        assertEquals(2, lines.size(), slices.out());
+        for (String line : lines) {
+            JsonObject o = JsonParser.parseString(line).getAsJsonObject();
+            assertEquals("com.example.smooth", o.get("process").getAsString());
+            assertEquals("default", o.get("scene").getAsString());
+            assertEquals("Trace_FPS", o.get("tag").getAsString());
+            assertTrue(o.get("fps").getAsDouble() > 0 && o.get("REFRESH_RATE").getAsInt() == 60, line);
+            assertTrue(o.has("TOTAL_DURATION") && o.has("GPU_DURATION"), "synth records full frames: " + line);
+        }
+        Path out = state.resolve("reports.txt");
+        Process reports = JavaProcess.builder(io.gfxstats.cli.Main.class, "matrix-report", "--socket",
+                daemon.socket().toString(), "--interval", "0.2").redirectErrorStream(true)
+                .redirectOutput(out.toFile()).start();
+        processes.add(reports);
+        Thread.sleep(4_000);
+        reports.destroy(); // SIGTERM: the open 10 s slice is reported
+        assertTrue(reports.waitFor(30, TimeUnit.SECONDS));
+        String text = Files.readString(out, StandardCharsets.UTF_8);
+        assertTrue(text.lines().anyMatch(l -> l.startsWith("{\"machine\":") && l.contains("\"scene\":\"default\"")),
+                text);
+    }
+
+    private static String quote(String s) {
+        return "'" + s.replace("'", "'\\''") + "'";
+    }
+}

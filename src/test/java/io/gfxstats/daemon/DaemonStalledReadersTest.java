@@ -1,0 +1,104 @@
+package io.gfxstats.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gfxstats.cli.Main;
+import io.gfxstats.dayfile.DayFileCodec;
+import io.gfxstats.rpc.GfxStatsClient;
+import io.gfxstats.rpc.GfxStatsClientException;
+import io.gfxstats.rpc.v1.DumpRequest;
+import io.gfxstats.store.Days;
+import io.gfxstats.testing.JavaProcess;
+import io.gfxstats.testing.StalledH2Client;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 11, item 2: dump callers whose HTTP/2 receive window stays 0 hold at most their peer's
+ * share of the dump slots, and lose them after the stall timeout; everyone else's dumps go on.
+ */
+class DaemonStalledReadersTest {
+    private static final int PACKAGES = 300; // a text dump of several hundred KB: more than one chunk
+
+    private Path state;
+    private DaemonProcess daemon;
+    private final List<StalledH2Client> stalled = new ArrayList<>();
+
+    @BeforeEach
+    void setUp() throws Exception {
+        state = Files.createTempDirectory(Path.of("/tmp"), "gfxs");
+        long today = Days.dayStart(System.currentTimeMillis());
+        for (int i = 0; i < PACKAGES; i++) {
+            String pkg = "com.example.app" + i;
+            Files.write(DaemonDayFileLimitsTest.dayFile(state, today, pkg, 1),
+                    DayFileCodec.encode(DaemonDayFileLimitsTest.entry(pkg, 1, today, 10 + i)));
+        }
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (StalledH2Client c : stalled) {
+            c.close();
+        }
+        if (daemon != null) {
+            daemon.close();
+        }
+        TestFiles.deleteTree(state);
+    }
+
+    @Test
+    void shouldKeepServingDumpsWhileFourReadersNeverRead() throws Exception {
+        daemon = new DaemonProcess(state, "--set", "dump.stall.timeout=3s").start();
+        for (int i = 0; i < 4; i++) {
+            stalled.add(StalledH2Client.call(daemon.socket(), "gfxstats.v1.GfxStats/Dump", new byte[0]));
+        }
+        Thread.sleep(500); // let them take what they can
+        long me = ProcessHandle.current().pid();
+        try (GfxStatsClient c = GfxStatsClient.unix(daemon.socket())) {
+            GfxStatsClientException e = assertThrows(GfxStatsClientException.class,
+                    () -> c.dumpBytes(DumpRequest.getDefaultInstance()));
+            assertEquals("gfxstats daemon at unix:" + daemon.socket() + " refused: too many dumps in progress from pid "
+                    + me + " (limit 2 per peer, setting dumps.max.per.peer); finish or cancel one first",
+                    e.getMessage());
+        }
+
+        long t0 = System.nanoTime();
+        Process dump = JavaProcess.builder(Main.class, "dump", "--socket", daemon.socket().toString()).start();
+        byte[] out = dump.getInputStream().readAllBytes();
+        String err = new String(dump.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(dump.waitFor(30, TimeUnit.SECONDS));
+        long millis = (System.nanoTime() - t0) / 1_000_000;
+
+        assertEquals(0, dump.exitValue(), err + daemon.logText());
+        assertEquals(PACKAGES, count(new String(out, StandardCharsets.UTF_8), "\nPackage: ")
+                + (new String(out, StandardCharsets.UTF_8).startsWith("Package: ") ? 1 : 0));
+        assertTrue(millis < 2500, "the dump waited " + millis + " ms (before the stall timeout freed anything)");
+
+        // The stalled calls lose their slots after the stall timeout, with one line each.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (count(daemon.logText(), "dump stalled: the client read nothing for 3000 ms") < 2
+                && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        assertEquals(2, count(daemon.logText(), "dump stalled: the client read nothing for 3000 ms"),
+                daemon.logText());
+        assertEquals(10, daemon.totalFrames("com.example.app0"), "this process gets slots again");
+    }
+
+    private static int count(String text, String what) {
+        int n = 0;
+        for (int i = text.indexOf(what); i >= 0; i = text.indexOf(what, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+}

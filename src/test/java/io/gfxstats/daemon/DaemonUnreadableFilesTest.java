@@ -1,0 +1,119 @@
+package io.gfxstats.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gfxstats.cli.Main;
+import io.gfxstats.dayfile.DayFileCodec;
+import io.gfxstats.store.Days;
+import io.gfxstats.testing.JavaProcess;
+import io.gfxstats.testing.OtherUser;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 11, item 3: a day file the daemon cannot read (root's 0600 file in a user daemon's tree)
+ * is reported with its path and moved aside, everything else is dumped; saves that keep failing
+ * back off and log once per change, not twice every 300 ms. The daemon runs as another uid.
+ */
+class DaemonUnreadableFilesTest {
+    private Path state;
+    private OtherUser other;
+    private DaemonProcess daemon;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        Assumptions.assumeTrue(OtherUser.unavailable().isEmpty(), () -> "skipped: " + OtherUser.unavailable().get());
+        state = Files.createTempDirectory(Path.of("/tmp"), "gfxu");
+        Files.setPosixFilePermissions(state, PosixFilePermissions.fromString("rwxr-xr-x"));
+        other = OtherUser.prepare(state);
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        if (daemon != null) {
+            daemon.close();
+        }
+        if (other != null) {
+            other.close();
+        }
+        if (state != null) {
+            TestFiles.deleteTree(state);
+        }
+    }
+
+    private Path daemonState() {
+        return state.resolve("d");
+    }
+
+    @Test
+    void shouldQuarantineAFileItCannotReadAndDumpEverythingElse() throws Exception {
+        long today = Days.dayStart(System.currentTimeMillis());
+        Files.write(DaemonDayFileLimitsTest.dayFile(daemonState(), today, "com.good.app", 1),
+                DayFileCodec.encode(DaemonDayFileLimitsTest.entry("com.good.app", 1, today, 42)));
+        Path rootsFile = DaemonDayFileLimitsTest.dayFile(daemonState(), today, "com.root.app", 1);
+        OtherUser.chownTree(daemonState());
+        Files.write(rootsFile, DayFileCodec.encode(DaemonDayFileLimitsTest.entry("com.root.app", 1, today, 7)));
+        Files.setPosixFilePermissions(rootsFile, PosixFilePermissions.fromString("rw-------"));
+
+        daemon = new DaemonProcess(daemonState()).asOtherUser(other).start();
+
+        assertEquals(1, daemon.dumpProto().getStatsCount(), daemon.logText());
+        assertEquals(42, daemon.totalFrames("com.good.app"));
+        assertTrue(Files.notExists(rootsFile), "moved aside");
+        try (Stream<Path> s = Files.walk(daemonState().resolve("data").resolve("quarantine"))) {
+            List<Path> moved = s.filter(Files::isRegularFile).toList();
+            assertEquals(1, moved.size(), moved.toString());
+        }
+        assertTrue(daemon.logText().contains("quarantined " + rootsFile + " -> "), daemon.logText());
+        assertTrue(daemon.logText().contains(": cannot be read by the daemon: permission denied"), daemon.logText());
+    }
+
+    @Test
+    void shouldBackOffFailingSavesWithOneLinePerChangeOfState() throws Exception {
+        long today = Days.dayStart(System.currentTimeMillis());
+        Path stuck = daemonState().resolve("data").resolve(Long.toString(today)).resolve("com.stuck.app");
+        Files.createDirectories(stuck);
+        OtherUser.chownTree(daemonState());
+        Files.setAttribute(stuck, "unix:uid", 0); // root's directory: the daemon cannot create the version in it
+
+        daemon = new DaemonProcess(daemonState(), "--set", "flush.interval=100ms").asOtherUser(other).start();
+        Process synth = new ProcessBuilder(other.command(JavaProcess.SHORT_LIVED, Main.class, "synth", "--socket",
+                daemon.socket().toString(), "--package", "com.stuck.app", "--version-code", "1", "--seconds", "1",
+                "--fps", "30")).redirectErrorStream(true).start();
+        String out = new String(synth.getInputStream().readAllBytes());
+        assertTrue(synth.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, synth.exitValue(), out);
+        Thread.sleep(4000); // several retries' worth at the old pace (every ~300 ms)
+
+        String log = daemon.logText();
+        assertEquals(1, count(log, "saving failed: save of " + stuck.resolve("1").resolve("total") + " failed: "),
+                log);
+        assertEquals(0, count(log, "final save failed"), log);
+
+        Files.setAttribute(stuck, "unix:uid", OtherUser.UID);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!daemon.logText().contains("saving works again after ") && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        assertTrue(daemon.logText().contains("saving works again after "), daemon.logText());
+        assertTrue(daemon.totalFrames("com.stuck.app") > 0, "nothing lost");
+        assertTrue(Files.exists(stuck.resolve("1").resolve("total")));
+    }
+
+    private static int count(String text, String what) {
+        int n = 0;
+        for (int i = text.indexOf(what); i >= 0; i = text.indexOf(what, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+}

@@ -1,0 +1,47 @@
+package io.gfxstats.repo;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Facts that once lived in several copies and drifted, now in one place each: the length of a
+ * UTC day (io.gfxstats.store.Days) and the waiting of a paced loop (io.gfxstats.demo.Pacer; the
+ * replay's FramePacer schedules on it). A second copy in the main sources fails here, naming the
+ * one to use. (chronicle's JVM options: JvmFlagsTest; the buffer layout: BufferFormatDocTest.)
+ */
+class OneCopyTest {
+    /** Text that betrays a copy -> the only file allowed to hold it. */
+    private static final Map<String, String> ONLY_IN = Map.of(
+            "86_400_000L", "io/gfxstats/store/Days.java",
+            "86400000L", "io/gfxstats/store/Days.java",
+            "24 * 60 * 60", "io/gfxstats/store/Days.java",
+            "LockSupport.parkNanos", "io/gfxstats/demo/Pacer.java");
+
+    @Test
+    void shouldKeepEachFactInOneMainSourceFile() throws IOException {
+        Path main = Path.of("src", "main", "java");
+        List<String> copies = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(main)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
+                String text = Files.readString(file);
+                String name = main.relativize(file).toString();
+                ONLY_IN.forEach((needle, home) -> {
+                    if (text.contains(needle) && !name.equals(home)) {
+                        copies.add(name + " has " + needle + " (use " + home + ")");
+                    }
+                });
+            }
+        }
+        copies.sort(null);
+        assertEquals(List.of(), copies);
+    }
+}

@@ -1,0 +1,75 @@
+package io.gfxstats.testing;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * An HTTP/2 client, written frame by frame, that starts one gRPC server-streaming call and then
+ * never reads: it announces a receive window of 0, so the server may send it no DATA at all, and
+ * it never sends a WINDOW_UPDATE - a stuck or hostile reader as the daemon sees it.
+ */
+public final class StalledH2Client implements AutoCloseable {
+    private static final byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    private final SocketChannel channel;
+
+    private StalledH2Client(SocketChannel channel) {
+        this.channel = channel;
+    }
+
+    /** Connects to {@code socket} and sends a call of {@code method} ("gfxstats.v1.GfxStats/Dump") with {@code request}. */
+    public static StalledH2Client call(Path socket, String method, byte[] request) throws IOException {
+        SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
+        ch.connect(UnixDomainSocketAddress.of(socket));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(PREFACE);
+        frame(out, 0x4, 0, 0, new byte[] {0, 0x4, 0, 0, 0, 0}); // SETTINGS_INITIAL_WINDOW_SIZE = 0
+        ByteArrayOutputStream headers = new ByteArrayOutputStream();
+        literal(headers, ":method", "POST");
+        literal(headers, ":scheme", "http");
+        literal(headers, ":path", "/" + method);
+        literal(headers, ":authority", "localhost");
+        literal(headers, "content-type", "application/grpc");
+        literal(headers, "te", "trailers");
+        frame(out, 0x1, 0x4, 1, headers.toByteArray()); // HEADERS, END_HEADERS, stream 1
+        ByteBuffer message = ByteBuffer.allocate(5 + request.length);
+        message.put((byte) 0).putInt(request.length).put(request);
+        frame(out, 0x0, 0x1, 1, message.array()); // DATA, END_STREAM
+        ch.write(ByteBuffer.wrap(out.toByteArray()));
+        return new StalledH2Client(ch);
+    }
+
+    private static void frame(ByteArrayOutputStream out, int type, int flags, int stream, byte[] payload) {
+        out.write(payload.length >>> 16);
+        out.write(payload.length >>> 8);
+        out.write(payload.length);
+        out.write(type);
+        out.write(flags);
+        out.write(stream >>> 24);
+        out.write(stream >>> 16);
+        out.write(stream >>> 8);
+        out.write(stream);
+        out.writeBytes(payload);
+    }
+
+    /** HPACK "literal header field without indexing, new name", no Huffman; short strings only. */
+    private static void literal(ByteArrayOutputStream out, String name, String value) {
+        out.write(0);
+        byte[] n = name.getBytes(StandardCharsets.ISO_8859_1);
+        byte[] v = value.getBytes(StandardCharsets.ISO_8859_1);
+        out.write(n.length);
+        out.writeBytes(n);
+        out.write(v.length);
+        out.writeBytes(v);
+    }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+}
