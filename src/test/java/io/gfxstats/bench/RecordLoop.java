@@ -55,7 +55,7 @@ public final class RecordLoop {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
-            System.err.println("usage: RecordLoop gfxstats|gfxstats-noscenes|rules|rules-discard|stripe|hdr-atomic|hdr"
+            System.err.println("usage: RecordLoop gfxstats|gfxstats-noscenes|timeline|timeline-only|rules|rules-discard|stripe|hdr-atomic|hdr"
                     + " FRAMES [WARMUP]");
             System.exit(2);
         }
