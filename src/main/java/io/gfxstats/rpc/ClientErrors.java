@@ -28,10 +28,25 @@ final class ClientErrors {
             detail = code.toString();
         }
         detail = detail.replace('\n', ' ');
+        if (mentions(detail, AdmissionNegotiator.PlaintextOnTlsListener.MESSAGE.toLowerCase(Locale.ROOT))) {
+            // Whatever code gRPC made of the daemon's GOAWAY (it may retry first), this is what happened.
+            return new GfxStatsClientException("gfxstats daemon at " + target + " speaks TLS, this client "
+                    + "plaintext (give the client the daemon's certificate)", Status.Code.UNAVAILABLE, false, e);
+        }
         switch (code) {
             case UNAVAILABLE:
+                if (socket != null && (mentions(detail, "permission denied") || !mayReach(socket))) {
+                    // Checked before existence: a socket this user may not reach looks absent.
+                    return new GfxStatsClientException("permission denied on the socket of the gfxstats daemon at "
+                            + target + " (this user may not connect: join the daemon's group, or run a daemon of "
+                            + "your own)", code, false, e);
+                }
                 if (socket != null && !Files.exists(socket, LinkOption.NOFOLLOW_LINKS)) {
                     return notRunning("gfxstats daemon not running (no socket at " + socket + ")", e);
+                }
+                if (mentions(detail, "not an ssl/tls record")) {
+                    return new GfxStatsClientException("gfxstats daemon at " + target + " speaks plaintext, this "
+                            + "client TLS (the daemon has no tcp.tls.cert; connect without a certificate)", code, false, e);
                 }
                 if (mentions(detail, "connection refused")) {
                     return notRunning(socket != null
@@ -56,6 +71,18 @@ final class ClientErrors {
             default:
                 return new GfxStatsClientException("gfxstats daemon at " + target + ": " + detail + " ("
                         + code + ")", code, false, e);
+        }
+    }
+
+    /** False when a directory on the way to the socket (or the socket) denies this user access. */
+    private static boolean mayReach(Path socket) {
+        try {
+            Files.readAttributes(socket, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return true;
+        } catch (java.nio.file.AccessDeniedException e) {
+            return false;
+        } catch (java.io.IOException e) {
+            return true;
         }
     }
 

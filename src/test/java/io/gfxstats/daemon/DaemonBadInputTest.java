@@ -112,9 +112,7 @@ class DaemonBadInputTest {
         assertFalse(Files.exists(state.resolve("evil")));
         assertFalse(Files.exists(state.getParent().resolve("evil")));
         try (Stream<Path> s = Files.list(daemon.bufferDir())) {
-            // Buffers only: the daemon's own lock file (.lock) lives in the directory too.
-            assertEquals(List.of(), s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".gfxbuf")).toList(),
-                    "no buffer created");
+            assertEquals(0, s.filter(p -> p.toString().endsWith(".gfxbuf")).count(), "no buffer created");
         }
         assertTrue(daemon.isAlive());
     }
