@@ -70,6 +70,8 @@ public final class SceneGroup {
     public static final int STAGE_BASE = 3;
     /** Stage duration sums: the nine FrameMetrics durations UNKNOWN_DELAY..TOTAL, then GPU. */
     public static final int STAGES = 10;
+    /** Index of TOTAL_DURATION among the stages (FrameMetrics order). */
+    public static final int TOTAL_STAGE = 8;
     /** u64 sums per slot. */
     public static final int COUNTERS64 = STAGE_BASE + STAGES;
     /** Fixed-point scale of {@link #DROPPED_Q20}. */

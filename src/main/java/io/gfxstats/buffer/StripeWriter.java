@@ -53,6 +53,8 @@ public final class StripeWriter implements StatsSink, io.gfxstats.timeline.Timel
     private final long timelineRecord;
     /** Offset of the selected scene slot's u32 counters in the scene group stripe; -1: none. */
     private int sceneSlot = -1;
+    /** The slot last passed to {@link #selectScene} (-1: none). */
+    private int selectedSlot = -1;
     /** Offset of the selected scene slot's u64 sums in the scene group stripe. */
     private int sceneWide;
     private boolean released;
@@ -149,6 +151,10 @@ public final class StripeWriter implements StatsSink, io.gfxstats.timeline.Timel
      * or none with -1. Without a scene group (a buffer made without one) nothing is selected.
      */
     public void selectScene(int slot) {
+        if (slot == selectedSlot) {
+            return; // the common case: the same scene as the last frame
+        }
+        selectedSlot = slot;
         if (slot < 0 || sceneRecord == 0) {
             sceneSlot = -1;
             return;
@@ -156,6 +162,56 @@ public final class StripeWriter implements StatsSink, io.gfxstats.timeline.Timel
         Objects.checkIndex(slot, SceneGroup.SLOTS);
         sceneSlot = slot * SCENE_SLOT_BYTES;
         sceneWide = SCENE_WIDE_OFFSET + slot * SCENE_SLOT_WIDE_BYTES;
+    }
+
+    /**
+     * Counts one frame's Matrix values in the selected scene, in one call (the per-frame path):
+     * Matrix frames, the level's count and dropped-frame sum, Σ max(T, I), Σ dropped (2^-20
+     * units), Σ refresh (milli-Hz) and the TOTAL stage sum. Adds of zero are skipped (most
+     * frames drop nothing).
+     */
+    public void countMatrix(int level, int dropped, long costNanos, long droppedQ20, long refreshMilliHz,
+                            long totalNanos) {
+        int slot = sceneSlot;
+        if (slot < 0) {
+            return;
+        }
+        if (shared) {
+            countMatrixShared(slot, level, dropped, costNanos, droppedQ20, refreshMilliHz, totalNanos);
+        }
+        long u = sceneRecord + slot;
+        long w = sceneRecord + sceneWide;
+        long a = u + (SceneGroup.MATRIX_FRAMES << 2);
+        MEMORY.writeInt(a, MEMORY.readInt(a) + 1);
+        a = u + ((long) (SceneGroup.LEVEL_COUNT_BASE + level) << 2);
+        MEMORY.writeInt(a, MEMORY.readInt(a) + 1);
+        if (dropped != 0) {
+            a = u + ((long) (SceneGroup.LEVEL_SUM_BASE + level) << 2);
+            MEMORY.writeInt(a, MEMORY.readInt(a) + dropped);
+        }
+        a = w + (SceneGroup.COST_NANOS << 3);
+        MEMORY.writeLong(a, MEMORY.readLong(a) + costNanos);
+        if (droppedQ20 != 0) {
+            a = w + (SceneGroup.DROPPED_Q20 << 3);
+            MEMORY.writeLong(a, MEMORY.readLong(a) + droppedQ20);
+        }
+        a = w + (SceneGroup.REFRESH_MILLIHZ << 3);
+        MEMORY.writeLong(a, MEMORY.readLong(a) + refreshMilliHz);
+        a = w + ((SceneGroup.STAGE_BASE + SceneGroup.TOTAL_STAGE) << 3);
+        MEMORY.writeLong(a, MEMORY.readLong(a) + totalNanos);
+    }
+
+    private void countMatrixShared(int slot, int level, int dropped, long costNanos, long droppedQ20,
+                                   long refreshMilliHz, long totalNanos) {
+        long u = sceneAddress + slot;
+        long w = sceneAddress + sceneWide;
+        MEMORY.addInt(u + (SceneGroup.MATRIX_FRAMES << 2), 1);
+        MEMORY.addInt(u + ((long) (SceneGroup.LEVEL_COUNT_BASE + level) << 2), 1);
+        MEMORY.addInt(u + ((long) (SceneGroup.LEVEL_SUM_BASE + level) << 2), dropped);
+        MEMORY.addLong(w + (SceneGroup.COST_NANOS << 3), costNanos);
+        MEMORY.addLong(w + (SceneGroup.DROPPED_Q20 << 3), droppedQ20);
+        MEMORY.addLong(w + (SceneGroup.REFRESH_MILLIHZ << 3), refreshMilliHz);
+        MEMORY.addLong(w + ((SceneGroup.STAGE_BASE + SceneGroup.TOTAL_STAGE) << 3), totalNanos);
     }
 
     /**

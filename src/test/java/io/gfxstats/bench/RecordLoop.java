@@ -3,6 +3,7 @@ package io.gfxstats.bench;
 import io.gfxstats.buffer.FrameStream;
 import io.gfxstats.buffer.StripeWriter;
 import io.gfxstats.client.DirectoryBufferProvider;
+import io.gfxstats.client.SceneOptions;
 import io.gfxstats.client.SessionOptions;
 import io.gfxstats.client.StatsSession;
 import io.gfxstats.client.WindowTracker;
@@ -52,7 +53,8 @@ public final class RecordLoop {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
-            System.err.println("usage: RecordLoop gfxstats|hdr-atomic|hdr FRAMES [WARMUP]");
+            System.err.println("usage: RecordLoop gfxstats|gfxstats-noscenes|rules|rules-discard|stripe|hdr-atomic|hdr"
+                    + " FRAMES [WARMUP]");
             System.exit(2);
         }
         String recorder = args[0];
@@ -61,8 +63,9 @@ public final class RecordLoop {
         long[] nanos = durations();
         long sink;
         switch (recorder) {
-            case "gfxstats" -> sink = gfxstats(nanos, warmup, frames, false);
-            case "timeline" -> sink = gfxstats(nanos, warmup, frames, true);
+            case "gfxstats" -> sink = gfxstats(nanos, warmup, frames, false, SceneOptions.DEFAULT);
+            case "gfxstats-noscenes" -> sink = gfxstats(nanos, warmup, frames, false, SceneOptions.DISABLED);
+            case "timeline" -> sink = gfxstats(nanos, warmup, frames, true, SceneOptions.DEFAULT);
             case "rules", "rules-discard" -> {
                 int[] counts = new int[Counters.COUNT];
                 ModernJankTracker rules = new ModernJankTracker(TrackerConfig.live(FrameStream.INTERVAL),
@@ -136,12 +139,13 @@ public final class RecordLoop {
      * FrameTimeline recorder: committed with its predictions, and its presentation feedback
      * (vsynced, hardware-clocked) arriving two frames later, as Wayland delivers it.
      */
-    private static long gfxstats(long[] nanos, long warmup, long frames, boolean timeline) throws Exception {
+    private static long gfxstats(long[] nanos, long warmup, long frames, boolean timeline, SceneOptions scenes)
+            throws Exception {
         Path dir = Files.createTempDirectory("gfxstats-instr");
         try (DirectoryBufferProvider provider = DirectoryBufferProvider.create(dir);
              StatsSession session = StatsSession.open(SessionOptions.builder("io.gfxstats.bench", 1)
-                     .daveyListener(DaveyListener.ignoring()).build(), provider)) {
-            if (!session.awaitAttached(Duration.ofSeconds(60))) {
+                     .daveyListener(DaveyListener.ignoring()).scenes(scenes).build(), provider)) {
+            if (!session.awaitAttached(Duration.ofSeconds(600))) { // valgrind on a loaded machine is slow
                 throw new IllegalStateException("no buffer attached");
             }
             try (WindowTracker tracker = session.newTracker()) {

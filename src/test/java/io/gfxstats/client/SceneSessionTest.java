@@ -238,4 +238,45 @@ class SceneSessionTest {
         assertTrue(snap.totalFrames() > 0);
         assertTrue(SceneCounters.fromVector(snap.vector(), SceneCounters.names(snap)).isEmpty());
     }
+
+    @Test
+    void shouldNotAllocatePerFrameWithScenesAndMatrixLevelsOn() throws Exception {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        Path dir = tmp.resolve("buffers");
+        Files.createDirectory(dir);
+        StatsSession session = open(dir, SceneOptions.DEFAULT);
+        assertTrue(session.awaitAttached(WAIT));
+        WindowTracker tracker = session.newTracker(FrameStream.tracker());
+        tracker.setScene("menu");
+        tracker.setScene("game", 0);
+        FrameInfo[] frames = new FrameInfo[1024];
+        FrameStream stream = new FrameStream(9);
+        for (int i = 0; i < frames.length; i++) {
+            FrameInfo f = copy(stream.next());
+            if (f.get(FrameInfo.FRAME_COMPLETED) - f.get(FrameInfo.INTENDED_VSYNC) >= 700_000_000L) {
+                f.set(FrameInfo.FRAME_COMPLETED, f.get(FrameInfo.INTENDED_VSYNC) + 30_000_000L); // no Davey log
+            }
+            frames[i] = f;
+        }
+        long[] bytes = new long[2];
+        for (int round = 0; round < 4; round++) {
+            long before = threads.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < 100_000; i++) {
+                tracker.record(frames[i & 1023]);
+            }
+            long middle = threads.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < 100_000; i++) {
+                long t = 1_000_000_000L + i * 16_666_667L;
+                tracker.record(t, t, t + 5_000_000L + (i % 40) * 1_000_000L, t + 20_000_000L, 16_666_667L);
+            }
+            bytes[0] = middle - before;
+            bytes[1] = threads.getCurrentThreadAllocatedBytes() - middle;
+        }
+        assertTrue(bytes[0] < 4096 && bytes[1] < 4096, "bytes allocated for 100k frames (FrameInfo, times): "
+                + bytes[0] + ", " + bytes[1]);
+        BufferSnapshot snap = snapshot(session);
+        assertTrue(SceneCounters.fromVector(snap.vector(), SceneCounters.names(snap)).get("game")[
+                SceneGroup.MATRIX_FRAMES] > 100_000, "the frames went to the scene 'game'");
+    }
 }

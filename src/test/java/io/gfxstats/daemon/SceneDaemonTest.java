@@ -147,6 +147,30 @@ class SceneDaemonTest {
     }
 
     @Test
+    void shouldKeepEverySceneCountOfAClientKilledWithSigkill() throws Exception {
+        daemon = newDaemon();
+        daemon.start();
+        long frames = 1_250;
+        try (ClientProcess c = ClientProcess.start(daemon, PKG, 5, frames, 250, 0, "wait-attach", "hang", "scenes")) {
+            c.await("recorded " + frames, 60);
+            c.kill(); // SIGKILL: no close, no flush; the counts are in its mapped buffer
+        }
+        awaitNoLiveBuffers();
+        Map<String, long[]> expected = expected(frames, 1);
+        try (GfxStatsClient client = GfxStatsClient.unix(daemon.socket())) {
+            Map<String, Long> got = new TreeMap<>();
+            for (SceneEntry e : client.scenes(ScenesRequest.newBuilder().setPackageName(PKG).build()).getEntriesList()) {
+                if (e.getVersionCode() == 5) {
+                    got.merge(e.getStats().getScene(), e.getStats().getTotalFrames(), Long::sum);
+                }
+            }
+            Map<String, Long> want = new TreeMap<>();
+            expected.forEach((k, v) -> want.put(k, v[0]));
+            assertEquals(want, got, daemon.logText());
+        }
+    }
+
+    @Test
     void shouldShowFpsAndLevelsPerSceneInTopOnceJsonForARunningClient() throws Exception {
         daemon = newDaemon();
         daemon.start();
