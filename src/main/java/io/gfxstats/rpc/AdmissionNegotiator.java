@@ -25,15 +25,17 @@ final class AdmissionNegotiator implements InternalProtocolNegotiator.ProtocolNe
     private final int ownerUid;
     private final boolean tcp;
     private final RefusalLog refusals;
+    private final boolean tlsListener;
 
     AdmissionNegotiator(InternalProtocolNegotiator.ProtocolNegotiator next, ConnectionLimits.Counter counter,
-                        ConnectionLimits limits, int ownerUid, boolean tcp, RefusalLog refusals) {
+                        ConnectionLimits limits, int ownerUid, boolean tcp, boolean tlsListener, RefusalLog refusals) {
         this.next = next;
         this.counter = counter;
         this.limits = limits;
         this.ownerUid = ownerUid;
         this.tcp = tcp;
         this.refusals = refusals;
+        this.tlsListener = tlsListener;
     }
 
     @Override
@@ -49,6 +51,38 @@ final class AdmissionNegotiator implements InternalProtocolNegotiator.ProtocolNe
     @Override
     public void close() {
         next.close();
+    }
+
+    /**
+     * On a TLS listener, a client that starts with the plaintext HTTP/2 preface gets a plaintext
+     * GOAWAY whose debug data says the listener speaks TLS, so it can tell its user so instead of
+     * "network closed for unknown reason". Anything else passes on to TLS untouched.
+     */
+    static final class PlaintextOnTlsListener extends ChannelInboundHandlerAdapter {
+        static final String MESSAGE = "this gfxstats daemon speaks TLS on this port";
+        private static final byte[] PREFACE_START = {'P', 'R', 'I', ' '};
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (msg instanceof io.grpc.netty.shaded.io.netty.buffer.ByteBuf buf && buf.readableBytes() >= 4) {
+                boolean plaintext = true;
+                for (int i = 0; i < PREFACE_START.length; i++) {
+                    plaintext &= buf.getByte(buf.readerIndex() + i) == PREFACE_START[i];
+                }
+                if (plaintext) {
+                    buf.release();
+                    byte[] debug = MESSAGE.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                    io.grpc.netty.shaded.io.netty.buffer.ByteBuf out = ctx.alloc().buffer(9 + 9 + 8 + debug.length);
+                    out.writeMedium(0).writeByte(0x4).writeByte(0).writeInt(0); // SETTINGS, empty
+                    out.writeMedium(8 + debug.length).writeByte(0x7).writeByte(0).writeInt(0); // GOAWAY
+                    out.writeInt(0).writeInt(0).writeBytes(debug); // last stream 0, NO_ERROR: the client may retry, with TLS
+                    ctx.writeAndFlush(out).addListener(f -> ctx.close());
+                    return;
+                }
+            }
+            ctx.pipeline().remove(this);
+            ctx.fireChannelRead(msg);
+        }
     }
 
     private final class Gate extends ChannelInboundHandlerAdapter {
@@ -97,6 +131,9 @@ final class AdmissionNegotiator implements InternalProtocolNegotiator.ProtocolNe
                         ch.close();
                     }
                 }, limits.tcpIdle().toMillis(), TimeUnit.MILLISECONDS);
+            }
+            if (tcp && tlsListener) {
+                ctx.pipeline().addAfter(ctx.name(), null, new PlaintextOnTlsListener());
             }
             ctx.fireChannelActive();
             ctx.pipeline().remove(this);

@@ -28,6 +28,11 @@ final class ClientErrors {
             detail = code.toString();
         }
         detail = detail.replace('\n', ' ');
+        if (mentions(detail, AdmissionNegotiator.PlaintextOnTlsListener.MESSAGE.toLowerCase(Locale.ROOT))) {
+            // Whatever code gRPC made of the daemon's GOAWAY (it may retry first), this is what happened.
+            return new GfxStatsClientException("gfxstats daemon at " + target + " speaks TLS, this client "
+                    + "plaintext (give the client the daemon's certificate)", Status.Code.UNAVAILABLE, false, e);
+        }
         switch (code) {
             case UNAVAILABLE:
                 if (socket != null && (mentions(detail, "permission denied") || !mayReach(socket))) {
@@ -38,6 +43,10 @@ final class ClientErrors {
                 }
                 if (socket != null && !Files.exists(socket, LinkOption.NOFOLLOW_LINKS)) {
                     return notRunning("gfxstats daemon not running (no socket at " + socket + ")", e);
+                }
+                if (mentions(detail, "not an ssl/tls record")) {
+                    return new GfxStatsClientException("gfxstats daemon at " + target + " speaks plaintext, this "
+                            + "client TLS (the daemon has no tcp.tls.cert; connect without a certificate)", code, false, e);
                 }
                 if (mentions(detail, "connection refused")) {
                     return notRunning(socket != null

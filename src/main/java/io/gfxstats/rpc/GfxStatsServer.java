@@ -101,7 +101,7 @@ public final class GfxStatsServer {
         NettyServerBuilder builder = NettyServerBuilder
                 .forAddress(new DomainSocketAddress(socketFile.path().toString()),
                         InternalNettyServerCredentials.create(new AdmissionNegotiator(new PeerCredentialsNegotiator(),
-                                connections, limits, ownerUid, false, refusals)))
+                                connections, limits, ownerUid, false, false, refusals)))
                 .channelType(EpollServerDomainSocketChannel.class)
                 // Unix sockets have no keepalive; without this Netty warns on every connection.
                 .withChildOption(ChannelOption.SO_KEEPALIVE, null)
@@ -114,7 +114,8 @@ public final class GfxStatsServer {
         InternalProtocolNegotiator.ProtocolNegotiator negotiation = tcp.sslContext != null
                 ? InternalProtocolNegotiators.serverTls(tcp.sslContext) : InternalProtocolNegotiators.serverPlaintext();
         NettyServerBuilder builder = NettyServerBuilder.forAddress(tcp.address, InternalNettyServerCredentials.create(
-                        new AdmissionNegotiator(negotiation, connections, limits, ownerUid, true, refusals)))
+                        new AdmissionNegotiator(negotiation, connections, limits, ownerUid, true, tcp.sslContext != null,
+                                refusals)))
                 .channelType(EpollServerSocketChannel.class)
                 .maxConnectionIdle(limits.tcpIdle().toMillis(), TimeUnit.MILLISECONDS)
                 .addService(ServerInterceptors.intercept(MalformedRequests.guard(service.bindService(), refusals),

@@ -154,7 +154,19 @@ class TcpTransportTest {
         startTlsWithToken();
         try (GfxStatsClient client = GfxStatsClient.tcp("127.0.0.1", server.tcpPort(), null, TOKEN)) {
             GfxStatsClientException e = assertThrows(GfxStatsClientException.class, client::health);
+            assertEquals("gfxstats daemon at 127.0.0.1:" + server.tcpPort() + " speaks TLS, this client plaintext "
+                    + "(give the client the daemon's certificate)", e.getMessage());
+        }
+    }
+
+    @Test
+    void shouldSayWhenATlsClientMeetsAPlaintextListener() throws Exception {
+        start(TcpConfig.loopback(0));
+        try (GfxStatsClient client = tlsClient(null)) {
+            GfxStatsClientException e = assertThrows(GfxStatsClientException.class, client::health);
             assertEquals(Status.Code.UNAVAILABLE, e.code());
+            assertEquals("gfxstats daemon at 127.0.0.1:" + server.tcpPort() + " speaks plaintext, this client TLS "
+                    + "(the daemon has no tcp.tls.cert; connect without a certificate)", e.getMessage());
         }
     }
 
