@@ -231,7 +231,8 @@ final class BufferHeader {
         int owner = (Integer) before.get("uid");
         if (expectedOwnerUid != null && owner != expectedOwnerUid) {
             throw new BufferFormatException(Reason.WRONG_OWNER, path,
-                    "owned by uid " + owner + ", expected " + expectedOwnerUid);
+                    "owned by uid " + Integer.toUnsignedString(owner) + ", expected "
+                    + Integer.toUnsignedString(expectedOwnerUid));
         }
         OpenOption[] options = writable
                 ? new OpenOption[] {StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS}

@@ -69,11 +69,15 @@ final class DumpCommand implements Command {
         args.exclusive("--frametimeline", "--format");
         DumpQuery query = new DumpQuery(args.has("--proto"), args.has("--package") ? args.value("--package") : "",
                 args.has("--format") ? format(args.value("--format")) : null, args.has("--frametimeline"));
-        DaemonCall.skipSelectorProviderSearch();
-        UnixDumpClient client = new UnixDumpClient(DaemonCall.socket(args, env), DaemonCall.deadline(args));
+        boolean grpcJava = grpcJava(env);
         OutputStream stdout = BinaryStdout.of(out);
         try {
-            client.dump(query, stdout);
+            if (grpcJava) {
+                GrpcJavaDump.dump(args, env, query, stdout);
+            } else {
+                DaemonCall.skipSelectorProviderSearch();
+                new UnixDumpClient(DaemonCall.socket(args, env), DaemonCall.deadline(args)).dump(query, stdout);
+            }
             return 0;
         } catch (GfxStatsClientException e) {
             throw DaemonCall.failed(e);
@@ -81,6 +85,23 @@ final class DumpCommand implements Command {
             return BinaryStdout.writeFailed(e);
         }
     }
+
+    /**
+     * {@value #CLIENT_ENV}: which client makes the call. The small HTTP/2 client of
+     * {@link io.gfxstats.rpc.h2} by default (a fraction of grpc-java's start-up, docs/cli.md);
+     * {@code grpc} uses grpc-java's channel like every other command: the escape hatch should the
+     * small client ever misread a daemon, and the peer that scripts/bench-startup measures it against.
+     */
+    static boolean grpcJava(Map<String, String> env) throws UsageException {
+        String value = env.getOrDefault(CLIENT_ENV, "");
+        return switch (value) {
+            case "", "h2" -> false;
+            case "grpc" -> true;
+            default -> throw new UsageException(CLIENT_ENV + " must be h2 (the default) or grpc, got '" + value + "'");
+        };
+    }
+
+    static final String CLIENT_ENV = "GFXSTATS_DUMP_CLIENT";
 
     static DumpFormat format(String name) throws UsageException {
         try {

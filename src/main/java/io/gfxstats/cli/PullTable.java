@@ -40,7 +40,7 @@ final class PullTable {
 
     static String render(PullResponse response) {
         List<Row> rows = rows(response);
-        rows.sort(Comparator.comparing(Row::packageName).thenComparingLong(Row::version).thenComparingInt(Row::uid));
+        rows.sort(Comparator.comparing(Row::packageName).thenComparingLong(Row::version).thenComparing(Row::uid, Integer::compareUnsigned));
         StringBuilder sb = new StringBuilder();
         sb.append("day ").append(DAY.format(Instant.ofEpochMilli(response.getDayStart()))).append(" (UTC): ")
                 .append(rows.size()).append(rows.size() == 1 ? " entry" : " entries").append('\n');
@@ -76,7 +76,7 @@ final class PullTable {
         String[] c = new String[HEADER.length];
         c[0] = r.packageName.isEmpty() ? "-" : r.packageName;
         c[1] = Long.toString(r.version);
-        c[2] = Integer.toString(r.uid);
+        c[2] = Integer.toUnsignedString(r.uid);
         c[3] = time(r.start);
         c[4] = time(r.end);
         c[5] = Long.toString(r.total);

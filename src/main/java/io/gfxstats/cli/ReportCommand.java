@@ -80,6 +80,7 @@ final class ReportCommand implements Command {
         String pkg = args.value("--package");
         int days = args.intValue("--days", 0, 1, MAX_DAYS);
         List<GraphicsStatsProto> entries;
+        List<io.gfxstats.rpc.v1.SceneEntry> sceneEntries = List.of();
         String title;
         String source;
         args.exclusive("--framestats", "--trace");
@@ -102,6 +103,7 @@ final class ReportCommand implements Command {
             source = "offline replay of " + (file.equals("-") ? "standard input" : file);
         } else {
             entries = fromDaemon(args, pkg);
+            sceneEntries = scenesFromDaemon(args, pkg);
             title = "gfxstats report" + (pkg != null ? ": " + pkg : "");
             source = "daemon at " + DaemonCall.socket(args, env) + (days > 0 ? ", newest " + days + " days" : "");
         }
@@ -114,6 +116,7 @@ final class ReportCommand implements Command {
         } catch (DayFileException.HistogramMismatch e) {
             throw new UsageException("cannot report: " + e.getMessage(), e);
         }
+        data = data.withScenes(sceneRows(sceneEntries, ReportData.oldestKept(entries, days)));
         write(target, data);
         out.println("wrote " + target + ": " + data.total().totalFrames() + " frames, " + data.days().size()
                 + " days, " + data.apps().size() + " packages");
@@ -130,6 +133,43 @@ final class ReportCommand implements Command {
         } catch (GfxStatsClientException e) {
             throw DaemonCall.failed(e);
         }
+    }
+
+    /** The daemon's per-scene counters over its retained days; none when it has no Scenes call. */
+    private List<io.gfxstats.rpc.v1.SceneEntry> scenesFromDaemon(Args.Parsed args, String pkg) throws UsageException {
+        try (GfxStatsClient client = DaemonCall.open(args, env)) {
+            return client.scenes(io.gfxstats.rpc.v1.ScenesRequest.newBuilder()
+                    .setPackageName(pkg == null ? "" : pkg).build()).getEntriesList();
+        } catch (GfxStatsClientException e) {
+            return List.of();
+        }
+    }
+
+    /** Per (package, scene), summed over the kept days. */
+    static List<ReportData.Scene> sceneRows(List<io.gfxstats.rpc.v1.SceneEntry> entries, long oldestKept) {
+        Map<String, long[]> sums = new java.util.TreeMap<>();
+        int levels = io.gfxstats.buffer.SceneGroup.LEVELS;
+        for (io.gfxstats.rpc.v1.SceneEntry e : entries) {
+            if (e.getDayStart() < oldestKept) {
+                continue;
+            }
+            io.gfxstats.proto.GfxstatsSceneStats s = e.getStats();
+            long[] v = sums.computeIfAbsent(e.getPackageName() + "\u0000" + s.getScene(), k -> new long[4 + levels]);
+            v[0] += s.getTotalFrames();
+            v[1] += s.getJankyFrames();
+            v[2] += s.getMatrixFrames();
+            v[3] += s.getFrameCostNanos();
+            for (int l = 0; l < levels; l++) {
+                v[4 + l] += l < s.getLevelCountsCount() ? s.getLevelCounts(l) : 0;
+            }
+        }
+        List<ReportData.Scene> rows = new ArrayList<>();
+        sums.forEach((k, v) -> {
+            int sep = k.indexOf('\u0000');
+            rows.add(new ReportData.Scene(k.substring(0, sep), k.substring(sep + 1), v[0], v[1],
+                    java.util.Arrays.copyOfRange(v, 4, 4 + levels), v[2] == 0 || v[3] <= 0 ? 0 : 1e9 * v[2] / v[3]));
+        });
+        return rows;
     }
 
     private static List<GraphicsStatsProto> framestats(String file, InputStream in, String pkg)

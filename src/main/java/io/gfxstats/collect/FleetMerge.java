@@ -67,7 +67,7 @@ public final class FleetMerge {
 
     private String add(int targetIndex, long responseDay, GraphicsStatsProto p) {
         if (p.getPackageName().isEmpty()) {
-            return "entry without package name (uid " + p.getUid() + ", version " + p.getVersionCode() + ") left out";
+            return "entry without package name (uid " + Integer.toUnsignedString(p.getUid()) + ", version " + p.getVersionCode() + ") left out";
         }
         long day = responseDay != 0 ? responseDay : Days.dayStart(p.getStatsStart());
         Key key = new Key(day, p.getPackageName(), p.getVersionCode(), p.getUid());
@@ -80,7 +80,7 @@ public final class FleetMerge {
         try {
             StatsProtos.merge(m.proto, p);
         } catch (DayFileException.HistogramMismatch e) {
-            return "entry " + p.getPackageName() + " version " + p.getVersionCode() + " uid " + p.getUid()
+            return "entry " + p.getPackageName() + " version " + p.getVersionCode() + " uid " + Integer.toUnsignedString(p.getUid())
                     + " left out: " + e.getMessage();
         }
         if (p.getPipeline() != GraphicsStatsProto.PipelineType.UNKNOWN && targetIndex < m.pipelineFrom) {
@@ -141,7 +141,7 @@ public final class FleetMerge {
                 full |= b.getFrameCount() == Integer.MAX_VALUE;
             }
             if (full) {
-                out.add(p.getPackageName() + " version " + p.getVersionCode() + " uid " + p.getUid());
+                out.add(p.getPackageName() + " version " + p.getVersionCode() + " uid " + Integer.toUnsignedString(p.getUid()));
             }
         }
         return out;

@@ -58,8 +58,8 @@ final class Registrar {
         }
         Pipeline pipeline = Pipeline.fromCode(req.getPipeline());
         if (peer.uid() != daemonUid && daemonUid != 0) {
-            throw StatsException.permissionDenied("the daemon runs as uid " + daemonUid + " and cannot hand a buffer to uid "
-                    + peer.uid() + "; run a daemon as that user");
+            throw StatsException.permissionDenied("the daemon runs as uid " + Integer.toUnsignedString(daemonUid)
+                    + " and cannot hand a buffer to uid " + peer.uidText() + "; run a daemon as that user");
         }
         String adoptId = req.getAdoptRegistrationId();
         if (!adoptId.isEmpty() && !BufferNames.isValidId(adoptId)) {
@@ -77,7 +77,7 @@ final class Registrar {
             }
             requireRoom(peer, pkg);
             LiveBuffer created = create(peer, pkg, version, pipeline, adoptId);
-            log.info("register: new buffer {} for pid {} uid {}", created, peer.pid(), peer.uid());
+            log.info("register: new buffer {} for pid {} uid {}", created, peer.pid(), peer.uidText());
             return registration(created, false);
         } finally {
             state.lock.writeLock().unlock();
@@ -159,8 +159,9 @@ final class Registrar {
     private static void requireOwner(int pid, int uid, String filePkg, long fileVersion, PeerIdentity peer, String pkg,
                                      long version, String id) throws StatsException {
         if (pid != peer.pid() || uid != peer.uid()) {
-            throw StatsException.permissionDenied("buffer " + id + " belongs to pid " + pid + " uid " + uid
-                    + ", not to the caller (pid " + peer.pid() + " uid " + peer.uid() + ")");
+            throw StatsException.permissionDenied("buffer " + id + " belongs to pid " + pid + " uid "
+                    + Integer.toUnsignedString(uid) + ", not to the caller (pid " + peer.pid() + " uid " + peer.uidText()
+                    + ")");
         }
         if (!filePkg.equals(pkg) || fileVersion != version) {
             throw StatsException.permissionDenied("buffer " + id + " counts " + filePkg + " version " + fileVersion

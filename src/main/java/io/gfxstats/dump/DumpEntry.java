@@ -204,7 +204,7 @@ public final class DumpEntry {
 
     @Override
     public String toString() {
-        return "DumpEntry{package=" + packageName + ", version=" + versionCode + ", uid=" + uid
+        return "DumpEntry{package=" + packageName + ", version=" + versionCode + ", uid=" + Integer.toUnsignedString(uid)
                 + ", total=" + totalFrames + ", janky=" + jankyFrames + "}";
     }
 

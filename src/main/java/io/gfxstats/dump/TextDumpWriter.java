@@ -83,7 +83,7 @@ public final class TextDumpWriter implements DumpWriter {
 
     private void render(DumpEntry e, ByteSink b) {
         if (format.printsUid()) {
-            b.put(UID).putDecimal(e.uid());
+            b.put(UID).putDecimal(Integer.toUnsignedLong(e.uid()));
         }
         byte[] name = e.packageNameBytes();
         b.put(PACKAGE).put(name, 0, cStringLength(name));

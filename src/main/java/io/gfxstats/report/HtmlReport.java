@@ -85,6 +85,28 @@ public final class HtmlReport {
             h.append("</tr>\n");
         }
         h.append("</table></section>\n");
+        if (!data.scenes().isEmpty()) {
+            chart(h, "chart-scenes", "Scenes", "Frames per scene by Matrix dropped-frame level (best, normal,"
+                    + " middle, high, frozen), stacked.");
+            h.append("<section><table class=\"list\" id=\"scenes\"><tr><th>Package</th><th>Scene</th><th>Frames</th>")
+                    .append("<th>Janky</th><th>Matrix fps</th>");
+            for (int l = 0; l < io.gfxstats.buffer.SceneGroup.LEVELS; l++) {
+                h.append("<th>").append(levelName(l)).append("</th>");
+            }
+            h.append("</tr>\n");
+            for (ReportData.Scene s : data.scenes()) {
+                h.append("<tr><td>").append(esc(s.packageName())).append("</td><td>").append(esc(s.scene()))
+                        .append("</td><td>").append(s.frames()).append("</td><td>").append(s.janky()).append(" (")
+                        .append(JankyPercent.format(JankyPercent.of((int) s.janky(), (int) s.frames()))).append("%)</td><td>")
+                        .append(s.matrixFps() == 0 ? "-" : String.format(java.util.Locale.ROOT, "%.1f", s.matrixFps()))
+                        .append("</td>");
+                for (long c : s.levels()) {
+                    h.append("<td>").append(c).append("</td>");
+                }
+                h.append("</tr>\n");
+            }
+            h.append("</table></section>\n");
+        }
         h.append("<section><h2>By day</h2><table class=\"list\" id=\"days\"><tr><th>Day (UTC)</th><th>Frames</th>")
                 .append("<th>Janky</th><th>90th</th></tr>\n");
         for (ReportData.Day d : data.days()) {
@@ -136,6 +158,19 @@ public final class HtmlReport {
             }
             j.close(']').close('}');
         }
+        j.close(']').close('}');
+        j.key("scenes").open('{').key("labels").open('[');
+        for (ReportData.Scene s : data.scenes()) {
+            j.value(data.apps().size() > 1 ? s.packageName() + ": " + s.scene() : s.scene());
+        }
+        j.close(']').key("levels").open('[');
+        for (int l = 0; l < io.gfxstats.buffer.SceneGroup.LEVELS; l++) {
+            j.open('{').key("name").value(levelName(l)).key("values").open('[');
+            for (ReportData.Scene s : data.scenes()) {
+                j.value(s.levels()[l]);
+            }
+            j.close(']').close('}');
+        }
         return j.close(']').close('}').close('}').toString();
     }
 
@@ -176,6 +211,10 @@ public final class HtmlReport {
             }
         }
         return Histograms.CPU_BUCKETS - 1;
+    }
+
+    private static String levelName(int level) {
+        return io.gfxstats.matrix.MatrixRule.levelName(level).toLowerCase(java.util.Locale.ROOT);
     }
 
     private static void row(StringBuilder h, String name, String id, String value) {

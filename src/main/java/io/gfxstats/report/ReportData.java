@@ -21,7 +21,29 @@ import java.util.TreeMap;
  * @param apps   per (package, version), in name order
  */
 public record ReportData(String title, String source, long generatedAtMillis, ProfileData total, List<Day> days,
-                         List<App> apps) {
+                         List<App> apps, List<Scene> scenes) {
+    /**
+     * One named scene of one package over the report's days (the daemon's Scenes call).
+     *
+     * @param levels frames per Matrix dropped-frame level, best to frozen
+     */
+    public record Scene(String packageName, String scene, long frames, long janky, long[] levels, double matrixFps) {
+    }
+
+    /** The same report with per-scene rows. */
+    public ReportData withScenes(List<Scene> rows) {
+        return new ReportData(title, source, generatedAtMillis, total, days, apps, List.copyOf(rows));
+    }
+
+    /** UTC midnight of the oldest day a report of the newest {@code days} days keeps (0 days: all). */
+    public static long oldestKept(List<GraphicsStatsProto> entries, int days) {
+        long newest = 0;
+        for (GraphicsStatsProto e : entries) {
+            newest = Math.max(newest, dayOf(e));
+        }
+        return days > 0 && newest > 0 ? newest - (days - 1) * Days.MILLIS_PER_DAY : Long.MIN_VALUE;
+    }
+
     /** @param dayStart UTC midnight in milliseconds, or 0 for entries without a start (offline captures) */
     public record Day(long dayStart, ProfileData data) {
         public String label() {
@@ -38,11 +60,7 @@ public record ReportData(String title, String source, long generatedAtMillis, Pr
      */
     public static ReportData of(List<GraphicsStatsProto> entries, int days, String title, String source,
                                 long nowMillis) throws DayFileException.HistogramMismatch {
-        long newest = 0;
-        for (GraphicsStatsProto e : entries) {
-            newest = Math.max(newest, dayOf(e));
-        }
-        long oldestKept = days > 0 && newest > 0 ? newest - (days - 1) * Days.MILLIS_PER_DAY : Long.MIN_VALUE;
+        long oldestKept = oldestKept(entries, days);
         ProfileData total = new ProfileData();
         Map<Long, ProfileData> byDay = new TreeMap<>();
         Map<String, App> byApp = new TreeMap<>();
@@ -59,7 +77,8 @@ public record ReportData(String title, String source, long generatedAtMillis, Pr
         }
         List<Day> dayList = new ArrayList<>();
         byDay.forEach((k, v) -> dayList.add(new Day(k, v)));
-        return new ReportData(title, source, nowMillis, total, List.copyOf(dayList), List.copyOf(byApp.values()));
+        return new ReportData(title, source, nowMillis, total, List.copyOf(dayList), List.copyOf(byApp.values()),
+                List.of());
     }
 
     private static long dayOf(GraphicsStatsProto e) {

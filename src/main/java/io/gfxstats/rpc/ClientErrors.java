@@ -30,6 +30,12 @@ final class ClientErrors {
         detail = detail.replace('\n', ' ');
         switch (code) {
             case UNAVAILABLE:
+                if (socket != null && (mentions(detail, "permission denied") || !mayReach(socket))) {
+                    // Checked before existence: a socket this user may not reach looks absent.
+                    return new GfxStatsClientException("permission denied on the socket of the gfxstats daemon at "
+                            + target + " (this user may not connect: join the daemon's group, or run a daemon of "
+                            + "your own)", code, false, e);
+                }
                 if (socket != null && !Files.exists(socket, LinkOption.NOFOLLOW_LINKS)) {
                     return notRunning("gfxstats daemon not running (no socket at " + socket + ")", e);
                 }
@@ -56,6 +62,18 @@ final class ClientErrors {
             default:
                 return new GfxStatsClientException("gfxstats daemon at " + target + ": " + detail + " ("
                         + code + ")", code, false, e);
+        }
+    }
+
+    /** False when a directory on the way to the socket (or the socket) denies this user access. */
+    private static boolean mayReach(Path socket) {
+        try {
+            Files.readAttributes(socket, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return true;
+        } catch (java.nio.file.AccessDeniedException e) {
+            return false;
+        } catch (java.io.IOException e) {
+            return true;
         }
     }
 

@@ -71,10 +71,6 @@ final class AndroidFrames {
         return ((long) pid << 40) ^ vsyncId;
     }
 
-    boolean isEmpty() {
-        return doFrames.isEmpty();
-    }
-
     List<Frame> frames() {
         List<Frame> out = new ArrayList<>(doFrames.size());
         for (Slice d : doFrames) {

@@ -47,10 +47,6 @@ public final class MarkerLine {
         return payloadPid != 0 ? payloadPid : rowTgid;
     }
 
-    public int payloadPid() {
-        return payloadPid;
-    }
-
     /** Timestamp in nanoseconds of the trace clock. */
     public long ts() {
         return ts;

@@ -45,6 +45,7 @@ public final class TraceParser implements MarkerSink {
             Pattern.compile("transactionFlag:\\[(\\d+),(\\d+)\\],\\s*tid:(\\d+),\\s*timestamp:(\\d+)");
     private static final Pattern TRANSACTION = Pattern.compile("transactionFlag:\\[(\\d+),(\\d+)\\]");
     private static final Pattern PAIR = Pattern.compile("\\[(\\d+),(\\d+)\\]");
+    private static final Pattern CHAIN = Pattern.compile("H:\\[[a-z0-9]+,[a-z0-9]+,[a-z0-9]+\\]#(.*)");
 
     /** A thread seen in a marker line. */
     public static final class ThreadInfo {
@@ -448,12 +449,27 @@ public final class TraceParser implements MarkerSink {
         return pid + "|" + cookie + "|" + name;
     }
 
+    /**
+     * An S/F name as upstream reads it: a HiTraceChain prefix {@code H:[chain,span,parent]#} is removed
+     * from async names (not from B names, whose frame events then go unrecognised).
+     */
+    private static String asyncName(MarkerLine line) {
+        String name = line.name();
+        if (name.startsWith("H:[")) {
+            Matcher m = CHAIN.matcher(name);
+            if (m.matches()) {
+                return "H:" + m.group(1);
+            }
+        }
+        return name;
+    }
+
     private void asyncStart(MarkerLine line) {
         long id = nextSliceId++;
         if (!line.nameStartsWith(H_PREFIX)) {
             return;
         }
-        String name = line.name();
+        String name = asyncName(line);
         if (!name.equals(FRAME_QUEUED)) {
             return;
         }
@@ -468,7 +484,7 @@ public final class TraceParser implements MarkerSink {
         if (!line.nameStartsWith(H_PREFIX)) {
             return;
         }
-        String name = line.name();
+        String name = asyncName(line);
         if (!name.equals(FRAME_QUEUED)) {
             return;
         }

@@ -67,6 +67,13 @@
   }
 
   function causes(el, d) {
+    return stacked(el, d.labels, d.causes, 'day (UTC)', 'janky frames by cause');
+  }
+
+  // Stacked bars: series k is the sum of the first k+1 parts, drawn from the tallest down so each
+  // shows its band; the legend shows each part's own value.
+  function stacked(el, labels, parts, xLabel, yLabel) {
+    var d = { labels: labels, causes: parts };
     var n = d.labels.length;
     // Stacked: series k is the sum of causes 0..k, drawn from the tallest down so each shows its band.
     var sums = [], acc = new Array(n).fill(0);
@@ -74,7 +81,7 @@
       acc = acc.map(function (v, i) { return v + c.values[i]; });
       sums.push(acc.slice());
     });
-    var series = [{ label: 'day', value: function (u, v) { return v == null ? '' : d.labels[v]; } }];
+    var series = [{ label: xLabel, value: function (u, v) { return v == null ? '' : d.labels[v]; } }];
     var columns = [indices(n)];
     for (var k = d.causes.length - 1; k >= 0; k--) {
       (function (k) {
@@ -90,8 +97,8 @@
       width: WIDTH, height: HEIGHT,
       scales: { x: { time: false, range: [-0.5, n - 0.5] } },
       axes: [
-        { label: 'day (UTC)', values: function (u, s) { return s.map(function (v) { return Number.isInteger(v) ? d.labels[v] : ''; }); } },
-        { label: 'janky frames by cause' }
+        { label: xLabel, values: function (u, s) { return s.map(function (v) { return Number.isInteger(v) ? d.labels[v] : ''; }); } },
+        { label: yLabel }
       ],
       series: series
     }, columns, el);
@@ -136,10 +143,12 @@
     ['chart-cpu', function (el) { return histogram(el, data.cpu, data.cpu.marks, 'frame time'); }],
     ['chart-causes', function (el) { return causes(el, data.days); }],
     ['chart-days', function (el) { return days(el, data.days); }],
-    ['chart-gpu', function (el) { return histogram(el, data.gpu, [], 'GPU time'); }]
+    ['chart-gpu', function (el) { return histogram(el, data.gpu, [], 'GPU time'); }],
+    ['chart-scenes', function (el) { return stacked(el, data.scenes.labels, data.scenes.levels, 'scene', 'frames by Matrix level'); }]
   ];
   charts.forEach(function (c) {
     var el = document.getElementById(c[0]);
+    if (!el) return; // a chart the data has nothing for (no scenes)
     c[1](el);
     // uPlot draws in a microtask queued by the constructor; this one runs after it.
     Promise.resolve().then(function () { painted(el); });

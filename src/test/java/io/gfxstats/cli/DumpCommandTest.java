@@ -226,4 +226,34 @@ class DumpCommandTest {
         assertTrue(help.contains("  pull [--socket PATH]"), help);
         assertTrue(help.contains("  collect --targets"), help);
     }
+
+    @Test
+    void shouldPrintTheSameBytesThroughGrpcJavaWhenAsked() throws Exception {
+        backend.text = render(DumpFormat.ANDROID14, ENTRIES);
+
+        CliRun small = CliRun.command(new DumpCommand(Map.of()), "", "--socket", socket);
+        CliRun grpc = CliRun.command(new DumpCommand(Map.of("GFXSTATS_DUMP_CLIENT", "grpc")), "", "--socket", socket);
+
+        assertEquals(0, grpc.exit(), grpc.stderr());
+        assertArrayEquals(backend.text, grpc.stdout());
+        assertArrayEquals(small.stdout(), grpc.stdout());
+        assertEquals("", grpc.stderr());
+    }
+
+    @Test
+    void shouldSayWhichDumpClientsThereAre() throws Exception {
+        CliRun run = CliRun.command(new DumpCommand(Map.of("GFXSTATS_DUMP_CLIENT", "netty")), "", "--socket", socket);
+
+        assertEquals(2, run.exit());
+        assertEquals("gfxstats dump: GFXSTATS_DUMP_CLIENT must be h2 (the default) or grpc, got 'netty'\n", run.stderr());
+    }
+
+    @Test
+    void shouldReportAStoppedDaemonTheSameWayThroughEitherClient() throws Exception {
+        server.stop();
+        CliRun small = CliRun.command(new DumpCommand(Map.of()), "", "--socket", socket);
+        CliRun grpc = CliRun.command(new DumpCommand(Map.of("GFXSTATS_DUMP_CLIENT", "grpc")), "", "--socket", socket);
+        assertEquals(small.exit(), grpc.exit());
+        assertEquals(small.stderr(), grpc.stderr());
+    }
 }

@@ -122,7 +122,7 @@ class TopDaemonTest {
     void shouldPrintMatrixReportsPerSliceAndTheOpenOnesOnSigterm() throws Exception {
         synth("com.example.smooth", "smooth", 60);
         awaitFrames("com.example.smooth");
-        CliRun slices = CliRun.main("matrix-report", "--socket", daemon.socket().toString(), "--slice", "1",
+        CliRun slices = CliRun.main("matrix-report", "--socket", daemon.socket().toString(), "--slice", "2",
                 "--interval", "0.2", "--count", "2");
         assertEquals(0, slices.exit(), slices.stderr());
         List<String> lines = slices.out().lines().toList();

@@ -92,6 +92,36 @@ class ReportEndToEndTest {
     }
 
     @Test
+    void shouldShowTheScenesOfAClientThatNamesThem() throws Exception {
+        Chromium chromium = Chromium.require(tmp);
+        try (DaemonProcess daemon = new DaemonProcess(tmp.resolve("sc")).start()) {
+            try (ClientProcess c = ClientProcess.start(daemon, "com.example.scenes", 2, 700, 700, 0, "wait-attach",
+                    "exit", "scenes")) {
+                assertEquals(0, c.waitFor());
+            }
+            java.util.Map<String, Long> frames = new java.util.TreeMap<>();
+            for (long i = 0; i < 700; i++) {
+                frames.merge(FrameClient.scene(i), 1L, Long::sum);
+            }
+            Path html = tmp.resolve("scenes.html");
+            Process report = JavaProcess.builder(Main.class, "report", "--socket", daemon.socket().toString(),
+                    "--out", html.toString()).redirectErrorStream(true).start();
+            String said = new String(report.getInputStream().readAllBytes());
+            assertTrue(report.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(0, report.exitValue(), said);
+            Chromium.Page page = chromium.dumpDom(html);
+            assertNoErrors(page);
+            assertPainted(page.dom(), "chart-cpu", "chart-scenes");
+            String table = field(page.dom(), "<table class=\"list\" id=\"scenes\">(.*?)</table>");
+            for (java.util.Map.Entry<String, Long> e : frames.entrySet()) {
+                assertTrue(table.contains("<td>com.example.scenes</td><td>" + e.getKey() + "</td><td>" + e.getValue()
+                        + "</td>"), e + " in " + table);
+            }
+            chromium.screenshot(html, tmp.resolve("scenes.png"), 1000, 2600);
+        }
+    }
+
+    @Test
     void shouldReportAFramestatsCaptureOffline() throws Exception {
         Chromium chromium = Chromium.require(tmp);
         Path capture = TestData.file("android-gfxinfo", "aNavMode-gfxinfo-framestats.txt");

@@ -165,7 +165,8 @@ class TextDumpWriterTest {
                 .setSummary(summary(0, 3))
                 .build();
         String out = text(DumpFormat.ANDROID14, List.of(p));
-        assertTrue(out.startsWith("\nUID: -1\nPackage: com.example.app\nVersion: -9223372036854775808"
+        // uids are unsigned 32-bit (uint32 field): the 32 bits of -1 are uid 4294967295.
+        assertTrue(out.startsWith("\nUID: 4294967295\nPackage: com.example.app\nVersion: -9223372036854775808"
                 + "\nStats since: -5ns\nStats end: 9223372036854775807ns\nTotal frames rendered: 0"
                 + "\nJanky frames: 3 (inf%)\n"), out);
     }

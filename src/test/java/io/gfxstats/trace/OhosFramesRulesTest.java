@@ -246,6 +246,20 @@ class OhosFramesRulesTest {
     }
 
     @Test
+    void shouldReadAFrameQueuedWithAHiTraceChainPrefix() throws Exception {
+        TraceText t = new TraceText();
+        t.b(1, RS, RS, rsReceiveVsync(5, 10, 1));
+        t.b(2, RS, RS, doComposition(2));
+        t.s(3, RS, RS, "H:[8b00e96b2,2,1]#M: Frame queued", 1);
+        t.e(4, RS, RS);
+        t.e(10, RS, RS);
+        t.f(15, RS, RS, "H:[8b00e96b2,2,1]#M: Frame queued", 1);
+        Trace trace = parse(t);
+        assertEquals("0 1 14 1 0 1 - N", Rows.frames(trace.table()).get(0), "async names lose the chain prefix upstream");
+        assertEquals(List.of("0:12"), Rows.gpu(trace.table()));
+    }
+
+    @Test
     void shouldIgnoreAFrameQueuedFinishWhoseStartFoundNoFrame() throws Exception {
         TraceText t = new TraceText();
         t.s(1, RS, RS, TraceText.FRAME_QUEUED, 1);

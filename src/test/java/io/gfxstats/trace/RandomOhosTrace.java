@@ -87,7 +87,8 @@ final class RandomOhosTrace {
                 long work = jitter(rnd.nextInt(6) == 0 ? 2 * period : period / 2);
                 long end = start + work;
                 boolean zero = rnd.nextInt(40) == 0;
-                b(start, pid, pid, TraceText.receiveVsync(zero ? 0 : now, now + period, 100 + i));
+                String receive = TraceText.receiveVsync(zero ? 0 : now, now + period, 100 + i);
+                b(start, pid, pid, rnd.nextInt(50) == 0 ? receive.replace("H:", "H:[7c1,2,1]#") : receive);
                 boolean onVsync = rnd.nextInt(8) != 0;
                 if (onVsync) {
                     b(start + 1000, pid, pid, TraceText.onVsyncEvent(now));
@@ -153,8 +154,9 @@ final class RandomOhosTrace {
             }
             if (rnd.nextInt(3) == 0) {
                 long cookie = gpuCookie++;
-                add(rsStart + rsWork / 2, S, rs, rnd.nextBoolean() ? rs : 1002, TraceText.FRAME_QUEUED, cookie);
-                add(rsStart + rsWork + (rnd.nextBoolean() ? -500 : jitter(period)), F, rs, 1002, TraceText.FRAME_QUEUED, cookie);
+                String queued = rnd.nextInt(5) == 0 ? "H:[5f2a,1,0]#M: Frame queued" : TraceText.FRAME_QUEUED;
+                add(rsStart + rsWork / 2, S, rs, rnd.nextBoolean() ? rs : 1002, queued, cookie);
+                add(rsStart + rsWork + (rnd.nextBoolean() ? -500 : jitter(period)), F, rs, 1002, queued, cookie);
             }
             e(rsStart + rsWork, rs, rs);
             pending = sent;

@@ -131,6 +131,7 @@ final class SpecFrames {
                     n = rest.substring(0, sp);
                     v = rest.substring(sp + 1);
                 }
+                n = n.replaceFirst("^H:\\[[a-z0-9]+,[a-z0-9]+,[a-z0-9]+\\]#", "H:");
                 return new Marker(tid, effective, ts, phase, n, Long.parseLong(v));
             default:
                 return null;

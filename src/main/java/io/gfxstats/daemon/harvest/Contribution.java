@@ -38,4 +38,13 @@ public record Contribution(String bufferKey, int pid, int uid, long[] current, l
     public long[] unsaved() {
         return CounterDeltas.difference(current, baseline);
     }
+
+    /**
+     * Whether a save must write this buffer: it has unsaved frames, or it was never saved at all.
+     * A process that drew no frames still gets its (empty) entry, as on Android, which keeps
+     * such entries after the process exits (dump shows them with 0 frames).
+     */
+    public boolean due() {
+        return baseline == null || !CounterDeltas.isZero(unsaved());
+    }
 }

@@ -40,7 +40,7 @@ public final class DayFileUpdate {
 
         for (Contribution c : contributions) {
             long[] unsaved = c.unsaved();
-            if (CounterDeltas.isZero(unsaved)) {
+            if (!c.due()) {
                 continue;
             }
             ProfileData delta = CounterDeltas.toProfileData(unsaved);

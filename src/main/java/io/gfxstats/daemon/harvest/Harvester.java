@@ -86,7 +86,7 @@ public final class Harvester {
             long[] current = snap.vector();
             Contribution c = new Contribution(b.key(), b.pid(), b.uid(), current, b.baseline(),
                     Math.max(b.accountingStartMillis(), dayStart), b.pipeline(), io.gfxstats.scene.SceneCounters.names(snap));
-            if (CounterDeltas.isZero(c.unsaved())) {
+            if (!c.due()) {
                 continue;
             }
             byFile.computeIfAbsent(new EntryKey(dayStart, b.packageName(), b.versionCode()), k -> new ArrayList<>())

@@ -167,7 +167,7 @@ public final class FrameMetrics implements MultiCollector {
     }
 
     private static Labels labels(SeriesKey key) {
-        return Labels.of("package", key.packageName(), "uid", Integer.toString(key.uid()),
+        return Labels.of("package", key.packageName(), "uid", Integer.toUnsignedString(key.uid()),
                 "version", Long.toString(key.versionCode()));
     }
 }

@@ -18,6 +18,6 @@ public record SeriesKey(String packageName, long versionCode, int uid) implement
             return c;
         }
         c = Long.compare(versionCode, o.versionCode);
-        return c != 0 ? c : Integer.compare(uid, o.uid);
+        return c != 0 ? c : Integer.compareUnsigned(uid, o.uid);
     }
 }

@@ -30,7 +30,10 @@ public final class SqliteWriter {
 
     public static void write(Trace trace, String source, Path path) throws IOException, SQLException {
         Path dir = path.toAbsolutePath().getParent();
-        Path tmp = Files.createTempFile(dir, "." + path.getFileName() + ".", ".tmp");
+        // Not Files.createTempFile: its owner-only permissions would stay on the database.
+        Path tmp = dir.resolve("." + path.getFileName() + "." + ProcessHandle.current().pid() + "."
+                + Long.toHexString(System.nanoTime()) + ".tmp");
+        Files.createFile(tmp);
         try {
             try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + tmp)) {
                 c.setAutoCommit(false);
