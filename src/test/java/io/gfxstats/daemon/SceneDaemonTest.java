@@ -193,7 +193,6 @@ class SceneDaemonTest {
             java.util.regex.Matcher fps = java.util.regex.Pattern.compile("\"fps\":([0-9.]+)").matcher(out);
             assertTrue(fps.find() && Double.parseDouble(fps.group(1)) > 0, "throughput FPS of a running client: " + out);
             assertTrue(out.contains("\"levels\":{\"BEST\":"), out);
-            c.close();
         }
     }
 
