@@ -17,6 +17,9 @@ import java.util.Map;
  * Args spec = new Args("dump").flag("--proto", "write the binary proto").value("--socket", "PATH", "daemon socket");
  * Args.Parsed p = spec.parse(argv);
  * }</pre>
+ *
+ * The only command-line parser of the CLI (OneCopyTest keeps it so): commands that walk their
+ * argv in order use its {@link Token}, {@link #next} and value readers.
  */
 final class Args {
     private record Option(String name, String valueName, String help) {
@@ -77,6 +80,53 @@ final class Args {
 
     private static String label(Option o) {
         return o.takesValue() ? o.name + " " + o.valueName : o.name;
+    }
+
+    /*
+     * The walking half, for the commands that read their argv in order (synth, framestats, replay,
+     * trace): their messages predate parse() and their tests pin them ("--x needs a value", the
+     * last of a repeated option wins), so they take the same tokens one by one instead.
+     */
+
+    /** One argument: {@code --name=value} split at its first '=', anything else whole with no value. */
+    record Token(String name, String value) {
+        static Token of(String arg) {
+            int eq = arg.indexOf('=');
+            if (arg.startsWith("--") && eq > 0) {
+                return new Token(arg.substring(0, eq), arg.substring(eq + 1));
+            }
+            return new Token(arg, null);
+        }
+    }
+
+    /** {@code argv[i]}, the value of {@code option}, which must be there. */
+    static String next(String[] argv, int i, String option) throws UsageException {
+        if (i >= argv.length) {
+            throw new UsageException(option + " needs a value");
+        }
+        return argv[i];
+    }
+
+    /** The value of {@code --refresh-interval}: a positive number of nanoseconds. */
+    static long refreshInterval(String value) throws UsageException {
+        try {
+            long v = Long.parseLong(value.trim());
+            if (v > 0) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new UsageException("--refresh-interval needs a positive whole number of nanoseconds, got '" + value + "'");
+    }
+
+    /** The value of {@code --pipeline}: gl or vulkan. */
+    static io.gfxstats.stats.Pipeline pipeline(String value) throws UsageException {
+        try {
+            return io.gfxstats.stats.Pipeline.parseOption(value);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
     }
 
     Parsed parse(String[] argv) throws UsageException {

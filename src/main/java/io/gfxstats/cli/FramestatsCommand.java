@@ -69,7 +69,7 @@ final class FramestatsCommand implements Command {
         Long time = null;
         String input = null;
         for (int i = 0; i < args.length; i++) {
-            ArgWalk.Token token = ArgWalk.Token.of(args[i]);
+            Args.Token token = Args.Token.of(args[i]);
             String arg = token.name();
             String value = token.value();
             switch (arg) {
@@ -108,7 +108,7 @@ final class FramestatsCommand implements Command {
                 }
                 case "--levels" -> {
                     if (value == null) {
-                        value = ArgWalk.next(args, ++i, arg);
+                        value = Args.next(args, ++i, arg);
                     }
                     try {
                         levels = MatrixLevels.parse(value);
@@ -118,7 +118,7 @@ final class FramestatsCommand implements Command {
                 }
                 case "--time" -> {
                     if (value == null) {
-                        value = ArgWalk.next(args, ++i, arg);
+                        value = Args.next(args, ++i, arg);
                     }
                     try {
                         time = Long.parseLong(value.trim());
@@ -128,13 +128,13 @@ final class FramestatsCommand implements Command {
                 }
                 case "--refresh-interval" -> {
                     if (value == null) {
-                        value = ArgWalk.next(args, ++i, arg);
+                        value = Args.next(args, ++i, arg);
                     }
-                    refresh = ArgWalk.refreshInterval(value);
+                    refresh = Args.refreshInterval(value);
                 }
                 case "--format" -> {
                     if (value == null) {
-                        value = ArgWalk.next(args, ++i, arg);
+                        value = Args.next(args, ++i, arg);
                     }
                     formatName = value;
                 }

@@ -61,7 +61,7 @@ final class ReplayCommand implements Command {
         Pipeline pipeline = null;
         String input = null;
         for (int i = 0; i < args.length; i++) {
-            ArgWalk.Token token = ArgWalk.Token.of(args[i]);
+            Args.Token token = Args.Token.of(args[i]);
             String arg = token.name();
             String value = token.value();
             switch (arg) {
@@ -69,19 +69,19 @@ final class ReplayCommand implements Command {
                     help(out);
                     return 0;
                 }
-                case "--package" -> packageName = value != null ? value : ArgWalk.next(args, ++i, arg);
-                case "--version-code" -> versionCode = versionCode(value != null ? value : ArgWalk.next(args, ++i, arg));
+                case "--package" -> packageName = value != null ? value : Args.next(args, ++i, arg);
+                case "--version-code" -> versionCode = versionCode(value != null ? value : Args.next(args, ++i, arg));
                 case "--socket" -> {
-                    socket = value != null ? value : ArgWalk.next(args, ++i, arg);
+                    socket = value != null ? value : Args.next(args, ++i, arg);
                     if (socket.isBlank()) {
                         throw new UsageException("--socket needs a path");
                     }
                 }
-                case "--rate" -> rate = rate(value != null ? value : ArgWalk.next(args, ++i, arg));
+                case "--rate" -> rate = rate(value != null ? value : Args.next(args, ++i, arg));
                 case "--refresh-interval" ->
-                        refresh = ArgWalk.refreshInterval(value != null ? value : ArgWalk.next(args, ++i, arg));
-                case "--pipeline" -> pipeline = ArgWalk.pipeline(value != null ? value : ArgWalk.next(args, ++i, arg));
-                case "--attach-timeout" -> attachTimeout = seconds(value != null ? value : ArgWalk.next(args, ++i, arg));
+                        refresh = Args.refreshInterval(value != null ? value : Args.next(args, ++i, arg));
+                case "--pipeline" -> pipeline = Args.pipeline(value != null ? value : Args.next(args, ++i, arg));
+                case "--attach-timeout" -> attachTimeout = seconds(value != null ? value : Args.next(args, ++i, arg));
                 case "--verbose" -> {
                     if (value != null) {
                         throw new UsageException("--verbose takes no value");

@@ -55,7 +55,7 @@ final class SynthCommand implements Command {
         Duration attachTimeout = DEFAULT_ATTACH_TIMEOUT;
         Pipeline pipeline = Pipeline.GL;
         for (int i = 0; i < args.length; i++) {
-            ArgWalk.Token token = ArgWalk.Token.of(args[i]);
+            Args.Token token = Args.Token.of(args[i]);
             String arg = token.name();
             String value = token.value();
             if (arg.equals("-h") || arg.equals("--help")) {
@@ -67,7 +67,7 @@ final class SynthCommand implements Command {
                         + "' (try: gfxstats synth --help)");
             }
             if (value == null) {
-                value = ArgWalk.next(args, ++i, arg);
+                value = Args.next(args, ++i, arg);
             }
             switch (arg) {
                 case "--package" -> pkg = value;
@@ -78,7 +78,7 @@ final class SynthCommand implements Command {
                 case "--seed" -> seed = parseLong(arg, value);
                 case "--socket" -> socket = value;
                 case "--attach-timeout" -> attachTimeout = parseSeconds(arg, value);
-                case "--pipeline" -> pipeline = ArgWalk.pipeline(value);
+                case "--pipeline" -> pipeline = Args.pipeline(value);
                 default -> throw new AssertionError(arg);
             }
         }

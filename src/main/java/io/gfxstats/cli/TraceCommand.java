@@ -102,7 +102,7 @@ final class TraceCommand implements Command {
                 input = args[i];
                 continue;
             }
-            ArgWalk.Token token = ArgWalk.Token.of(args[i]);
+            Args.Token token = Args.Token.of(args[i]);
             String arg = token.name();
             if (arg.equals("--")) {
                 optionsEnded = true;
@@ -112,7 +112,7 @@ final class TraceCommand implements Command {
                 help(out);
                 return 0;
             }
-            String value = token.value() != null ? token.value() : ArgWalk.next(args, ++i, arg);
+            String value = token.value() != null ? token.value() : Args.next(args, ++i, arg);
             switch (arg) {
                 case "--platform" -> platform = choice(Platform.class, arg, value);
                 case "--process" -> processes.add(value);
@@ -125,7 +125,7 @@ final class TraceCommand implements Command {
                 }
                 case "--format" -> format = choice(Format.class, arg, value);
                 case "--out" -> outPath = Path.of(value);
-                case "--refresh-interval" -> refresh = ArgWalk.refreshInterval(value);
+                case "--refresh-interval" -> refresh = Args.refreshInterval(value);
                 case "--fail-on-janky-percent" -> failAbove = percent(value);
                 default -> throw new UsageException("unknown option '" + arg + "' (try: gfxstats trace --help)");
             }

@@ -11,12 +11,15 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Facts that once lived in several copies and drifted, now in one place each: the length of a
  * UTC day (io.gfxstats.store.Days) and the waiting of a paced loop (io.gfxstats.demo.Pacer; the
  * replay's FramePacer schedules on it). A second copy in the main sources fails here, naming the
- * one to use. (chronicle's JVM options: JvmFlagsTest; the buffer layout: BufferFormatDocTest.)
+ * one to use. The CLI has one command-line parser (io.gfxstats.cli.Args): no other class in the
+ * cli package splits {@code --name=value} or reports a missing option value itself.
+ * (chronicle's JVM options: JvmFlagsTest; the buffer layout: BufferFormatDocTest.)
  */
 class OneCopyTest {
     /** Text that betrays a copy -> the only file allowed to hold it. */
@@ -43,5 +46,27 @@ class OneCopyTest {
         }
         copies.sort(null);
         assertEquals(List.of(), copies);
+    }
+
+    /** What only an argument parser does: split an option at '=', say that a value is missing. */
+    private static final List<String> PARSER_TEXT = List.of("indexOf('=')", "needs a value\"");
+
+    @Test
+    void shouldParseTheCommandLineInOneClass() throws IOException {
+        Path cli = Path.of("src", "main", "java", "io", "gfxstats", "cli");
+        List<String> parsers = new ArrayList<>();
+        try (Stream<Path> files = Files.list(cli)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
+                String text = Files.readString(file);
+                String name = file.getFileName().toString();
+                for (String needle : PARSER_TEXT) {
+                    if (text.contains(needle) && !name.equals("Args.java")) {
+                        parsers.add(name + " has " + needle + " (use Args)");
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), parsers);
+        assertTrue(Files.isRegularFile(cli.resolve("Args.java")), "the parser is cli/Args.java");
     }
 }
