@@ -136,7 +136,7 @@ GFX_RECORD_FLAGS=(
   -Xshare:auto
   -Dio.grpc.netty.shaded.io.netty.jfr.enabled=false
 )
-# `gfxstats dump` talks HTTP/2 itself (io.gfxstats.rpc.h2) and runs for a few tens of milliseconds:
+# `gfxstats dump` talks HTTP/2 itself (io.gfxstats.dumpclient.h2) and runs for a few tens of milliseconds:
 # interpreted only, no compiler threads competing for the CPU; it loads no Netty, so no library path.
 # The default collector (G1) on purpose: in JDK 17 only G1 maps the archives' heap objects (interned
 # strings, class mirrors, the module graph); with the serial collector the dump took 10 ms longer.
@@ -146,8 +146,8 @@ GFX_DUMP_FLAGS=(
   -Xshare:auto
 )
 # AppCDS (JDK 17 dynamic archives) of the classes the command line loads, recorded by training runs
-# of io.gfxstats.cli.CdsTraining: one for every command, and a small one (about 1 MB instead of 21)
-# of the dump path alone, which `gfxstats dump` maps instead (the page faults of the big one cost it
+# of io.gfxstats.cli.CdsTraining (one for every command) and of io.gfxstats.dumpclient.DumpPathTraining
+# (a small one, about 1 MB instead of 21, of the dump path alone), which `gfxstats dump` maps instead (the page faults of the big one cost it
 # about 9 ms). Rebuilt when the jar, the JDK or the flags change; when one cannot be built or used
 # the command runs without it, silently (GFXSTATS_CDS=0 turns them off).
 GFX_CDS_ARCHIVE="$GFX_ROOT/target/gfxstats-cli.jsa"
@@ -167,7 +167,7 @@ gfx_cds_identity() {
   GFX_CDS_IDENTITY="$GFX_FILES"$'\n'"flags $*"
 }
 
-# gfx_cds_create ARCHIVE IDENTITY JVM-FLAGS... -- TRAINING-ARGS...
+# gfx_cds_create ARCHIVE IDENTITY JVM-FLAGS... -- TRAINING-CLASS TRAINING-ARGS...
 gfx_cds_create() {
   local archive="$1" want="$2" dir tmp
   shift 2
@@ -181,7 +181,7 @@ gfx_cds_create() {
   # About ten seconds, once after each build: say so instead of pausing silently.
   echo "gfxstats: preparing the start-up archive (once after each build, about 10 s) ..." >&2
   if timeout 120 java "${flags[@]}" "${GFX_CDS_QUIET[@]}" -XX:ArchiveClassesAtExit="$tmp" -cp "$GFX_JAR" \
-      io.gfxstats.cli.CdsTraining "$@" >/dev/null 2>&1 \
+      "$@" >/dev/null 2>&1 \
       && [ -s "$tmp" ] && mv -f "$tmp" "$archive"; then
     printf '%s\n' "$want" > "$archive.stamp.$$" && mv -f "$archive.stamp.$$" "$archive.stamp"
   else
@@ -203,13 +203,13 @@ gfx_cds_flags() {
   if [ "${1:-}" = dump ]; then
     archive="$GFX_CDS_DUMP_ARCHIVE"
     flags=("${GFX_BASE_FLAGS[@]}" "${GFX_DUMP_FLAGS[@]}")
-    training=(--dump-path)
+    training=(io.gfxstats.dumpclient.DumpPathTraining)
     extra=()
   else
     archive="$GFX_CDS_ARCHIVE"
     # Trained without the module flags: commands started with them still use the archive.
     flags=("${GFX_BASE_FLAGS[@]}" "${GFX_CLI_FLAGS[@]}" "${GFX_LIBRARY_PATH[@]}")
-    training=(--native-dir "$GFX_NATIVE_DIR")
+    training=(io.gfxstats.cli.CdsTraining --native-dir "$GFX_NATIVE_DIR")
     extra=("${GFX_LIBRARY_PATH[@]}")
   fi
   local want have="" line

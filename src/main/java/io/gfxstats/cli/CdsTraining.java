@@ -19,9 +19,7 @@ import java.util.stream.Stream;
  * errors) in one JVM against a {@link SampleBackend} served on a private Unix socket, so that the
  * JVM started with {@code -XX:ArchiveClassesAtExit} records every class they load.
  *
- * <p>{@code --dump-path}: only what {@code gfxstats dump} loads, for the dump's own small archive;
- * the server then runs in a child JVM so that none of its classes end up in the archive.
- * {@code serve SOCKET}: that child; serves the sample data until killed, printing {@code ready}.
+ * <p>The dump's own small archive is trained by {@link io.gfxstats.dumpclient.DumpPathTraining}.
  *
  * <p>{@code --native-dir DIR} first copies Netty's native libraries (epoll, and tcnative for TLS)
  * out of the jar into DIR. A command started with DIR on {@code java.library.path} loads them from
@@ -33,81 +31,14 @@ public final class CdsTraining {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length == 2 && args[0].equals("serve")) {
-            serve(Path.of(args[1]));
-            return;
-        }
-        if (args.length == 1 && args[0].equals("--dump-path")) {
-            System.exit(trainDumpPath() == 0 ? 0 : 1);
-        }
         if (args.length == 2 && args[0].equals("--native-dir")) {
             extractNativeLibraries(Path.of(args[1]));
         } else if (args.length != 0) {
-            System.err.println("usage: CdsTraining [--native-dir DIR] | --dump-path | serve SOCKET");
+            System.err.println("usage: CdsTraining [--native-dir DIR]");
             System.exit(2);
         }
         int failures = train();
         System.exit(failures == 0 ? 0 : 1);
-    }
-
-    private static void serve(Path socket) throws Exception {
-        GfxStatsServer server = new GfxStatsServer(ServerConfig.unixOnly(socket),
-                new SampleBackend(20, System.currentTimeMillis()));
-        server.start();
-        Runtime.getRuntime().addShutdownHook(new Thread(server::stop));
-        System.out.println("ready");
-        System.out.flush();
-        server.blockUntilShutdown();
-    }
-
-    /** The dump commands against a server in a child JVM; returns how many failed. */
-    static int trainDumpPath() throws Exception {
-        Path dir = Files.createTempDirectory("gfxstats-cds");
-        Path socket = dir.resolve("d.sock");
-        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> serverCommand = new ArrayList<>(List.of(javaBin));
-        serverCommand.addAll(io.gfxstats.buffer.JvmFlags.all());
-        serverCommand.addAll(List.of("-cp", System.getProperty("java.class.path"), CdsTraining.class.getName(),
-                "serve", socket.toString()));
-        Process server = new ProcessBuilder(serverCommand)
-                .redirectErrorStream(true)
-                .start();
-        try {
-            java.io.BufferedReader lines = new java.io.BufferedReader(
-                    new java.io.InputStreamReader(server.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
-            String line;
-            while ((line = lines.readLine()) != null && !line.equals("ready")) {
-                // Log lines of the child before it listens.
-            }
-            if (line == null) {
-                return 1;
-            }
-            // The server keeps logging; a full pipe would stop it.
-            Thread drain = new Thread(() -> {
-                try {
-                    lines.transferTo(java.io.Writer.nullWriter());
-                } catch (IOException ended) {
-                    // The server is gone.
-                }
-            }, "cds-training-server-output");
-            drain.setDaemon(true);
-            drain.start();
-            String s = socket.toString();
-            return runAll(new String[][] {
-                {"dump", "--socket", s},
-                {"dump", "--socket", s, "--proto"},
-                {"dump", "--socket", s, "--package", "com.example.sample1", "--format", "android11"},
-            }, new String[][] {
-                {"dump", "--socket", dir.resolve("absent.sock").toString()},
-                {"dump", "--no-such-option"},
-            });
-        } finally {
-            server.destroy();
-            if (!server.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
-                server.destroyForcibly();
-            }
-            delete(dir);
-        }
     }
 
     /**
@@ -139,7 +70,7 @@ public final class CdsTraining {
     }
 
     /** Runs {@code succeeding} and {@code failing} commands; returns how many of the first failed. */
-    private static int runAll(String[][] succeeding, String[][] failing) {
+    public static int runAll(String[][] succeeding, String[][] failing) {
         PrintStream sink = new PrintStream(OutputStream.nullOutputStream());
         int failures = 0;
         for (String[] cmd : succeeding) {
@@ -182,7 +113,7 @@ public final class CdsTraining {
         }
     }
 
-    private static void delete(Path dir) throws IOException {
+    public static void delete(Path dir) throws IOException {
         try (Stream<Path> files = Files.walk(dir)) {
             for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
                 Files.deleteIfExists(p);

@@ -1,9 +1,9 @@
 package io.gfxstats.cli;
 
 import io.gfxstats.dump.DumpFormat;
-import io.gfxstats.rpc.DumpQuery;
+import io.gfxstats.dumpclient.DumpQuery;
 import io.gfxstats.rpc.GfxStatsClientException;
-import io.gfxstats.rpc.UnixDumpClient;
+import io.gfxstats.dumpclient.UnixDumpClient;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -88,7 +88,7 @@ final class DumpCommand implements Command {
 
     /**
      * {@value #CLIENT_ENV}: which client makes the call. The small HTTP/2 client of
-     * {@link io.gfxstats.rpc.h2} by default (a fraction of grpc-java's start-up, docs/cli.md);
+     * {@link io.gfxstats.dumpclient.h2} by default (a fraction of grpc-java's start-up, docs/cli.md);
      * {@code grpc} uses grpc-java's channel like every other command: the escape hatch should the
      * small client ever misread a daemon, and the peer that scripts/bench-startup measures it against.
      */

@@ -1,6 +1,6 @@
 package io.gfxstats.cli;
 
-import io.gfxstats.rpc.DumpQuery;
+import io.gfxstats.dumpclient.DumpQuery;
 import io.gfxstats.rpc.GfxStatsClient;
 import io.gfxstats.rpc.GfxStatsClientException;
 import io.gfxstats.rpc.v1.DumpRequest;

@@ -31,11 +31,11 @@ import java.util.List;
  * workload of the class-data-sharing training run and of the start-up benchmark while no daemon
  * is at hand. It is not a daemon: nothing is counted, registrations are refused.
  */
-final class SampleBackend implements StatsBackend {
+public final class SampleBackend implements StatsBackend {
     private final List<GraphicsStatsProto> entries;
     private final long dayStart;
 
-    SampleBackend(int packages, long nowMillis) {
+    public SampleBackend(int packages, long nowMillis) {
         this.dayStart = Days.dayStart(nowMillis);
         List<GraphicsStatsProto> list = new ArrayList<>();
         for (int i = 0; i < packages; i++) {

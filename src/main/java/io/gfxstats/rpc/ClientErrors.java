@@ -9,7 +9,7 @@ import java.time.Duration;
 import java.util.Locale;
 
 /** Turns a failed call into a one-line explanation naming the daemon's address. */
-final class ClientErrors {
+public final class ClientErrors {
     private ClientErrors() {
     }
 
@@ -27,9 +27,9 @@ final class ClientErrors {
 
     /**
      * The same explanation for a failure seen by a client other than grpc-java's (the dump path's
-     * {@link UnixDumpClient}): {@code detail} is the status description plus the transport's reason.
+     * {@code io.gfxstats.dumpclient.UnixDumpClient}): {@code detail} is the status description plus the transport's reason.
      */
-    static GfxStatsClientException translate(Status.Code code, String detail, Throwable e, Path socket, String target,
+    public static GfxStatsClientException translate(Status.Code code, String detail, Throwable e, Path socket, String target,
             Duration deadline) {
         if (detail == null || detail.isEmpty()) {
             detail = code.toString();

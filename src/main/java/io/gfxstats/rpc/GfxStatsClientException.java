@@ -12,7 +12,7 @@ public class GfxStatsClientException extends Exception {
     private final Status.Code code;
     private final boolean daemonNotRunning;
 
-    GfxStatsClientException(String message, Status.Code code, boolean daemonNotRunning, Throwable cause) {
+    public GfxStatsClientException(String message, Status.Code code, boolean daemonNotRunning, Throwable cause) {
         super(message, cause);
         this.code = code;
         this.daemonNotRunning = daemonNotRunning;

@@ -127,7 +127,7 @@ class CliProcessTest {
 
         assertEquals(0, f.exit(), f.stderr());
         List<String> loaded = java.nio.file.Files.readAllLines(classLog);
-        assertTrue(loaded.stream().anyMatch(l -> l.contains(" io.gfxstats.rpc.UnixDumpClient ")), "log is useless");
+        assertTrue(loaded.stream().anyMatch(l -> l.contains(" io.gfxstats.dumpclient.UnixDumpClient ")), "log is useless");
         // The dump goes through the small HTTP/2 client: no channel, no Netty, no proto descriptors.
         List<String> heavy = loaded.stream()
                 .filter(l -> l.contains(" io.grpc.netty.") || l.contains(" io.grpc.internal.")

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The dump path's class-data archive as `scripts/gfxstats dump` makes and uses it, on the jar the
  * build just packaged (archives hold classes from jars only, hence after {@code package}): the
- * training run (CdsTraining --dump-path, a server in a child JVM) must leave an archive from which
+ * training run (dumpclient.DumpPathTraining, a server in a child JVM) must leave an archive from which
  * the small HTTP/2 client's classes are loaded, and the escape hatch GFXSTATS_DUMP_CLIENT=grpc must
  * print the same bytes.
  */
@@ -67,8 +67,8 @@ class DumpArchiveIT {
             assertEquals(0, second.exit(), second.stderr());
             assertFalse(second.stderr().contains("preparing"), "trained once: " + second.stderr());
             List<String> loaded = Files.readAllLines(classes);
-            for (String cls : List.of("io.gfxstats.rpc.h2.StreamingCall", "io.gfxstats.rpc.h2.HpackDecoder",
-                    "io.gfxstats.rpc.UnixDumpClient", "io.gfxstats.cli.DumpCommand")) {
+            for (String cls : List.of("io.gfxstats.dumpclient.h2.StreamingCall", "io.gfxstats.dumpclient.h2.HpackDecoder",
+                    "io.gfxstats.dumpclient.UnixDumpClient", "io.gfxstats.cli.DumpCommand")) {
                 assertTrue(loaded.stream().anyMatch(l -> l.contains(" " + cls + " source: shared objects file")),
                         cls + " from the archive:\n" + String.join("\n", loaded.stream().filter(l -> l.contains(cls)).toList()));
             }

@@ -44,7 +44,7 @@ class ClientArtifactIT {
     private static final List<String> FORBIDDEN_CLASSES = List.of("io/gfxstats/daemon/", "io/gfxstats/cli/",
             "io/gfxstats/store/", "io/gfxstats/collect/", "io/gfxstats/replay/", "io/gfxstats/demo/",
             "io/gfxstats/framestats/", "io/gfxstats/rpc/GfxStatsServer", "io/gfxstats/rpc/GfxStatsService",
-            "io/gfxstats/rpc/h2/");
+            "io/gfxstats/dumpclient/h2/");
     private static final List<String> FORBIDDEN_JARS = List.of("slf4j-simple", "slf4j-reload4j", "slf4j-jdk14",
             "logback-classic", "log4j-core", "log4j-slf4j", "gfxstats-0", "gfxstats.jar");
 

@@ -1,5 +1,8 @@
 package io.gfxstats.rpc;
 
+import io.gfxstats.dumpclient.DumpQuery;
+import io.gfxstats.dumpclient.UnixDumpClient;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

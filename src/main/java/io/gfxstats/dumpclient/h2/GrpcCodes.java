@@ -1,4 +1,4 @@
-package io.gfxstats.rpc.h2;
+package io.gfxstats.dumpclient.h2;
 
 /**
  * gRPC status code numbers (the {@code grpc-status} trailer) and the mappings the gRPC HTTP/2

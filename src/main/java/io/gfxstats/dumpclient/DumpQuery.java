@@ -1,4 +1,4 @@
-package io.gfxstats.rpc;
+package io.gfxstats.dumpclient;
 
 import io.gfxstats.dump.DumpFormat;
 import java.io.ByteArrayOutputStream;

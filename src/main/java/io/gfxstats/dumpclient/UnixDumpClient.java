@@ -1,8 +1,11 @@
-package io.gfxstats.rpc;
+package io.gfxstats.dumpclient;
 
-import io.gfxstats.rpc.h2.CallFailure;
-import io.gfxstats.rpc.h2.MessageSink;
-import io.gfxstats.rpc.h2.UnixGrpcCall;
+import io.gfxstats.dumpclient.h2.CallFailure;
+import io.gfxstats.rpc.ClientErrors;
+import io.gfxstats.rpc.GfxStatsClient;
+import io.gfxstats.rpc.GfxStatsClientException;
+import io.gfxstats.dumpclient.h2.MessageSink;
+import io.gfxstats.dumpclient.h2.UnixGrpcCall;
 import io.grpc.Status;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -11,12 +14,12 @@ import java.time.Duration;
 
 /**
  * The dump call of {@code gfxstats dump}, over the daemon's Unix socket with the small client of
- * {@link io.gfxstats.rpc.h2} instead of a grpc-java channel: same service, same bytes, same error
+ * {@link io.gfxstats.dumpclient.h2} instead of a grpc-java channel: same service, same bytes, same error
  * messages as {@link GfxStatsClient#dump}, in a fraction of the start-up time.
  */
 public final class UnixDumpClient {
     /** gfxstats.v1.GfxStats/Dump; a test keeps it equal to the generated stub's name. */
-    static final String DUMP_METHOD = "/gfxstats.v1.GfxStats/Dump";
+    public static final String DUMP_METHOD = "/gfxstats.v1.GfxStats/Dump";
     /** Dump chunks are 64 KiB; the bound only guards against a confused server. */
     static final int MAX_CHUNK_BYTES = 64 * 1024 * 1024;
 

@@ -1,4 +1,4 @@
-package io.gfxstats.rpc.h2;
+package io.gfxstats.dumpclient.h2;
 
 /**
  * The call did not end with OK: the server's status, or one this client concluded (a transport

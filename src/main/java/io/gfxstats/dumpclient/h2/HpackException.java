@@ -1,4 +1,4 @@
-package io.gfxstats.rpc.h2;
+package io.gfxstats.dumpclient.h2;
 
 /** A header block that cannot be decoded: a COMPRESSION_ERROR, fatal for the connection. */
 final class HpackException extends Exception {

@@ -14,4 +14,4 @@
  * its dynamic table and Huffman strings, trailers-only responses. Anything else fails the call with
  * a description, never a hang: a watchdog closes the socket at the deadline.
  */
-package io.gfxstats.rpc.h2;
+package io.gfxstats.dumpclient.h2;

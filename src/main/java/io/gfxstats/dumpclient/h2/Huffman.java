@@ -1,4 +1,4 @@
-package io.gfxstats.rpc.h2;
+package io.gfxstats.dumpclient.h2;
 
 /**
  * Decoder of HPACK's static Huffman code (RFC 7541, appendix B): 257 symbols, the 256 octets and

@@ -1,4 +1,4 @@
-package io.gfxstats.rpc.h2;
+package io.gfxstats.dumpclient.h2;
 
 import java.io.IOException;
 import java.nio.channels.Channel;

@@ -1,4 +1,4 @@
-package io.gfxstats.rpc.h2;
+package io.gfxstats.dumpclient.h2;
 
 /** HPACK's static table (RFC 7541, appendix A): indexes 1 to 61, name and value ("" for none). */
 final class HpackStaticTable {

@@ -1,4 +1,4 @@
-package io.gfxstats.rpc.h2;
+package io.gfxstats.dumpclient.h2;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

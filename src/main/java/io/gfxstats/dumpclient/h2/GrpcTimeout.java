@@ -1,4 +1,4 @@
-package io.gfxstats.rpc.h2;
+package io.gfxstats.dumpclient.h2;
 
 /**
  * The {@code grpc-timeout} request header: at most 8 digits and a unit, so that the server can
