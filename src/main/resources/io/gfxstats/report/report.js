@@ -144,11 +144,12 @@
     ['chart-causes', function (el) { return causes(el, data.days); }],
     ['chart-days', function (el) { return days(el, data.days); }],
     ['chart-gpu', function (el) { return histogram(el, data.gpu, [], 'GPU time'); }],
-    ['chart-scenes', function (el) { return stacked(el, data.scenes.labels, data.scenes.levels, 'scene', 'frames by Matrix level'); }]
+    ['chart-scenes', function (el) { return stacked(el, data.scenes.labels, data.scenes.levels, 'scene', 'frames by Matrix level'); }],
+    ['chart-frametimeline', function (el) { return stacked(el, data.frameTimeline.labels, data.frameTimeline.parts, 'FrameTimeline type', 'frames'); }]
   ];
   charts.forEach(function (c) {
     var el = document.getElementById(c[0]);
-    if (!el) return; // a chart the data has nothing for (no scenes)
+    if (!el) return; // a chart the data has nothing for (no scenes, no FrameTimeline)
     c[1](el);
     // uPlot draws in a microtask queued by the constructor; this one runs after it.
     Promise.resolve().then(function () { painted(el); });
