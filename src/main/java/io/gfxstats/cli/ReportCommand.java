@@ -72,7 +72,9 @@ final class ReportCommand implements Command {
                     Writes one HTML file that needs nothing else to be viewed (no network): the dump's
                     numbers (total and janky frames, percentiles, jank causes), the frame-time histogram
                     with the 16.7 ms / 33.3 ms marks and the percentiles, jank causes per day as stacked
-                    bars, frames and jank % per day, the GPU histogram, and tables per package and day.
+                    bars, frames and jank % per day, the GPU histogram, and tables per package and day;
+                    from the daemon also per-scene and FrameTimeline breakdowns (the numbers
+                    `gfxstats dump --frametimeline` prints) when its clients record them.
                     Charts are drawn by uPlot, inlined into the file."""));
             return 0;
         }
