@@ -97,7 +97,8 @@ final class StoreWalker {
     /** A day's own-uid packages, then each other uid's level ({@code @<uid>}) with its packages. */
     private void walkDay(long day, SecureDirectoryStream<Path> dayDir, Path dayPath, VersionDirVisitor visitor)
             throws IOException {
-        for (String name : SecureDirs.names(dayDir)) {
+        List<String> names = SecureDirs.names(dayDir);
+        for (String name : names) {
             if (!name.startsWith(StoreNames.UID_PREFIX)) {
                 continue;
             }
@@ -109,18 +110,18 @@ final class StoreWalker {
             }
             try (SecureDirectoryStream<Path> uidDir = dirs.openChecked(dayDir, uidPath, name)) {
                 if (uidDir != null) {
-                    walkPackages(day, (int) uid.getAsLong(), uidDir, uidPath, visitor);
+                    walkPackages(day, (int) uid.getAsLong(), uidDir, SecureDirs.names(uidDir), uidPath, visitor);
                 }
             } catch (NoSuchFileException | NotDirectoryException e) {
                 // removed concurrently
             }
         }
-        walkPackages(day, EntryKey.OWN_UID, dayDir, dayPath, visitor);
+        walkPackages(day, EntryKey.OWN_UID, dayDir, names, dayPath, visitor);
     }
 
-    private void walkPackages(long day, int uid, SecureDirectoryStream<Path> dayDir, Path dayPath,
+    private void walkPackages(long day, int uid, SecureDirectoryStream<Path> dayDir, List<String> names, Path dayPath,
                               VersionDirVisitor visitor) throws IOException {
-        for (String pkg : SecureDirs.names(dayDir)) {
+        for (String pkg : names) {
             if (uid == EntryKey.OWN_UID && pkg.startsWith(StoreNames.UID_PREFIX)) {
                 continue; // a uid level, walked by walkDay
             }
