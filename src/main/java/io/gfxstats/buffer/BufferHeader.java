@@ -39,10 +39,8 @@ final class BufferHeader {
     final String packageName;
     final String registrationId;
     final String predecessorId;
-    /** Per group of {@link CounterGroups#KNOWN}: offset of its area in the file, or -1 when absent. */
-    final int[] groupOffsets;
-    /** Directory entries of groups this release does not know (skipped). */
-    final int foreignGroups;
+    /** Where the counter groups are (version 2; none for version 1). */
+    final GroupDirectory groups;
 
     /**
      * @param state  the state word, read before {@code image} (acquire order)
@@ -89,14 +87,12 @@ final class BufferHeader {
         require(headerLength == BufferDescriptor.headerLength(layoutVersion, stripeCount),
                 "header length " + headerLength);
         long declared = h.getLong(TOTAL_LENGTH_OFFSET);
-        groupOffsets = new int[CounterGroups.KNOWN.size()];
-        java.util.Arrays.fill(groupOffsets, -1);
         if (layoutVersion == LAYOUT_VERSION_1) {
             long expected = BufferDescriptor.totalLength(layoutVersion, stripeCount);
             require(declared == expected, "total length " + declared + ", layout says " + expected);
-            foreignGroups = 0;
+            groups = GroupDirectory.none(stripeCount);
         } else {
-            foreignGroups = readGroupDirectory(h, declared, length);
+            groups = GroupDirectory.read(path, h, stripeCount, declared, length);
         }
         if (length < declared) {
             throw new BufferFormatException(Reason.TOO_SHORT, path, length + " bytes, header declares " + declared);
@@ -118,100 +114,18 @@ final class BufferHeader {
                 "predecessor id '" + predecessorId + "'");
     }
 
-    /**
-     * Validates the version 2 group directory and records where the known groups are. Every
-     * entry must lie inside the declared length, 64-byte aligned, without overlapping another;
-     * a known group must have exactly the length its layout gives; unknown ids and versions
-     * are skipped.
-     *
-     * @return number of skipped entries
-     */
-    private int readGroupDirectory(ByteBuffer h, long declared, long fileLength) throws BufferFormatException {
-        long directory = Integer.toUnsignedLong(h.getInt(GROUP_DIRECTORY_OFFSET_OFFSET));
-        int count = h.getInt(GROUP_COUNT_OFFSET);
-        require(directory == groupDirectoryOffset(stripeCount), "group directory offset " + directory);
-        require(count >= 0 && count <= MAX_GROUPS, "group count " + count);
-        long areasStart = directory + align(count * GROUP_ENTRY_LENGTH, ALIGNMENT);
-        require(declared >= areasStart && declared <= maxTotalLength(), "total length " + declared);
-        if (fileLength < areasStart || h.limit() < areasStart) {
-            throw new BufferFormatException(Reason.TOO_SHORT, path,
-                    fileLength + " bytes, the group directory ends at " + areasStart);
-        }
-        long[][] areas = new long[count][];
-        int skipped = 0;
-        long end = areasStart;
-        for (int i = 0; i < count; i++) {
-            int entry = (int) directory + i * GROUP_ENTRY_LENGTH;
-            int id = h.getInt(entry + GROUP_ENTRY_ID);
-            int version = h.getInt(entry + GROUP_ENTRY_VERSION);
-            long offset = Integer.toUnsignedLong(h.getInt(entry + GROUP_ENTRY_OFFSET));
-            long len = Integer.toUnsignedLong(h.getInt(entry + GROUP_ENTRY_LENGTH_FIELD));
-            require(offset % ALIGNMENT == 0 && offset >= areasStart && offset + len <= declared,
-                    "group " + id + " at " + offset + " length " + len);
-            for (int j = 0; j < i; j++) {
-                boolean apart = offset + len <= areas[j][0] || areas[j][0] + areas[j][2] <= offset;
-                require(areas[j][1] != id && apart,
-                        "group " + id + " overlaps or repeats group " + areas[j][1]);
-            }
-            areas[i] = new long[] {offset, id, len};
-            end = Math.max(end, offset + len);
-            int known = CounterGroups.indexOf(id, version);
-            if (known < 0) {
-                skipped++;
-                continue;
-            }
-            CounterGroup g = CounterGroups.KNOWN.get(known);
-            require(len == g.length(stripeCount), "group " + g.name() + " length " + len + ", layout says "
-                    + g.length(stripeCount));
-            groupOffsets[known] = (int) offset;
-        }
-        require(declared == end, "total length " + declared + ", the groups end at " + end);
-        return skipped;
-    }
-
     /** Offset of group stripe {@code stripe} of known group {@code group}, or -1 if the file lacks the group. */
     long groupStripeOffset(int group, int stripe) {
-        int area = groupOffsets[group];
-        return area < 0 ? -1 : area + CounterGroups.KNOWN.get(group).stripeOffset(stripe);
+        return groups.stripeOffset(group, stripe);
     }
 
     int sceneGroupOffset() {
-        return groupOffsets[CounterGroups.KNOWN.indexOf(CounterGroups.SCENES)];
+        return groups.sceneOffset();
     }
 
-    /**
-     * The names of the scene slots in a copy of the file, "" for a slot not (validly) named;
-     * null when the file has no scene group.
-     */
+    /** The scene slots' names in a copy of the file ("" unnamed); null without a scene group. */
     String[] sceneNames(ByteBuffer image) {
-        int area = sceneGroupOffset();
-        if (area < 0) {
-            return null;
-        }
-        ByteBuffer h = image.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        String[] names = new String[SceneGroup.SLOTS];
-        for (int slot = 0; slot < SceneGroup.SLOTS; slot++) {
-            int entry = area + slot * SceneGroup.SLOT_ENTRY_BYTES;
-            names[slot] = "";
-            if (h.getInt(entry + SceneGroup.SLOT_STATE) != SceneGroup.SLOT_NAMED) {
-                continue;
-            }
-            int len = h.getInt(entry + SceneGroup.SLOT_NAME_LENGTH);
-            if (len <= 0 || len > SceneGroup.NAME_MAX_BYTES) {
-                continue;
-            }
-            byte[] bytes = new byte[len];
-            h.get(entry + SceneGroup.SLOT_NAME, bytes);
-            try {
-                names[slot] = StandardCharsets.UTF_8.newDecoder()
-                        .onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT)
-                        .decode(ByteBuffer.wrap(bytes)).toString();
-            } catch (CharacterCodingException e) {
-                names[slot] = "";
-            }
-        }
-        return names;
+        return groups.sceneNames(image);
     }
 
     private void require(boolean ok, String detail) throws BufferFormatException {
@@ -298,42 +212,8 @@ final class BufferHeader {
                 sums[c] += Integer.toUnsignedLong(a.getInt(base + (c << 2)));
             }
         }
-        for (int g = 0; g < groupOffsets.length; g++) {
-            if (groupOffsets[g] < 0) {
-                continue;
-            }
-            CounterGroup group = CounterGroups.KNOWN.get(g);
-            int vector = CounterGroups.vectorOffset(g);
-            for (int s = 0; s <= stripeCount; s++) {
-                int base = (int) groupStripeOffset(g, s);
-                for (int e = 0; e < group.counters32(); e++) {
-                    sums[vector + e] += Integer.toUnsignedLong(a.getInt(base + (e << 2)));
-                }
-                int wide = base + group.wideOffset();
-                for (int e = 0; e < group.counters64(); e++) {
-                    int at = wide + (e << 3);
-                    long v = a.getLong(at);
-                    if (v != b.getLong(at)) {
-                        v = stableLong(reread, at);
-                    }
-                    sums[vector + group.counters32() + e] += v;
-                }
-            }
-        }
+        groups.sum(a, b, sums, reread);
         return sums;
-    }
-
-    private static long stableLong(WordReader reread, long offset) throws java.io.IOException {
-        long previous = reread.readLong(offset);
-        for (int i = 0; i < 100; i++) {
-            long v = reread.readLong(offset);
-            if (v == previous) {
-                return v;
-            }
-            previous = v;
-        }
-        // A writer storing on every read for 100 reads: its value only grows, the last read stands.
-        return previous;
     }
 
     /**

@@ -4,6 +4,8 @@ import io.gfxstats.buffer.CounterGroups;
 import io.gfxstats.buffer.StripeWriter;
 import io.gfxstats.stats.Counters;
 
+import java.util.List;
+
 /**
  * Moves counts from one stripe to another without losing or doubling a frame: the part of a
  * stripe's contribution beyond a baseline is added to the target and the baseline advances.
@@ -33,6 +35,31 @@ final class Handover {
             to.addElement(c, delta[c]);
         }
         return Integer.toUnsignedLong((int) delta[Counters.TOTAL_FRAMES]);
+    }
+
+    /**
+     * Moves everything a session counted elsewhere into {@code newHome}: its old home and parked
+     * stripes in full (no one writes them; they are released and {@code parked} is emptied), each
+     * live tracker's stripe up to what it holds now (recorded as the tracker's baseline; the
+     * tracker moves the rest itself when it sees the new epoch).
+     *
+     * @return frames moved
+     */
+    long gather(StripeWriter oldHome, List<StripeWriter> parked, List<TrackerState> trackers, StripeWriter newHome) {
+        long frames = 0;
+        if (oldHome != null) {
+            frames += moveAll(oldHome, newHome);
+            oldHome.release();
+        }
+        for (StripeWriter p : parked) {
+            frames += moveAll(p, newHome);
+            p.release();
+        }
+        parked.clear();
+        for (TrackerState t : trackers) {
+            frames += move(t.stripe, t.moved, newHome);
+        }
+        return frames;
     }
 
     /** Moves all of {@code from} (no one writes it any more) to {@code to}. */

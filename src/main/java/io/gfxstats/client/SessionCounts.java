@@ -207,19 +207,7 @@ final class SessionCounts {
             scenes.forEach(next::nameScene);
         }
         StripeWriter newHome = next.claimStripe();
-        long frames = 0;
-        if (home != null) {
-            frames += handover.moveAll(home, newHome);
-            home.release();
-        }
-        for (StripeWriter p : parked) {
-            frames += handover.moveAll(p, newHome);
-            p.release();
-        }
-        parked.clear();
-        for (TrackerState t : trackers) {
-            frames += handover.move(t.stripe, t.moved, newHome);
-        }
+        long frames = handover.gather(home, parked, trackers, newHome);
         BufferWriter old = buffer;
         if (old != null) {
             next.lowerStatsStart(old.statsStartMillis());

@@ -59,7 +59,7 @@ final class AdmissionNegotiator implements InternalProtocolNegotiator.ProtocolNe
      * "network closed for unknown reason". Anything else passes on to TLS untouched.
      */
     static final class PlaintextOnTlsListener extends ChannelInboundHandlerAdapter {
-        static final String MESSAGE = "this gfxstats daemon speaks TLS on this port";
+        static final String MESSAGE = ClientErrors.PLAINTEXT_ON_TLS;
         private static final byte[] PREFACE_START = {'P', 'R', 'I', ' '};
 
         @Override

@@ -13,6 +13,13 @@ final class ClientErrors {
     private ClientErrors() {
     }
 
+    /**
+     * The debug data of the GOAWAY a TLS listener sends a plaintext client: sent by the daemon
+     * ({@code AdmissionNegotiator}), recognised here. Kept on the client side so that the client
+     * library does not depend on the server's classes.
+     */
+    static final String PLAINTEXT_ON_TLS = "this gfxstats daemon speaks TLS on this port";
+
     static GfxStatsClientException translate(StatusRuntimeException e, Path socket, String target, Duration deadline) {
         Status status = e.getStatus();
         return translate(status.getCode(), causeText(status), e, socket, target, deadline);
@@ -28,7 +35,7 @@ final class ClientErrors {
             detail = code.toString();
         }
         detail = detail.replace('\n', ' ');
-        if (mentions(detail, AdmissionNegotiator.PlaintextOnTlsListener.MESSAGE.toLowerCase(Locale.ROOT))) {
+        if (mentions(detail, PLAINTEXT_ON_TLS.toLowerCase(Locale.ROOT))) {
             // Whatever code gRPC made of the daemon's GOAWAY (it may retry first), this is what happened.
             return new GfxStatsClientException("gfxstats daemon at " + target + " speaks TLS, this client "
                     + "plaintext (give the client the daemon's certificate)", Status.Code.UNAVAILABLE, false, e);

@@ -50,9 +50,7 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
     private final long stallTimeoutNanos;
     private final ExecutorService dumpExecutor;
     private final Set<LiveRegistration> live = ConcurrentHashMap.newKeySet();
-    private final Semaphore watchSlots = new Semaphore(MAX_WATCHES);
-    private final Set<Watch> watches = ConcurrentHashMap.newKeySet();
-    private final ScheduledThreadPoolExecutor watchExecutor;
+    private final LiveWatches watches;
     private volatile boolean stopping;
 
     public GfxStatsService(StatsBackend backend, int dumpChunkBytes, int maxConcurrentDumps) {
@@ -76,8 +74,7 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
         // Dumps run off the call executor: the dump thread blocks until the client is ready, and
         // the ready signal is delivered on the call executor.
         this.dumpExecutor = Executors.newFixedThreadPool(maxConcurrentDumps, daemonThreads("gfxstats-dump-"));
-        this.watchExecutor = new ScheduledThreadPoolExecutor(1, daemonThreads("gfxstats-watch-"));
-        watchExecutor.setRemoveOnCancelPolicy(true);
+        this.watches = new LiveWatches(backend, daemonThreads("gfxstats-watch-"));
     }
 
     /** Registrations currently open. */
@@ -203,123 +200,14 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
         unary(observer, "scenes", () -> backend.scenes(request));
     }
 
-    /**
-     * A live stream: a snapshot now and then every interval until the client cancels, its
-     * deadline passes or the daemon stops. A snapshot is skipped while the client is not ready
-     * for more (they are cumulative, so a slow client loses resolution, not counts).
-     */
+    /** A live stream of snapshots every interval (see {@link LiveWatches}). */
     @Override
     public void watch(WatchRequest request, StreamObserver<LiveSnapshot> observer) {
-        int interval = request.getIntervalMs() == 0 ? DEFAULT_WATCH_INTERVAL_MS : request.getIntervalMs();
-        if (interval < MIN_WATCH_INTERVAL_MS || interval > MAX_WATCH_INTERVAL_MS) {
-            observer.onError(Status.INVALID_ARGUMENT.withDescription("watch interval must be "
-                    + MIN_WATCH_INTERVAL_MS + ".." + MAX_WATCH_INTERVAL_MS + " ms: " + interval).asRuntimeException());
-            return;
-        }
         if (stopping) {
             observer.onError(shuttingDown().asRuntimeException());
             return;
         }
-        if (!watchSlots.tryAcquire()) {
-            observer.onError(Status.RESOURCE_EXHAUSTED.withDescription("too many live watches (limit "
-                    + MAX_WATCHES + "); retry shortly").asRuntimeException());
-            return;
-        }
-        ServerCallStreamObserver<LiveSnapshot> call = (ServerCallStreamObserver<LiveSnapshot>) observer;
-        Watch watch = new Watch(call, request.getPackageName());
-        call.setOnCancelHandler(watch::end);
-        watches.add(watch);
-        try {
-            watch.future = watchExecutor.scheduleAtFixedRate(Context.current().wrap(watch::tick), 0, interval,
-                    TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException e) {
-            watch.end();
-            observer.onError(shuttingDown().asRuntimeException());
-        }
-    }
-
-    static final int MIN_WATCH_INTERVAL_MS = 200;
-    static final int MAX_WATCH_INTERVAL_MS = 3_600_000;
-    static final int DEFAULT_WATCH_INTERVAL_MS = 1000;
-    static final int MAX_WATCHES = 32;
-
-    /** One open Watch call. */
-    private final class Watch {
-        private final ServerCallStreamObserver<LiveSnapshot> call;
-        private final String packageName;
-        private volatile java.util.concurrent.ScheduledFuture<?> future;
-        private final java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
-
-        Watch(ServerCallStreamObserver<LiveSnapshot> call, String packageName) {
-            this.call = call;
-            this.packageName = packageName;
-        }
-
-        void tick() {
-            if (ended.get()) {
-                cancel();
-                return;
-            }
-            if (stopping) {
-                stop();
-                return;
-            }
-            if (call.isCancelled()) {
-                end();
-                return;
-            }
-            if (!call.isReady()) {
-                return;
-            }
-            try {
-                LiveSnapshot s = backend.liveSnapshot(packageName);
-                synchronized (this) {
-                    if (!ended.get()) {
-                        call.onNext(s);
-                    }
-                }
-            } catch (StatsException e) {
-                if (end()) {
-                    synchronized (this) {
-                        call.onError(e.toStatus().asRuntimeException());
-                    }
-                }
-            } catch (RuntimeException e) {
-                LOG.error("watch failed for {}", describeCaller(), e);
-                if (end()) {
-                    synchronized (this) {
-                        call.onError(internal("watch failed", e).asRuntimeException());
-                    }
-                }
-            }
-        }
-
-        /** Ends the watch once; true for the caller that ended it. */
-        boolean end() {
-            if (!ended.compareAndSet(false, true)) {
-                return false;
-            }
-            cancel();
-            watches.remove(this);
-            watchSlots.release();
-            return true;
-        }
-
-        /** The daemon stops: the client sees UNAVAILABLE. */
-        void stop() {
-            if (end()) {
-                synchronized (this) {
-                    call.onError(shuttingDown().asRuntimeException());
-                }
-            }
-        }
-
-        private void cancel() {
-            java.util.concurrent.ScheduledFuture<?> f = future;
-            if (f != null) {
-                f.cancel(false);
-            }
-        }
+        watches.open(request, (ServerCallStreamObserver<LiveSnapshot>) observer);
     }
 
     /**
@@ -333,17 +221,14 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
             reg.stop();
         }
         dumpExecutor.shutdown();
-        for (Watch w : new ArrayList<>(watches)) {
-            w.stop();
-        }
-        watchExecutor.shutdown();
+        watches.shutdown();
     }
 
     /** {@link #shutdown()}, then interrupts dumps still running. */
     public void shutdownNow() {
         shutdown();
         dumpExecutor.shutdownNow();
-        watchExecutor.shutdownNow();
+        watches.shutdownNow();
     }
 
     private interface Call<T> {
@@ -381,7 +266,7 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
                 ? a.getAddress().getHostAddress() : String.valueOf(caller.remoteAddress());
     }
 
-    private static Status shuttingDown() {
+    static Status shuttingDown() {
         return Status.UNAVAILABLE.withDescription("gfxstats daemon is shutting down");
     }
 
@@ -390,12 +275,12 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
                 + " and restarts; see its log");
     }
 
-    private static Status internal(String what, Throwable e) {
+    static Status internal(String what, Throwable e) {
         String detail = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         return Status.INTERNAL.withDescription(what + ": " + detail);
     }
 
-    private static String describeCaller() {
+    static String describeCaller() {
         Caller caller = Caller.current();
         return caller == null ? "unknown caller" : caller.describe();
     }

@@ -25,7 +25,10 @@ public final class JankType {
     public static final int DISPLAY_MODE_CHANGE_IN_PROGRESS = 0x2000;
     public static final int DISPLAY_POWER_MODE_CHANGE_IN_PROGRESS = 0x4000;
 
-    /** Every bit, in the table's order (dumpsys order for the Android 16 bits). */
+    /**
+     * Every bit, in the table's order (dumpsys order for the Android 16 bits): bit i is 1 << i,
+     * which counting relies on (a test checks it).
+     */
     private static final int[] BITS = {
         DISPLAY_HAL, SF_CPU_DEADLINE_MISSED, SF_GPU_DEADLINE_MISSED, APP_DEADLINE_MISSED, PREDICTION_ERROR,
         SF_SCHEDULING, BUFFER_STUFFING, UNKNOWN, SF_STUFFING, DROPPED, NON_ANIMATING, APP_RESYNCED_JITTER,

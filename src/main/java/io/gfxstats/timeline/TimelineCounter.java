@@ -99,11 +99,20 @@ public enum TimelineCounter {
 
     /** The bucket of a present delay in ns. */
     public static int presentDelayBucket(long delayNs) {
-        for (int i = 0; i < PRESENT_DELAY_BOUNDS_MS.length; i++) {
-            if (delayNs <= PRESENT_DELAY_BOUNDS_MS[i] * 1_000_000L) {
+        long[] bounds = PRESENT_DELAY_BOUNDS_NS;
+        for (int i = 0; i < bounds.length; i++) {
+            if (delayNs <= bounds[i]) {
                 return i;
             }
         }
-        return PRESENT_DELAY_BOUNDS_MS.length;
+        return bounds.length;
+    }
+
+    private static final long[] PRESENT_DELAY_BOUNDS_NS = new long[PRESENT_DELAY_BOUNDS_MS.length];
+
+    static {
+        for (int i = 0; i < PRESENT_DELAY_BOUNDS_NS.length; i++) {
+            PRESENT_DELAY_BOUNDS_NS[i] = PRESENT_DELAY_BOUNDS_MS[i] * 1_000_000L;
+        }
     }
 }

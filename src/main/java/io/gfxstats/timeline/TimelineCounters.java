@@ -111,10 +111,9 @@ public final class TimelineCounters implements TimelineSink {
         if (JankType.isTimeStatsJanky(jank)) {
             sink.incrementTimeline(TimelineCounter.JANKY_FRAMES.ordinal());
         }
-        for (int i = 0; i < JankType.count(); i++) {
-            if ((jank & JankType.bit(i)) != 0) {
-                sink.incrementTimeline(TimelineCounter.FIRST_JANK + i);
-            }
+        // Bit i of the mask is jank type i of the table (JankType keeps them so): visit set bits only.
+        for (int m = jank & JankType.ALL; m != 0; m &= m - 1) {
+            sink.incrementTimeline(TimelineCounter.FIRST_JANK + Integer.numberOfTrailingZeros(m));
         }
         TimelineCounter p;
         if (state == PresentState.DROPPED) {

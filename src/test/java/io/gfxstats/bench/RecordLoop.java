@@ -43,7 +43,9 @@ import java.util.stream.Stream;
  * commit and one presentation feedback per frame), so timeline minus gfxstats is what a
  * FrameTimeline client adds per frame.
  *
- * <p>Usage: {@code RecordLoop gfxstats|timeline|rules|rules-discard|stripe|hdr-atomic|hdr FRAMES [WARMUP]}.
+ * {@code timeline-only} is that recorder alone, counting into an in-memory stripe.
+ *
+ * <p>Usage: {@code RecordLoop gfxstats|timeline|timeline-only|rules|rules-discard|stripe|hdr-atomic|hdr FRAMES [WARMUP]}.
  */
 public final class RecordLoop {
     static final int DEFAULT_WARMUP = 2_000_000;
@@ -53,7 +55,7 @@ public final class RecordLoop {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
-            System.err.println("usage: RecordLoop gfxstats|gfxstats-noscenes|rules|rules-discard|stripe|hdr-atomic|hdr"
+            System.err.println("usage: RecordLoop gfxstats|gfxstats-noscenes|timeline|timeline-only|rules|rules-discard|stripe|hdr-atomic|hdr"
                     + " FRAMES [WARMUP]");
             System.exit(2);
         }
@@ -82,6 +84,36 @@ public final class RecordLoop {
                 walk(nanos, warmup, r);
                 walk(nanos, frames, r);
                 sink = recorder.equals("rules") ? counts[Counters.TOTAL_FRAMES] : warmup + frames;
+            }
+            case "timeline-only" -> {
+                // What FrameTimeline adds to a frame, alone: one commit and one presentation
+                // feedback through the recorder, counting into a stripe.
+                StripeWriter stripe = StripeWriter.inMemory();
+                TimelineRecorder timeline = new TimelineRecorder(stripe);
+                TimelineFrame frame = new TimelineFrame();
+                long[] state = {1_000_000_000L, 0};
+                long[] presents = new long[4];
+                int flags = PresentationFeedback.KIND_VSYNC | PresentationFeedback.KIND_HW_CLOCK
+                        | PresentationFeedback.KIND_HW_COMPLETION;
+                Recorder r = d -> {
+                    long intended = state[0];
+                    state[0] = intended + FrameStream.INTERVAL;
+                    long gpu = intended + d + ClientRecordBenchmark.GPU_NANOS;
+                    long t = state[1]++;
+                    long predicted = intended + 2 * FrameStream.INTERVAL;
+                    timeline.commit(frame.token(t).predicted(intended, intended + FrameStream.INTERVAL, predicted)
+                            .actual(intended, gpu));
+                    long late = Math.max(0, gpu - (intended + FrameStream.INTERVAL));
+                    presents[(int) (t & 3)] = predicted + (late + FrameStream.INTERVAL - 1) / FrameStream.INTERVAL
+                            * FrameStream.INTERVAL;
+                    if (t >= 2) {
+                        timeline.presented(t - 2, presents[(int) ((t - 2) & 3)], FrameStream.INTERVAL, flags, 0);
+                    }
+                };
+                walk(nanos, warmup, r);
+                walk(nanos, frames, r);
+                sink = stripe.contributionOf(io.gfxstats.buffer.FrameTimelineGroup.vectorIndex(0));
+                stripe.release();
             }
             case "stripe" -> {
                 StripeWriter stripe = StripeWriter.inMemory();

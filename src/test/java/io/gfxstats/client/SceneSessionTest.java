@@ -104,8 +104,8 @@ class SceneSessionTest {
         StatsSession session = open(dir, SceneOptions.DEFAULT);
         WindowTracker tracker = session.newTracker(FrameStream.tracker());
         WindowTracker background = session.newTracker(FrameStream.tracker());
-        ModernJankTracker rules = (ModernJankTracker) FrameStream.tracker();
-        ModernJankTracker backgroundRules = (ModernJankTracker) FrameStream.tracker();
+        ModernJankTracker rules = FrameStream.tracker();
+        ModernJankTracker backgroundRules = FrameStream.tracker();
         Expected expected = new Expected();
         FrameStream stream = new FrameStream(5);
         FrameStream backgroundStream = new FrameStream(6);

@@ -65,7 +65,7 @@ public final class FrameClient {
                 .retry(Duration.ofMillis(50), Duration.ofMillis(200)).build(),
                 new DaemonBufferProvider(Paths.get(socket)));
         if (waitAttach) {
-            if (!session.awaitAttached(Duration.ofSeconds(20))) {
+            if (!session.awaitAttached(Duration.ofSeconds(60))) {
                 System.out.println("not attached");
                 System.exit(3);
             }

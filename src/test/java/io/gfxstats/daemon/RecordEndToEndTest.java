@@ -26,14 +26,24 @@ import org.junit.jupiter.api.io.TempDir;
  * reach the daemon while the writer is still going.
  */
 class RecordEndToEndTest {
-    /** 360 frames at 120 Hz, paced in real time; every 9th frame slow, every 40th very slow. */
+    /**
+     * 360 frames at 120 Hz, paced in real time; every 9th frame slow, every 40th very slow. After
+     * the first 120 it waits (at most 60 s) for the file argv[2], which the test creates once the
+     * daemon shows frames, so "while the writer runs" does not depend on how fast a loaded
+     * machine starts the record JVM.
+     */
     private static final String RENDERER = """
-            import sys, time
+            import os, sys, time
             interval = 8333333
             t = 1_000_000_000
             out = open(sys.argv[1], "w")
             start = time.monotonic()
             for i in range(360):
+                if i == 120:
+                    deadline = time.monotonic() + 60
+                    while not os.path.exists(sys.argv[2]) and time.monotonic() < deadline:
+                        time.sleep(0.02)
+                    start = time.monotonic() - i / 120
                 d = 3_000_000 + (i % 5) * 400_000
                 if i % 9 == 8: d = 12_000_000 + (i % 4) * 1_000_000
                 if i % 40 == 39: d = 60_000_000
@@ -54,7 +64,9 @@ class RecordEndToEndTest {
         Files.writeString(script, RENDERER);
         Path written = tmp.resolve("written.csv");
         try (DaemonProcess daemon = new DaemonProcess(tmp.resolve("s")).start()) {
-            ProcessBuilder writer = new ProcessBuilder(python.toString(), script.toString(), written.toString())
+            Path go = tmp.resolve("go");
+            ProcessBuilder writer = new ProcessBuilder(python.toString(), script.toString(), written.toString(),
+                    go.toString())
                     .redirectError(ProcessBuilder.Redirect.appendTo(daemon.clientLog().toFile()));
             ProcessBuilder record = JavaProcess.builder(Main.class, "record", "--socket", daemon.socket().toString(),
                     "--package", "com.example.py", "--version-code", "3", "--pipeline", "vulkan")
@@ -64,12 +76,13 @@ class RecordEndToEndTest {
             Process rec = pipeline.get(1);
             // Lines are recorded as they arrive: the daemon sees frames while Python still writes.
             long seenWhileWriting = 0;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(50);
             while (py.isAlive() && seenWhileWriting == 0 && System.nanoTime() < deadline) {
                 Thread.sleep(100);
                 seenWhileWriting = daemon.totalFrames("com.example.py");
             }
             assertTrue(seenWhileWriting > 0 && py.isAlive(), "no frame reached the daemon while the writer ran");
+            Files.writeString(go, "go");
             assertTrue(py.waitFor(60, TimeUnit.SECONDS));
             assertEquals(0, py.exitValue(), Files.readString(daemon.clientLog()));
             assertTrue(rec.waitFor(60, TimeUnit.SECONDS));

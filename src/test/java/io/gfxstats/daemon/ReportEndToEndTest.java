@@ -46,11 +46,8 @@ class ReportEndToEndTest {
             assertEquals(0, synth.exitValue(), Files.readString(daemon.clientLog()));
 
             Path html = tmp.resolve("report.html");
-            Process report = JavaProcess.builder(Main.class, "report", "--socket", daemon.socket().toString(),
-                    "--package", "com.example.report", "--out", html.toString()).redirectErrorStream(true).start();
-            String said = new String(report.getInputStream().readAllBytes());
-            assertTrue(report.waitFor(60, TimeUnit.SECONDS));
-            assertEquals(0, report.exitValue(), said);
+            report("--socket", daemon.socket().toString(), "--package", "com.example.report",
+                    "--out", html.toString());
             String file = Files.readString(html);
             assertFalse(Pattern.compile("(src|href)=\"?(https?:)?//").matcher(file).find(), "fetches something");
 
@@ -104,11 +101,7 @@ class ReportEndToEndTest {
                 frames.merge(FrameClient.scene(i), 1L, Long::sum);
             }
             Path html = tmp.resolve("scenes.html");
-            Process report = JavaProcess.builder(Main.class, "report", "--socket", daemon.socket().toString(),
-                    "--out", html.toString()).redirectErrorStream(true).start();
-            String said = new String(report.getInputStream().readAllBytes());
-            assertTrue(report.waitFor(60, TimeUnit.SECONDS));
-            assertEquals(0, report.exitValue(), said);
+            report("--socket", daemon.socket().toString(), "--out", html.toString());
             Chromium.Page page = chromium.dumpDom(html);
             assertNoErrors(page);
             assertPainted(page.dom(), "chart-cpu", "chart-scenes");
@@ -126,11 +119,7 @@ class ReportEndToEndTest {
         Chromium chromium = Chromium.require(tmp);
         Path capture = TestData.file("android-gfxinfo", "aNavMode-gfxinfo-framestats.txt");
         Path html = tmp.resolve("capture.html");
-        Process report = JavaProcess.builder(Main.class, "report", "--framestats", capture.toString(), "--out",
-                html.toString()).redirectErrorStream(true).start();
-        String said = new String(report.getInputStream().readAllBytes());
-        assertTrue(report.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, report.exitValue(), said);
+        report("--framestats", capture.toString(), "--out", html.toString());
 
         // The offline replay's own numbers, from `gfxstats framestats` on the same capture.
         Process framestats = JavaProcess.builder(Main.class, "framestats", capture.toString())
@@ -162,11 +151,7 @@ class ReportEndToEndTest {
         Chromium chromium = Chromium.require(tmp);
         Path trace = TestData.file("openharmony-trace", "codrax-donghu-rs-excerpt.ftrace");
         Path html = tmp.resolve("trace.html");
-        Process report = JavaProcess.builder(Main.class, "report", "--trace", trace.toString(), "--out",
-                html.toString()).redirectErrorStream(true).start();
-        String said = new String(report.getInputStream().readAllBytes());
-        assertTrue(report.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, report.exitValue(), said);
+        report("--trace", trace.toString(), "--out", html.toString());
 
         // What `gfxstats trace --format dumpsys` prints for the same trace.
         Process dumpsys = JavaProcess.builder(Main.class, "trace", trace.toString(), "--format", "dumpsys").start();
@@ -186,6 +171,17 @@ class ReportEndToEndTest {
         java.util.Map<String, String> cells = cells(page.dom());
         assertEquals(Long.toString(total), cells.get("total-frames"));
         assertTrue(cells.get("janky-frames").startsWith(janky + " ("), cells.get("janky-frames"));
+    }
+
+    /** Runs {@code gfxstats report ARGS} as its own process; it must succeed. */
+    private static void report(String... args) throws Exception {
+        String[] argv = new String[args.length + 1];
+        argv[0] = "report";
+        System.arraycopy(args, 0, argv, 1, args.length);
+        Process report = JavaProcess.builder(Main.class, argv).redirectErrorStream(true).start();
+        String said = new String(report.getInputStream().readAllBytes());
+        assertTrue(report.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, report.exitValue(), said);
     }
 
     private static byte[] dumpText(DaemonProcess daemon, String pkg) throws Exception {

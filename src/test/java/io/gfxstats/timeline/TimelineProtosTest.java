@@ -22,6 +22,9 @@ class TimelineProtosTest {
             assertEquals(c.ordinal() + 1, f.getNumber(), c.name());
         }
         assertEquals(TimelineCounter.FIRST_JANK + JankType.count(), TimelineCounter.PRESENT_ON_TIME.ordinal());
+        for (int i = 0; i < JankType.count(); i++) {
+            assertEquals(1 << i, JankType.bit(i), "jank type " + i + " is bit " + i);
+        }
         assertEquals(TimelineCounter.COUNT, TimelineCounter.FIRST_PRESENT_DELAY + TimelineCounter.presentDelayBuckets());
     }
 

@@ -3,8 +3,6 @@ package io.gfxstats.timeline.perfetto;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.WireFormat;
-import io.airlift.compress.zstd.ZstdInputStream;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -13,8 +11,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.DataFormatException;
-import java.util.zip.Inflater;
 
 /**
  * The FrameTimeline events of a Perfetto trace (spec 4.1), read straight from the protobuf wire
@@ -37,8 +33,6 @@ public final class FrameTimelineTrace {
     private static final int EXPECTED_SURFACE_START = 3;
     private static final int ACTUAL_SURFACE_START = 4;
     private static final int FRAME_END = 5;
-    /** Compressed packets may not expand past this (a zip bomb guard). */
-    private static final long MAX_INFLATED_BYTES = 1L << 30;
     private static final int MAX_NESTING = 4;
 
     private final List<FrameSlice> slices;
@@ -81,8 +75,8 @@ public final class FrameTimelineTrace {
     private static final class Reader {
         final List<Event> events = new ArrayList<>();
         final Map<Integer, String> names = new HashMap<>();
+        final PacketDecompressor decompressor = new PacketDecompressor();
         long packets;
-        long inflated;
     }
 
     public static FrameTimelineTrace read(InputStream in) throws IOException, TraceFormatException {
@@ -148,13 +142,13 @@ public final class FrameTimelineTrace {
                 }
                 frameEvents.add(in.readByteArray());
             } else if (field == PACKET_PROCESS_TREE && wire == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
-                readProcessTree(in.readBytes().newCodedInput(), r);
+                EventFields.readProcessTree(in.readBytes().newCodedInput(), r.names);
             } else if (field == PACKET_COMPRESSED && wire == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
                 nested(depth);
-                readTrace(CodedInputStream.newInstance(inflate(in.readByteArray(), r)), r, depth + 1);
+                readTrace(CodedInputStream.newInstance(r.decompressor.inflate(in.readByteArray())), r, depth + 1);
             } else if (field == PACKET_ZSTD_COMPRESSED && wire == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
                 nested(depth);
-                byte[] data = unzstd(in.readByteArray(), r);
+                byte[] data = r.decompressor.unzstd(in.readByteArray());
                 readTrace(CodedInputStream.newInstance(data), r, depth + 1);
             } else if (!in.skipField(tag)) {
                 break;
@@ -173,93 +167,7 @@ public final class FrameTimelineTrace {
         }
     }
 
-    private static byte[] inflate(byte[] data, Reader r) throws TraceFormatException {
-        // Perfetto writes zlib streams; accept raw deflate too.
-        try {
-            return inflate(data, false, r);
-        } catch (DataFormatException e) {
-            try {
-                return inflate(data, true, r);
-            } catch (DataFormatException e2) {
-                throw new TraceFormatException("corrupt deflate-compressed packets: " + e.getMessage(), e);
-            }
-        }
-    }
 
-    private static byte[] inflate(byte[] data, boolean raw, Reader r) throws DataFormatException, TraceFormatException {
-        Inflater inflater = new Inflater(raw);
-        try {
-            inflater.setInput(data);
-            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(data.length * 4);
-            byte[] buf = new byte[64 * 1024];
-            while (!inflater.finished()) {
-                int n = inflater.inflate(buf);
-                if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
-                    throw new DataFormatException("truncated stream");
-                }
-                out.write(buf, 0, n);
-                guard(r, n);
-            }
-            return out.toByteArray();
-        } finally {
-            inflater.end();
-        }
-    }
-
-    private static byte[] unzstd(byte[] data, Reader r) throws TraceFormatException {
-        try (InputStream z = new ZstdInputStream(new ByteArrayInputStream(data))) {
-            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(data.length * 4);
-            byte[] buf = new byte[64 * 1024];
-            int n;
-            while ((n = z.read(buf)) > 0) {
-                out.write(buf, 0, n);
-                guard(r, n);
-            }
-            return out.toByteArray();
-        } catch (IOException | RuntimeException e) {
-            throw new TraceFormatException("corrupt zstd-compressed packets: " + e.getMessage(), e);
-        }
-    }
-
-    private static void guard(Reader r, int n) throws TraceFormatException {
-        r.inflated += n;
-        if (r.inflated > MAX_INFLATED_BYTES) {
-            throw new TraceFormatException("compressed packets expand past " + (MAX_INFLATED_BYTES >> 20) + " MiB");
-        }
-    }
-
-    private static void readProcessTree(CodedInputStream in, Reader r) throws IOException {
-        while (true) {
-            int tag = in.readTag();
-            if (tag == 0) {
-                return;
-            }
-            if (WireFormat.getTagFieldNumber(tag) == 1 && WireFormat.getTagWireType(tag) == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
-                CodedInputStream p = in.readBytes().newCodedInput();
-                int pid = 0;
-                List<String> cmdline = new ArrayList<>();
-                while (true) {
-                    int t = p.readTag();
-                    if (t == 0) {
-                        break;
-                    }
-                    int f = WireFormat.getTagFieldNumber(t);
-                    if (f == 1 && WireFormat.getTagWireType(t) == WireFormat.WIRETYPE_VARINT) {
-                        pid = p.readInt32();
-                    } else if (f == 3 && WireFormat.getTagWireType(t) == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
-                        cmdline.add(p.readStringRequireUtf8());
-                    } else if (!p.skipField(t)) {
-                        break;
-                    }
-                }
-                if (!cmdline.isEmpty()) {
-                    r.names.put(pid, cmdline.get(0));
-                }
-            } else if (!in.skipField(tag)) {
-                return;
-            }
-        }
-    }
 
     private static void readFrameTimelineEvent(CodedInputStream in, long ts, Reader r) throws IOException {
         while (true) {
@@ -300,60 +208,9 @@ public final class FrameTimelineTrace {
                 case EXPECTED_SURFACE_START -> FrameSlice.Kind.EXPECTED_SURFACE;
                 default -> FrameSlice.Kind.ACTUAL_SURFACE;
             };
-            readStart(m, s);
+            EventFields.readStart(m, s);
             r.events.add(new Event(ts, order, s, 0));
         }
     }
 
-    /** The fields of a start event; display and surface starts number them differently. */
-    private static void readStart(CodedInputStream m, FrameSlice s) throws IOException {
-        boolean surface = s.isSurface();
-        while (true) {
-            int t = m.readTag();
-            if (t == 0) {
-                return;
-            }
-            int f = WireFormat.getTagFieldNumber(t);
-            int wire = WireFormat.getTagWireType(t);
-            if (surface && f == 5 && wire == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
-                s.layerName = m.readString();
-                continue;
-            }
-            if (surface && f == 13 && wire == WireFormat.WIRETYPE_FIXED32) {
-                s.presentDelayMillis = m.readFloat();
-                continue;
-            }
-            if (wire != WireFormat.WIRETYPE_VARINT) {
-                if (!m.skipField(t)) {
-                    return;
-                }
-                continue;
-            }
-            long v = m.readInt64();
-            // Map display field numbers onto the surface numbering: display has no
-            // display_frame_token (3) and no layer_name (5), so its pid is 3 and the rest shift by 2.
-            int g = surface ? f : switch (f) {
-                case 1, 2 -> f;
-                case 3 -> 4;
-                case 4, 5, 6, 7, 8 -> f + 2;
-                case 9 -> 12;
-                default -> -1;
-            };
-            switch (g) {
-                case 1 -> s.cookie = v;
-                case 2 -> s.token = v;
-                case 3 -> s.displayFrameToken = v;
-                case 4 -> s.pid = (int) v;
-                case 6 -> s.presentType = (int) v;
-                case 7 -> s.onTimeFinish = v != 0;
-                case 8 -> s.gpuComposition = v != 0;
-                case 9 -> s.jankType = (int) v;
-                case 10 -> s.predictionType = (int) v;
-                case 12 -> s.jankSeverityType = (int) v;
-                default -> {
-                    // other fields (is_buffer, Android 17 additions) are not needed here
-                }
-            }
-        }
-    }
 }

@@ -1,0 +1,187 @@
+package io.gfxstats.buffer;
+
+import io.gfxstats.buffer.BufferFormatException.Reason;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+import static io.gfxstats.buffer.BufferDescriptor.*;
+
+/**
+ * The counter groups of one buffer (layout version 2's group directory, validated): where each
+ * group this release knows lies, how many unknown ones were skipped, and reading them from a
+ * copy of the file (their sums over the stripes, the scene names).
+ */
+final class GroupDirectory {
+    private final int stripeCount;
+    /** Per group of {@link CounterGroups#KNOWN}: offset of its area in the file, or -1 when absent. */
+    private final int[] offsets;
+    /** Directory entries of groups this release does not know (skipped). */
+    final int foreignGroups;
+
+    private GroupDirectory(int stripeCount, int[] offsets, int foreignGroups) {
+        this.stripeCount = stripeCount;
+        this.offsets = offsets;
+        this.foreignGroups = foreignGroups;
+    }
+
+    /** No groups (a version 1 file). */
+    static GroupDirectory none(int stripeCount) {
+        int[] offsets = new int[CounterGroups.KNOWN.size()];
+        Arrays.fill(offsets, -1);
+        return new GroupDirectory(stripeCount, offsets, 0);
+    }
+
+    /**
+     * Validates the version 2 group directory and records where the known groups are. Every
+     * entry must lie inside the declared length, 64-byte aligned, without overlapping another;
+     * a known group must have exactly the length its layout gives; unknown ids and versions
+     * are skipped.
+     *
+     */
+    static GroupDirectory read(Path path, ByteBuffer h, int stripeCount, long declared, long fileLength)
+            throws BufferFormatException {
+        int[] groupOffsets = none(stripeCount).offsets;
+        long directory = Integer.toUnsignedLong(h.getInt(GROUP_DIRECTORY_OFFSET_OFFSET));
+        int count = h.getInt(GROUP_COUNT_OFFSET);
+        require(path, directory == groupDirectoryOffset(stripeCount), "group directory offset " + directory);
+        require(path, count >= 0 && count <= MAX_GROUPS, "group count " + count);
+        long areasStart = directory + align(count * GROUP_ENTRY_LENGTH, ALIGNMENT);
+        require(path, declared >= areasStart && declared <= maxTotalLength(), "total length " + declared);
+        if (fileLength < areasStart || h.limit() < areasStart) {
+            throw new BufferFormatException(Reason.TOO_SHORT, path,
+                    fileLength + " bytes, the group directory ends at " + areasStart);
+        }
+        long[][] areas = new long[count][];
+        int skipped = 0;
+        long end = areasStart;
+        for (int i = 0; i < count; i++) {
+            int entry = (int) directory + i * GROUP_ENTRY_LENGTH;
+            int id = h.getInt(entry + GROUP_ENTRY_ID);
+            int version = h.getInt(entry + GROUP_ENTRY_VERSION);
+            long offset = Integer.toUnsignedLong(h.getInt(entry + GROUP_ENTRY_OFFSET));
+            long len = Integer.toUnsignedLong(h.getInt(entry + GROUP_ENTRY_LENGTH_FIELD));
+            require(path, offset % ALIGNMENT == 0 && offset >= areasStart && offset + len <= declared,
+                    "group " + id + " at " + offset + " length " + len);
+            for (int j = 0; j < i; j++) {
+                boolean apart = offset + len <= areas[j][0] || areas[j][0] + areas[j][2] <= offset;
+                require(path, areas[j][1] != id && apart,
+                        "group " + id + " overlaps or repeats group " + areas[j][1]);
+            }
+            areas[i] = new long[] {offset, id, len};
+            end = Math.max(end, offset + len);
+            int known = CounterGroups.indexOf(id, version);
+            if (known < 0) {
+                skipped++;
+                continue;
+            }
+            CounterGroup g = CounterGroups.KNOWN.get(known);
+            require(path, len == g.length(stripeCount), "group " + g.name() + " length " + len + ", layout says "
+                    + g.length(stripeCount));
+            groupOffsets[known] = (int) offset;
+        }
+        require(path, declared == end, "total length " + declared + ", the groups end at " + end);
+        return new GroupDirectory(stripeCount, groupOffsets, skipped);
+    }
+
+    /** Offset of group stripe {@code stripe} of known group {@code group}, or -1 if the file lacks the group. */
+    long stripeOffset(int group, int stripe) {
+        int area = offsets[group];
+        return area < 0 ? -1 : area + CounterGroups.KNOWN.get(group).stripeOffset(stripe);
+    }
+
+    int sceneOffset() {
+        return offsets[CounterGroups.KNOWN.indexOf(CounterGroups.SCENES)];
+    }
+
+    /**
+     * The names of the scene slots in a copy of the file, "" for a slot not (validly) named;
+     * null when the file has no scene group.
+     */
+    String[] sceneNames(ByteBuffer image) {
+        int area = sceneOffset();
+        if (area < 0) {
+            return null;
+        }
+        ByteBuffer h = image.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        String[] names = new String[SceneGroup.SLOTS];
+        for (int slot = 0; slot < SceneGroup.SLOTS; slot++) {
+            int entry = area + slot * SceneGroup.SLOT_ENTRY_BYTES;
+            names[slot] = "";
+            if (h.getInt(entry + SceneGroup.SLOT_STATE) != SceneGroup.SLOT_NAMED) {
+                continue;
+            }
+            int len = h.getInt(entry + SceneGroup.SLOT_NAME_LENGTH);
+            if (len <= 0 || len > SceneGroup.NAME_MAX_BYTES) {
+                continue;
+            }
+            byte[] bytes = new byte[len];
+            h.get(entry + SceneGroup.SLOT_NAME, bytes);
+            try {
+                names[slot] = StandardCharsets.UTF_8.newDecoder()
+                        .onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT)
+                        .decode(ByteBuffer.wrap(bytes)).toString();
+            } catch (CharacterCodingException e) {
+                names[slot] = "";
+            }
+        }
+        return names;
+    }
+
+    /**
+     * Adds every known group's elements, summed over the stripes, to {@code sums} (a counter
+     * vector): 32-bit counters from the first copy; a 64-bit sum only when both copies agree,
+     * otherwise read again until two reads in a row agree (a copy is not guaranteed to read 8
+     * bytes at once, and its writer may have stored it in between).
+     */
+    void sum(ByteBuffer a, ByteBuffer b, long[] sums, BufferHeader.WordReader reread) throws IOException {
+        for (int g = 0; g < offsets.length; g++) {
+            if (offsets[g] < 0) {
+                continue;
+            }
+            CounterGroup group = CounterGroups.KNOWN.get(g);
+            int vector = CounterGroups.vectorOffset(g);
+            for (int s = 0; s <= stripeCount; s++) {
+                int base = (int) stripeOffset(g, s);
+                for (int e = 0; e < group.counters32(); e++) {
+                    sums[vector + e] += Integer.toUnsignedLong(a.getInt(base + (e << 2)));
+                }
+                int wide = base + group.wideOffset();
+                for (int e = 0; e < group.counters64(); e++) {
+                    int at = wide + (e << 3);
+                    long v = a.getLong(at);
+                    if (v != b.getLong(at)) {
+                        v = stableLong(reread, at);
+                    }
+                    sums[vector + group.counters32() + e] += v;
+                }
+            }
+        }
+    }
+
+    private static long stableLong(BufferHeader.WordReader reread, long offset) throws IOException {
+        long previous = reread.readLong(offset);
+        for (int i = 0; i < 100; i++) {
+            long v = reread.readLong(offset);
+            if (v == previous) {
+                return v;
+            }
+            previous = v;
+        }
+        // A writer storing on every read for 100 reads: its value only grows, the last read stands.
+        return previous;
+    }
+
+    private static void require(Path path, boolean ok, String detail) throws BufferFormatException {
+        if (!ok) {
+            throw new BufferFormatException(Reason.CORRUPT_HEADER, path, detail);
+        }
+    }
+}
