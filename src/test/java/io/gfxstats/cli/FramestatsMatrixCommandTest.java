@@ -181,7 +181,7 @@ class FramestatsMatrixCommandTest {
             assertEquals(1700000000000L, o.get("time").getAsLong());
             assertEquals("Trace_FPS", o.get("tag").getAsString());
         }
-        // The spec's figures from its own emulation (matrix-frametracer.md 1.7).
+        // The spec's figures from its own emulation (docs/spec/matrix-frametracer.md 1.7).
         assertTrue(run.out().contains("\"scene\":\"com.android.settings\\/com.android.settings.spa.SpaActivity\","
                 + "\"dropLevel\":{\"DROPPED_BEST\":113,"), run.out());
         assertTrue(run.out().contains("\"scene\":\"Taskbar\""));

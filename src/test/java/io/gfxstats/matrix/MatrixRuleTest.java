@@ -12,7 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The per-frame Matrix rule against the facts of the spec (matrix-frametracer.md 1.2, 1.3, 1.4):
+ * The per-frame Matrix rule against the facts of the spec (docs/spec/matrix-frametracer.md 1.2, 1.3, 1.4):
  * the smallest TOTAL_DURATION reaching each level at 60, 59.94, 90 and 120 Hz under the 2.1
  * rule, the legacy long division, the outlier filter, and no allocation.
  */

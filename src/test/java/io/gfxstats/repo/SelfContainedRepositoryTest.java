@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -80,6 +81,45 @@ class SelfContainedRepositoryTest {
             }
         }
         assertTrue(cited > 5, "the sources cite the compatibility facts (found " + cited + ")");
+        assertEquals(List.of(), dangling);
+    }
+
+    /**
+     * The packages that reproduce another project's behaviour cite their own spec in docs/spec
+     * (see each package-info): every "spec N.M" there must name a heading of that file.
+     */
+    @Test
+    void shouldFindEverySectionThePackagesCiteInTheirSpec() throws IOException {
+        Map<String, String> specOfPackage = Map.of(
+                "trace", "trace-frames.md", "timeline", "frametimeline.md", "matrix", "matrix-frametracer.md");
+        Pattern citation = Pattern.compile("\\bspec (\\d{1,2}(?:\\.\\d{1,2})?)(?![\\d.]*\\d)");
+        List<String> dangling = new ArrayList<>();
+        int cited = 0;
+        for (Map.Entry<String, String> e : specOfPackage.entrySet()) {
+            String spec = Files.readString(Path.of("docs", "spec", e.getValue()), StandardCharsets.UTF_8);
+            for (String root : List.of("src/main/java/io/gfxstats/", "src/test/java/io/gfxstats/")) {
+                Path dir = Path.of(root + e.getKey());
+                if (!Files.isDirectory(dir)) {
+                    continue;
+                }
+                List<Path> files;
+                try (Stream<Path> walk = Files.walk(dir)) {
+                    files = walk.filter(f -> f.toString().endsWith(".java")).sorted().toList();
+                }
+                for (Path file : files) {
+                    Matcher m = citation.matcher(Files.readString(file, StandardCharsets.UTF_8));
+                    while (m.find()) {
+                        cited++;
+                        String section = m.group(1);
+                        Pattern heading = Pattern.compile("(?m)^#{2,4} " + Pattern.quote(section) + "[. ]");
+                        if (!heading.matcher(spec).find()) {
+                            dangling.add(file + ": " + m.group() + " (not a section of docs/spec/" + e.getValue() + ")");
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(cited > 10, "the packages cite their specs (found " + cited + ")");
         assertEquals(List.of(), dangling);
     }
 

@@ -46,9 +46,14 @@ final class Watchdog extends Thread {
         }
     }
 
-    /** True when the deadline passed before {@link #cancel}. */
+    /**
+     * True when the deadline passed before {@link #cancel}: this thread closed the channel, or it
+     * had not yet run when the call failed after the deadline (on a loaded machine the server's
+     * own deadline, from the grpc-timeout we sent, can reset the call first). Either way the
+     * caller's deadline is what ended the call, as grpc-java reports it.
+     */
     boolean fired() {
-        return fired;
+        return fired || System.nanoTime() - deadlineNanos >= 0;
     }
 
     void cancel() {
