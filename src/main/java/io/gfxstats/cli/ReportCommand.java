@@ -72,7 +72,9 @@ final class ReportCommand implements Command {
                     Writes one HTML file that needs nothing else to be viewed (no network): the dump's
                     numbers (total and janky frames, percentiles, jank causes), the frame-time histogram
                     with the 16.7 ms / 33.3 ms marks and the percentiles, jank causes per day as stacked
-                    bars, frames and jank % per day, the GPU histogram, and tables per package and day.
+                    bars, frames and jank % per day, the GPU histogram, and tables per package and day;
+                    from the daemon also per-scene and FrameTimeline breakdowns (the numbers
+                    `gfxstats dump --frametimeline` prints) when its clients record them.
                     Charts are drawn by uPlot, inlined into the file."""));
             return 0;
         }
@@ -81,6 +83,7 @@ final class ReportCommand implements Command {
         int days = args.intValue("--days", 0, 1, MAX_DAYS);
         List<GraphicsStatsProto> entries;
         List<io.gfxstats.rpc.v1.SceneEntry> sceneEntries = List.of();
+        List<io.gfxstats.report.FrameTimelineText.Block> timeline = List.of();
         String title;
         String source;
         args.exclusive("--framestats", "--trace");
@@ -104,10 +107,11 @@ final class ReportCommand implements Command {
         } else {
             entries = fromDaemon(args, pkg);
             sceneEntries = scenesFromDaemon(args, pkg);
+            timeline = frameTimelineFromDaemon(args, pkg);
             title = "gfxstats report" + (pkg != null ? ": " + pkg : "");
             source = "daemon at " + DaemonCall.socket(args, env) + (days > 0 ? ", newest " + days + " days" : "");
         }
-        if (pkg != null && entries.isEmpty()) {
+        if (pkg != null && entries.isEmpty() && timeline.isEmpty()) {
             throw new UsageException("no statistics for package " + pkg);
         }
         ReportData data;
@@ -116,7 +120,8 @@ final class ReportCommand implements Command {
         } catch (DayFileException.HistogramMismatch e) {
             throw new UsageException("cannot report: " + e.getMessage(), e);
         }
-        data = data.withScenes(sceneRows(sceneEntries, ReportData.oldestKept(entries, days)));
+        data = data.withScenes(sceneRows(sceneEntries, ReportData.oldestKept(entries, days)))
+                .withFrameTimeline(timeline, ReportData.oldestKept(entries, days));
         write(target, data);
         out.println("wrote " + target + ": " + data.total().totalFrames() + " frames, " + data.days().size()
                 + " days, " + data.apps().size() + " packages");
@@ -132,6 +137,35 @@ final class ReportCommand implements Command {
             return GraphicsStatsServiceDumpProto.parseFrom(client.dumpBytes(request.build())).getStatsList();
         } catch (GfxStatsClientException e) {
             throw DaemonCall.failed(e);
+        }
+    }
+
+    /**
+     * The daemon's FrameTimeline counters per (package, version, day): the text of
+     * {@code dump --frametimeline}, read back. One Dump call covers every retained day and the live,
+     * unsaved frames (a Pull covers one day only, and {@code dump --proto} is Android's, without
+     * them); the page then shows exactly what that command prints. None from a daemon without it.
+     */
+    private List<io.gfxstats.report.FrameTimelineText.Block> frameTimelineFromDaemon(Args.Parsed args, String pkg)
+            throws UsageException {
+        DumpRequest.Builder request = DumpRequest.newBuilder().setFrametimeline(true);
+        if (pkg != null) {
+            request.setPackageName(pkg);
+        }
+        String text;
+        try (GfxStatsClient client = DaemonCall.open(args, env)) {
+            text = new String(client.dumpBytes(request.build()), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (GfxStatsClientException e) {
+            throw DaemonCall.failed(e);
+        }
+        // A daemon older than FrameTimeline ignores the flag and answers with the Android dump.
+        if (!text.startsWith(io.gfxstats.dump.FrameTimelineDumpWriter.HEADING)) {
+            return List.of();
+        }
+        try {
+            return io.gfxstats.report.FrameTimelineText.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("cannot report the daemon's FrameTimeline counters: " + e.getMessage(), e);
         }
     }
 

@@ -32,11 +32,12 @@ final class Baselines {
         return DayFileUpdate.baselines(protos);
     }
 
-    /** Marks in the files of one package/version (registration and adoption). */
-    static Map<String, long[]> forPackage(DayStore store, String packageName, long versionCode) throws IOException {
+    /** Marks in the files of one package/version of one uid (registration and adoption). */
+    static Map<String, long[]> forPackage(DayStore store, String packageName, long versionCode, int uid)
+            throws IOException {
         List<GraphicsStatsProto> protos = new ArrayList<>();
         for (long day : store.days()) {
-            if (store.read(new EntryKey(day, packageName, versionCode)) instanceof ReadResult.Found f) {
+            if (store.read(new EntryKey(day, packageName, versionCode, uid)) instanceof ReadResult.Found f) {
                 protos.add(f.stored());
             }
         }

@@ -59,6 +59,8 @@ public final class Daemon {
     }
 
     public synchronized void start() throws IOException, ServerStartException {
+        int daemonUid = (int) new UnixSystem().getUid();
+        Readers readers = Readers.of(daemonUid, config.get(Setting.READERS_GROUP));
         Files.createDirectories(config.get(Setting.STATE_DIR), PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwx------")));
         Files.createDirectories(config.get(Setting.BUFFER_DIR), PosixFilePermissions.asFileAttribute(
@@ -81,8 +83,8 @@ public final class Daemon {
             lifecycle = new Lifecycle(state);
             new Recovery(state, lifecycle).run();
             lifecycle.applyRetention();
-            Registrar registrar = new Registrar(state, (int) new UnixSystem().getUid(), lifecycle::clientGone);
-            backend = new DaemonBackend(state, registrar, state.dayFiles);
+            Registrar registrar = new Registrar(state, daemonUid, lifecycle::clientGone);
+            backend = new DaemonBackend(state, registrar, state.dayFiles, readers);
             server = new GfxStatsServer(serverConfig(), backend);
             server.start();
             if (config.get(Setting.METRICS_ENABLED)) {

@@ -30,6 +30,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.function.IntPredicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,25 +44,27 @@ final class DaemonBackend implements StatsBackend {
     private final Registrar registrar;
     private final DayFileCache cache;
     private final SceneBackend scenes;
+    private final Readers readers;
 
-    DaemonBackend(DaemonState state, Registrar registrar, DayFileCache cache) {
+    DaemonBackend(DaemonState state, Registrar registrar, DayFileCache cache, Readers readers) {
         this.state = state;
         this.registrar = registrar;
         this.cache = cache;
         this.scenes = new SceneBackend(state);
+        this.readers = readers;
     }
 
     @Override
     public io.gfxstats.rpc.v1.ScenesResponse scenes(io.gfxstats.rpc.v1.ScenesRequest request) throws StatsException {
         long started = System.nanoTime();
-        io.gfxstats.rpc.v1.ScenesResponse response = scenes.scenes(request);
+        io.gfxstats.rpc.v1.ScenesResponse response = scenes.scenes(request, readers.visibleToCurrent());
         state.events.served("scenes", System.nanoTime() - started);
         return response;
     }
 
     @Override
     public io.gfxstats.rpc.v1.LiveSnapshot liveSnapshot(String packageName) {
-        return scenes.live(packageName);
+        return scenes.live(packageName, readers.visibleToCurrent());
     }
 
     @Override
@@ -72,7 +76,7 @@ final class DaemonBackend implements StatsBackend {
     public void dump(DumpRequest request, OutputStream sink) throws StatsException, IOException {
         long started = System.nanoTime();
         DumpWriter writer = DumpService.writerFor(request);
-        List<GraphicsStatsProto> entries = entries(null, request.getPackageName());
+        List<GraphicsStatsProto> entries = entries(null, request.getPackageName(), readers.visibleToCurrent());
         DumpService.checkFilter(request.getPackageName(), entries);
         writer.write(entries, sink);
         state.events.served("dump", System.nanoTime() - started);
@@ -88,8 +92,9 @@ final class DaemonBackend implements StatsBackend {
         } finally {
             state.lock.readLock().unlock();
         }
-        PullResponse response = DumpService.pullResponse(day, entries(day, "")).toBuilder()
-                .addAllScenes(scenes.entries(day, "")).build();
+        IntPredicate visible = readers.visibleToCurrent();
+        PullResponse response = DumpService.pullResponse(day, entries(day, "", visible)).toBuilder()
+                .addAllScenes(scenes.entries(day, "", visible)).build();
         state.events.served("pull", System.nanoTime() - started);
         return response;
     }
@@ -117,16 +122,19 @@ final class DaemonBackend implements StatsBackend {
      * unsaved part into a file in between, so nothing is counted twice or missed.
      *
      * @param day one UTC day, or null for every retained day
+     * @param visible the uids whose entries the caller may see ({@link Readers})
      */
-    private List<GraphicsStatsProto> entries(Long day, String packageFilter) throws StatsException {
+    private List<GraphicsStatsProto> entries(Long day, String packageFilter, IntPredicate visible)
+            throws StatsException {
         List<LiveGroup> live;
         SortedMap<EntryKey, GraphicsStatsProto> stored;
         long now;
         state.lock.readLock().lock();
         try {
             now = state.now();
-            live = day == null || day == state.currentDay ? liveGroups() : List.of();
-            stored = day == null ? cache.readAll() : cache.readDay(day);
+            live = day == null || day == state.currentDay ? liveGroups(visible) : List.of();
+            stored = new TreeMap<>(day == null ? cache.readAll() : cache.readDay(day));
+            stored.keySet().removeIf(k -> !visible.test(k.uid()));
         } catch (IOException e) {
             throw StatsException.unavailable("cannot read the day files in " + state.config.get(Setting.DATA_DIR) + ": "
                     + Problems.describe(e), e);
@@ -136,9 +144,12 @@ final class DaemonBackend implements StatsBackend {
         return DumpAssembler.assemble(stored, live, packageFilter, now, DumpService::logProblem);
     }
 
-    private List<LiveGroup> liveGroups() {
+    private List<LiveGroup> liveGroups(IntPredicate visible) {
         Map<String, Group> groups = new LinkedHashMap<>();
         for (LiveBuffer b : state.registry.all()) {
+            if (!visible.test(b.uid())) {
+                continue;
+            }
             BufferSnapshot snap;
             try {
                 snap = b.snapshot();
@@ -159,7 +170,7 @@ final class DaemonBackend implements StatsBackend {
         }
         List<LiveGroup> out = new ArrayList<>();
         for (Group g : groups.values()) {
-            out.add(new LiveGroup(new EntryKey(state.currentDay, g.first.packageName(), g.first.versionCode()),
+            out.add(new LiveGroup(new EntryKey(state.currentDay, g.first.packageName(), g.first.versionCode(), g.first.uid()),
                     g.first.uid(), g.data, g.start, g.timeline));
         }
         return out;

@@ -117,7 +117,7 @@ final class Registrar {
             if (snap.state() == BufferState.RETIRED) {
                 throw StatsException.invalidArgument("buffer " + id + " was handed over to " + snap.successorId());
             }
-            Map<String, long[]> marks = Baselines.forPackage(state.store, pkg, version);
+            Map<String, long[]> marks = Baselines.forPackage(state.store, pkg, version, snap.uid());
             LiveBuffer b = state.registry.add(id, snap.pid(), snap.uid(), pkg, version, snap.pipeline(), path, reader,
                     Baselines.of(marks, id, snap.predecessorId()),
                     Math.max(snap.statsStartMillis(), state.currentDay));
@@ -184,7 +184,7 @@ final class Registrar {
                 Files.setAttribute(path, "unix:uid", peer.uid(), LinkOption.NOFOLLOW_LINKS);
             }
             reader = BufferReader.open(path, peer.uid());
-            long[] baseline = predecessorBaseline(pkg, version, predecessorId);
+            long[] baseline = predecessorBaseline(pkg, version, peer.uid(), predecessorId);
             LiveBuffer b = state.registry.add(id, peer.pid(), peer.uid(), pkg, version, pipeline, path, reader, baseline,
                     Math.max(start, state.currentDay));
             b.setConnected(true);
@@ -210,13 +210,13 @@ final class Registrar {
      * client, so it starts from what was saved of the predecessor. The predecessor itself is
      * forgotten unharvested: everything in it reaches the daemon through its successor.
      */
-    private long[] predecessorBaseline(String pkg, long version, String predecessorId) throws IOException {
+    private long[] predecessorBaseline(String pkg, long version, int uid, String predecessorId) throws IOException {
         if (predecessorId.isEmpty()) {
             return null;
         }
         // A predecessor still registered was adopted instead (adopt() returns it or refuses), so
         // only its marks in the day files can say what of it is saved.
-        return Baselines.forPackage(state.store, pkg, version).get(predecessorId);
+        return Baselines.forPackage(state.store, pkg, version, uid).get(predecessorId);
     }
 
     private Registration registration(LiveBuffer buffer, boolean adopted) {

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.IntPredicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,30 +38,34 @@ final class SceneBackend {
         this.state = state;
     }
 
-    ScenesResponse scenes(ScenesRequest request) throws StatsException {
+    ScenesResponse scenes(ScenesRequest request, IntPredicate visible) throws StatsException {
         String filter = request.getPackageName();
         long day = request.getDayStart();
         if (day < 0) {
             throw StatsException.invalidArgument("day_start must be 0 (every day) or a UTC midnight: " + day);
         }
-        return ScenesResponse.newBuilder().addAllEntries(entries(day == 0 ? null : day, filter)).build();
+        return ScenesResponse.newBuilder().addAllEntries(entries(day == 0 ? null : day, filter, visible)).build();
     }
 
-    /** Scene entries of one day (null: every retained day), live data of the current day merged. */
-    List<SceneEntry> entries(Long day, String filter) throws StatsException {
+    /**
+     * Scene entries of one day (null: every retained day), live data of the current day merged;
+     * only of the uids {@code visible} accepts, one entry per uid.
+     */
+    List<SceneEntry> entries(Long day, String filter, IntPredicate visible) throws StatsException {
         SortedMap<EntryKey, Map<String, long[]>> byKey = new TreeMap<>();
         state.lock.readLock().lock();
         try {
             SortedMap<EntryKey, GraphicsStatsProto> stored = day == null ? state.dayFiles.readAll()
                     : state.dayFiles.readDay(day);
             for (Map.Entry<EntryKey, GraphicsStatsProto> e : stored.entrySet()) {
-                if (matches(filter, e.getKey().packageName()) && e.getValue().getGfxstatsScenesCount() > 0) {
+                if (matches(filter, e.getKey().packageName()) && visible.test(e.getKey().uid())
+                        && e.getValue().getGfxstatsScenesCount() > 0) {
                     byKey.put(e.getKey(), SceneCounters.of(e.getValue()));
                 }
             }
             if (day == null || day == state.currentDay) {
                 for (LiveBuffer b : state.registry.all()) {
-                    if (!matches(filter, b.packageName())) {
+                    if (!matches(filter, b.packageName()) || !visible.test(b.uid())) {
                         continue;
                     }
                     BufferSnapshot snap = snapshot(b);
@@ -70,7 +75,7 @@ final class SceneBackend {
                     long[] unsaved = CounterDeltas.difference(snap.vector(), b.baseline());
                     Map<String, long[]> scenes = SceneCounters.fromVector(unsaved, SceneCounters.names(snap));
                     if (!scenes.isEmpty()) {
-                        EntryKey key = new EntryKey(state.currentDay, b.packageName(), b.versionCode());
+                        EntryKey key = new EntryKey(state.currentDay, b.packageName(), b.versionCode(), b.uid());
                         scenes.forEach((name, v) -> byKey.computeIfAbsent(key, k -> new TreeMap<>())
                                 .merge(name, v, SceneCounters::add));
                     }
@@ -88,7 +93,7 @@ final class SceneBackend {
     }
 
     /** The live buffers' cumulative counters per (package, version), with their scenes. */
-    LiveSnapshot live(String filter) {
+    LiveSnapshot live(String filter, IntPredicate visible) {
         long monotonic = System.nanoTime();
         long wall;
         Map<String, Live> byPackage = new TreeMap<>();
@@ -96,7 +101,7 @@ final class SceneBackend {
         try {
             wall = state.now();
             for (LiveBuffer b : state.registry.all()) {
-                if (!matches(filter, b.packageName())) {
+                if (!matches(filter, b.packageName()) || !visible.test(b.uid())) {
                     continue;
                 }
                 BufferSnapshot snap = snapshot(b);

@@ -14,10 +14,13 @@ import java.util.List;
  * gfxstats' per-type counts. Not an Android format; Android dumps never show these counters.
  */
 public final class FrameTimelineDumpWriter implements DumpWriter {
+    /** The first line, which tells this text from an Android dump. */
+    public static final String HEADING = "FrameTimeline (gfxstats):\n";
+
     @Override
     public void write(List<GraphicsStatsProto> entries, OutputStream out) throws IOException {
         StringBuilder sb = new StringBuilder(4096);
-        sb.append("FrameTimeline (gfxstats):\n");
+        sb.append(HEADING);
         int blocks = 0;
         for (GraphicsStatsProto p : entries) {
             if (p.getPackageName().isEmpty() || !p.hasGfxstatsFrameTimeline()) {

@@ -107,6 +107,11 @@ public final class HtmlReport {
             }
             h.append("</table></section>\n");
         }
+        if (!data.frameTimelines().isEmpty()) {
+            FrameTimelineSection.html(h, data.frameTimelines());
+            chart(h, "chart-frametimeline", "FrameTimeline types", "Frames per jank type that occurred, then per"
+                    + " present type (on time, late, early), stacked by package.");
+        }
         h.append("<section><h2>By day</h2><table class=\"list\" id=\"days\"><tr><th>Day (UTC)</th><th>Frames</th>")
                 .append("<th>Janky</th><th>90th</th></tr>\n");
         for (ReportData.Day d : data.days()) {
@@ -171,7 +176,9 @@ public final class HtmlReport {
             }
             j.close(']').close('}');
         }
-        return j.close(']').close('}').close('}').toString();
+        j.close(']').close('}');
+        FrameTimelineSection.json(j, data.frameTimelines(), data.frameTimelines().size() > 1);
+        return j.close('}').toString();
     }
 
     private static void histogram(Json j, int[] labels, ProfileData t, boolean cpu) {

@@ -21,7 +21,31 @@ import java.util.TreeMap;
  * @param apps   per (package, version), in name order
  */
 public record ReportData(String title, String source, long generatedAtMillis, ProfileData total, List<Day> days,
-                         List<App> apps, List<Scene> scenes) {
+                         List<App> apps, List<Scene> scenes, List<FrameTimeline> frameTimelines) {
+    /**
+     * The FrameTimeline counters of one (package, version) summed over the report's days, named as
+     * {@code gfxstats dump --frametimeline} prints them ({@link FrameTimelineText}).
+     */
+    public record FrameTimeline(String packageName, long versionCode, java.util.Map<String, Long> counters) {
+        public long get(String name) {
+            return counters.getOrDefault(name, 0L);
+        }
+    }
+
+    /** The same report with FrameTimeline rows: the blocks of the kept days, summed per (package, version). */
+    public ReportData withFrameTimeline(List<FrameTimelineText.Block> blocks, long oldestKept) {
+        Map<String, FrameTimeline> sums = new TreeMap<>();
+        for (FrameTimelineText.Block b : blocks) {
+            if ((b.statsStart() > 0 ? Days.dayStart(b.statsStart()) : 0) < oldestKept) {
+                continue;
+            }
+            FrameTimeline f = sums.computeIfAbsent(b.packageName() + "\u0000" + String.format("%020d", b.versionCode()),
+                    k -> new FrameTimeline(b.packageName(), b.versionCode(), new java.util.LinkedHashMap<>()));
+            b.counters().forEach((name, v) -> f.counters().merge(name, v, Long::sum));
+        }
+        return new ReportData(title, source, generatedAtMillis, total, days, apps, scenes, List.copyOf(sums.values()));
+    }
+
     /**
      * One named scene of one package over the report's days (the daemon's Scenes call).
      *
@@ -32,7 +56,7 @@ public record ReportData(String title, String source, long generatedAtMillis, Pr
 
     /** The same report with per-scene rows. */
     public ReportData withScenes(List<Scene> rows) {
-        return new ReportData(title, source, generatedAtMillis, total, days, apps, List.copyOf(rows));
+        return new ReportData(title, source, generatedAtMillis, total, days, apps, List.copyOf(rows), frameTimelines);
     }
 
     /** UTC midnight of the oldest day a report of the newest {@code days} days keeps (0 days: all). */
@@ -78,7 +102,7 @@ public record ReportData(String title, String source, long generatedAtMillis, Pr
         List<Day> dayList = new ArrayList<>();
         byDay.forEach((k, v) -> dayList.add(new Day(k, v)));
         return new ReportData(title, source, nowMillis, total, List.copyOf(dayList), List.copyOf(byApp.values()),
-                List.of());
+                List.of(), List.of());
     }
 
     private static long dayOf(GraphicsStatsProto e) {

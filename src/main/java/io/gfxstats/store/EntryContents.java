@@ -2,7 +2,7 @@ package io.gfxstats.store;
 
 import io.gfxstats.proto.GraphicsStatsProto;
 
-/** What an entry's contents must agree with: the package, version and day its path names. */
+/** What an entry's contents must agree with: the package, version, day (and uid, at a uid level) its path names. */
 final class EntryContents {
     private EntryContents() {
     }
@@ -19,6 +19,9 @@ final class EntryContents {
         if (proto.getStatsStart() != 0 && !Days.contains(key.dayStart(), proto.getStatsStart())) {
             return "starts at " + proto.getStatsStart() + " (day " + Days.dayStart(proto.getStatsStart())
                     + "), not on day " + key.dayStart();
+        }
+        if (key.hasUidLevel() && proto.getUid() != key.uid()) {
+            return "holds uid " + Integer.toUnsignedString(proto.getUid()) + ", not " + Integer.toUnsignedString(key.uid());
         }
         return null;
     }

@@ -16,7 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Where an entry lives, {@code <root>/<day>/<package>/<version>/total}, and the secure way there:
+ * Where an entry lives, {@code <root>/<day>/[@<uid>/]<package>/<version>/total}, and the secure way there:
  * a chain of directories opened one inside the other without following links. A link or file
  * where a directory belongs ends a read's way (reported once) and is moved to quarantine by a
  * write's.
@@ -36,13 +36,21 @@ final class EntryDirs {
         return root;
     }
 
+    /** day, [@uid for another uid than this process's], package, version. */
     static List<String> components(EntryKey key) {
+        if (key.hasUidLevel()) {
+            return List.of(StoreNames.dayName(key.dayStart()), StoreNames.uidName(key.uid()), key.packageName(),
+                    StoreNames.versionName(key.versionCode()));
+        }
         return List.of(StoreNames.dayName(key.dayStart()), key.packageName(), StoreNames.versionName(key.versionCode()));
     }
 
     Path versionPath(EntryKey key) {
-        return root.resolve(StoreNames.dayName(key.dayStart())).resolve(key.packageName())
-                .resolve(StoreNames.versionName(key.versionCode()));
+        Path path = root;
+        for (String name : components(key)) {
+            path = path.resolve(name);
+        }
+        return path;
     }
 
     Path pathOf(EntryKey key) {
@@ -93,7 +101,7 @@ final class EntryDirs {
         }
     }
 
-    /** The open directories root/day/package/version of an entry, or null if one is absent or not real. */
+    /** The open directories root/day/[@uid/]package/version of an entry, or null if one is absent or not real. */
     DirChain openExisting(EntryKey key) throws IOException {
         DirChain chain = new DirChain();
         try {

@@ -34,6 +34,28 @@ final class StoreNames {
         return Long.toString(dayStart);
     }
 
+    /** The uid level of another uid's entries: '@' cannot start a package name, so no package collides. */
+    static final String UID_PREFIX = "@";
+
+    static String uidName(int uid) {
+        return UID_PREFIX + Integer.toUnsignedString(uid);
+    }
+
+    /**
+     * The uid of a uid-level directory name ({@code @<canonical unsigned decimal>}), or empty.
+     * {@code ownUid} is refused: its entries have no uid level, so such a directory is foreign.
+     */
+    static OptionalLong parseUid(String name, int ownUid) {
+        if (!name.startsWith(UID_PREFIX)) {
+            return OptionalLong.empty();
+        }
+        OptionalLong v = parseCanonical(name.substring(UID_PREFIX.length()));
+        if (v.isEmpty() || v.getAsLong() > 0xFFFF_FFFFL || (int) v.getAsLong() == ownUid) {
+            return OptionalLong.empty();
+        }
+        return v;
+    }
+
     static String versionName(long versionCode) {
         return Long.toString(versionCode);
     }

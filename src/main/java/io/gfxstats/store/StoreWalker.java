@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.OptionalLong;
 
 /**
- * Walks the tree: day directories, then packages, then versions, only through real directories
+ * Walks the tree: day directories, then packages (and other uids' levels with theirs), then versions, only through real directories
  * with names the store could have created. Anything else is skipped and reported once; contents
  * are never read here.
  */
@@ -94,9 +94,37 @@ final class StoreWalker {
         }
     }
 
+    /** A day's own-uid packages, then each other uid's level ({@code @<uid>}) with its packages. */
     private void walkDay(long day, SecureDirectoryStream<Path> dayDir, Path dayPath, VersionDirVisitor visitor)
             throws IOException {
-        for (String pkg : SecureDirs.names(dayDir)) {
+        List<String> names = SecureDirs.names(dayDir);
+        for (String name : names) {
+            if (!name.startsWith(StoreNames.UID_PREFIX)) {
+                continue;
+            }
+            Path uidPath = dayPath.resolve(name);
+            OptionalLong uid = StoreNames.parseUid(name, EntryKey.OWN_UID);
+            if (uid.isEmpty()) {
+                onceLog.report(uidPath, "not a uid level ('@' and the decimal uid of another user than the daemon's); ignored");
+                continue;
+            }
+            try (SecureDirectoryStream<Path> uidDir = dirs.openChecked(dayDir, uidPath, name)) {
+                if (uidDir != null) {
+                    walkPackages(day, (int) uid.getAsLong(), uidDir, SecureDirs.names(uidDir), uidPath, visitor);
+                }
+            } catch (NoSuchFileException | NotDirectoryException e) {
+                // removed concurrently
+            }
+        }
+        walkPackages(day, EntryKey.OWN_UID, dayDir, names, dayPath, visitor);
+    }
+
+    private void walkPackages(long day, int uid, SecureDirectoryStream<Path> dayDir, List<String> names, Path dayPath,
+                              VersionDirVisitor visitor) throws IOException {
+        for (String pkg : names) {
+            if (uid == EntryKey.OWN_UID && pkg.startsWith(StoreNames.UID_PREFIX)) {
+                continue; // a uid level, walked by walkDay
+            }
             Path pkgPath = dayPath.resolve(pkg);
             var problem = PackageNames.problem(pkg);
             if (problem.isPresent()) {
@@ -118,7 +146,7 @@ final class StoreWalker {
                         if (versionDir == null) {
                             continue;
                         }
-                        visitor.visit(new EntryKey(day, pkg, v.getAsLong()), versionDir, SecureDirs.names(versionDir));
+                        visitor.visit(new EntryKey(day, pkg, v.getAsLong(), uid), versionDir, SecureDirs.names(versionDir));
                     } catch (NoSuchFileException | NotDirectoryException e) {
                         // removed concurrently
                     }

@@ -72,7 +72,7 @@
 
   // Stacked bars: series k is the sum of the first k+1 parts, drawn from the tallest down so each
   // shows its band; the legend shows each part's own value.
-  function stacked(el, labels, parts, xLabel, yLabel) {
+  function stacked(el, labels, parts, xLabel, yLabel, tilted) {
     var d = { labels: labels, causes: parts };
     var n = d.labels.length;
     // Stacked: series k is the sum of causes 0..k, drawn from the tallest down so each shows its band.
@@ -93,15 +93,21 @@
       })(k);
       columns.push(sums[k]);
     }
-    return new uPlot({
-      width: WIDTH, height: HEIGHT,
+    var opts = {
+      width: WIDTH, height: tilted ? HEIGHT + 90 : HEIGHT,
       scales: { x: { time: false, range: [-0.5, n - 0.5] } },
       axes: [
-        { label: xLabel, values: function (u, s) { return s.map(function (v) { return Number.isInteger(v) ? d.labels[v] : ''; }); } },
+        { label: xLabel, values: function (u, s) { return s.map(function (v) { return Number.isInteger(v) ? d.labels[v] : ''; }); },
+          // Long category names (FrameTimeline's types) would overlap when level: tilted, with room below.
+          rotate: tilted ? -30 : 0, size: tilted ? 130 : 50 },
         { label: yLabel }
       ],
       series: series
-    }, columns, el);
+    };
+    if (tilted) {
+      opts.padding = [null, 80, null, null]; // the last tilted label runs right of its bar
+    }
+    return new uPlot(opts, columns, el);
   }
 
   function days(el, d) {
@@ -144,11 +150,12 @@
     ['chart-causes', function (el) { return causes(el, data.days); }],
     ['chart-days', function (el) { return days(el, data.days); }],
     ['chart-gpu', function (el) { return histogram(el, data.gpu, [], 'GPU time'); }],
-    ['chart-scenes', function (el) { return stacked(el, data.scenes.labels, data.scenes.levels, 'scene', 'frames by Matrix level'); }]
+    ['chart-scenes', function (el) { return stacked(el, data.scenes.labels, data.scenes.levels, 'scene', 'frames by Matrix level'); }],
+    ['chart-frametimeline', function (el) { return stacked(el, data.frameTimeline.labels, data.frameTimeline.parts, 'FrameTimeline type', 'frames', true); }]
   ];
   charts.forEach(function (c) {
     var el = document.getElementById(c[0]);
-    if (!el) return; // a chart the data has nothing for (no scenes)
+    if (!el) return; // a chart the data has nothing for (no scenes, no FrameTimeline)
     c[1](el);
     // uPlot draws in a microtask queued by the constructor; this one runs after it.
     Promise.resolve().then(function () { painted(el); });

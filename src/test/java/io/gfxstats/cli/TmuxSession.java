@@ -56,7 +56,7 @@ final class TmuxSession implements AutoCloseable {
         throw new AssertionError("waited " + seconds + " s for " + what + "; screen:\n" + screen);
     }
 
-    private String run(String... args) throws Exception {
+    private String run(String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(tmux.toString(), "-S", socket.toString()));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
@@ -70,11 +70,15 @@ final class TmuxSession implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() throws IOException {
         try {
             run("kill-server");
         } catch (IOException e) {
             // already gone
+        } catch (InterruptedException e) {
+            // Interrupted while waiting for tmux: still ask the server to go, without waiting.
+            Thread.currentThread().interrupt();
+            new ProcessBuilder(tmux.toString(), "-S", socket.toString(), "kill-server").start();
         }
     }
 }

@@ -115,6 +115,56 @@ class ReportEndToEndTest {
     }
 
     @Test
+    void shouldShowTheFrameTimelineCountersOfAClientAsDumpFrametimelinePrintsThem() throws Exception {
+        Chromium chromium = Chromium.require(tmp);
+        Path log = tmp.resolve("frames.jsonl");
+        Files.write(log, TimelineClientEndToEndTest.frameLog(600));
+        try (DaemonProcess daemon = new DaemonProcess(tmp.resolve("ft")).start()) {
+            Process client = JavaProcess.builder(TimelineClient.class, daemon.socket().toString(), "com.example.wayland",
+                    "3", log.toString()).redirectError(ProcessBuilder.Redirect.appendTo(daemon.clientLog().toFile())).start();
+            String said = new String(client.getInputStream().readAllBytes());
+            assertTrue(client.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(0, client.exitValue(), said + Files.readString(daemon.clientLog()));
+
+            Path html = tmp.resolve("frametimeline.html");
+            report("--socket", daemon.socket().toString(), "--package", "com.example.wayland", "--out", html.toString());
+            Chromium.Page page = chromium.dumpDom(html);
+            assertNoErrors(page);
+            assertPainted(page.dom(), "chart-frametimeline");
+
+            Process p = JavaProcess.builder(Main.class, "dump", "--frametimeline", "--socket", daemon.socket().toString(),
+                    "--package", "com.example.wayland").start();
+            String dump = new String(p.getInputStream().readAllBytes());
+            assertEquals(0, p.waitFor());
+            java.util.Map<String, String> cells = cells(page.dom());
+            String frames = field(dump, "\ntotalTimelineFrames = (\\d+)\n");
+            String janky = field(dump, "\njankyFrames = (\\d+)\n");
+            assertEquals("600", frames);
+            assertEquals(frames, cells.get("ft0-frames"));
+            assertEquals(janky, cells.get("ft0-janky"));
+            assertEquals(io.gfxstats.dump.JankyPercent.format(io.gfxstats.dump.JankyPercent.of(Integer.parseInt(janky),
+                    Integer.parseInt(frames))) + "%", cells.get("ft0-jank-percent"));
+            Matcher types = Pattern.compile("\njankType (\\w+) = (\\d+)").matcher(dump);
+            int shown = 0;
+            while (types.find()) {
+                String cell = cells.get("ft0-jank-" + types.group(1).toLowerCase(java.util.Locale.ROOT));
+                // Every type that occurred has its column, with the dump's count; the others have none.
+                assertEquals(types.group(2).equals("0") ? null : types.group(2), cell, types.group(1));
+                shown += cell == null ? 0 : 1;
+            }
+            assertTrue(shown >= 2, "the frame log has app deadline and buffer stuffing jank: " + dump);
+            for (String[] t : new String[][] {{"OnTime", "on-time"}, {"Late", "late"}, {"Early", "early"}}) {
+                assertEquals(field(dump, "\npresent" + t[0] + "Frames = (\\d+)\n"), cells.get("ft0-present-" + t[1]), t[0]);
+            }
+            Path png = tmp.resolve("frametimeline.png");
+            chromium.screenshot(html, png, 1000, 3300);
+            Path shots = Path.of("target", "report-screenshots");
+            Files.createDirectories(shots);
+            Files.copy(png, shots.resolve("frametimeline-report.png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    @Test
     void shouldReportAFramestatsCaptureOffline() throws Exception {
         Chromium chromium = Chromium.require(tmp);
         Path capture = TestData.file("android-gfxinfo", "aNavMode-gfxinfo-framestats.txt");

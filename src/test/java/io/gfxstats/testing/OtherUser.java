@@ -76,6 +76,21 @@ public final class OtherUser implements AutoCloseable {
         return cmd;
     }
 
+    /**
+     * {@link JavaProcess#command(List, Class, String...)} run as {@code uid} with primary group
+     * {@code gid} and the supplementary groups {@code groups} (none when empty).
+     */
+    public List<String> commandAs(int uid, int gid, List<Integer> groups, List<String> jvmOptions, Class<?> mainClass,
+                                  String... args) {
+        List<String> cmd = new ArrayList<>(command(jvmOptions, mainClass, args));
+        cmd.set(1, "--reuid=" + Integer.toUnsignedString(uid));
+        cmd.set(2, "--regid=" + Integer.toUnsignedString(gid));
+        if (!groups.isEmpty()) {
+            cmd.set(3, "--groups=" + String.join(",", groups.stream().map(Integer::toUnsignedString).toList()));
+        }
+        return cmd;
+    }
+
     /** Gives a tree to uid {@value #UID} (as chown -R would). */
     public static void chownTree(Path root) throws IOException {
         try (Stream<Path> s = Files.walk(root)) {

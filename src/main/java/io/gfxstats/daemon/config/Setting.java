@@ -136,6 +136,13 @@ public final class Setting<T> {
             A TCP connection that has made no call (no TLS handshake, no token, nothing) within this
             long is closed, and so is one with no call in progress for this long. 100ms to 1h.""");
 
+    public static final Setting<String> READERS_GROUP = new Setting<>("readers.group", "", Kind.GROUP, Values::group,
+            (k, v) -> { }, Function.identity(), """
+            For a daemon that serves several users (run as root): a group (name or number) whose members
+            see every user's entries in dumps, pulls, scenes and watch. Everyone else on the Unix socket
+            sees only the entries of their own uid; root and the daemon's own user always see all. Empty
+            means no such group. Membership is the calling process's groups (/proc/<pid>/status).""");
+
     // --- Remote access ---
 
     public static final Setting<Boolean> TCP_ENABLED = bool("tcp.enabled", "false", """
@@ -178,7 +185,7 @@ public final class Setting<T> {
     // --- The declarations end here. ---
 
     /** How a value is read. Paths are resolved by the loader, which knows where they came from. */
-    enum Kind { PATH, PATH_OR_EMPTY, DURATION, INT, SIZE, BOOL, HOST }
+    enum Kind { PATH, PATH_OR_EMPTY, DURATION, INT, SIZE, BOOL, HOST, GROUP }
 
     private final String key;
     private final String defaultValue;

@@ -140,6 +140,17 @@ final class Values {
         return v;
     }
 
+    private static final Pattern GROUP = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9._-]{0,31}");
+
+    /** A group name or number, or empty (none); resolved against the system's groups at start-up. */
+    static String group(String key, String value) {
+        String v = value.strip();
+        if (!v.isEmpty() && !GROUP.matcher(v).matches()) {
+            throw new ConfigException(key, key + ": " + v + " is not a group name or number");
+        }
+        return v;
+    }
+
     /** Loopback without a DNS lookup: "localhost" or a loopback IP literal. A host name is not. */
     static boolean isLoopback(String host) {
         if (host.equalsIgnoreCase("localhost")) {

@@ -89,7 +89,7 @@ public final class Harvester {
             if (!c.due()) {
                 continue;
             }
-            byFile.computeIfAbsent(new EntryKey(dayStart, b.packageName(), b.versionCode()), k -> new ArrayList<>())
+            byFile.computeIfAbsent(new EntryKey(dayStart, b.packageName(), b.versionCode(), b.uid()), k -> new ArrayList<>())
                     .add(new Pending(b, c));
         }
         int files = 0;
