@@ -69,7 +69,7 @@ class ClientArtifactIT {
                 .filter(c -> FORBIDDEN_CLASSES.stream().anyMatch(c::startsWith)).sorted().toList();
         assertEquals(List.of(), forbidden, "daemon or command-line classes in the client library");
 
-        Pattern reference = Pattern.compile("io/gfxstats/[A-Za-z0-9_/$]+");
+        Pattern reference = Pattern.compile("io/gfxstats/[A-Za-z0-9_/$-]+"); // "-": package-info
         Set<String> missing = new TreeSet<>();
         for (Map.Entry<String, byte[]> c : classes.entrySet()) {
             Matcher m = reference.matcher(new String(c.getValue(), StandardCharsets.ISO_8859_1));
