@@ -1,5 +1,6 @@
 package io.gfxstats.collect;
 
+import io.gfxstats.json.JsonText;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
@@ -75,12 +76,12 @@ public final class CollectOutput {
         for (int i = 0; i < targets.size(); i++) {
             TargetResult t = targets.get(i);
             sb.append(i == 0 ? "\n" : ",\n");
-            sb.append("    {\"target\": ").append(quote(t.target().toString()))
-                    .append(", \"status\": ").append(quote(t.ok() ? "ok" : "failed"))
+            sb.append("    {\"target\": ").append(JsonText.quote(t.target().toString()))
+                    .append(", \"status\": ").append(JsonText.quote(t.ok() ? "ok" : "failed"))
                     .append(", \"entries\": ").append(t.entries())
                     .append(", \"attempts\": ").append(t.attempts())
                     .append(", \"ms\": ").append(t.millis())
-                    .append(", \"error\": ").append(t.error() == null ? "null" : quote(t.error()))
+                    .append(", \"error\": ").append(t.error() == null ? "null" : JsonText.quote(t.error()))
                     .append(", \"rejected\": ");
             array(sb, t.rejected());
             sb.append('}');
@@ -96,33 +97,11 @@ public final class CollectOutput {
         }
         sb.append('[');
         for (int i = 0; i < items.size(); i++) {
-            sb.append(i == 0 ? "" : ", ").append(quote(items.get(i)));
+            sb.append(i == 0 ? "" : ", ").append(JsonText.quote(items.get(i)));
         }
         sb.append(']');
     }
 
-    /** A JSON string literal. */
-    static String quote(String s) {
-        StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        sb.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
-        }
-        return sb.append('"').toString();
-    }
 
     /** TSV has no quoting: tabs and line breaks inside a field become spaces. */
     private static String oneField(String s) {

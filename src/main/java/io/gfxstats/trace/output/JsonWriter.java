@@ -1,5 +1,6 @@
 package io.gfxstats.trace.output;
 
+import io.gfxstats.json.JsonText;
 import io.gfxstats.trace.ProcessSummary;
 import io.gfxstats.trace.TraceFrame;
 import io.gfxstats.trace.TraceFrames;
@@ -16,10 +17,10 @@ public final class JsonWriter {
 
     public static void write(TraceReport report, PrintStream out) {
         StringBuilder sb = new StringBuilder(1 << 16);
-        sb.append("{\"trace\":{\"source\":").append(Text.quote(report.source()))
-                .append(",\"platform\":").append(Text.quote(report.platform()))
+        sb.append("{\"trace\":{\"source\":").append(JsonText.quote(report.source()))
+                .append(",\"platform\":").append(JsonText.quote(report.platform()))
                 .append(",\"clock_offset_ns\":").append(report.clockOffsetNanos())
-                .append(",\"clock_offset_source\":").append(Text.quote(report.trace().clockOffset().source()))
+                .append(",\"clock_offset_source\":").append(JsonText.quote(report.trace().clockOffset().source()))
                 .append(",\"first_ts\":").append(report.trace().stats().firstTs())
                 .append(",\"last_ts\":").append(report.trace().stats().lastTs())
                 .append(",\"span_ns\":").append(TraceReport.span(report.trace()))
@@ -30,7 +31,7 @@ public final class JsonWriter {
             if (p > 0) {
                 sb.append(',');
             }
-            sb.append("\n{\"process\":").append(Text.quote(pf.name())).append(",\"pid\":").append(pf.pid())
+            sb.append("\n{\"process\":").append(JsonText.quote(pf.name())).append(",\"pid\":").append(pf.pid())
                     .append(",\"summary\":{\"frames\":").append(s.frames())
                     .append(",\"linked\":").append(s.linked()).append(",\"unlinked\":").append(s.unlinked())
                     .append(",\"empty\":").append(s.empty()).append(",\"unfinished\":").append(s.unfinished())
@@ -47,7 +48,7 @@ public final class JsonWriter {
                 if (i > 0) {
                     sb.append(',');
                 }
-                sb.append("\n{\"tid\":").append(f.tid()).append(",\"role\":").append(Text.quote(f.role()))
+                sb.append("\n{\"tid\":").append(f.tid()).append(",\"role\":").append(JsonText.quote(f.role()))
                         .append(",\"vsync_id\":").append(Text.json(f.vsyncId()))
                         .append(",\"frame_index\":").append(Text.json(f.frameIndex()))
                         .append(",\"app_start\":").append(Text.json(f.appStart()))
@@ -64,7 +65,7 @@ public final class JsonWriter {
                         .append(",\"frame_time\":").append(Text.json(f.frameTime()))
                         .append(",\"period\":").append(Text.json(f.period()))
                         .append(",\"flag\":").append(f.flag())
-                        .append(",\"jank_reason\":").append(Text.quote(f.jankReason())).append('}');
+                        .append(",\"jank_reason\":").append(JsonText.quote(f.jankReason())).append('}');
                 if (sb.length() > (1 << 16)) {
                     out.print(sb);
                     sb.setLength(0);
