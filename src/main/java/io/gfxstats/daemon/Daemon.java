@@ -45,6 +45,7 @@ public final class Daemon {
     private ScheduledExecutorService duties;
     private DirectoryLock bufferLock;
     private MetricsServer metrics;
+    private io.gfxstats.timeline.feed.DisplayFramePublisher displayFrames;
     private boolean stopped;
 
     public Daemon(DaemonConfig config, Clock clock) {
@@ -85,6 +86,7 @@ public final class Daemon {
             lifecycle.applyRetention();
             Registrar registrar = new Registrar(state, daemonUid, lifecycle::clientGone);
             backend = new DaemonBackend(state, registrar, state.dayFiles, readers);
+            backend.displayFrames(displayFrames = CompositorRing.open(config.get(Setting.BUFFER_DIR)));
             server = new GfxStatsServer(serverConfig(), backend);
             server.start();
             if (config.get(Setting.METRICS_ENABLED)) {
@@ -202,6 +204,9 @@ public final class Daemon {
             state.store.close();
         } catch (IOException e) {
             log.warn("closing the day store: {}", e.getMessage());
+        }
+        if (displayFrames != null) {
+            displayFrames.close();
         }
         releaseBufferLock();
         log.info("gfxstatsd stopped");

@@ -67,6 +67,23 @@ final class DaemonBackend implements StatsBackend {
         return scenes.live(packageName, readers.visibleToCurrent());
     }
 
+    /** Compositor mode: null when the ring could not be created (the feed then answers UNAVAILABLE). */
+    private volatile io.gfxstats.timeline.feed.DisplayFramePublisher displayFrames;
+
+    void displayFrames(io.gfxstats.timeline.feed.DisplayFramePublisher publisher) {
+        this.displayFrames = publisher;
+    }
+
+    @Override
+    public io.gfxstats.timeline.feed.DisplayFramePublisher displayFramePublisher() throws StatsException {
+        io.gfxstats.timeline.feed.DisplayFramePublisher p = displayFrames;
+        if (p == null) {
+            throw StatsException.unavailable("this daemon has no display-frame ring (see its log); the compositor "
+                    + "feed is off", null);
+        }
+        return p;
+    }
+
     @Override
     public Registration register(PeerIdentity peer, RegisterRequest request) throws StatsException {
         return registrar.register(peer, request);

@@ -210,6 +210,13 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
         watches.open(request, (ServerCallStreamObserver<LiveSnapshot>) observer);
     }
 
+    /** Compositor mode's feed of display frames (docs/frametimeline.md); see {@link CompositorFeedCalls}. */
+    @Override
+    public StreamObserver<io.gfxstats.rpc.v1.DisplayFrameBatch> feedDisplayFrames(
+            StreamObserver<io.gfxstats.rpc.v1.FeedSummary> observer) {
+        return new CompositorFeedCalls(backend).open(observer);
+    }
+
     /**
      * Refuses new registrations and dumps and ends every open registration with
      * {@link EndReason#SERVER_STOPPING} (its client sees UNAVAILABLE and re-registers with the

@@ -47,4 +47,9 @@ public interface StatsBackend {
     default LiveSnapshot liveSnapshot(String packageName) throws StatsException {
         throw StatsException.unavailable("this server does not serve live snapshots", null);
     }
+
+    /** Where compositor frames are classified and published for the clients (compositor mode, docs/frametimeline.md). */
+    default io.gfxstats.timeline.feed.DisplayFramePublisher displayFramePublisher() throws StatsException {
+        throw StatsException.unavailable("this server does not take a compositor feed", null);
+    }
 }

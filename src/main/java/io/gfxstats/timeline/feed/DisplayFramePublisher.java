@@ -1,0 +1,73 @@
+package io.gfxstats.timeline.feed;
+
+import io.gfxstats.timeline.DisplayFrame;
+import io.gfxstats.timeline.FrameTimelineClassifier;
+import io.gfxstats.timeline.Thresholds;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The daemon's half of compositor mode: classifies the DisplayFrames a compositor reports (per
+ * output, in presentation order, each with its output's previous present, spec 3.1) and publishes
+ * each outcome by (output, MSC) in the ring its clients read. Thread-safe (calls are serialised).
+ */
+public final class DisplayFramePublisher implements AutoCloseable {
+    private final FrameTimelineClassifier classifier;
+    private final DisplayOutcomeWriter ring;
+    private final Map<Long, OutputState> outputs = new HashMap<>();
+
+    private static final class OutputState {
+        long lastMsc;
+        long previousPresent;
+    }
+
+    public DisplayFramePublisher(Thresholds thresholds, DisplayOutcomeWriter ring) {
+        this.classifier = new FrameTimelineClassifier(thresholds);
+        this.ring = java.util.Objects.requireNonNull(ring, "ring");
+    }
+
+    public java.nio.file.Path ringPath() {
+        return ring.path();
+    }
+
+    /** Entries published so far. */
+    public synchronized long published() {
+        return ring.published();
+    }
+
+    /**
+     * The problem with publishing a frame of {@code output} at {@code msc} now, or null: an
+     * output's MSCs must increase, except that the first frame of an output in a new feed (a
+     * compositor that restarted, a display that was re-plugged) may start lower.
+     */
+    public synchronized String check(long output, long msc, boolean firstOfFeed) {
+        OutputState s = outputs.get(output);
+        if (s == null || firstOfFeed || msc > s.lastMsc) {
+            return null;
+        }
+        return "output " + Long.toUnsignedString(output) + " msc " + Long.toUnsignedString(msc)
+                + " is not after msc " + Long.toUnsignedString(s.lastMsc)
+                + " (an output's frames must come in presentation order)";
+    }
+
+    /**
+     * Classifies {@code df} (its inputs set; its results are overwritten) as the frame of
+     * {@code output} shown at {@code msc} and publishes it. {@code firstOfFeed}: the first frame
+     * of this output in a new feed, whose lower MSC restarts the output (previous present 0).
+     */
+    public synchronized void publish(long output, long msc, DisplayFrame df, boolean firstOfFeed) {
+        OutputState s = outputs.computeIfAbsent(output, o -> new OutputState());
+        if (firstOfFeed && msc <= s.lastMsc) {
+            s.previousPresent = 0;
+        }
+        classifier.classify(df, s.previousPresent);
+        s.previousPresent = df.actualPresent();
+        s.lastMsc = msc;
+        ring.publish(output, msc, df);
+    }
+
+    @Override
+    public synchronized void close() {
+        ring.close();
+    }
+}
