@@ -280,6 +280,17 @@ public final class GfxStatsClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Opens a compositor feed (compositor mode, docs/frametimeline.md): frames are sent in
+     * batches of {@code batchSize} (1: each as it is given, what a live compositor wants).
+     */
+    public DisplayFrameFeed feedDisplayFrames(int batchSize) {
+        DisplayFrameFeed feed = new DisplayFrameFeed(socket, target, batchSize);
+        ClientCalls.asyncClientStreamingCall(calls.newCall(GfxStatsGrpc.getFeedDisplayFramesMethod(),
+                CallOptions.DEFAULT), feed.observer());
+        return feed;
+    }
+
     /** Closes the connection (ending any open registration) and its threads. Bounded. */
     @Override
     public void close() {

@@ -1,5 +1,7 @@
 package io.gfxstats.timeline;
 
+import io.gfxstats.timeline.feed.DisplayOutcome;
+import io.gfxstats.timeline.feed.DisplayOutcomes;
 import io.gfxstats.timeline.wayland.PresentationFeedback;
 
 /**
@@ -18,12 +20,21 @@ import io.gfxstats.timeline.wayland.PresentationFeedback;
  * time: the previous frame's present minus the compositor budget, and only when the previous
  * frame was due no later than this one (Android 17's "due last frame" test).
  *
+ * <p><b>Compositor mode</b> ({@link #joinCompositor}): with the daemon's display-frame ring of a
+ * cooperating compositor, a presented frame is classified with the real display jank of the
+ * compositor frame shown at the same (output, MSC), read from the ring. When that outcome is not
+ * there yet the frame waits (still holding its slot) and is looked up again on every later call;
+ * after the join wait has passed in presentation time, or when its slot is needed, it is
+ * classified in client-only mode after all. {@link #flush()} settles every waiting frame.
+ *
  * <p>Confined to one thread, the render thread that also dispatches the Wayland events;
  * allocation-free and lock-free after construction.
  */
 public final class TimelineRecorder {
     /** Frames that may await feedback at once, by default. */
     public static final int DEFAULT_CAPACITY = 16;
+    /** How long (presentation time) a presented frame waits for its compositor frame, by default. */
+    public static final long DEFAULT_JOIN_WAIT_NANOS = 100_000_000L;
     private static final long ONE_MS = 1_000_000L;
 
     private final FrameTimelineClassifier classifier;
@@ -39,6 +50,21 @@ public final class TimelineRecorder {
     private final long[] actualStart;
     private final long[] actualEnd;
     private final Prediction[] prediction;
+    // compositor mode: presented frames waiting for their display frame's outcome
+    private final boolean[] awaiting;
+    private final long[] presentedAt;
+    private final long[] refreshAt;
+    private final long[] outputAt;
+    private final long[] mscAt;
+    private final long[] latchAt;
+    private final int[] flagsAt;
+    private int awaitingCount;
+    private DisplayOutcomes outcomes;
+    private long joinWaitNanos = DEFAULT_JOIN_WAIT_NANOS;
+    private final DisplayOutcome outcome = new DisplayOutcome();
+    private long lastPresented = Long.MIN_VALUE;
+    private long joined;
+    private long unjoined;
     /** Next slot to fill; slots are reused in commit order, so the slot at next is the oldest. */
     private int next;
     private long previousPredictedPresent = Long.MIN_VALUE;
@@ -68,6 +94,13 @@ public final class TimelineRecorder {
         actualStart = new long[capacity];
         actualEnd = new long[capacity];
         prediction = new Prediction[capacity];
+        awaiting = new boolean[capacity];
+        presentedAt = new long[capacity];
+        refreshAt = new long[capacity];
+        outputAt = new long[capacity];
+        mscAt = new long[capacity];
+        latchAt = new long[capacity];
+        flagsAt = new int[capacity];
     }
 
     public TimelineRecorder(TimelineSink sink) {
@@ -89,10 +122,84 @@ public final class TimelineRecorder {
         return n;
     }
 
+    /**
+     * Compositor mode: join presented frames with the compositor frames the daemon publishes in
+     * {@code ring} ({@code null}: back to client-only mode), waiting up to {@code joinWaitNanos}
+     * of presentation time for a frame's compositor frame. Call on the recorder's thread, not per
+     * frame (it settles the frames waiting for the previous ring first).
+     */
+    public void joinCompositor(DisplayOutcomes ring, long joinWaitNanos) {
+        if (joinWaitNanos < 0) {
+            throw new IllegalArgumentException("join wait must not be negative: " + joinWaitNanos);
+        }
+        flush();
+        this.outcomes = ring;
+        this.joinWaitNanos = joinWaitNanos;
+    }
+
+    /** Compositor mode with {@link #DEFAULT_JOIN_WAIT_NANOS}. */
+    public void joinCompositor(DisplayOutcomes ring) {
+        joinCompositor(ring, DEFAULT_JOIN_WAIT_NANOS);
+    }
+
+    /** Presented frames classified with their compositor frame (compositor mode). */
+    public long joined() {
+        return joined;
+    }
+
+    /** Presented frames that waited for their compositor frame in vain and were classified client-only. */
+    public long unjoined() {
+        return unjoined;
+    }
+
+    /** Presented frames still waiting for their compositor frame. */
+    public int awaitingDisplay() {
+        return awaitingCount;
+    }
+
+    /**
+     * Looks up the frames waiting for their compositor frame again; those waiting longer than the
+     * join wait before {@code nowNanos} (presentation clock) are classified client-only. Called by
+     * every feedback; call it yourself when feedback stops (e.g. the window is idle).
+     */
+    public void poll(long nowNanos) {
+        if (awaitingCount == 0) {
+            return;
+        }
+        for (int slot = 0; slot < capacity; slot++) {
+            if (!awaiting[slot]) {
+                continue;
+            }
+            if (outcomes != null && outcomes.find(outputAt[slot], mscAt[slot], outcome)) {
+                countJoined(slot, outcome);
+            } else if (nowNanos - presentedAt[slot] > joinWaitNanos) {
+                countUnjoined(slot);
+            }
+        }
+    }
+
+    /** Classifies every frame still waiting for its compositor frame, client-only (e.g. before closing). */
+    public void flush() {
+        if (awaitingCount == 0) {
+            return;
+        }
+        for (int slot = 0; slot < capacity; slot++) {
+            if (awaiting[slot]) {
+                if (outcomes != null && outcomes.find(outputAt[slot], mscAt[slot], outcome)) {
+                    countJoined(slot, outcome);
+                } else {
+                    countUnjoined(slot);
+                }
+            }
+        }
+    }
+
     /** Commits a frame (copied); its feedback is expected later by token. */
     public void commit(TimelineFrame f) {
         int slot = next;
-        if (used[slot]) {
+        if (awaiting[slot]) {
+            countUnjoined(slot);
+        } else if (used[slot]) {
             countUnknownPresent(slot);
         }
         used[slot] = true;
@@ -113,24 +220,48 @@ public final class TimelineRecorder {
      * {@code msc} (0 if none). Returns false when the token is not pending.
      */
     public boolean presented(long frameToken, long presentedNanos, long refreshNanos, int flags, long msc) {
+        return presented(frameToken, presentedNanos, refreshNanos, flags, msc, 0);
+    }
+
+    /**
+     * As {@link #presented(long, long, long, int, long)}, on {@code output}: the wl_registry
+     * global name of the wl_output of the feedback's {@code sync_output} event, which is how the
+     * compositor names the output too. In compositor mode the frame is joined with the compositor
+     * frame at ({@code output}, {@code msc}) (see {@link #joinCompositor}).
+     */
+    public boolean presented(long frameToken, long presentedNanos, long refreshNanos, int flags, long msc,
+                             long output) {
         int slot = find(frameToken);
         if (slot < 0) {
             return false;
         }
-        used[slot] = false;
         lastMsc = msc;
+        if (presentedNanos > lastPresented) {
+            lastPresented = presentedNanos;
+        }
         if (!PresentationFeedback.isVsynced(flags)) {
             countUnknownPresent(slot);
+            poll(lastPresented);
             return true;
         }
-        SurfaceFrame sf = fill(slot, PresentState.PRESENTED, refreshNanos);
-        classifier.classify(sf, presentedNanos, JankType.NONE, refreshNanos, refreshNanos);
-        if (!PresentationFeedback.isMeasured(flags) && (sf.jank & JankType.PREDICTION_ERROR) != 0) {
-            sf.jank = (sf.jank & ~JankType.PREDICTION_ERROR) | JankType.UNKNOWN;
-        }
-        TimelineCounters.count(sink, sf, false);
+        long latch = latchEstimate(slot, refreshNanos);
         previousPredictedPresent = predictedPresent[slot];
         previousPresent = presentedNanos;
+        presentedAt[slot] = presentedNanos;
+        refreshAt[slot] = refreshNanos;
+        flagsAt[slot] = flags;
+        latchAt[slot] = latch;
+        outputAt[slot] = output;
+        mscAt[slot] = msc;
+        if (outcomes == null || msc == 0) {
+            countClientOnly(slot);
+        } else if (outcomes.find(output, msc, outcome)) {
+            countJoined(slot, outcome);
+        } else {
+            awaiting[slot] = true;
+            awaitingCount++;
+        }
+        poll(lastPresented);
         return true;
     }
 
@@ -147,9 +278,12 @@ public final class TimelineRecorder {
             return false;
         }
         used[slot] = false;
-        SurfaceFrame sf = fill(slot, PresentState.DROPPED, refreshNanos);
+        SurfaceFrame sf = work.set(token[slot], prediction[slot], predictedStart[slot], predictedEnd[slot],
+                predictedPresent[slot], actualStart[slot], actualEnd[slot], PresentState.DROPPED,
+                latchEstimate(slot, refreshNanos));
         classifier.classify(sf, predictedPresent[slot], JankType.NONE, refreshNanos, refreshNanos);
         TimelineCounters.count(sink, sf, false);
+        poll(lastPresented);
         return true;
     }
 
@@ -158,15 +292,56 @@ public final class TimelineRecorder {
         return lastMsc;
     }
 
-    private SurfaceFrame fill(int slot, PresentState state, long refreshNanos) {
+    /**
+     * The compositor's last latch before this frame, estimated: the previous presented frame's
+     * present minus the compositor budget, when that frame was due no later than this one; else 0.
+     */
+    private long latchEstimate(int slot, long refreshNanos) {
         long latch = 0;
         long refreshBudget = compositorBudgetNanos > 0 ? compositorBudgetNanos : Math.max(refreshNanos - ONE_MS, 0);
         if (previousPresent != Long.MIN_VALUE && previousPredictedPresent != Long.MIN_VALUE
                 && previousPredictedPresent > predictedPresent[slot] - classifier.thresholds().presentNs()) {
             latch = previousPresent - refreshBudget;
         }
+        return Math.max(latch, 0);
+    }
+
+    private SurfaceFrame fillPresented(int slot) {
         return work.set(token[slot], prediction[slot], predictedStart[slot], predictedEnd[slot], predictedPresent[slot],
-                actualStart[slot], actualEnd[slot], state, Math.max(latch, 0));
+                actualStart[slot], actualEnd[slot], PresentState.PRESENTED, latchAt[slot]);
+    }
+
+    /** Client-only mode: display jank None, with the heuristics for estimated timestamps. */
+    private void countClientOnly(int slot) {
+        release(slot);
+        SurfaceFrame sf = fillPresented(slot);
+        classifier.classify(sf, presentedAt[slot], JankType.NONE, refreshAt[slot], refreshAt[slot]);
+        if (!PresentationFeedback.isMeasured(flagsAt[slot]) && (sf.jank & JankType.PREDICTION_ERROR) != 0) {
+            sf.jank = (sf.jank & ~JankType.PREDICTION_ERROR) | JankType.UNKNOWN;
+        }
+        TimelineCounters.count(sink, sf, false);
+    }
+
+    private void countUnjoined(int slot) {
+        unjoined++;
+        countClientOnly(slot);
+    }
+
+    /** Compositor mode: the display frame's present, jank and periods (spec 3.2 under a DisplayFrame). */
+    private void countJoined(int slot, DisplayOutcome d) {
+        release(slot);
+        SurfaceFrame sf = fillPresented(slot);
+        classifier.classify(sf, d.actualPresent(), d.jank(), d.refreshPeriod(), d.renderPeriod());
+        TimelineCounters.count(sink, sf, true);
+        joined++;
+    }
+
+    private void release(int slot) {
+        used[slot] = false;
+        if (awaiting[slot]) {
+            awaiting[slot] = false;
+            awaitingCount--;
+        }
     }
 
     private void countUnknownPresent(int slot) {
@@ -190,7 +365,7 @@ public final class TimelineRecorder {
             if (slot < 0) {
                 slot += capacity;
             }
-            if (used[slot] && token[slot] == frameToken) {
+            if (used[slot] && !awaiting[slot] && token[slot] == frameToken) {
                 return slot;
             }
         }
