@@ -22,9 +22,9 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * {@code gfxstats timeline classify|perfetto}: SurfaceFlinger's FrameTimeline offline - the
- * classification of frame logs (JSON Lines), and the FrameTimeline events of Perfetto traces
- * (docs/frametimeline.md).
+ * {@code gfxstats timeline classify|perfetto|feed}: SurfaceFlinger's FrameTimeline offline - the
+ * classification of frame logs (JSON Lines), and the FrameTimeline events of Perfetto traces -
+ * and a compositor's feed of display frames to the daemon (docs/frametimeline.md).
  */
 final class TimelineCommand implements Command {
     static final String NAME = "timeline";
@@ -36,7 +36,7 @@ final class TimelineCommand implements Command {
 
     @Override
     public String synopsis() {
-        return "timeline classify|perfetto ...   FrameTimeline jank of frame logs and Perfetto traces";
+        return "timeline classify|perfetto|feed ...   FrameTimeline jank of frame logs and Perfetto traces";
     }
 
     @Override
@@ -46,16 +46,19 @@ final class TimelineCommand implements Command {
             to.println("usage: gfxstats timeline classify [--present-threshold-ns N] [--deadline-threshold-ns N]"
                     + " [--start-threshold-ns N] [--extended-present-threshold] FILE|-");
             to.println("       gfxstats timeline perfetto TRACE");
+            to.println("       gfxstats timeline feed [--socket PATH] FILE|-");
             to.println();
             to.println("  classify   classify a frame log (JSON Lines, one DisplayFrame per line) by Android 16's rules");
             to.println("  perfetto   FrameTimeline jank per process and layer of a Perfetto trace");
+            to.println("  feed       send a compositor's display frames (with output and msc) to the daemon");
             return argv.length == 0 ? EXIT_ERROR : 0;
         }
         String[] rest = Arrays.copyOfRange(argv, 1, argv.length);
         return switch (argv[0]) {
             case "classify" -> classify(rest, in, out);
             case "perfetto" -> TimelinePerfetto.run(rest, out);
-            default -> throw new UsageException("unknown subcommand '" + argv[0] + "' (classify or perfetto)");
+            case "feed" -> TimelineFeed.run(rest, in, out, System.getenv());
+            default -> throw new UsageException("unknown subcommand '" + argv[0] + "' (classify, perfetto or feed)");
         };
     }
 
@@ -115,7 +118,7 @@ final class TimelineCommand implements Command {
         }
     }
 
-    private static Reader open(String input, InputStream stdin) throws UsageException, IOException {
+    static Reader open(String input, InputStream stdin) throws UsageException, IOException {
         InputStream stream;
         if (input.equals("-")) {
             stream = stdin;

@@ -74,8 +74,25 @@ public final class DisplayFrame {
         return prediction;
     }
 
+    public long predictedStart() {
+        return predictedStart;
+    }
+
+    public long predictedEnd() {
+        return predictedEnd;
+    }
+
     public long predictedPresent() {
         return predictedPresent;
+    }
+
+    public long actualStart() {
+        return actualStart;
+    }
+
+    /** The GPU composition fence's signal time (meaningful when {@link #hasGpuFence()}). */
+    public long gpuFenceTime() {
+        return gpuFenceTime;
     }
 
     /** The present time as given (what the next frame's "previous present" is). */

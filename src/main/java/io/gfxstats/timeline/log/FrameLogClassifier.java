@@ -13,7 +13,8 @@ import java.io.Writer;
  * The offline classifier of {@code gfxstats timeline classify}: reads a frame log (JSON Lines,
  * one DisplayFrame per line in presentation order) and writes one classification per line, in
  * the same order. Blank lines are skipped. The previous present of a line is the previous
- * frame's actual present as given (0 before the first), as SurfaceFlinger keeps it.
+ * frame's actual present as given (0 before the first), as SurfaceFlinger keeps it - per output
+ * when lines name their {@code output} (compositor feed logs), as each display keeps its own.
  */
 public final class FrameLogClassifier {
     private final FrameTimelineClassifier classifier;
@@ -27,7 +28,7 @@ public final class FrameLogClassifier {
         FrameLogParser parser = new FrameLogParser();
         FrameLogLine line = new FrameLogLine();
         StringBuilder sb = new StringBuilder(256);
-        long previousPresent = 0;
+        java.util.Map<Long, Long> previousPresent = new java.util.HashMap<>();
         long lineNumber = 0;
         long frames = 0;
         String text;
@@ -38,8 +39,8 @@ public final class FrameLogClassifier {
             }
             parser.parse(text, lineNumber, line);
             DisplayFrame df = line.display;
-            classifier.classify(df, previousPresent);
-            previousPresent = df.actualPresent();
+            classifier.classify(df, previousPresent.getOrDefault(line.output, 0L));
+            previousPresent.put(line.output, df.actualPresent());
             sb.setLength(0);
             sb.append("{\"token\":").append(line.displayToken);
             appendResult(sb, df.jank(), df.present().json(), df.finish().json());

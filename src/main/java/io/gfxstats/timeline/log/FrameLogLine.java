@@ -16,6 +16,9 @@ final class FrameLogLine {
     final List<SurfaceFrame> surfaces = new ArrayList<>();
     final List<JsonPrimitive> surfaceTokens = new ArrayList<>();
     int surfaceCount;
+    /** The compositor feed's output and MSC; -1 when the line has none. */
+    long output = -1;
+    long msc = -1;
 
     /** The i-th surface slot, reused from line to line. */
     SurfaceFrame surface(int i) {

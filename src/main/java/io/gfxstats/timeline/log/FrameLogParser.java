@@ -24,12 +24,13 @@ import java.util.Set;
  * into a {@link FrameLogLine}. Strict JSON; unknown keys are errors, so that a misspelt field
  * never silently changes a classification. Optional: {@code gpu_fence} (null or absent: no GPU
  * composition), {@code surfaces} (absent: none), a surface's {@code layer},
- * {@code present_state} (default presented) and {@code last_latch_time} (default 0), and
- * {@code predicted} where the prediction is not valid.
+ * {@code present_state} (default presented) and {@code last_latch_time} (default 0),
+ * {@code predicted} where the prediction is not valid, and the compositor feed's {@code output}
+ * and {@code msc} (non-negative integers; absent: -1).
  */
 final class FrameLogParser {
     private static final Set<String> DISPLAY_KEYS = Set.of("token", "prediction", "predicted", "actual", "gpu_fence",
-            "refresh_period", "render_period", "surfaces");
+            "refresh_period", "render_period", "surfaces", "output", "msc");
     private static final Set<String> SURFACE_KEYS = Set.of("token", "layer", "prediction", "predicted", "actual",
             "present_state", "last_latch_time");
     private static final Set<String> TIMES = Set.of("start", "end", "present");
@@ -51,6 +52,8 @@ final class FrameLogParser {
         long refresh = period(root.get("refresh_period"), "refresh_period");
         long render = period(root.get("render_period"), "render_period");
         df.set(0, prediction, predicted[0], predicted[1], predicted[2], actual[0], actual[1], actual[2], refresh, render);
+        into.output = optionalCount(root.get("output"), "output");
+        into.msc = optionalCount(root.get("msc"), "msc");
         JsonElement gpu = root.get("gpu_fence");
         if (gpu != null && !gpu.isJsonNull()) {
             df.gpuFence(nanos(gpu, "gpu_fence"));
@@ -188,6 +191,18 @@ final class FrameLogParser {
     private long period(JsonElement e, String what) throws FrameLogException {
         if (e == null) {
             throw error("missing " + what);
+        }
+        long v = integer(e, what);
+        if (v < 0) {
+            throw error(what + " must not be negative, got " + v);
+        }
+        return v;
+    }
+
+    /** A non-negative integer, or -1 when absent. */
+    private long optionalCount(JsonElement e, String what) throws FrameLogException {
+        if (e == null) {
+            return -1;
         }
         long v = integer(e, what);
         if (v < 0) {

@@ -1,0 +1,58 @@
+package io.gfxstats.timeline.log;
+
+import io.gfxstats.timeline.DisplayFrame;
+import java.io.BufferedReader;
+import java.io.IOException;
+
+/**
+ * Reads the display frames of a frame log (the JSON Lines of {@code gfxstats timeline classify},
+ * docs/frametimeline.md) one at a time, with the compositor feed's {@code output} and
+ * {@code msc}; surfaces are checked and skipped. For {@code gfxstats timeline feed}.
+ */
+public final class DisplayFrameLogReader {
+    private final BufferedReader in;
+    private final FrameLogParser parser = new FrameLogParser();
+    private final FrameLogLine line = new FrameLogLine();
+    private long lineNumber;
+
+    public DisplayFrameLogReader(BufferedReader in) {
+        this.in = in;
+    }
+
+    /** Reads the next non-blank line; false at the end. */
+    public boolean next() throws IOException, FrameLogException {
+        String text;
+        while ((text = in.readLine()) != null) {
+            lineNumber++;
+            if (!text.isBlank()) {
+                parser.parse(text, lineNumber, line);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public long lineNumber() {
+        return lineNumber;
+    }
+
+    /** The line's display frame (reused for the next line). */
+    public DisplayFrame display() {
+        return line.display;
+    }
+
+    /** The display token when it is an integer, else 0. */
+    public long token() {
+        return line.displayToken.isNumber() ? line.displayToken.getAsLong() : 0;
+    }
+
+    /** The line's output, -1 when it has none. */
+    public long output() {
+        return line.output;
+    }
+
+    /** The line's MSC, -1 when it has none. */
+    public long msc() {
+        return line.msc;
+    }
+}
