@@ -3,10 +3,7 @@ package io.gfxstats.cli;
 import io.gfxstats.rpc.DisplayFrameFeed;
 import io.gfxstats.rpc.GfxStatsClient;
 import io.gfxstats.rpc.GfxStatsClientException;
-import io.gfxstats.rpc.v1.CompositorDisplayFrame;
 import io.gfxstats.rpc.v1.FeedSummary;
-import io.gfxstats.timeline.DisplayFrame;
-import io.gfxstats.timeline.Prediction;
 import io.gfxstats.timeline.log.DisplayFrameLogReader;
 import io.gfxstats.timeline.log.FrameLogException;
 import java.io.BufferedReader;
@@ -59,7 +56,7 @@ final class TimelineFeed {
                             + (log.msc() < 0 ? "missing msc" : "msc must be positive")
                             + " (the feed joins client frames by output and MSC)");
                 }
-                feed.send(frame(log));
+                feed.send(Math.max(log.output(), 0), log.msc(), log.display());
             }
             FeedSummary summary = feed.finish(DaemonCall.deadline(args));
             out.println("fed " + summary.getFrames() + " display frames of " + summary.getOutputs() + " output"
@@ -74,26 +71,5 @@ final class TimelineFeed {
         } catch (IOException e) {
             throw new UsageException("cannot read " + name + ": " + e.getMessage(), e);
         }
-    }
-
-    private static CompositorDisplayFrame frame(DisplayFrameLogReader log) {
-        DisplayFrame d = log.display();
-        CompositorDisplayFrame.Builder b = CompositorDisplayFrame.newBuilder()
-                .setOutput(Math.max(log.output(), 0))
-                .setMsc(log.msc())
-                .setToken(log.token())
-                .setPredictionExpired(d.prediction() != Prediction.VALID)
-                .setPredictedStart(d.predictedStart())
-                .setPredictedEnd(d.predictedEnd())
-                .setPredictedPresent(d.predictedPresent())
-                .setActualStart(d.actualStart())
-                .setActualEnd(d.actualEnd())
-                .setActualPresent(d.actualPresent())
-                .setRefreshPeriod(d.refreshPeriod())
-                .setRenderPeriod(d.renderPeriod());
-        if (d.hasGpuFence()) {
-            b.setGpuFence(d.gpuFenceTime());
-        }
-        return b.build();
     }
 }

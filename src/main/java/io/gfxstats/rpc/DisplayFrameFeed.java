@@ -3,6 +3,8 @@ package io.gfxstats.rpc;
 import io.gfxstats.rpc.v1.CompositorDisplayFrame;
 import io.gfxstats.rpc.v1.DisplayFrameBatch;
 import io.gfxstats.rpc.v1.FeedSummary;
+import io.gfxstats.timeline.DisplayFrame;
+import io.gfxstats.timeline.Prediction;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCallStreamObserver;
@@ -85,6 +87,35 @@ public final class DisplayFrameFeed implements AutoCloseable {
         if (batch.getFramesCount() >= batchSize) {
             flush();
         }
+    }
+
+    /**
+     * Queues the display frame {@code frame} (its inputs; token, predictions, actual times,
+     * GPU fence, periods) of {@code output} shown at {@code msc}.
+     */
+    public void send(long output, long msc, DisplayFrame frame) throws GfxStatsClientException {
+        send(toProto(output, msc, frame));
+    }
+
+    /** The wire form of a display frame of {@code output} shown at {@code msc}. */
+    public static CompositorDisplayFrame toProto(long output, long msc, DisplayFrame d) {
+        CompositorDisplayFrame.Builder b = CompositorDisplayFrame.newBuilder()
+                .setOutput(output)
+                .setMsc(msc)
+                .setToken(d.token())
+                .setPredictionExpired(d.prediction() != Prediction.VALID)
+                .setPredictedStart(d.predictedStart())
+                .setPredictedEnd(d.predictedEnd())
+                .setPredictedPresent(d.predictedPresent())
+                .setActualStart(d.actualStart())
+                .setActualEnd(d.actualEnd())
+                .setActualPresent(d.actualPresent())
+                .setRefreshPeriod(d.refreshPeriod())
+                .setRenderPeriod(d.renderPeriod());
+        if (d.hasGpuFence()) {
+            b.setGpuFence(d.gpuFenceTime());
+        }
+        return b.build();
     }
 
     /** Sends the frames queued so far, waiting while the daemon is not ready for more. */

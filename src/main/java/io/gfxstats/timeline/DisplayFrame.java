@@ -52,6 +52,12 @@ public final class DisplayFrame {
         return this;
     }
 
+    /** Sets the token alone. */
+    public DisplayFrame token(long token) {
+        this.token = token;
+        return this;
+    }
+
     /** The signal time of the GPU composition fence: the display used GPU (client) composition. */
     public DisplayFrame gpuFence(long signalTime) {
         this.hasGpuFence = true;

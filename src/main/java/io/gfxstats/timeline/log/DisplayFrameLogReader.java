@@ -26,6 +26,7 @@ public final class DisplayFrameLogReader {
             lineNumber++;
             if (!text.isBlank()) {
                 parser.parse(text, lineNumber, line);
+                line.display.token(token());
                 return true;
             }
         }
@@ -36,7 +37,7 @@ public final class DisplayFrameLogReader {
         return lineNumber;
     }
 
-    /** The line's display frame (reused for the next line). */
+    /** The line's display frame (reused for the next line); its token is {@link #token()}. */
     public DisplayFrame display() {
         return line.display;
     }
