@@ -208,4 +208,14 @@ class DisplayOutcomeRingTest {
         assertEquals(4 * 128_000, hits);
         assertTrue(bytes < 4096, bytes + " bytes allocated for 256000 look-ups");
     }
+
+    @Test
+    void shouldBeDescribedByTheDocsAsItIs() throws IOException {
+        String doc = Files.readString(Path.of("docs/frametimeline.md"));
+        assertTrue(doc.contains("`<buffer.dir>/" + DisplayOutcomeLayout.FILE_NAME + "` ("
+                + String.format(java.util.Locale.ROOT, "%,d", DisplayOutcomeLayout.LENGTH) + " bytes: "
+                + DisplayOutcomeLayout.REGIONS + " outputs x " + DisplayOutcomeLayout.SLOTS + " frames;"), doc);
+        assertTrue(doc.contains("(default " + io.gfxstats.timeline.TimelineRecorder.DEFAULT_JOIN_WAIT_NANOS / 1_000_000
+                + " ms of\npresentation time)"), "join wait");
+    }
 }
