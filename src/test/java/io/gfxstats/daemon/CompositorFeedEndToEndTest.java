@@ -240,10 +240,11 @@ class CompositorFeedEndToEndTest {
         Process client = JavaProcess.builder(CompositorTimelineClient.class, daemon.socket().toString(),
                 "com.example.wayland", "4", clientFile.toString())
                 .redirectError(ProcessBuilder.Redirect.appendTo(daemon.clientLog().toFile())).start();
-        try (Writer toCompositor = new java.io.OutputStreamWriter(compositor.getOutputStream(), StandardCharsets.UTF_8);
-             BufferedReader fromCompositor = new BufferedReader(new InputStreamReader(compositor.getInputStream(),
+        // Closed by hand: the end of their input is the processes' signal to finish.
+        Writer toCompositor = new java.io.OutputStreamWriter(compositor.getOutputStream(), StandardCharsets.UTF_8);
+        Writer toClient = new java.io.OutputStreamWriter(client.getOutputStream(), StandardCharsets.UTF_8);
+        try (BufferedReader fromCompositor = new BufferedReader(new InputStreamReader(compositor.getInputStream(),
                      StandardCharsets.UTF_8));
-             Writer toClient = new java.io.OutputStreamWriter(client.getOutputStream(), StandardCharsets.UTF_8);
              BufferedReader fromClient = new BufferedReader(new InputStreamReader(client.getInputStream(),
                      StandardCharsets.UTF_8))) {
             // In steps, so that the ring (512 frames per output) still holds what the client looks up.
