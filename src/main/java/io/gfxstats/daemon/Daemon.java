@@ -86,7 +86,8 @@ public final class Daemon {
             lifecycle.applyRetention();
             Registrar registrar = new Registrar(state, daemonUid, lifecycle::clientGone);
             backend = new DaemonBackend(state, registrar, state.dayFiles, readers);
-            backend.displayFrames(displayFrames = CompositorRing.open(config.get(Setting.BUFFER_DIR)));
+            backend.displayFrames(displayFrames = CompositorRing.open(config.get(Setting.BUFFER_DIR)),
+                    Readers.of(daemonUid, Setting.COMPOSITOR_GROUP.key(), config.get(Setting.COMPOSITOR_GROUP)));
             server = new GfxStatsServer(serverConfig(), backend);
             server.start();
             if (config.get(Setting.METRICS_ENABLED)) {

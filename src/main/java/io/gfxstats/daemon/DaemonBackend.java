@@ -69,13 +69,28 @@ final class DaemonBackend implements StatsBackend {
 
     /** Compositor mode: null when the ring could not be created (the feed then answers UNAVAILABLE). */
     private volatile io.gfxstats.timeline.feed.DisplayFramePublisher displayFrames;
+    /** Who may feed: root, the daemon's user, compositor.group. */
+    private volatile Readers feeders;
 
-    void displayFrames(io.gfxstats.timeline.feed.DisplayFramePublisher publisher) {
+    void displayFrames(io.gfxstats.timeline.feed.DisplayFramePublisher publisher, Readers feeders) {
         this.displayFrames = publisher;
+        this.feeders = feeders;
     }
 
+    /**
+     * The feed decides the compositor and display attribution of every client of this daemon
+     * (the ring is read by all of them), so only the session's own user may feed: the daemon's
+     * user, root, or a member of compositor.group.
+     */
     @Override
-    public io.gfxstats.timeline.feed.DisplayFramePublisher displayFramePublisher() throws StatsException {
+    public io.gfxstats.timeline.feed.DisplayFramePublisher displayFramePublisher(PeerIdentity peer)
+            throws StatsException {
+        Readers who = feeders;
+        if (who == null || !who.privileged(peer)) {
+            throw StatsException.permissionDenied("uid " + peer.uidText() + " may not feed display frames: only "
+                    + "the daemon's user (uid " + Integer.toUnsignedString(who == null ? -1 : who.daemonUid())
+                    + "), root or members of compositor.group may");
+        }
         io.gfxstats.timeline.feed.DisplayFramePublisher p = displayFrames;
         if (p == null) {
             throw StatsException.unavailable("this daemon has no display-frame ring (see its log); the compositor "

@@ -34,7 +34,25 @@ final class Readers {
 
     /** The readers of a daemon running as {@code daemonUid}, with {@code group} (a name, a number or empty) resolved. */
     static Readers of(int daemonUid, String group) throws IOException {
-        return new Readers(daemonUid, resolveGroup(group, Path.of("/etc/group")), Path.of("/proc"));
+        return of(daemonUid, "readers.group", group);
+    }
+
+    /**
+     * Root, {@code daemonUid} and the members of {@code group}, the value of setting {@code key}
+     * (named in errors): e.g. who may feed compositor frames ({@code compositor.group}).
+     */
+    static Readers of(int daemonUid, String key, String group) throws IOException {
+        return new Readers(daemonUid, resolveGroup(key, group, Path.of("/etc/group")), Path.of("/proc"));
+    }
+
+    /** Whether {@code peer} is root, the daemon's own user or in the group. */
+    boolean privileged(PeerIdentity peer) {
+        int uid = peer.uid();
+        return uid == 0 || uid == daemonUid || inGroup(peer);
+    }
+
+    int daemonUid() {
+        return daemonUid;
     }
 
     /** The uids whose entries the current call may see (everyone outside a call: the daemon itself). */
@@ -85,6 +103,10 @@ final class Readers {
 
     /** A group name from {@code groupFile} (the /etc/group format), or a number; empty for none. */
     static OptionalInt resolveGroup(String group, Path groupFile) throws IOException {
+        return resolveGroup("readers.group", group, groupFile);
+    }
+
+    static OptionalInt resolveGroup(String key, String group, Path groupFile) throws IOException {
         if (group.isEmpty()) {
             return OptionalInt.empty();
         }
@@ -92,7 +114,7 @@ final class Readers {
             try {
                 return OptionalInt.of(Integer.parseUnsignedInt(group));
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("readers.group: " + group + " is not a gid (0 to 4294967295)");
+                throw new IllegalArgumentException(key + ": " + group + " is not a gid (0 to 4294967295)");
             }
         }
         List<String> lines = Files.readAllLines(groupFile, StandardCharsets.UTF_8);
@@ -102,7 +124,7 @@ final class Readers {
                 return OptionalInt.of(Integer.parseUnsignedInt(f[2]));
             }
         }
-        throw new IllegalArgumentException("readers.group: there is no group " + group + " in " + groupFile
-                + "; create it (groupadd " + group + ") or set readers.group to an existing group");
+        throw new IllegalArgumentException(key + ": there is no group " + group + " in " + groupFile
+                + "; create it (groupadd " + group + ") or set " + key + " to an existing group");
     }
 }

@@ -8,7 +8,6 @@ import io.gfxstats.timeline.Prediction;
 import io.gfxstats.timeline.feed.DisplayFramePublisher;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
-import java.io.IOException;
 import java.util.HashSet;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -19,10 +18,10 @@ import org.slf4j.LoggerFactory;
  * its DisplayFrames, each is checked, classified and published by (output, MSC) through the
  * backend's {@link DisplayFramePublisher}; the summary answers the end of the stream.
  *
- * <p>Who may feed: only a process of the daemon's own uid, or root, over the Unix socket. The
- * feed decides the compositor and display attribution of every client's frames (it is written
- * into a file every client of this daemon reads), so it must come from the user whose session
- * the daemon serves, as the compositor of that session does; anyone else gets PERMISSION_DENIED.
+ * <p>Who may feed: only over the Unix socket, from a process the kernel identifies; which users
+ * may is the backend's rule ({@link StatsBackend#displayFramePublisher}; the daemon's: its own
+ * user, root and compositor.group), since the feed decides the compositor and display
+ * attribution of every client's frames. Refusals are PERMISSION_DENIED.
  * A malformed frame ends the call with INVALID_ARGUMENT naming the frame (1-based, counted over
  * the whole stream); the frames before it stay published.
  */
@@ -46,8 +45,9 @@ final class CompositorFeedCalls {
         }
         DisplayFramePublisher publisher;
         try {
-            publisher = backend.displayFramePublisher();
+            publisher = backend.displayFramePublisher(caller.peer());
         } catch (StatsException e) {
+            LOG.warn("refused FeedDisplayFrames from {}: {}", caller.describe(), e.getMessage());
             observer.onError(e.toStatus().asRuntimeException());
             return Ignored.INSTANCE;
         }
@@ -55,24 +55,13 @@ final class CompositorFeedCalls {
         return new Feed(observer, publisher, caller.describe());
     }
 
-    /** Why {@code caller} may not feed, or null. */
+    /** Why {@code caller} may not feed whoever it is, or null. */
     static String refusal(Caller caller) {
         if (caller == null || caller.transport() != Transport.UNIX) {
             return "the compositor feed is served on the Unix socket only";
         }
         if (caller.peer() == null) {
             return "cannot identify the feeding process: no peer credentials on this connection";
-        }
-        int daemonUid;
-        try {
-            daemonUid = OwnerOnly.currentUid();
-        } catch (IOException e) {
-            return "cannot tell the daemon's uid: " + Problems.describe(e);
-        }
-        int uid = caller.peer().uid();
-        if (uid != daemonUid && uid != 0) {
-            return "uid " + caller.peer().uidText() + " may not feed display frames: only the daemon's user (uid "
-                    + Integer.toUnsignedString(daemonUid) + ") or root may, as the compositor of its session";
         }
         return null;
     }

@@ -48,8 +48,13 @@ public interface StatsBackend {
         throw StatsException.unavailable("this server does not serve live snapshots", null);
     }
 
-    /** Where compositor frames are classified and published for the clients (compositor mode, docs/frametimeline.md). */
-    default io.gfxstats.timeline.feed.DisplayFramePublisher displayFramePublisher() throws StatsException {
+    /**
+     * Where the compositor frames of {@code peer} (identity from SO_PEERCRED) are classified and
+     * published for the clients (compositor mode, docs/frametimeline.md); refuses with
+     * PERMISSION_DENIED whoever may not feed. Only called for Unix-socket callers with known credentials.
+     */
+    default io.gfxstats.timeline.feed.DisplayFramePublisher displayFramePublisher(PeerIdentity peer)
+            throws StatsException {
         throw StatsException.unavailable("this server does not take a compositor feed", null);
     }
 }

@@ -13,7 +13,12 @@ import io.gfxstats.frame.TrackerConfig;
 import io.gfxstats.stats.Counters;
 import io.gfxstats.stats.Histograms;
 import io.gfxstats.stats.StatsSink;
+import io.gfxstats.timeline.DisplayFrame;
+import io.gfxstats.timeline.Prediction;
 import io.gfxstats.timeline.TimelineFrame;
+import io.gfxstats.timeline.feed.DisplayOutcomeLayout;
+import io.gfxstats.timeline.feed.DisplayOutcomeWriter;
+import io.gfxstats.timeline.feed.DisplayOutcomes;
 import io.gfxstats.timeline.TimelineRecorder;
 import io.gfxstats.timeline.wayland.PresentationFeedback;
 import org.HdrHistogram.AtomicHistogram;
@@ -43,9 +48,11 @@ import java.util.stream.Stream;
  * commit and one presentation feedback per frame), so timeline minus gfxstats is what a
  * FrameTimeline client adds per frame.
  *
- * {@code timeline-only} is that recorder alone, counting into an in-memory stripe.
+ * {@code timeline-only} is that recorder alone, counting into an in-memory stripe;
+ * {@code timeline-compositor} the same recorder in compositor mode (each frame joined with its
+ * display frame through a display-frame ring).
  *
- * <p>Usage: {@code RecordLoop gfxstats|timeline|timeline-only|rules|rules-discard|stripe|hdr-atomic|hdr FRAMES [WARMUP]}.
+ * <p>Usage: {@code RecordLoop gfxstats|timeline|timeline-only|timeline-compositor|rules|rules-discard|stripe|hdr-atomic|hdr FRAMES [WARMUP]}.
  */
 public final class RecordLoop {
     static final int DEFAULT_WARMUP = 2_000_000;
@@ -55,7 +62,7 @@ public final class RecordLoop {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
-            System.err.println("usage: RecordLoop gfxstats|gfxstats-noscenes|timeline|timeline-only|rules|rules-discard|stripe|hdr-atomic|hdr"
+            System.err.println("usage: RecordLoop gfxstats|gfxstats-noscenes|timeline|timeline-only|timeline-compositor|rules|rules-discard|stripe|hdr-atomic|hdr"
                     + " FRAMES [WARMUP]");
             System.exit(2);
         }
@@ -114,6 +121,56 @@ public final class RecordLoop {
                 walk(nanos, frames, r);
                 sink = stripe.contributionOf(io.gfxstats.buffer.FrameTimelineGroup.vectorIndex(0));
                 stripe.release();
+            }
+            case "timeline-compositor" -> {
+                // timeline-only in compositor mode: every presented frame is looked up in a
+                // display-frame ring (filled beforehand, so the daemon's writing is not counted)
+                // and classified under its display frame.
+                Path ringDir = Files.createTempDirectory("gfxring");
+                Path ringFile = ringDir.resolve(DisplayOutcomeLayout.FILE_NAME);
+                DisplayOutcomeWriter writer = DisplayOutcomeWriter.create(ringFile);
+                DisplayFrame df = new DisplayFrame();
+                for (long msc = 1; msc <= DisplayOutcomeLayout.SLOTS; msc++) {
+                    long vsync = msc * FrameStream.INTERVAL;
+                    df.set(msc, Prediction.VALID, vsync - 6_000_000, vsync - 1_000_000, vsync, vsync - 6_000_000,
+                            vsync - (msc % 3) * 1_000_000, vsync + (msc % 7 == 0 ? FrameStream.INTERVAL : 0),
+                            FrameStream.INTERVAL, FrameStream.INTERVAL);
+                    writer.publish(1, msc, df);
+                }
+                StripeWriter stripe = StripeWriter.inMemory();
+                TimelineRecorder timeline = new TimelineRecorder(stripe);
+                timeline.joinCompositor(DisplayOutcomes.open(ringFile));
+                TimelineFrame frame = new TimelineFrame();
+                long[] state = {1_000_000_000L, 0};
+                long[] presents = new long[4];
+                int flags = PresentationFeedback.KIND_VSYNC | PresentationFeedback.KIND_HW_CLOCK
+                        | PresentationFeedback.KIND_HW_COMPLETION;
+                Recorder r = d -> {
+                    long intended = state[0];
+                    state[0] = intended + FrameStream.INTERVAL;
+                    long gpu = intended + d + ClientRecordBenchmark.GPU_NANOS;
+                    long t = state[1]++;
+                    long predicted = intended + 2 * FrameStream.INTERVAL;
+                    timeline.commit(frame.token(t).predicted(intended, intended + FrameStream.INTERVAL, predicted)
+                            .actual(intended, gpu));
+                    long late = Math.max(0, gpu - (intended + FrameStream.INTERVAL));
+                    presents[(int) (t & 3)] = predicted + (late + FrameStream.INTERVAL - 1) / FrameStream.INTERVAL
+                            * FrameStream.INTERVAL;
+                    if (t >= 2) {
+                        timeline.presented(t - 2, presents[(int) ((t - 2) & 3)], FrameStream.INTERVAL, flags,
+                                1 + ((t - 2) & (DisplayOutcomeLayout.SLOTS - 1)), 1);
+                    }
+                };
+                walk(nanos, warmup, r);
+                walk(nanos, frames, r);
+                if (timeline.joined() < frames) {
+                    throw new IllegalStateException("only " + timeline.joined() + " frames joined");
+                }
+                sink = stripe.contributionOf(io.gfxstats.buffer.FrameTimelineGroup.vectorIndex(0));
+                stripe.release();
+                writer.close();
+                Files.delete(ringFile);
+                Files.delete(ringDir);
             }
             case "stripe" -> {
                 StripeWriter stripe = StripeWriter.inMemory();

@@ -164,30 +164,43 @@ class CompositorFeedRulesTest {
         assertEquals(1, backwards.err().lines().count(), backwards.err());
     }
 
+    /**
+     * A root daemon (this test's uid) and two other users in group 0, which may reach its socket:
+     * one is refused, the other may feed as a member of compositor.group.
+     */
     @Test
-    void shouldRefuseAFeedFromAnotherUser() throws Exception {
+    void shouldRefuseAFeedFromAnotherUserUnlessInTheCompositorGroup() throws Exception {
         assumeTrue(OtherUser.unavailable().isEmpty(), () -> OtherUser.unavailable().orElse(""));
-        // The other user runs in group 0, which may reach the root daemon's socket (rw-rw----).
         Files.setPosixFilePermissions(state, PosixFilePermissions.fromString("rwxr-x---"));
-        daemon = new DaemonProcess(state).start();
+        daemon = new DaemonProcess(state, "--set", "compositor.group=61100").start();
         Path log = Files.write(state.resolve("frames.jsonl"), List.of("{\"token\":1,\"output\":3,\"msc\":100,"
                 + "\"prediction\":\"valid\",\"predicted\":{\"start\":1000,\"end\":2000,\"present\":3000},"
                 + "\"actual\":{\"start\":1000,\"end\":2500,\"present\":3000},\"refresh_period\":16666667,"
                 + "\"render_period\":16666667}"));
         Files.setPosixFilePermissions(log, PosixFilePermissions.fromString("rw-r--r--"));
-        try (OtherUser other = OtherUser.prepare(state)) {
-            Process p = new ProcessBuilder(other.commandAs(61_004, 0, List.of(), List.of("-XX:TieredStopAtLevel=1",
-                    "-XX:-UsePerfData"), Main.class, "timeline", "feed", "--socket", daemon.socket().toString(),
-                    log.toString())).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(p.waitFor(120, TimeUnit.SECONDS));
-            assertEquals(2, p.exitValue(), out);
-            assertTrue(out.contains("uid 61004 may not feed display frames: only the daemon's user (uid 0) or root may")
-                    && out.contains("(PERMISSION_DENIED)"), out);
-            assertEquals(1, out.strip().lines().count(), out);
-        }
+        Path ringFile = daemon.bufferDir().resolve(DisplayOutcomeLayout.FILE_NAME);
         DisplayOutcome o = new DisplayOutcome();
-        assertFalse(DisplayOutcomes.open(daemon.bufferDir().resolve(DisplayOutcomeLayout.FILE_NAME)).find(3, 100, o));
-        assertTrue(daemon.logText().contains("refused FeedDisplayFrames from unix pid"), daemon.logText());
+        try (OtherUser other = OtherUser.prepare(state)) {
+            Run refused = feedAs(other, 61_004, List.of(), log);
+            assertEquals(2, refused.exit(), refused.out());
+            assertTrue(refused.out().contains("uid 61004 may not feed display frames: only the daemon's user (uid 0), "
+                    + "root or members of compositor.group may (PERMISSION_DENIED)"), refused.out());
+            assertEquals(1, refused.out().strip().lines().count(), refused.out());
+            assertFalse(DisplayOutcomes.open(ringFile).find(3, 100, o));
+            assertTrue(daemon.logText().contains("refused FeedDisplayFrames from unix pid"), daemon.logText());
+
+            Run member = feedAs(other, 61_005, List.of(61_100), log);
+            assertEquals(0, member.exit(), member.out());
+            assertTrue(DisplayOutcomes.open(ringFile).find(3, 100, o), "a member of compositor.group fed it");
+        }
+    }
+
+    private Run feedAs(OtherUser other, int uid, List<Integer> groups, Path log) throws Exception {
+        Process p = new ProcessBuilder(other.commandAs(uid, 0, groups, List.of("-XX:TieredStopAtLevel=1",
+                "-XX:-UsePerfData"), Main.class, "timeline", "feed", "--socket", daemon.socket().toString(),
+                log.toString())).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+        return new Run(p.exitValue(), out, "");
     }
 }

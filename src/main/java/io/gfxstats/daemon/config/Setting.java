@@ -143,6 +143,13 @@ public final class Setting<T> {
             sees only the entries of their own uid; root and the daemon's own user always see all. Empty
             means no such group. Membership is the calling process's groups (/proc/<pid>/status).""");
 
+    public static final Setting<String> COMPOSITOR_GROUP = new Setting<>("compositor.group", "", Kind.GROUP,
+            Values::group, (k, v) -> { }, Function.identity(), """
+            Who may feed the daemon the display frames of a compositor (FeedDisplayFrames, `gfxstats
+            timeline feed`; docs/frametimeline.md, compositor mode) besides root and the daemon's own
+            user: a group (name or number) whose members may, e.g. the users of a root daemon that
+            run their own compositor. Empty means no one else. Membership as for readers.group.""");
+
     // --- Remote access ---
 
     public static final Setting<Boolean> TCP_ENABLED = bool("tcp.enabled", "false", """
