@@ -41,32 +41,13 @@ public final class TimelineRecorder {
     private final TimelineSink sink;
     private final long compositorBudgetNanos;
     private final SurfaceFrame work = new SurfaceFrame();
-    private final int capacity;
-    private final boolean[] used;
-    private final long[] token;
-    private final long[] predictedStart;
-    private final long[] predictedEnd;
-    private final long[] predictedPresent;
-    private final long[] actualStart;
-    private final long[] actualEnd;
-    private final Prediction[] prediction;
-    // compositor mode: presented frames waiting for their display frame's outcome
-    private final boolean[] awaiting;
-    private final long[] presentedAt;
-    private final long[] refreshAt;
-    private final long[] outputAt;
-    private final long[] mscAt;
-    private final long[] latchAt;
-    private final int[] flagsAt;
-    private int awaitingCount;
+    private final PendingFrames slots;
     private DisplayOutcomes outcomes;
     private long joinWaitNanos = DEFAULT_JOIN_WAIT_NANOS;
     private final DisplayOutcome outcome = new DisplayOutcome();
     private long lastPresented = Long.MIN_VALUE;
     private long joined;
     private long unjoined;
-    /** Next slot to fill; slots are reused in commit order, so the slot at next is the oldest. */
-    private int next;
     private long previousPredictedPresent = Long.MIN_VALUE;
     private long previousPresent = Long.MIN_VALUE;
     private long lastMsc;
@@ -84,23 +65,8 @@ public final class TimelineRecorder {
         }
         this.classifier = new FrameTimelineClassifier(thresholds);
         this.sink = java.util.Objects.requireNonNull(sink, "sink");
-        this.capacity = capacity;
+        this.slots = new PendingFrames(capacity);
         this.compositorBudgetNanos = compositorBudgetNanos;
-        used = new boolean[capacity];
-        token = new long[capacity];
-        predictedStart = new long[capacity];
-        predictedEnd = new long[capacity];
-        predictedPresent = new long[capacity];
-        actualStart = new long[capacity];
-        actualEnd = new long[capacity];
-        prediction = new Prediction[capacity];
-        awaiting = new boolean[capacity];
-        presentedAt = new long[capacity];
-        refreshAt = new long[capacity];
-        outputAt = new long[capacity];
-        mscAt = new long[capacity];
-        latchAt = new long[capacity];
-        flagsAt = new int[capacity];
     }
 
     public TimelineRecorder(TimelineSink sink) {
@@ -108,18 +74,12 @@ public final class TimelineRecorder {
     }
 
     public int capacity() {
-        return capacity;
+        return slots.capacity;
     }
 
-    /** Frames committed and still awaiting feedback. */
+    /** Frames committed and not yet classified (awaiting feedback, or their compositor frame). */
     public int pending() {
-        int n = 0;
-        for (boolean u : used) {
-            if (u) {
-                n++;
-            }
-        }
-        return n;
+        return slots.pending();
     }
 
     /**
@@ -154,7 +114,7 @@ public final class TimelineRecorder {
 
     /** Presented frames still waiting for their compositor frame. */
     public int awaitingDisplay() {
-        return awaitingCount;
+        return slots.awaitingCount;
     }
 
     /**
@@ -163,16 +123,17 @@ public final class TimelineRecorder {
      * every feedback; call it yourself when feedback stops (e.g. the window is idle).
      */
     public void poll(long nowNanos) {
-        if (awaitingCount == 0) {
+        PendingFrames p = slots;
+        if (p.awaitingCount == 0) {
             return;
         }
-        for (int slot = 0; slot < capacity; slot++) {
-            if (!awaiting[slot]) {
+        for (int slot = 0; slot < p.capacity; slot++) {
+            if (!p.awaiting[slot]) {
                 continue;
             }
-            if (outcomes != null && outcomes.find(outputAt[slot], mscAt[slot], outcome)) {
+            if (outcomes != null && outcomes.find(p.outputAt[slot], p.mscAt[slot], outcome)) {
                 countJoined(slot, outcome);
-            } else if (nowNanos - presentedAt[slot] > joinWaitNanos) {
+            } else if (nowNanos - p.presentedAt[slot] > joinWaitNanos) {
                 countUnjoined(slot);
             }
         }
@@ -180,12 +141,13 @@ public final class TimelineRecorder {
 
     /** Classifies every frame still waiting for its compositor frame, client-only (e.g. before closing). */
     public void flush() {
-        if (awaitingCount == 0) {
+        PendingFrames p = slots;
+        if (p.awaitingCount == 0) {
             return;
         }
-        for (int slot = 0; slot < capacity; slot++) {
-            if (awaiting[slot]) {
-                if (outcomes != null && outcomes.find(outputAt[slot], mscAt[slot], outcome)) {
+        for (int slot = 0; slot < p.capacity; slot++) {
+            if (p.awaiting[slot]) {
+                if (outcomes != null && outcomes.find(p.outputAt[slot], p.mscAt[slot], outcome)) {
                     countJoined(slot, outcome);
                 } else {
                     countUnjoined(slot);
@@ -196,21 +158,14 @@ public final class TimelineRecorder {
 
     /** Commits a frame (copied); its feedback is expected later by token. */
     public void commit(TimelineFrame f) {
-        int slot = next;
-        if (awaiting[slot]) {
+        PendingFrames p = slots;
+        int slot = p.next;
+        if (p.awaiting[slot]) {
             countUnjoined(slot);
-        } else if (used[slot]) {
+        } else if (p.used[slot]) {
             countUnknownPresent(slot);
         }
-        used[slot] = true;
-        token[slot] = f.token;
-        predictedStart[slot] = f.predictedStart;
-        predictedEnd[slot] = f.predictedEnd;
-        predictedPresent[slot] = f.predictedPresent;
-        actualStart[slot] = f.actualStart;
-        actualEnd[slot] = f.actualEnd;
-        prediction[slot] = f.prediction;
-        next = slot + 1 == capacity ? 0 : slot + 1;
+        p.store(f);
     }
 
     /**
@@ -231,7 +186,8 @@ public final class TimelineRecorder {
      */
     public boolean presented(long frameToken, long presentedNanos, long refreshNanos, int flags, long msc,
                              long output) {
-        int slot = find(frameToken);
+        PendingFrames p = slots;
+        int slot = p.find(frameToken);
         if (slot < 0) {
             return false;
         }
@@ -244,22 +200,15 @@ public final class TimelineRecorder {
             poll(lastPresented);
             return true;
         }
-        long latch = latchEstimate(slot, refreshNanos);
-        previousPredictedPresent = predictedPresent[slot];
+        p.presented(slot, presentedNanos, refreshNanos, flags, latchEstimate(slot, refreshNanos), output, msc);
+        previousPredictedPresent = p.predictedPresent[slot];
         previousPresent = presentedNanos;
-        presentedAt[slot] = presentedNanos;
-        refreshAt[slot] = refreshNanos;
-        flagsAt[slot] = flags;
-        latchAt[slot] = latch;
-        outputAt[slot] = output;
-        mscAt[slot] = msc;
         if (outcomes == null || msc == 0) {
             countClientOnly(slot);
         } else if (outcomes.find(output, msc, outcome)) {
             countJoined(slot, outcome);
         } else {
-            awaiting[slot] = true;
-            awaitingCount++;
+            p.await(slot);
         }
         poll(lastPresented);
         return true;
@@ -273,15 +222,14 @@ public final class TimelineRecorder {
 
     /** The frame with {@code token} was never shown ({@code discarded}); returns false when not pending. */
     public boolean discarded(long frameToken, long refreshNanos) {
-        int slot = find(frameToken);
+        PendingFrames p = slots;
+        int slot = p.find(frameToken);
         if (slot < 0) {
             return false;
         }
-        used[slot] = false;
-        SurfaceFrame sf = work.set(token[slot], prediction[slot], predictedStart[slot], predictedEnd[slot],
-                predictedPresent[slot], actualStart[slot], actualEnd[slot], PresentState.DROPPED,
-                latchEstimate(slot, refreshNanos));
-        classifier.classify(sf, predictedPresent[slot], JankType.NONE, refreshNanos, refreshNanos);
+        p.release(slot);
+        SurfaceFrame sf = p.fill(slot, work, PresentState.DROPPED, latchEstimate(slot, refreshNanos));
+        classifier.classify(sf, p.predictedPresent[slot], JankType.NONE, refreshNanos, refreshNanos);
         TimelineCounters.count(sink, sf, false);
         poll(lastPresented);
         return true;
@@ -300,23 +248,19 @@ public final class TimelineRecorder {
         long latch = 0;
         long refreshBudget = compositorBudgetNanos > 0 ? compositorBudgetNanos : Math.max(refreshNanos - ONE_MS, 0);
         if (previousPresent != Long.MIN_VALUE && previousPredictedPresent != Long.MIN_VALUE
-                && previousPredictedPresent > predictedPresent[slot] - classifier.thresholds().presentNs()) {
+                && previousPredictedPresent > slots.predictedPresent[slot] - classifier.thresholds().presentNs()) {
             latch = previousPresent - refreshBudget;
         }
         return Math.max(latch, 0);
     }
 
-    private SurfaceFrame fillPresented(int slot) {
-        return work.set(token[slot], prediction[slot], predictedStart[slot], predictedEnd[slot], predictedPresent[slot],
-                actualStart[slot], actualEnd[slot], PresentState.PRESENTED, latchAt[slot]);
-    }
-
     /** Client-only mode: display jank None, with the heuristics for estimated timestamps. */
     private void countClientOnly(int slot) {
-        release(slot);
-        SurfaceFrame sf = fillPresented(slot);
-        classifier.classify(sf, presentedAt[slot], JankType.NONE, refreshAt[slot], refreshAt[slot]);
-        if (!PresentationFeedback.isMeasured(flagsAt[slot]) && (sf.jank & JankType.PREDICTION_ERROR) != 0) {
+        PendingFrames p = slots;
+        p.release(slot);
+        SurfaceFrame sf = p.fill(slot, work, PresentState.PRESENTED, p.latchAt[slot]);
+        classifier.classify(sf, p.presentedAt[slot], JankType.NONE, p.refreshAt[slot], p.refreshAt[slot]);
+        if (!PresentationFeedback.isMeasured(p.flagsAt[slot]) && (sf.jank & JankType.PREDICTION_ERROR) != 0) {
             sf.jank = (sf.jank & ~JankType.PREDICTION_ERROR) | JankType.UNKNOWN;
         }
         TimelineCounters.count(sink, sf, false);
@@ -329,46 +273,26 @@ public final class TimelineRecorder {
 
     /** Compositor mode: the display frame's present, jank and periods (spec 3.2 under a DisplayFrame). */
     private void countJoined(int slot, DisplayOutcome d) {
-        release(slot);
-        SurfaceFrame sf = fillPresented(slot);
+        PendingFrames p = slots;
+        p.release(slot);
+        SurfaceFrame sf = p.fill(slot, work, PresentState.PRESENTED, p.latchAt[slot]);
         classifier.classify(sf, d.actualPresent(), d.jank(), d.refreshPeriod(), d.renderPeriod());
         TimelineCounters.count(sink, sf, true);
         joined++;
     }
 
-    private void release(int slot) {
-        used[slot] = false;
-        if (awaiting[slot]) {
-            awaiting[slot] = false;
-            awaitingCount--;
-        }
-    }
-
     private void countUnknownPresent(int slot) {
-        used[slot] = false;
-        Prediction p = prediction[slot];
+        PendingFrames f = slots;
+        f.release(slot);
+        Prediction p = f.prediction[slot];
         if (p == Prediction.NONE) {
             TimelineCounters.count(sink, p, PresentState.PRESENTED, JankType.NONE, PresentMetadata.UNKNOWN,
                     FinishMetadata.UNKNOWN, Severity.NONE, 0, false, false);
             return;
         }
-        FinishMetadata finish = actualEnd[slot] - predictedEnd[slot] > classifier.thresholds().deadlineNs()
+        FinishMetadata finish = f.actualEnd[slot] - f.predictedEnd[slot] > classifier.thresholds().deadlineNs()
                 ? FinishMetadata.LATE : FinishMetadata.ON_TIME;
         TimelineCounters.count(sink, p, PresentState.PRESENTED, JankType.UNKNOWN, PresentMetadata.UNKNOWN, finish,
                 Severity.UNKNOWN, 0, false, false);
-    }
-
-    private int find(long frameToken) {
-        // Newest first: feedback normally comes for recent frames.
-        for (int i = 1; i <= capacity; i++) {
-            int slot = next - i;
-            if (slot < 0) {
-                slot += capacity;
-            }
-            if (used[slot] && !awaiting[slot] && token[slot] == frameToken) {
-                return slot;
-            }
-        }
-        return -1;
     }
 }
