@@ -46,7 +46,8 @@ import org.junit.jupiter.api.Test;
  * daemon saves from the client's buffer equal those computed from {@code gfxstats timeline classify}'s
  * output for the same frames: each client frame under the display frame of its (output, MSC),
  * and, where the compositor reported none (or the client's frame was discarded), under an on-time
- * stand-in frame, as client-only mode classifies it.
+ * stand-in frame, as client-only mode classifies it. Once with the compositor's report before the
+ * client's feedback, once after it (the frames wait for their compositor frames).
  */
 class CompositorFeedEndToEndTest {
     private static final long MS = 1_000_000L;
@@ -81,18 +82,22 @@ class CompositorFeedEndToEndTest {
 
         Scenario(long seed) {
             SplittableRandom r = new SplittableRandom(seed);
+            // Both outputs refresh together (3 ms apart): one vsync count for both; each output
+            // shows a frame at its own MSCs, which increase.
             long[] lastMsc = {0, 100, 100};
-            long[] target = {0, 100, 100};
+            long target = 100;
+            long shown = 100;
             long prevPp = Long.MIN_VALUE;
             long prevAp = Long.MIN_VALUE;
             for (int i = 0; i < FRAMES; i++) {
                 int o = r.nextInt(5) == 0 ? 2 : 1;
-                boolean stuffed = r.nextInt(6) == 0 && target[o] >= lastMsc[o];
-                long v = stuffed ? target[o] : Math.max(target[o] + 1, lastMsc[o] + 1);
-                target[o] = v;
+                boolean stuffed = r.nextInt(6) == 0 && target >= shown;
+                long v = stuffed ? target : Math.max(target + 1, shown + 1);
+                target = v;
                 // Now and then the compositor misses the vsync it aimed at (m - 1): nothing is shown then.
                 boolean compositorLate = r.nextInt(8) == 0;
                 long m = Math.max(v + (r.nextInt(3) == 0 ? r.nextInt(3) : 0), lastMsc[o] + (compositorLate ? 2 : 1));
+                shown = m;
                 long pp = t(o, v);
                 long ps = pp - 2 * REFRESH + MS;
                 long pe = pp - REFRESH + MS;
@@ -220,7 +225,22 @@ class CompositorFeedEndToEndTest {
 
     @Test
     void shouldSaveTheCompositorAndDisplayJankTheOfflineClassifierAttributes() throws Exception {
-        Scenario s = new Scenario(17);
+        record(17, CHUNK, true, null);
+    }
+
+    /**
+     * The client's feedback first, the compositor's report after it (as happens when the
+     * compositor tells its clients before the daemon): the presented frames wait for their
+     * compositor frames (a 10 s join wait) and are joined by the client's next calls. Steps of 6
+     * frames, so that the waiting frames never need their slots (16) back.
+     */
+    @Test
+    void shouldJoinFramesWhoseCompositorFrameArrivesAfterTheirFeedback() throws Exception {
+        record(23, 6, false, "10000");
+    }
+
+    private void record(long seed, int chunk, boolean compositorFirst, String joinWaitMillis) throws Exception {
+        Scenario s = new Scenario(seed);
         Path feedFile = Files.write(state.resolve("feed.jsonl"), s.feed);
         Path classifyFile = Files.write(state.resolve("classify.jsonl"), s.classify);
         Path clientFile = Files.write(state.resolve("client.jsonl"), s.client);
@@ -237,8 +257,12 @@ class CompositorFeedEndToEndTest {
         daemon = new DaemonProcess(state).start();
         Process compositor = JavaProcess.builder(SimulatedCompositor.class, daemon.socket().toString(),
                 feedFile.toString()).redirectError(ProcessBuilder.Redirect.appendTo(daemon.clientLog().toFile())).start();
-        Process client = JavaProcess.builder(CompositorTimelineClient.class, daemon.socket().toString(),
-                "com.example.wayland", "4", clientFile.toString())
+        List<String> clientArgs = new ArrayList<>(List.of(daemon.socket().toString(), "com.example.wayland", "4",
+                clientFile.toString()));
+        if (joinWaitMillis != null) {
+            clientArgs.add(joinWaitMillis);
+        }
+        Process client = JavaProcess.builder(CompositorTimelineClient.class, clientArgs.toArray(String[]::new))
                 .redirectError(ProcessBuilder.Redirect.appendTo(daemon.clientLog().toFile())).start();
         // Closed by hand: the end of their input is the processes' signal to finish.
         Writer toCompositor = new java.io.OutputStreamWriter(compositor.getOutputStream(), StandardCharsets.UTF_8);
@@ -248,18 +272,27 @@ class CompositorFeedEndToEndTest {
              BufferedReader fromClient = new BufferedReader(new InputStreamReader(client.getInputStream(),
                      StandardCharsets.UTF_8))) {
             // In steps, so that the ring (512 frames per output) still holds what the client looks up.
-            for (int end = CHUNK; end <= FRAMES; end += CHUNK) {
-                String fed = step(compositor, toCompositor, fromCompositor, "feed " + s.feedNeeded[end - 1]);
-                assertTrue(fed.startsWith("fed " + s.feedNeeded[end - 1] + " "), fed + "\n"
+            long waiting = 0;
+            for (int end = chunk; end < FRAMES + chunk; end += chunk) {
+                int upTo = Math.min(end, FRAMES);
+                if (compositorFirst) {
+                    feed(compositor, toCompositor, fromCompositor, s.feedNeeded[upTo - 1]);
+                }
+                String recorded = step(client, toClient, fromClient, "record " + upTo);
+                assertTrue(recorded.startsWith("recorded " + upTo + " waiting "), recorded + "\n"
                         + Files.readString(daemon.clientLog()));
-                String recorded = step(client, toClient, fromClient, "record " + end);
-                assertEquals("recorded " + end, recorded, Files.readString(daemon.clientLog()));
+                waiting += Long.parseLong(recorded.substring(recorded.lastIndexOf(' ') + 1));
+                if (!compositorFirst) {
+                    feed(compositor, toCompositor, fromCompositor, s.feedNeeded[upTo - 1]);
+                }
             }
             toCompositor.close();
             toClient.close();
             String done = fromClient.readLine();
             assertEquals("done " + FRAMES + " joined " + s.joined + " unjoined " + s.unfed, done,
                     Files.readString(daemon.clientLog()));
+            // Compositor first, only frames it never reports wait; client first, most frames do.
+            assertTrue(compositorFirst ? waiting < s.unfed : waiting > FRAMES / 2, waiting + " frames found waiting");
             assertTrue(client.waitFor(60, TimeUnit.SECONDS));
             assertEquals(0, client.exitValue());
             assertTrue(compositor.waitFor(60, TimeUnit.SECONDS));
@@ -282,5 +315,10 @@ class CompositorFeedEndToEndTest {
                 .resolve("total");
         GraphicsStatsProto saved = DayFileCodec.decode(Files.readAllBytes(file));
         assertEquals(expected, TimelineProtos.fromProto(saved.getGfxstatsFrameTimeline()));
+    }
+
+    private void feed(Process compositor, Writer to, BufferedReader from, int upTo) throws Exception {
+        String fed = step(compositor, to, from, "feed " + upTo);
+        assertTrue(fed.startsWith("fed " + upTo + " "), fed + "\n" + Files.readString(daemon.clientLog()));
     }
 }

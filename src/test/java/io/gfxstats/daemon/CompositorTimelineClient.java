@@ -27,10 +27,10 @@ import java.util.List;
  * token, predictions, actual times, then its feedback: present, refresh, output, msc, or
  * dropped) is committed, and its feedback delivered two frames later, as Wayland delivers it.
  * Steered through stdin: "record N" records the script's frames up to N (exclusive) and prints
- * "recorded N"; at the end of stdin the remaining feedback is delivered, waiting frames are
+ * "recorded N waiting W" (W: presented frames waiting for their compositor frame); at the end of stdin the remaining feedback is delivered, waiting frames are
  * settled, and it prints "done N joined J unjoined U".
  *
- * <p>args: socket package versionCode frames.jsonl
+ * <p>args: socket package versionCode frames.jsonl [joinWaitMillis]
  */
 public final class CompositorTimelineClient {
     private static final int FLAGS = PresentationFeedback.KIND_VSYNC | PresentationFeedback.KIND_HW_CLOCK
@@ -52,8 +52,9 @@ public final class CompositorTimelineClient {
         }
         WindowTracker tracker = session.newTracker();
         TimelineRecorder timeline = tracker.timeline();
+        long joinWait = args.length > 4 ? Long.parseLong(args[4]) * 1_000_000L : TimelineRecorder.DEFAULT_JOIN_WAIT_NANOS;
         timeline.joinCompositor(DisplayOutcomes.open(DisplayOutcomeLayout.besideBuffer(session.buffer().orElseThrow()
-                .path())));
+                .path())), joinWait);
         TimelineFrame frame = new TimelineFrame();
         List<String> lines = Files.readAllLines(Paths.get(args[3]));
         ArrayDeque<Feedback> inFlight = new ArrayDeque<>();
@@ -74,7 +75,7 @@ public final class CompositorTimelineClient {
                     deliver(timeline, inFlight.poll());
                 }
             }
-            System.out.println("recorded " + upTo);
+            System.out.println("recorded " + upTo + " waiting " + timeline.awaitingDisplay());
         }
         while (!inFlight.isEmpty()) {
             deliver(timeline, inFlight.poll());
