@@ -102,7 +102,7 @@ final class PendingFrames {
             if (slot < 0) {
                 slot += capacity;
             }
-            if (used[slot] && !awaiting[slot] && token[slot] == frameToken) {
+            if (token[slot] == frameToken && used[slot] && !awaiting[slot]) {
                 return slot;
             }
         }

@@ -160,10 +160,12 @@ public final class TimelineRecorder {
     public void commit(TimelineFrame f) {
         PendingFrames p = slots;
         int slot = p.next;
-        if (p.awaiting[slot]) {
-            countUnjoined(slot);
-        } else if (p.used[slot]) {
-            countUnknownPresent(slot);
+        if (p.used[slot]) {
+            if (p.awaiting[slot]) {
+                countUnjoined(slot);
+            } else {
+                countUnknownPresent(slot);
+            }
         }
         p.store(f);
     }
@@ -197,20 +199,28 @@ public final class TimelineRecorder {
         }
         if (!PresentationFeedback.isVsynced(flags)) {
             countUnknownPresent(slot);
-            poll(lastPresented);
+            if (p.awaitingCount != 0) {
+                poll(lastPresented);
+            }
             return true;
         }
-        p.presented(slot, presentedNanos, refreshNanos, flags, latchEstimate(slot, refreshNanos), output, msc);
+        long latch = latchEstimate(slot, refreshNanos);
         previousPredictedPresent = p.predictedPresent[slot];
         previousPresent = presentedNanos;
-        if (outcomes == null || msc == 0) {
-            countClientOnly(slot);
-        } else if (outcomes.find(output, msc, outcome)) {
-            countJoined(slot, outcome);
+        DisplayOutcomes ring = outcomes;
+        if (ring == null || msc == 0) {
+            countClientOnly(slot, presentedNanos, refreshNanos, flags, latch);
         } else {
-            p.await(slot);
+            p.presented(slot, presentedNanos, refreshNanos, flags, latch, output, msc);
+            if (ring.find(output, msc, outcome)) {
+                countJoined(slot, outcome);
+            } else {
+                p.await(slot);
+            }
         }
-        poll(lastPresented);
+        if (p.awaitingCount != 0) {
+            poll(lastPresented);
+        }
         return true;
     }
 
@@ -231,7 +241,9 @@ public final class TimelineRecorder {
         SurfaceFrame sf = p.fill(slot, work, PresentState.DROPPED, latchEstimate(slot, refreshNanos));
         classifier.classify(sf, p.predictedPresent[slot], JankType.NONE, refreshNanos, refreshNanos);
         TimelineCounters.count(sink, sf, false);
-        poll(lastPresented);
+        if (p.awaitingCount != 0) {
+            poll(lastPresented);
+        }
         return true;
     }
 
@@ -255,20 +267,22 @@ public final class TimelineRecorder {
     }
 
     /** Client-only mode: display jank None, with the heuristics for estimated timestamps. */
-    private void countClientOnly(int slot) {
+    private void countClientOnly(int slot, long presentedNanos, long refreshNanos, int flags, long latch) {
         PendingFrames p = slots;
         p.release(slot);
-        SurfaceFrame sf = p.fill(slot, work, PresentState.PRESENTED, p.latchAt[slot]);
-        classifier.classify(sf, p.presentedAt[slot], JankType.NONE, p.refreshAt[slot], p.refreshAt[slot]);
-        if (!PresentationFeedback.isMeasured(p.flagsAt[slot]) && (sf.jank & JankType.PREDICTION_ERROR) != 0) {
+        SurfaceFrame sf = p.fill(slot, work, PresentState.PRESENTED, latch);
+        classifier.classify(sf, presentedNanos, JankType.NONE, refreshNanos, refreshNanos);
+        if (!PresentationFeedback.isMeasured(flags) && (sf.jank & JankType.PREDICTION_ERROR) != 0) {
             sf.jank = (sf.jank & ~JankType.PREDICTION_ERROR) | JankType.UNKNOWN;
         }
         TimelineCounters.count(sink, sf, false);
     }
 
+    /** A presented frame whose compositor frame did not come: client-only, with its kept feedback. */
     private void countUnjoined(int slot) {
         unjoined++;
-        countClientOnly(slot);
+        PendingFrames p = slots;
+        countClientOnly(slot, p.presentedAt[slot], p.refreshAt[slot], p.flagsAt[slot], p.latchAt[slot]);
     }
 
     /** Compositor mode: the display frame's present, jank and periods (spec 3.2 under a DisplayFrame). */
