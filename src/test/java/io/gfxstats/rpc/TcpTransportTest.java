@@ -150,6 +150,21 @@ class TcpTransportTest {
     }
 
     @Test
+    void shouldRefuseACompositorFeedOverTcp() throws Exception {
+        startTlsWithToken();
+        try (GfxStatsClient client = tlsClient(TOKEN);
+             DisplayFrameFeed feed = client.feedDisplayFrames(1)) {
+            GfxStatsClientException e = assertThrows(GfxStatsClientException.class, () -> {
+                feed.send(io.gfxstats.rpc.v1.CompositorDisplayFrame.newBuilder().setOutput(1).setMsc(1)
+                        .setRefreshPeriod(16_666_667).build());
+                feed.finish(java.time.Duration.ofSeconds(10));
+            });
+            assertEquals(Status.Code.PERMISSION_DENIED, e.code());
+            assertTrue(e.getMessage().contains("FeedDisplayFrames is not available over TCP"), e.getMessage());
+        }
+    }
+
+    @Test
     void shouldRefuseAPlaintextClientOnTheTlsListener() throws Exception {
         startTlsWithToken();
         try (GfxStatsClient client = GfxStatsClient.tcp("127.0.0.1", server.tcpPort(), null, TOKEN)) {
@@ -267,9 +282,10 @@ class TcpTransportTest {
         List<String> methods = GfxStatsGrpc.getServiceDescriptor().getMethods().stream()
                 .map(MethodDescriptor::getFullMethodName).toList();
         for (String m : methods) {
-            boolean register = m.equals(GfxStatsGrpc.getRegisterMethod().getFullMethodName());
-            assertTrue(register ^ TcpCallerInterceptor.READ_ONLY_METHODS.contains(m),
-                    m + " must be either registration (Unix only) or listed as read-only for TCP");
+            boolean unixOnly = m.equals(GfxStatsGrpc.getRegisterMethod().getFullMethodName())
+                    || m.equals(GfxStatsGrpc.getFeedDisplayFramesMethod().getFullMethodName());
+            assertTrue(unixOnly ^ TcpCallerInterceptor.READ_ONLY_METHODS.contains(m),
+                    m + " must be either Unix only (registration, compositor feed) or listed as read-only for TCP");
         }
     }
 }
