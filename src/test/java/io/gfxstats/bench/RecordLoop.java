@@ -97,26 +97,7 @@ public final class RecordLoop {
                 // feedback through the recorder, counting into a stripe.
                 StripeWriter stripe = StripeWriter.inMemory();
                 TimelineRecorder timeline = new TimelineRecorder(stripe);
-                TimelineFrame frame = new TimelineFrame();
-                long[] state = {1_000_000_000L, 0};
-                long[] presents = new long[4];
-                int flags = PresentationFeedback.KIND_VSYNC | PresentationFeedback.KIND_HW_CLOCK
-                        | PresentationFeedback.KIND_HW_COMPLETION;
-                Recorder r = d -> {
-                    long intended = state[0];
-                    state[0] = intended + FrameStream.INTERVAL;
-                    long gpu = intended + d + ClientRecordBenchmark.GPU_NANOS;
-                    long t = state[1]++;
-                    long predicted = intended + 2 * FrameStream.INTERVAL;
-                    timeline.commit(frame.token(t).predicted(intended, intended + FrameStream.INTERVAL, predicted)
-                            .actual(intended, gpu));
-                    long late = Math.max(0, gpu - (intended + FrameStream.INTERVAL));
-                    presents[(int) (t & 3)] = predicted + (late + FrameStream.INTERVAL - 1) / FrameStream.INTERVAL
-                            * FrameStream.INTERVAL;
-                    if (t >= 2) {
-                        timeline.presented(t - 2, presents[(int) ((t - 2) & 3)], FrameStream.INTERVAL, flags, 0);
-                    }
-                };
+                Recorder r = timelineFrames(timeline, false);
                 walk(nanos, warmup, r);
                 walk(nanos, frames, r);
                 sink = stripe.contributionOf(io.gfxstats.buffer.FrameTimelineGroup.vectorIndex(0));
@@ -140,27 +121,7 @@ public final class RecordLoop {
                 StripeWriter stripe = StripeWriter.inMemory();
                 TimelineRecorder timeline = new TimelineRecorder(stripe);
                 timeline.joinCompositor(DisplayOutcomes.open(ringFile));
-                TimelineFrame frame = new TimelineFrame();
-                long[] state = {1_000_000_000L, 0};
-                long[] presents = new long[4];
-                int flags = PresentationFeedback.KIND_VSYNC | PresentationFeedback.KIND_HW_CLOCK
-                        | PresentationFeedback.KIND_HW_COMPLETION;
-                Recorder r = d -> {
-                    long intended = state[0];
-                    state[0] = intended + FrameStream.INTERVAL;
-                    long gpu = intended + d + ClientRecordBenchmark.GPU_NANOS;
-                    long t = state[1]++;
-                    long predicted = intended + 2 * FrameStream.INTERVAL;
-                    timeline.commit(frame.token(t).predicted(intended, intended + FrameStream.INTERVAL, predicted)
-                            .actual(intended, gpu));
-                    long late = Math.max(0, gpu - (intended + FrameStream.INTERVAL));
-                    presents[(int) (t & 3)] = predicted + (late + FrameStream.INTERVAL - 1) / FrameStream.INTERVAL
-                            * FrameStream.INTERVAL;
-                    if (t >= 2) {
-                        timeline.presented(t - 2, presents[(int) ((t - 2) & 3)], FrameStream.INTERVAL, flags,
-                                1 + ((t - 2) & (DisplayOutcomeLayout.SLOTS - 1)), 1);
-                    }
-                };
+                Recorder r = timelineFrames(timeline, true);
                 walk(nanos, warmup, r);
                 walk(nanos, frames, r);
                 if (timeline.joined() < frames) {
@@ -205,6 +166,35 @@ public final class RecordLoop {
 
     private interface Recorder {
         void record(long value);
+    }
+
+    /**
+     * One frame: a commit and, two frames later, the presentation feedback of the frame it
+     * completes (in compositor mode with output 1 and an MSC the ring holds).
+     */
+    private static Recorder timelineFrames(TimelineRecorder timeline, boolean compositor) {
+        TimelineFrame frame = new TimelineFrame();
+        long[] state = {1_000_000_000L, 0};
+        long[] presents = new long[4];
+        int flags = PresentationFeedback.KIND_VSYNC | PresentationFeedback.KIND_HW_CLOCK
+                | PresentationFeedback.KIND_HW_COMPLETION;
+        return d -> {
+            long intended = state[0];
+            state[0] = intended + FrameStream.INTERVAL;
+            long gpu = intended + d + ClientRecordBenchmark.GPU_NANOS;
+            long t = state[1]++;
+            long predicted = intended + 2 * FrameStream.INTERVAL;
+            timeline.commit(frame.token(t).predicted(intended, intended + FrameStream.INTERVAL, predicted)
+                    .actual(intended, gpu));
+            long late = Math.max(0, gpu - (intended + FrameStream.INTERVAL));
+            presents[(int) (t & 3)] = predicted + (late + FrameStream.INTERVAL - 1) / FrameStream.INTERVAL
+                    * FrameStream.INTERVAL;
+            if (t >= 2) {
+                long msc = compositor ? 1 + ((t - 2) & (DisplayOutcomeLayout.SLOTS - 1)) : 0;
+                timeline.presented(t - 2, presents[(int) ((t - 2) & 3)], FrameStream.INTERVAL, flags, msc,
+                        compositor ? 1 : 0);
+            }
+        };
     }
 
     private static void walk(long[] nanos, long frames, Recorder r) {

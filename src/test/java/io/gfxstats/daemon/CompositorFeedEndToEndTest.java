@@ -3,19 +3,10 @@ package io.gfxstats.daemon;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import io.gfxstats.dayfile.DayFileCodec;
 import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.store.Days;
 import io.gfxstats.testing.JavaProcess;
-import io.gfxstats.timeline.FinishMetadata;
-import io.gfxstats.timeline.JankType;
-import io.gfxstats.timeline.Prediction;
-import io.gfxstats.timeline.PresentMetadata;
-import io.gfxstats.timeline.PresentState;
-import io.gfxstats.timeline.Severity;
 import io.gfxstats.timeline.TimelineCounter;
 import io.gfxstats.timeline.TimelineCounters;
 import io.gfxstats.timeline.TimelineProtos;
@@ -28,10 +19,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -175,33 +164,8 @@ class CompositorFeedEndToEndTest {
 
     /** Counters from the classify command's output: display side known unless on a stand-in frame. */
     static TimelineCounters offline(List<String> log, String classified) {
-        TimelineCounters c = new TimelineCounters();
-        String[] out = classified.split("\n");
-        assertEquals(log.size(), out.length);
-        for (int i = 0; i < out.length; i++) {
-            JsonObject in = JsonParser.parseString(log.get(i)).getAsJsonObject();
-            if (!in.has("surfaces")) {
-                continue;
-            }
-            JsonObject s = in.getAsJsonArray("surfaces").get(0).getAsJsonObject();
-            JsonObject res = JsonParser.parseString(out[i]).getAsJsonObject().getAsJsonArray("surfaces").get(0)
-                    .getAsJsonObject();
-            int jank = 0;
-            for (JsonElement name : res.getAsJsonArray("jank")) {
-                int idx = JankType.indexOf(name.getAsString());
-                jank |= idx < 0 ? 0 : JankType.bit(idx);
-            }
-            long delay = in.getAsJsonObject("actual").get("present").getAsLong()
-                    - s.getAsJsonObject("predicted").get("present").getAsLong();
-            boolean dropped = s.get("present_state").getAsString().equals("dropped");
-            boolean displayKnown = in.get("output").getAsLong() != STAND_IN_OUTPUT;
-            c.add(Prediction.VALID, dropped ? PresentState.DROPPED : PresentState.PRESENTED, jank,
-                    PresentMetadata.valueOf(res.get("present").getAsString().toUpperCase(Locale.ROOT)),
-                    FinishMetadata.valueOf(res.get("finish").getAsString().toUpperCase(Locale.ROOT)),
-                    Severity.valueOf(res.get("severity").getAsString().toUpperCase(Locale.ROOT)), delay, true,
-                    displayKnown);
-        }
-        return c;
+        return TimelineClientEndToEndTest.offline(log, classified,
+                line -> line.get("output").getAsLong() != STAND_IN_OUTPUT);
     }
 
     static String cli(String... args) {

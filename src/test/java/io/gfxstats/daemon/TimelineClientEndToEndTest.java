@@ -100,11 +100,23 @@ class TimelineClientEndToEndTest {
 
     /** Counters from the classify command's output (and the log's times for the present delay). */
     private static TimelineCounters offline(List<String> log, String classified) {
+        return offline(log, classified, line -> false);
+    }
+
+    /**
+     * The same for logs whose lines have at most one surface; {@code displayKnown} tells for a
+     * line whether its surface was classified with its real display frame (compositor mode).
+     */
+    static TimelineCounters offline(List<String> log, String classified,
+                                    java.util.function.Predicate<JsonObject> displayKnown) {
         TimelineCounters c = new TimelineCounters();
         String[] out = classified.split("\n");
         assertEquals(log.size(), out.length);
         for (int i = 0; i < out.length; i++) {
             JsonObject in = JsonParser.parseString(log.get(i)).getAsJsonObject();
+            if (!in.has("surfaces") || in.getAsJsonArray("surfaces").isEmpty()) {
+                continue;
+            }
             JsonObject s = in.getAsJsonArray("surfaces").get(0).getAsJsonObject();
             JsonObject res = JsonParser.parseString(out[i]).getAsJsonObject().getAsJsonArray("surfaces").get(0)
                     .getAsJsonObject();
@@ -119,7 +131,8 @@ class TimelineClientEndToEndTest {
             c.add(Prediction.VALID, dropped ? PresentState.DROPPED : PresentState.PRESENTED, jank,
                     PresentMetadata.valueOf(res.get("present").getAsString().toUpperCase(Locale.ROOT)),
                     FinishMetadata.valueOf(res.get("finish").getAsString().toUpperCase(Locale.ROOT)),
-                    Severity.valueOf(res.get("severity").getAsString().toUpperCase(Locale.ROOT)), delay, true, false);
+                    Severity.valueOf(res.get("severity").getAsString().toUpperCase(Locale.ROOT)), delay, true,
+                    displayKnown.test(in));
         }
         return c;
     }
