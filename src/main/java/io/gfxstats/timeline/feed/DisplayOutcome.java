@@ -9,7 +9,8 @@ import io.gfxstats.timeline.Severity;
 /**
  * The classification of one compositor frame as published in the ring: what a client's frame
  * presented at the same (output, MSC) needs to be classified in compositor mode. Mutable and
- * reusable ({@link DisplayOutcomes#find} fills it), so that reading allocates nothing.
+ * reusable ({@link DisplayOutcomes#find} fills it), so that reading allocates nothing; it also
+ * remembers where its last output's entries were, so use one per reading thread.
  */
 public final class DisplayOutcome {
     private static final PresentMetadata[] PRESENTS = PresentMetadata.values();
@@ -24,10 +25,11 @@ public final class DisplayOutcome {
     long refreshPeriod;
     long renderPeriod;
     int jank;
-    int present;
-    int finish;
-    int severity;
-    int prediction;
+    /** The bytes of present, finish, severity and prediction, as in the ring (little-endian). */
+    int metadata;
+    /** The reader's hint: the region where {@link #regionOutput}'s entries were last found. */
+    int region = -1;
+    long regionOutput;
 
     public long output() {
         return output;
@@ -61,19 +63,19 @@ public final class DisplayOutcome {
     }
 
     public PresentMetadata present() {
-        return PRESENTS[present];
+        return PRESENTS[metadata & 0xff];
     }
 
     public FinishMetadata finish() {
-        return FINISHES[finish];
+        return FINISHES[metadata >>> 8 & 0xff];
     }
 
     public Severity severity() {
-        return SEVERITIES[severity];
+        return SEVERITIES[metadata >>> 16 & 0xff];
     }
 
     public Prediction prediction() {
-        return PREDICTIONS[prediction];
+        return PREDICTIONS[metadata >>> 24];
     }
 
     @Override

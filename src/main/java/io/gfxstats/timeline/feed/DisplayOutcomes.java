@@ -78,10 +78,21 @@ public final class DisplayOutcomes {
      * overwritten by newer frames, or being written right now).
      */
     public boolean find(long output, long msc, DisplayOutcome into) {
-        int region = regionOf(output);
-        if (region < 0) {
-            return false;
+        // The region found last time for this output, checked by the entry's own output id.
+        int region = into.regionOutput == output ? into.region : -1;
+        if (region < 0 || !read(region, output, msc, into)) {
+            region = regionOf(output);
+            if (region < 0 || !read(region, output, msc, into)) {
+                return false;
+            }
+            into.region = region;
+            into.regionOutput = output;
         }
+        return true;
+    }
+
+    /** Reads the entry of (output, msc) in {@code region} into {@code into} if it is there, whole. */
+    private boolean read(int region, long output, long msc, DisplayOutcome into) {
         int at = entryOffset(region, msc);
         long seq = (long) LONGS.getAcquire(map, at + SEQUENCE);
         if (seq == 0 || (seq & 1) != 0) {
@@ -93,17 +104,14 @@ public final class DisplayOutcomes {
         long refresh = map.getLong(at + REFRESH);
         long render = map.getLong(at + RENDER);
         int jank = map.getInt(at + JANK);
-        int presentType = map.get(at + PRESENT);
-        int finish = map.get(at + FINISH);
-        int severity = map.get(at + SEVERITY);
-        int prediction = map.get(at + PREDICTION);
+        int metadata = map.getInt(at + PRESENT);
         long token = map.getLong(at + TOKEN);
         VarHandle.loadLoadFence();
         if ((long) LONGS.getOpaque(map, at + SEQUENCE) != seq || o != output || m != msc) {
             return false;
         }
-        if ((presentType & 0xff) >= PRESENT_TYPES || (finish & 0xff) >= FINISH_TYPES
-                || (severity & 0xff) >= SEVERITIES || (prediction & 0xff) >= PREDICTIONS) {
+        if ((metadata & 0xff) >= PRESENT_TYPES || (metadata >>> 8 & 0xff) >= FINISH_TYPES
+                || (metadata >>> 16 & 0xff) >= SEVERITIES || (metadata >>> 24) >= PREDICTIONS) {
             return false;
         }
         into.output = o;
@@ -112,10 +120,7 @@ public final class DisplayOutcomes {
         into.refreshPeriod = refresh;
         into.renderPeriod = render;
         into.jank = jank;
-        into.present = presentType & 0xff;
-        into.finish = finish & 0xff;
-        into.severity = severity & 0xff;
-        into.prediction = prediction & 0xff;
+        into.metadata = metadata;
         into.token = token;
         return true;
     }
