@@ -203,6 +203,34 @@ class CompositorFeedEndToEndTest {
         record(23, 6, false, "10000");
     }
 
+    /** Lines of several outputs classify as each output's lines alone: previous presents are per output. */
+    @Test
+    void shouldClassifyEachOutputsLinesAsIfAlone() throws Exception {
+        Scenario s = new Scenario(29);
+        List<String> all = List.of(cli("timeline", "classify", Files.write(state.resolve("all.jsonl"), s.classify)
+                .toString()).split("\n"));
+        int checked = 0;
+        for (long output : new long[] {1, 2, STAND_IN_OUTPUT}) {
+            List<Integer> lines = new ArrayList<>();
+            for (int i = 0; i < s.classify.size(); i++) {
+                if (s.classify.get(i).startsWith("{\"token\":") && s.classify.get(i).contains("\"output\":" + output + ",")) {
+                    lines.add(i);
+                }
+            }
+            List<String> alone = new ArrayList<>();
+            for (int i : lines) {
+                alone.add(s.classify.get(i));
+            }
+            String[] out = cli("timeline", "classify", Files.write(state.resolve(output + ".jsonl"), alone).toString())
+                    .split("\n");
+            for (int k = 0; k < lines.size(); k++) {
+                assertEquals(out[k], all.get(lines.get(k)));
+                checked++;
+            }
+        }
+        assertEquals(s.classify.size(), checked);
+    }
+
     private void record(long seed, int chunk, boolean compositorFirst, String joinWaitMillis) throws Exception {
         Scenario s = new Scenario(seed);
         Path feedFile = Files.write(state.resolve("feed.jsonl"), s.feed);
