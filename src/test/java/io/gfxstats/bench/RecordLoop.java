@@ -14,6 +14,8 @@ import io.gfxstats.stats.Counters;
 import io.gfxstats.stats.Histograms;
 import io.gfxstats.stats.StatsSink;
 import io.gfxstats.timeline.DisplayFrame;
+import io.gfxstats.timeline.FrameTimelineClassifier;
+import io.gfxstats.timeline.Thresholds;
 import io.gfxstats.timeline.Prediction;
 import io.gfxstats.timeline.TimelineFrame;
 import io.gfxstats.timeline.feed.DisplayOutcomeLayout;
@@ -50,9 +52,10 @@ import java.util.stream.Stream;
  *
  * {@code timeline-only} is that recorder alone, counting into an in-memory stripe;
  * {@code timeline-compositor} the same recorder in compositor mode (each frame joined with its
- * display frame through a display-frame ring).
+ * display frame through a display-frame ring), and {@code ring-publish} the compositor's side of
+ * that alone (classifying and publishing the display frames), to subtract.
  *
- * <p>Usage: {@code RecordLoop gfxstats|timeline|timeline-only|timeline-compositor|rules|rules-discard|stripe|hdr-atomic|hdr FRAMES [WARMUP]}.
+ * <p>Usage: {@code RecordLoop gfxstats|timeline|timeline-only|timeline-compositor|ring-publish|rules|rules-discard|stripe|hdr-atomic|hdr FRAMES [WARMUP]}.
  */
 public final class RecordLoop {
     static final int DEFAULT_WARMUP = 2_000_000;
@@ -62,7 +65,7 @@ public final class RecordLoop {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
-            System.err.println("usage: RecordLoop gfxstats|gfxstats-noscenes|timeline|timeline-only|timeline-compositor|rules|rules-discard|stripe|hdr-atomic|hdr"
+            System.err.println("usage: RecordLoop gfxstats|gfxstats-noscenes|timeline|timeline-only|timeline-compositor|ring-publish|rules|rules-discard|stripe|hdr-atomic|hdr"
                     + " FRAMES [WARMUP]");
             System.exit(2);
         }
@@ -97,37 +100,47 @@ public final class RecordLoop {
                 // feedback through the recorder, counting into a stripe.
                 StripeWriter stripe = StripeWriter.inMemory();
                 TimelineRecorder timeline = new TimelineRecorder(stripe);
-                Recorder r = timelineFrames(timeline, false);
+                Recorder r = timelineFrames(timeline, null);
                 walk(nanos, warmup, r);
                 walk(nanos, frames, r);
                 sink = stripe.contributionOf(io.gfxstats.buffer.FrameTimelineGroup.vectorIndex(0));
                 stripe.release();
             }
-            case "timeline-compositor" -> {
-                // timeline-only in compositor mode: every presented frame is looked up in a
-                // display-frame ring (filled beforehand, so the daemon's writing is not counted)
-                // and classified under its display frame.
+            case "timeline-compositor", "ring-publish" -> {
+                // timeline-only in compositor mode: before each feedback the compositor's frame is
+                // classified and published in a display-frame ring (the daemon's part), and the
+                // recorder joins the fed-back frame with it. ring-publish is the daemon's part alone:
+                // the difference is what compositor mode costs the client.
                 Path ringDir = Files.createTempDirectory("gfxring");
                 Path ringFile = ringDir.resolve(DisplayOutcomeLayout.FILE_NAME);
                 DisplayOutcomeWriter writer = DisplayOutcomeWriter.create(ringFile);
+                FrameTimelineClassifier classifier = new FrameTimelineClassifier(Thresholds.ANDROID_16_LEGACY);
                 DisplayFrame df = new DisplayFrame();
-                for (long msc = 1; msc <= DisplayOutcomeLayout.SLOTS; msc++) {
-                    long vsync = msc * FrameStream.INTERVAL;
-                    df.set(msc, Prediction.VALID, vsync - 6_000_000, vsync - 1_000_000, vsync, vsync - 6_000_000,
-                            vsync - (msc % 3) * 1_000_000, vsync + (msc % 7 == 0 ? FrameStream.INTERVAL : 0),
-                            FrameStream.INTERVAL, FrameStream.INTERVAL);
+                long[] previousPresent = {0};
+                Compositor compositor = (token, msc, predictedPresent, present) -> {
+                    // Every seventh compositor frame finishes its work late.
+                    long end = predictedPresent - 1_000_000 + (token % 7 == 0 ? 3_000_000 : -1_000_000);
+                    df.set(token, Prediction.VALID, predictedPresent - 6_000_000, predictedPresent - 1_000_000,
+                            predictedPresent, predictedPresent - 6_000_000, end, present, FrameStream.INTERVAL,
+                            FrameStream.INTERVAL);
+                    classifier.classify(df, previousPresent[0]);
+                    previousPresent[0] = present;
                     writer.publish(1, msc, df);
-                }
+                };
                 StripeWriter stripe = StripeWriter.inMemory();
-                TimelineRecorder timeline = new TimelineRecorder(stripe);
-                timeline.joinCompositor(DisplayOutcomes.open(ringFile));
-                Recorder r = timelineFrames(timeline, true);
+                TimelineRecorder timeline = null;
+                if (recorder.equals("timeline-compositor")) {
+                    timeline = new TimelineRecorder(stripe);
+                    timeline.joinCompositor(DisplayOutcomes.open(ringFile));
+                }
+                Recorder r = timelineFrames(timeline, compositor);
                 walk(nanos, warmup, r);
                 walk(nanos, frames, r);
-                if (timeline.joined() < frames) {
+                if (timeline != null && timeline.joined() < frames) {
                     throw new IllegalStateException("only " + timeline.joined() + " frames joined");
                 }
-                sink = stripe.contributionOf(io.gfxstats.buffer.FrameTimelineGroup.vectorIndex(0));
+                sink = timeline == null ? writer.published()
+                        : stripe.contributionOf(io.gfxstats.buffer.FrameTimelineGroup.vectorIndex(0));
                 stripe.release();
                 writer.close();
                 Files.delete(ringFile);
@@ -168,14 +181,22 @@ public final class RecordLoop {
         void record(long value);
     }
 
+    /** The compositor's side of a frame: reports the display frame that showed frame {@code token}. */
+    private interface Compositor {
+        void shown(long token, long msc, long predictedPresent, long present);
+    }
+
     /**
      * One frame: a commit and, two frames later, the presentation feedback of the frame it
-     * completes (in compositor mode with output 1 and an MSC the ring holds).
+     * completes. With a {@code compositor}, that frame's display frame is reported first (output
+     * 1, MSC by frame, the ring's 512 slots reused) and the feedback names output and MSC;
+     * {@code timeline} null runs only the compositor's side.
      */
-    private static Recorder timelineFrames(TimelineRecorder timeline, boolean compositor) {
+    private static Recorder timelineFrames(TimelineRecorder timeline, Compositor compositor) {
         TimelineFrame frame = new TimelineFrame();
         long[] state = {1_000_000_000L, 0};
         long[] presents = new long[4];
+        long[] predictions = new long[4];
         int flags = PresentationFeedback.KIND_VSYNC | PresentationFeedback.KIND_HW_CLOCK
                 | PresentationFeedback.KIND_HW_COMPLETION;
         return d -> {
@@ -184,15 +205,25 @@ public final class RecordLoop {
             long gpu = intended + d + ClientRecordBenchmark.GPU_NANOS;
             long t = state[1]++;
             long predicted = intended + 2 * FrameStream.INTERVAL;
-            timeline.commit(frame.token(t).predicted(intended, intended + FrameStream.INTERVAL, predicted)
-                    .actual(intended, gpu));
+            if (timeline != null) {
+                timeline.commit(frame.token(t).predicted(intended, intended + FrameStream.INTERVAL, predicted)
+                        .actual(intended, gpu));
+            }
             long late = Math.max(0, gpu - (intended + FrameStream.INTERVAL));
             presents[(int) (t & 3)] = predicted + (late + FrameStream.INTERVAL - 1) / FrameStream.INTERVAL
                     * FrameStream.INTERVAL;
+            predictions[(int) (t & 3)] = predicted;
             if (t >= 2) {
-                long msc = compositor ? 1 + ((t - 2) & (DisplayOutcomeLayout.SLOTS - 1)) : 0;
-                timeline.presented(t - 2, presents[(int) ((t - 2) & 3)], FrameStream.INTERVAL, flags, msc,
-                        compositor ? 1 : 0);
+                long present = presents[(int) ((t - 2) & 3)];
+                if (compositor == null) {
+                    timeline.presented(t - 2, present, FrameStream.INTERVAL, flags, 0);
+                    return;
+                }
+                long msc = 1 + ((t - 2) & (DisplayOutcomeLayout.SLOTS - 1));
+                compositor.shown(t - 2, msc, predictions[(int) ((t - 2) & 3)], present);
+                if (timeline != null) {
+                    timeline.presented(t - 2, present, FrameStream.INTERVAL, flags, msc, 1);
+                }
             }
         };
     }
