@@ -194,13 +194,13 @@ class TraceReaderTest {
                     break;
                 }
             }
-            assertEquals(expected, TraceReader.indexOfNewline(b, from, b.length), java.util.Arrays.toString(b) + " from " + from);
+            assertEquals(expected, LineScanner.indexOfNewline(b, from, b.length), java.util.Arrays.toString(b) + " from " + from);
         }
     }
 
     @Test
     void shouldReadLinesLongerThanABlock() throws Exception {
-        String name = "H:" + "x".repeat(TraceReader.BLOCK_BYTES + 10);
+        String name = "H:" + "x".repeat(LineScanner.BLOCK_BYTES + 10);
         Decoded d = one("app-9 (9) [000] .... 1.000001: tracing_mark_write: B|9|" + name);
         assertEquals(name, d.name());
     }
