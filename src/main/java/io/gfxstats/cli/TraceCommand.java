@@ -5,6 +5,7 @@ import io.gfxstats.dump.ProtoDumpWriter;
 import io.gfxstats.dump.TextDumpWriter;
 import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.trace.ClockOffset;
+import io.gfxstats.trace.ProcessInfo;
 import io.gfxstats.trace.ProcessSummary;
 import io.gfxstats.trace.Trace;
 import io.gfxstats.trace.TraceFormatException;
@@ -310,7 +311,7 @@ final class TraceCommand implements Command {
             if (pf.pid() == pid) {
                 return true;
             }
-            for (TraceParser.ProcessInfo p : trace.processes()) {
+            for (ProcessInfo p : trace.processes()) {
                 if (p.pid() == pf.pid() && p.kernelTgid() == pid) {
                     return true;
                 }
