@@ -77,34 +77,35 @@ final class SliceStacks {
     /** An S: only {@code H:M: Frame queued} matters to frames (its pair bounds the GPU interval). */
     void asyncStart(MarkerLine line) {
         long id = nextId();
-        if (!line.nameStartsWith(H_PREFIX)) {
+        String key = frameQueuedKey(line);
+        if (key == null) {
             return;
         }
-        String name = asyncName(line);
-        if (!name.equals(FRAME_QUEUED)) {
-            return;
-        }
-        int pid = line.pid();
-        openFrameQueued.put(asyncKey(pid, name, line.value()), id);
-        if (ohos.frameQueuedStart(line.ts(), threads.itidOrNone(pid))) {
+        openFrameQueued.put(key, id);
+        if (ohos.frameQueuedStart(line.ts(), threads.itidOrNone(line.pid()))) {
             frameQueuedIds.add(id);
         }
     }
 
     /** An F: finishes the S of the same process, name and cookie. */
     void asyncFinish(MarkerLine line) {
-        if (!line.nameStartsWith(H_PREFIX)) {
+        String key = frameQueuedKey(line);
+        if (key == null) {
             return;
+        }
+        Long id = openFrameQueued.remove(key);
+        if (id != null && frameQueuedIds.remove(id)) {
+            ohos.frameQueuedEnd(line.ts(), threads.itidOrNone(line.pid()));
+        }
+    }
+
+    /** What pairs an S with its F, for {@code H:M: Frame queued} only (else null). */
+    private static String frameQueuedKey(MarkerLine line) {
+        if (!line.nameStartsWith(H_PREFIX)) {
+            return null;
         }
         String name = asyncName(line);
-        if (!name.equals(FRAME_QUEUED)) {
-            return;
-        }
-        int pid = line.pid();
-        Long id = openFrameQueued.remove(asyncKey(pid, name, line.value()));
-        if (id != null && frameQueuedIds.remove(id)) {
-            ohos.frameQueuedEnd(line.ts(), threads.itidOrNone(pid));
-        }
+        return name.equals(FRAME_QUEUED) ? asyncKey(line.pid(), name, line.value()) : null;
     }
 
     private static String asyncKey(int pid, String name, long cookie) {
