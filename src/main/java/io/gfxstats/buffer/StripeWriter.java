@@ -201,6 +201,32 @@ public final class StripeWriter implements StatsSink, io.gfxstats.timeline.Timel
         MEMORY.writeLong(a, MEMORY.readLong(a) + totalNanos);
     }
 
+    /**
+     * {@link #countMatrix} for a frame that dropped nothing: no dropped-frame sums to add. The
+     * common frame, so it is its own short path.
+     */
+    public void countMatrixOnTime(int level, long costNanos, long refreshMilliHz, long totalNanos) {
+        int slot = sceneSlot;
+        if (slot < 0) {
+            return;
+        }
+        if (shared) {
+            countMatrixShared(slot, level, 0, costNanos, 0, refreshMilliHz, totalNanos);
+        }
+        long u = sceneRecord + slot;
+        long w = sceneRecord + sceneWide;
+        long a = u + (SceneGroup.MATRIX_FRAMES << 2);
+        MEMORY.writeInt(a, MEMORY.readInt(a) + 1);
+        a = u + ((long) (SceneGroup.LEVEL_COUNT_BASE + level) << 2);
+        MEMORY.writeInt(a, MEMORY.readInt(a) + 1);
+        a = w + (SceneGroup.COST_NANOS << 3);
+        MEMORY.writeLong(a, MEMORY.readLong(a) + costNanos);
+        a = w + (SceneGroup.REFRESH_MILLIHZ << 3);
+        MEMORY.writeLong(a, MEMORY.readLong(a) + refreshMilliHz);
+        a = w + ((SceneGroup.STAGE_BASE + SceneGroup.TOTAL_STAGE) << 3);
+        MEMORY.writeLong(a, MEMORY.readLong(a) + totalNanos);
+    }
+
     private void countMatrixShared(int slot, int level, int dropped, long costNanos, long droppedQ20,
                                    long refreshMilliHz, long totalNanos) {
         long u = sceneAddress + slot;

@@ -151,7 +151,7 @@ public final class ModernJankTracker implements FrameTracker {
             latency = stuffed;
         } else {
             sink.increment(MISSED_DEADLINE_LEGACY);
-            deadline = completed - ((completed - vsync) % r) + r;
+            deadline = completed - Periods.remainder(completed - vsync, r) + r;
         }
         swapDeadline = deadline;
         return latency;
@@ -185,7 +185,7 @@ public final class ModernJankTracker implements FrameTracker {
         sink.increment(MISSED_DEADLINE);
         sink.increment(Counters.JANKY_FRAMES);
         long jitter = gpuCompleted - vsync;
-        nextFrameStartUnstuffed = gpuCompleted - (jitter % interval) + interval;
+        nextFrameStartUnstuffed = gpuCompleted - Periods.remainder(jitter, interval) + interval;
         return true;
     }
 

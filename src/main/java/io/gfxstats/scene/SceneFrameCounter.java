@@ -30,6 +30,19 @@ public final class SceneFrameCounter {
     private float refreshHz;
     private float intervalNanos;
     private long refreshMilliHz;
+    /**
+     * What the 2.1 rule gives every frame whose total T is at most the interval I (compared as
+     * Java compares a long with a float, T widened to float): (T - I) / I is then zero or
+     * negative, so the frame dropped 0 frames (Math.max(0f, -0f) is 0f), its level is the level
+     * of 0, its dropped-frame sums add 0, and max(T, I) is I.
+     */
+    private int onTimeLevel;
+    private long onTimeCostNanos;
+    /**
+     * The largest T with {@code T <= I} as Java compares them, so that the per-frame test is one
+     * integer comparison; 0 in the legacy mode, whose dropped frames come from another span.
+     */
+    private long onTimeMaxTotal;
     private final long[] stages = new long[FrameMetric.COUNT];
 
     public SceneFrameCounter(MatrixMode mode, MatrixLevels levels, float configuredHz) {
@@ -73,8 +86,15 @@ public final class SceneFrameCounter {
         if (total <= 0 || !MatrixRule.isValidDuration(total) || intendedVsync <= 0) {
             return;
         }
+        float i = interval(frameIntervalNanos);
+        if (total <= onTimeMaxTotal) {
+            // Most frames: within one interval the 2.1 rule drops nothing, so the division, the
+            // rounding and the level are known without computing them (see onTimeLevel).
+            sink.countMatrixOnTime(onTimeLevel, onTimeCostNanos, refreshMilliHz, total);
+            return;
+        }
         int dropped = legacy ? MatrixRule.legacyDroppedFrames(total,
-                frameIntervalNanos > 0 ? frameIntervalNanos : (long) interval(frameIntervalNanos)) : -1;
+                frameIntervalNanos > 0 ? frameIntervalNanos : (long) i) : -1;
         countMatrix(total, frameIntervalNanos, dropped, sink);
     }
 
@@ -105,6 +125,31 @@ public final class SceneFrameCounter {
         return (int) ((double) nonNegative + 0.5);
     }
 
+    /**
+     * The largest long T for which {@code T <= i} holds in Java (T widened to float, rounding to
+     * nearest), for a positive {@code i}. Widening is monotonic and moves a long by at most half
+     * an ulp of {@code i}, so the answer lies within one ulp of {@code (long) i}: a binary search
+     * there takes one or two steps for display intervals, and is bounded for any float.
+     */
+    static long largestAtMost(float i) {
+        if (i >= 0x1p63f) {
+            return Long.MAX_VALUE;
+        }
+        long whole = (long) i;
+        long ulp = Math.max(1, (long) Math.ulp(i));
+        long lo = Math.max(0, whole - ulp); // <= i - ulp + 1: widens to at most i
+        long hi = whole > Long.MAX_VALUE - ulp - 1 ? Long.MAX_VALUE : whole + ulp + 1; // widens above i
+        while (hi - lo > 1) {
+            long mid = lo + (hi - lo) / 2;
+            if (mid <= i) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
     /** Matrix's interval I (float ns) for a frame interval, cached for the last one seen. */
     private float interval(long frameInterval) {
         if (frameInterval != cachedInterval) {
@@ -112,6 +157,9 @@ public final class SceneFrameCounter {
             refreshHz = MatrixRule.refreshHz(frameInterval, configuredHz);
             intervalNanos = MatrixRule.intervalNanos(refreshHz);
             refreshMilliHz = Math.round(refreshHz * 1000.0);
+            onTimeLevel = timeMode ? levels.level(mode, 0, refreshHz) : levels.level(0);
+            onTimeCostNanos = (long) MatrixRule.frameCostNanos(0, intervalNanos);
+            onTimeMaxTotal = legacy ? 0 : largestAtMost(intervalNanos);
         }
         return intervalNanos;
     }

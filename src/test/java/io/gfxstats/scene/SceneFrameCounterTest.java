@@ -1,7 +1,14 @@
 package io.gfxstats.scene;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gfxstats.buffer.SceneGroup;
+import io.gfxstats.buffer.StripeWriter;
+import io.gfxstats.matrix.MatrixLevels;
+import io.gfxstats.matrix.MatrixMode;
+import io.gfxstats.matrix.MatrixRule;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -38,5 +45,81 @@ class SceneFrameCounterTest {
         for (int i = 0; i < 10_000_000; i++) {
             same(Float.intBitsToFloat(random.nextInt(0, 0x7f800001)));
         }
+    }
+
+    @Test
+    void shouldFindTheLargestTotalThatJavaComparesAsAtMostTheInterval() {
+        SplittableRandom random = new SplittableRandom(3);
+        for (int n = 0; n < 200_000; n++) {
+            float i = n < 1000 ? MatrixRule.intervalNanos(1f + n * 0.25f)
+                    : Float.intBitsToFloat(random.nextInt(Float.floatToIntBits(1f), Float.floatToIntBits(0x1p63f) + 8));
+            long t = SceneFrameCounter.largestAtMost(i);
+            assertTrue(t <= i, () -> t + " <= " + i);
+            assertTrue(t == Long.MAX_VALUE || !(t + 1 <= i), () -> (t + 1) + " > " + i);
+        }
+        assertEquals(Long.MAX_VALUE, SceneFrameCounter.largestAtMost(Float.POSITIVE_INFINITY));
+    }
+
+    /**
+     * The short path for frames within one interval against the rule computed in full, frame by
+     * frame, around the boundary and at random, for every mode and several refresh rates.
+     */
+    @Test
+    void shouldCountEveryFrameAsTheFullMatrixRuleDoes() {
+        SplittableRandom random = new SplittableRandom(11);
+        long[] intervals = {0, 16_666_667, 16_666_666, 8_333_333, 11_111_111, 6_944_444, 1_000_000_000, 7};
+        for (MatrixMode mode : MatrixMode.values()) {
+            for (float configured : new float[] {0f, 90f}) {
+                for (long interval : intervals) {
+                    StripeWriter stripe = StripeWriter.inMemory();
+                    stripe.selectScene(1);
+                    SceneFrameCounter counter = new SceneFrameCounter(mode, MatrixLevels.DEFAULT, configured);
+                    long[] expected = new long[SceneGroup.COUNTERS32 + SceneGroup.COUNTERS64];
+                    float hz = MatrixRule.refreshHz(interval, configured);
+                    float i = MatrixRule.intervalNanos(hz);
+                    long near = (long) i;
+                    for (int f = 0; f < 4000; f++) {
+                        long total = f < 64 ? near - 32 + f : random.nextLong(1, 4 * Math.max(near, 2));
+                        counter.count(1_000_000_000L, 1_000_000_000L + total, interval, stripe);
+                        if (total > 0) { // the counter leaves out frames without a positive total
+                            expect(expected, mode, total, interval, hz, i);
+                        }
+                    }
+                    for (int field = 0; field < SceneGroup.COUNTERS32; field++) {
+                        if (field >= SceneGroup.MIRRORED) {
+                            int fld = field;
+                            assertEquals(expected[field] & 0xFFFF_FFFFL, stripe.contributionOf(SceneGroup.vectorCounter(1, field)),
+                                    () -> mode + " " + configured + " Hz " + interval + " ns: counter " + fld);
+                        }
+                    }
+                    for (int field = 0; field < SceneGroup.COUNTERS64; field++) {
+                        int fld = field;
+                        assertEquals(expected[SceneGroup.COUNTERS32 + field],
+                                stripe.contributionOf(SceneGroup.vectorSum(1, field)),
+                                () -> mode + " " + configured + " Hz " + interval + " ns: sum " + fld);
+                    }
+                    if (mode == MatrixMode.V2_1 && near > 64) { // frames within one interval were among them
+                        assertFalse(expected[SceneGroup.LEVEL_COUNT_BASE + MatrixRule.BEST] == 0);
+                    }
+                    stripe.release();
+                }
+            }
+        }
+    }
+
+    private static void expect(long[] v, MatrixMode mode, long total, long interval, float hz, float i) {
+        float dropped = MatrixRule.droppedFrames(total, i);
+        int whole = mode == MatrixMode.LEGACY
+                ? MatrixRule.legacyDroppedFrames(total, interval > 0 ? interval : (long) i)
+                : Math.round(dropped);
+        int level = MatrixLevels.DEFAULT.level(mode, whole, hz);
+        v[SceneGroup.MATRIX_FRAMES]++;
+        v[SceneGroup.LEVEL_COUNT_BASE + level]++;
+        v[SceneGroup.LEVEL_SUM_BASE + level] += MatrixRule.sumContribution(whole);
+        int sums = SceneGroup.COUNTERS32;
+        v[sums + SceneGroup.COST_NANOS] += (long) MatrixRule.frameCostNanos(total, i);
+        v[sums + SceneGroup.DROPPED_Q20] += (long) (dropped * SceneGroup.DROPPED_SCALE);
+        v[sums + SceneGroup.REFRESH_MILLIHZ] += Math.round(hz * 1000.0);
+        v[sums + SceneGroup.STAGE_BASE + SceneGroup.TOTAL_STAGE] += total;
     }
 }
