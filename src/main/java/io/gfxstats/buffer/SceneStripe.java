@@ -1,0 +1,198 @@
+package io.gfxstats.buffer;
+
+import net.openhft.chronicle.core.UnsafeMemory;
+
+import java.util.Objects;
+
+/**
+ * The per-scene half of a {@link StripeWriter}: its stripe of the scene group ({@link SceneGroup}),
+ * the selected slot, the mirror of the first {@link SceneGroup#MIRRORED} counters that
+ * {@link StripeWriter#increment} asks for, and Matrix's per-frame values. Same kinds and rules as
+ * the stripe: single writer, plain stores into its own record, plus atomic adds into the shared
+ * stripe for a shared writer; nothing allocates.
+ *
+ * <p>A superclass rather than an object the stripe holds: the per-frame path then reads the
+ * scene fields from the same object as the counter fields. Held as a separate object, the extra
+ * dependent load on every increment cost about 1.5 ns per frame (15 %, docs/benchmarks.md).
+ */
+public class SceneStripe {
+    private static final UnsafeMemory MEMORY = UnsafeMemory.MEMORY;
+    private static final int SLOT_BYTES = SceneGroup.COUNTERS32 * Integer.BYTES;
+    private static final int WIDE_OFFSET = CounterGroups.SCENES.wideOffset();
+    private static final int SLOT_WIDE_BYTES = SceneGroup.COUNTERS64 * Long.BYTES;
+
+    /** The scene group stripe in the buffer (0: absent or in memory), added to atomically by a shared writer. */
+    private final long sceneAddress;
+    /** Where this writer's own scene counts are (0: the stripe has no scene group). */
+    private final long sceneRecord;
+    private final boolean sharedScenes;
+    /** Offset of the selected slot's u32 counters in the group stripe; -1: none. */
+    private int slotOffset = -1;
+    /** The slot last passed to {@link #selectScene} (-1: none). */
+    private int selected = -1;
+    /** Offset of the selected slot's u64 sums in the group stripe. */
+    private int wideOffset;
+
+    SceneStripe(long address, long record, boolean shared) {
+        this.sceneAddress = address;
+        this.sceneRecord = record;
+        this.sharedScenes = shared;
+    }
+
+    /** Counts the counter at byte {@code offset} of the counter stripe in the selected scene too, if any. */
+    final void mirror(long offset) {
+        int slot = slotOffset;
+        if (slot >= 0) {
+            long o = slot + offset;
+            if (sharedScenes) {
+                MEMORY.addInt(sceneAddress + o, 1);
+            }
+            long r = sceneRecord + o;
+            MEMORY.writeInt(r, MEMORY.readInt(r) + 1);
+        }
+    }
+
+    /**
+     * Selects the scene slot that the following frames count into (0..{@link SceneGroup#SLOTS}-1),
+     * or none with -1. Without a scene group (a buffer made without one) nothing is selected.
+     */
+    public final void selectScene(int slot) {
+        if (slot == selected) {
+            return; // the common case: the same scene as the last frame
+        }
+        selected = slot;
+        if (slot < 0 || sceneRecord == 0) {
+            slotOffset = -1;
+            return;
+        }
+        Objects.checkIndex(slot, SceneGroup.SLOTS);
+        slotOffset = slot * SLOT_BYTES;
+        wideOffset = WIDE_OFFSET + slot * SLOT_WIDE_BYTES;
+    }
+
+    /**
+     * Counts one frame's Matrix values in the selected scene, in one call (the per-frame path):
+     * Matrix frames, the level's count and dropped-frame sum, Σ max(T, I), Σ dropped (2^-20
+     * units), Σ refresh (milli-Hz) and the TOTAL stage sum. Adds of zero are skipped (most
+     * frames drop nothing).
+     */
+    public final void countMatrix(int level, int dropped, long costNanos, long droppedQ20, long refreshMilliHz,
+                            long totalNanos) {
+        int slot = slotOffset;
+        if (slot < 0) {
+            return;
+        }
+        if (sharedScenes) {
+            countMatrixShared(slot, level, dropped, costNanos, droppedQ20, refreshMilliHz, totalNanos);
+        }
+        long u = sceneRecord + slot;
+        long w = sceneRecord + wideOffset;
+        long a = u + (SceneGroup.MATRIX_FRAMES << 2);
+        MEMORY.writeInt(a, MEMORY.readInt(a) + 1);
+        a = u + ((long) (SceneGroup.LEVEL_COUNT_BASE + level) << 2);
+        MEMORY.writeInt(a, MEMORY.readInt(a) + 1);
+        if (dropped != 0) {
+            a = u + ((long) (SceneGroup.LEVEL_SUM_BASE + level) << 2);
+            MEMORY.writeInt(a, MEMORY.readInt(a) + dropped);
+        }
+        a = w + (SceneGroup.COST_NANOS << 3);
+        MEMORY.writeLong(a, MEMORY.readLong(a) + costNanos);
+        if (droppedQ20 != 0) {
+            a = w + (SceneGroup.DROPPED_Q20 << 3);
+            MEMORY.writeLong(a, MEMORY.readLong(a) + droppedQ20);
+        }
+        a = w + (SceneGroup.REFRESH_MILLIHZ << 3);
+        MEMORY.writeLong(a, MEMORY.readLong(a) + refreshMilliHz);
+        a = w + ((SceneGroup.STAGE_BASE + SceneGroup.TOTAL_STAGE) << 3);
+        MEMORY.writeLong(a, MEMORY.readLong(a) + totalNanos);
+    }
+
+    /**
+     * {@link #countMatrix} for a frame that dropped nothing: no dropped-frame sums to add. The
+     * common frame, so it is its own short path.
+     */
+    public final void countMatrixOnTime(int level, long costNanos, long refreshMilliHz, long totalNanos) {
+        int slot = slotOffset;
+        if (slot < 0) {
+            return;
+        }
+        if (sharedScenes) {
+            countMatrixShared(slot, level, 0, costNanos, 0, refreshMilliHz, totalNanos);
+        }
+        long u = sceneRecord + slot;
+        long w = sceneRecord + wideOffset;
+        long a = u + (SceneGroup.MATRIX_FRAMES << 2);
+        MEMORY.writeInt(a, MEMORY.readInt(a) + 1);
+        a = u + ((long) (SceneGroup.LEVEL_COUNT_BASE + level) << 2);
+        MEMORY.writeInt(a, MEMORY.readInt(a) + 1);
+        a = w + (SceneGroup.COST_NANOS << 3);
+        MEMORY.writeLong(a, MEMORY.readLong(a) + costNanos);
+        a = w + (SceneGroup.REFRESH_MILLIHZ << 3);
+        MEMORY.writeLong(a, MEMORY.readLong(a) + refreshMilliHz);
+        a = w + ((SceneGroup.STAGE_BASE + SceneGroup.TOTAL_STAGE) << 3);
+        MEMORY.writeLong(a, MEMORY.readLong(a) + totalNanos);
+    }
+
+    /** True if the stripe has the scene group (frames can be counted per scene). */
+    public final boolean hasScenes() {
+        return sceneRecord != 0;
+    }
+
+    /** Adds one to u32 counter {@code field} (a {@link SceneGroup} field) of the selected scene. */
+    public final void incrementScene(int field) {
+        int slot = slotOffset;
+        if (slot < 0) {
+            return;
+        }
+        long o = slot + ((long) field << 2);
+        if (sharedScenes) {
+            MEMORY.addInt(sceneAddress + o, 1);
+        }
+        long r = sceneRecord + o;
+        MEMORY.writeInt(r, MEMORY.readInt(r) + 1);
+    }
+
+    /** Adds {@code delta} to u32 counter {@code field} of the selected scene. */
+    public final void addScene(int field, int delta) {
+        int slot = slotOffset;
+        if (slot < 0) {
+            return;
+        }
+        long o = slot + ((long) field << 2);
+        if (sharedScenes) {
+            MEMORY.addInt(sceneAddress + o, delta);
+        }
+        long r = sceneRecord + o;
+        MEMORY.writeInt(r, MEMORY.readInt(r) + delta);
+    }
+
+    /**
+     * Adds {@code delta} to u64 sum {@code field} of the selected scene: one aligned 8-byte store
+     * (readers take a 64-bit sum only when two reads agree, see docs/buffer-format.md).
+     */
+    public final void addSceneSum(int field, long delta) {
+        int slot = slotOffset;
+        if (slot < 0) {
+            return;
+        }
+        long o = wideOffset + ((long) field << 3);
+        if (sharedScenes) {
+            MEMORY.addLong(sceneAddress + o, delta);
+        }
+        long r = sceneRecord + o;
+        MEMORY.writeLong(r, MEMORY.readLong(r) + delta);
+    }
+
+    private void countMatrixShared(int slot, int level, int dropped, long costNanos, long droppedQ20,
+                                   long refreshMilliHz, long totalNanos) {
+        long u = sceneAddress + slot;
+        long w = sceneAddress + wideOffset;
+        MEMORY.addInt(u + (SceneGroup.MATRIX_FRAMES << 2), 1);
+        MEMORY.addInt(u + ((long) (SceneGroup.LEVEL_COUNT_BASE + level) << 2), 1);
+        MEMORY.addInt(u + ((long) (SceneGroup.LEVEL_SUM_BASE + level) << 2), dropped);
+        MEMORY.addLong(w + (SceneGroup.COST_NANOS << 3), costNanos);
+        MEMORY.addLong(w + (SceneGroup.DROPPED_Q20 << 3), droppedQ20);
+        MEMORY.addLong(w + (SceneGroup.REFRESH_MILLIHZ << 3), refreshMilliHz);
+        MEMORY.addLong(w + ((SceneGroup.STAGE_BASE + SceneGroup.TOTAL_STAGE) << 3), totalNanos);
+    }
+}
