@@ -129,24 +129,8 @@ public final class BufferWriter implements AutoCloseable {
         }
         ReferenceOwner owner = reserve();
         try {
-            long entry = base + area + (long) slot * SceneGroup.SLOT_ENTRY_BYTES;
-            if (MEMORY.readVolatileInt(entry + SceneGroup.SLOT_STATE) == SceneGroup.SLOT_NAMED) {
-                int len = MEMORY.readInt(entry + SceneGroup.SLOT_NAME_LENGTH);
-                byte[] existing = new byte[Math.max(0, Math.min(len, SceneGroup.NAME_MAX_BYTES))];
-                for (int i = 0; i < existing.length; i++) {
-                    existing[i] = MEMORY.readByte(entry + SceneGroup.SLOT_NAME + i);
-                }
-                if (!java.util.Arrays.equals(existing, bytes)) {
-                    throw new IllegalStateException("scene slot " + slot + " of " + header.path + " is already named '"
-                            + new String(existing, StandardCharsets.UTF_8) + "', not '" + name + "'");
-                }
-                return true;
-            }
-            for (int i = 0; i < bytes.length; i++) {
-                MEMORY.writeByte(entry + SceneGroup.SLOT_NAME + i, bytes[i]);
-            }
-            MEMORY.writeInt(entry + SceneGroup.SLOT_NAME_LENGTH, bytes.length);
-            MEMORY.writeOrderedInt(entry + SceneGroup.SLOT_STATE, SceneGroup.SLOT_NAMED);
+            SceneSlotEntry.name(base + area + (long) slot * SceneGroup.SLOT_ENTRY_BYTES, bytes,
+                    () -> "scene slot " + slot + " of " + header.path);
             return true;
         } finally {
             region.release(owner);

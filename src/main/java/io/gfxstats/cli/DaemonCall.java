@@ -1,5 +1,8 @@
 package io.gfxstats.cli;
 
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.MessageOrBuilder;
+import com.google.protobuf.util.JsonFormat;
 import io.gfxstats.rpc.ClientOptions;
 import io.gfxstats.rpc.GfxStatsClient;
 import io.gfxstats.rpc.GfxStatsClientException;
@@ -65,6 +68,36 @@ final class DaemonCall {
      */
     static GfxStatsClient open(Args.Parsed args, Map<String, String> env) throws UsageException {
         return open(socket(args, env), deadline(args));
+    }
+
+    /** One call of a command on a client it does not keep. */
+    @FunctionalInterface
+    interface Rpc<T> {
+        T call(GfxStatsClient client) throws GfxStatsClientException;
+    }
+
+    /**
+     * Opens a client as {@link #open(Args.Parsed, Map)} does, makes one call and closes it; a failed
+     * call becomes the command's one-line error ({@link #failed}).
+     */
+    static <T> T call(Args.Parsed args, Map<String, String> env, Rpc<T> rpc) throws UsageException {
+        try (GfxStatsClient client = open(args, env)) {
+            return rpc.call(client);
+        } catch (GfxStatsClientException e) {
+            throw failed(e);
+        }
+    }
+
+    /**
+     * A daemon's answer in canonical proto3 JSON (lowerCamelCase names, 64-bit numbers as strings),
+     * zero counters included so that tools see every field.
+     */
+    static String json(MessageOrBuilder answer) throws UsageException {
+        try {
+            return JsonFormat.printer().alwaysPrintFieldsWithNoPresence().print(answer);
+        } catch (InvalidProtocolBufferException e) {
+            throw new UsageException("cannot print the daemon's answer as JSON: " + e.getMessage(), e);
+        }
     }
 
     /** {@code --deadline}, else the default. */

@@ -1,8 +1,5 @@
 package io.gfxstats.cli;
 
-import com.google.protobuf.util.JsonFormat;
-import io.gfxstats.rpc.GfxStatsClient;
-import io.gfxstats.rpc.GfxStatsClientException;
 import io.gfxstats.rpc.v1.PullRequest;
 import io.gfxstats.rpc.v1.PullResponse;
 import java.io.IOException;
@@ -59,19 +56,14 @@ final class PullCommand implements Command {
         args.exclusive("--proto", "--json");
         PullRequest request = PullRequest.newBuilder().setLastFullDay(args.has("--last-full-day")).build();
 
-        PullResponse response;
-        try (GfxStatsClient client = DaemonCall.open(args, env)) {
-            response = client.pull(request);
-        } catch (GfxStatsClientException e) {
-            throw DaemonCall.failed(e);
-        }
+        PullResponse response = DaemonCall.call(args, env, client -> client.pull(request));
 
         OutputStream stdout = BinaryStdout.of(out);
         try {
             if (args.has("--proto")) {
                 response.getStats().writeTo(stdout);
             } else if (args.has("--json")) {
-                stdout.write((json(response) + "\n").getBytes(StandardCharsets.UTF_8));
+                stdout.write((DaemonCall.json(response) + "\n").getBytes(StandardCharsets.UTF_8));
             } else {
                 stdout.write(PullTable.render(response).getBytes(StandardCharsets.UTF_8));
             }
@@ -79,15 +71,6 @@ final class PullCommand implements Command {
             return 0;
         } catch (IOException e) {
             return BinaryStdout.writeFailed(e);
-        }
-    }
-
-    /** Canonical proto3 JSON (lowerCamelCase names, 64-bit numbers as strings), zero counters included. */
-    static String json(PullResponse response) throws UsageException {
-        try {
-            return JsonFormat.printer().alwaysPrintFieldsWithNoPresence().print(response);
-        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-            throw new UsageException("cannot print the daemon's answer as JSON: " + e.getMessage(), e);
         }
     }
 }

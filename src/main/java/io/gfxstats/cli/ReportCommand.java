@@ -133,11 +133,8 @@ final class ReportCommand implements Command {
         if (pkg != null) {
             request.setPackageName(pkg);
         }
-        try (GfxStatsClient client = DaemonCall.open(args, env)) {
-            return GraphicsStatsServiceDumpProto.parseFrom(client.dumpBytes(request.build())).getStatsList();
-        } catch (GfxStatsClientException e) {
-            throw DaemonCall.failed(e);
-        }
+        byte[] dump = DaemonCall.call(args, env, client -> client.dumpBytes(request.build()));
+        return GraphicsStatsServiceDumpProto.parseFrom(dump).getStatsList();
     }
 
     /**
@@ -152,12 +149,8 @@ final class ReportCommand implements Command {
         if (pkg != null) {
             request.setPackageName(pkg);
         }
-        String text;
-        try (GfxStatsClient client = DaemonCall.open(args, env)) {
-            text = new String(client.dumpBytes(request.build()), java.nio.charset.StandardCharsets.UTF_8);
-        } catch (GfxStatsClientException e) {
-            throw DaemonCall.failed(e);
-        }
+        String text = new String(DaemonCall.call(args, env, client -> client.dumpBytes(request.build())),
+                java.nio.charset.StandardCharsets.UTF_8);
         // A daemon older than FrameTimeline ignores the flag and answers with the Android dump.
         if (!text.startsWith(io.gfxstats.dump.FrameTimelineDumpWriter.HEADING)) {
             return List.of();

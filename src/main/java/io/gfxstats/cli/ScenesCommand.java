@@ -1,10 +1,7 @@
 package io.gfxstats.cli;
 
-import com.google.protobuf.util.JsonFormat;
 import io.gfxstats.buffer.SceneGroup;
 import io.gfxstats.proto.GfxstatsSceneStats;
-import io.gfxstats.rpc.GfxStatsClient;
-import io.gfxstats.rpc.GfxStatsClientException;
 import io.gfxstats.rpc.v1.SceneEntry;
 import io.gfxstats.rpc.v1.ScenesRequest;
 import io.gfxstats.rpc.v1.ScenesResponse;
@@ -84,15 +81,10 @@ final class ScenesCommand implements Command {
                 throw new UsageException("--day must be a date like 2026-11-23: " + args.value("--day"), e);
             }
         }
-        ScenesResponse response;
-        try (GfxStatsClient client = DaemonCall.open(args, env)) {
-            response = client.scenes(request.build());
-        } catch (GfxStatsClientException e) {
-            throw DaemonCall.failed(e);
-        }
+        ScenesResponse response = DaemonCall.call(args, env, client -> client.scenes(request.build()));
         OutputStream stdout = BinaryStdout.of(out);
         try {
-            String text = args.has("--json") ? json(response) + "\n" : table(response);
+            String text = args.has("--json") ? DaemonCall.json(response) + "\n" : table(response);
             stdout.write(text.getBytes(StandardCharsets.UTF_8));
             stdout.flush();
         } catch (IOException e) {
@@ -103,15 +95,6 @@ final class ScenesCommand implements Command {
                     : " for " + request.getPackageName()) + " (sessions count them unless scenes are disabled)");
         }
         return 0;
-    }
-
-    /** Canonical proto3 JSON, zero counters included (as {@code pull --json}). */
-    static String json(ScenesResponse response) throws UsageException {
-        try {
-            return JsonFormat.printer().alwaysPrintFieldsWithNoPresence().print(response);
-        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-            throw new UsageException("cannot print the daemon's answer as JSON: " + e.getMessage(), e);
-        }
     }
 
     static String table(ScenesResponse response) {

@@ -9,7 +9,7 @@ import java.util.Arrays;
  *
  * <p>Expected rows hold the raw {@code now}-clock values while parsing; {@link #finish} shifts them
  * by the clock offset, resolves the deferred on-time/janky flags (which compare a {@code now}-clock
- * deadline with a trace-clock end) and computes the display depth.
+ * deadline with a trace-clock end) and has {@link FrameDepths} compute the display depth.
  */
 public final class FrameTable {
     public static final long INVALID = -1L;
@@ -44,12 +44,8 @@ public final class FrameTable {
     private long[] frameNum = new long[64];
     private boolean finished;
 
-    private long[] mapSrc = new long[16];
-    private long[] mapDst = new long[16];
-    private int maps;
-    private long[] gpuRow = new long[16];
-    private long[] gpuDur = new long[16];
-    private int gpus;
+    private final RowPairs maps = new RowPairs();
+    private final RowPairs gpus = new RowPairs();
 
     int append(long ts, int ipid, int itid, long vsync, long callstack) {
         if (size == this.ts.length) {
@@ -170,13 +166,7 @@ public final class FrameTable {
 
     /** A frame_maps row; linking to an expected row checks the render pickup (flag 3). */
     void appendMap(int srcRow, int dstRow) {
-        if (maps == mapSrc.length) {
-            mapSrc = Arrays.copyOf(mapSrc, maps * 2);
-            mapDst = Arrays.copyOf(mapDst, maps * 2);
-        }
-        mapSrc[maps] = srcRow;
-        mapDst[maps] = dstRow;
-        maps++;
+        maps.append(srcRow, dstRow);
         if (type[dstRow] == TYPE_EXPECTED) {
             long renderExpectedStart = ts[dstRow];
             long appExpectedEnd = ts[srcRow] + dur[srcRow];
@@ -187,13 +177,7 @@ public final class FrameTable {
     }
 
     void appendGpu(int frameRow, long gpuDuration) {
-        if (gpus == gpuRow.length) {
-            gpuRow = Arrays.copyOf(gpuRow, gpus * 2);
-            gpuDur = Arrays.copyOf(gpuDur, gpus * 2);
-        }
-        gpuRow[gpus] = frameRow;
-        gpuDur[gpus] = gpuDuration;
-        gpus++;
+        gpus.append(frameRow, gpuDuration);
     }
 
     /** The end (ts + dur) of the latest row of {@code itid} whose vsync is {@code vsyncId}. */
@@ -208,7 +192,7 @@ public final class FrameTable {
 
     /**
      * Applies the clock offset (added to every expected row's start), decides the pending flags,
-     * marks {@code invalidRows} with flag 2 and computes the depth per (process, type).
+     * marks {@code invalidRows} with flag 2 and computes the depth per (process, type) ({@link FrameDepths}).
      */
     void finish(long clockOffset, int[] invalidRows, int invalidCount) {
         if (finished) {
@@ -228,46 +212,11 @@ public final class FrameTable {
         for (int i = 0; i < invalidCount; i++) {
             flag[invalidRows[i]] = FLAG_INVALID;
         }
-        computeDepth();
+        FrameDepths.assign(this);
     }
 
-    private void computeDepth() {
-        java.util.Map<Long, long[]> ends = new java.util.HashMap<>();
-        java.util.Map<Long, Integer> counts = new java.util.HashMap<>();
-        for (int r = 0; r < size; r++) {
-            if (flag[r] == FLAG_INVALID) {
-                continue;
-            }
-            long key = ((long) ipid[r] << 8) | type[r];
-            long end = ts[r] + dur[r];
-            long[] v = ends.get(key);
-            if (v == null) {
-                v = new long[4];
-                v[0] = end;
-                ends.put(key, v);
-                counts.put(key, 1);
-                depth[r] = 0;
-                continue;
-            }
-            int n = counts.get(key);
-            int d = 0;
-            for (; d < n; d++) {
-                if (Long.compareUnsigned(ts[r], v[d]) > 0) {
-                    depth[r] = d;
-                    v[d] = end;
-                    break;
-                }
-            }
-            if (d == n) {
-                if (n == v.length) {
-                    v = Arrays.copyOf(v, n * 2);
-                    ends.put(key, v);
-                }
-                depth[r] = d;
-                v[n] = end;
-                counts.put(key, n + 1);
-            }
-        }
+    void setDepth(int row, int value) {
+        depth[row] = value;
     }
 
     public int size() {
@@ -324,26 +273,26 @@ public final class FrameTable {
     }
 
     public int mapCount() {
-        return maps;
+        return maps.size();
     }
 
     public long mapSrc(int i) {
-        return mapSrc[i];
+        return maps.first(i);
     }
 
     public long mapDst(int i) {
-        return mapDst[i];
+        return maps.second(i);
     }
 
     public int gpuCount() {
-        return gpus;
+        return gpus.size();
     }
 
     public long gpuRow(int i) {
-        return gpuRow[i];
+        return gpus.first(i);
     }
 
     public long gpuDur(int i) {
-        return gpuDur[i];
+        return gpus.second(i);
     }
 }

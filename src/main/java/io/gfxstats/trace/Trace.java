@@ -5,8 +5,8 @@ import java.util.List;
 /** Everything one pass over a trace found. */
 public record Trace(FrameTable table,
                     List<AndroidFrames.Frame> androidFrames,
-                    List<TraceParser.ThreadInfo> threads,
-                    List<TraceParser.ProcessInfo> processes,
+                    List<ThreadInfo> threads,
+                    List<ProcessInfo> processes,
                     ClockOffset.Applied clockOffset,
                     TraceReader.Stats stats,
                     boolean hasOhosMarkers) {
@@ -16,11 +16,11 @@ public record Trace(FrameTable table,
     }
 
     /** Thread by internal id (1-based). */
-    public TraceParser.ThreadInfo thread(int itid) {
+    public ThreadInfo thread(int itid) {
         return threads.get(itid - 1);
     }
 
-    public TraceParser.ProcessInfo process(int ipid) {
+    public ProcessInfo process(int ipid) {
         return processes.get(ipid - 1);
     }
 }

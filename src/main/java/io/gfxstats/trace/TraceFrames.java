@@ -28,7 +28,7 @@ public final class TraceFrames {
     public static List<ProcessFrames> of(Trace trace, long androidPeriod) {
         Map<Integer, List<TraceFrame>> byPid = new LinkedHashMap<>();
         Map<Integer, String> names = new HashMap<>();
-        for (TraceParser.ProcessInfo p : trace.processes()) {
+        for (ProcessInfo p : trace.processes()) {
             names.put(p.pid(), p.name());
         }
         ohos(trace, byPid, names);
@@ -56,8 +56,8 @@ public final class TraceFrames {
             if (t.type(r) != FrameTable.TYPE_ACTUAL) {
                 continue;
             }
-            TraceParser.ThreadInfo thread = trace.thread(t.itid(r));
-            TraceParser.ProcessInfo process = trace.process(t.ipid(r));
+            ThreadInfo thread = trace.thread(t.itid(r));
+            ProcessInfo process = trace.process(t.ipid(r));
             int e = expectedRowOf(t, r);
             long expStart = e < 0 ? TraceFrame.UNKNOWN : known(t.ts(e));
             long expEnd = e < 0 ? TraceFrame.UNKNOWN : known(t.end(e));

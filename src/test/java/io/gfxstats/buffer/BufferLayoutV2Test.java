@@ -118,7 +118,9 @@ class BufferLayoutV2Test {
         try (BufferWriter w = BufferWriter.open(file)) {
             w.nameScene(2, "a");
             assertTrue(w.nameScene(2, "a"));
-            assertThrows(IllegalStateException.class, () -> w.nameScene(2, "b"));
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> w.nameScene(2, "b"));
+            assertTrue(e.getMessage().startsWith("scene slot 2 of ") && e.getMessage().endsWith(" is already named 'a', not 'b'"),
+                    e.getMessage());
             assertThrows(IllegalArgumentException.class, () -> w.nameScene(5, "bad\nname"));
             assertThrows(IllegalArgumentException.class, () -> w.nameScene(5, "x".repeat(121)));
         }

@@ -5,17 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gfxstats.cli.Main;
 import io.gfxstats.testing.JavaProcess;
-import io.gfxstats.testing.OtherUser;
+import io.gfxstats.testing.OtherUserDirectory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The clients' error lines say what happened (issue 11, "Error messages"): permission denied on
@@ -23,33 +21,11 @@ import org.junit.jupiter.api.Test;
  * DaemonTrustTest; stalled and refused dumps: DaemonStalledReadersTest.)
  */
 class ClientErrorLinesTest {
-    private Path state;
-    private OtherUser other;
-    private DaemonProcess daemon;
-
-    @BeforeEach
-    void setUp() throws Exception {
-        Assumptions.assumeTrue(OtherUser.unavailable().isEmpty(), () -> "skipped: " + OtherUser.unavailable().get());
-        state = Files.createTempDirectory(Path.of("/tmp"), "gfxe");
-        Files.setPosixFilePermissions(state, PosixFilePermissions.fromString("rwxr-xr-x"));
-        other = OtherUser.prepare(state);
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        if (daemon != null) {
-            daemon.close();
-        }
-        if (other != null) {
-            other.close();
-        }
-        if (state != null) {
-            TestFiles.deleteTree(state);
-        }
-    }
+    @RegisterExtension
+    final OtherUserDirectory dir = new OtherUserDirectory("gfxe");
 
     private String lastLineOfDumpAsOtherUser(Path socket) throws Exception {
-        Process p = new ProcessBuilder(other.command(JavaProcess.SHORT_LIVED, Main.class, "dump", "--socket",
+        Process p = new ProcessBuilder(dir.user().command(JavaProcess.SHORT_LIVED, Main.class, "dump", "--socket",
                 socket.toString())).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
@@ -60,8 +36,8 @@ class ClientErrorLinesTest {
 
     @Test
     void shouldSayPermissionDeniedNotNoSocketWhenTheSocketsDirectoryIsClosed() throws Exception {
-        Path own = state.resolve("d");
-        daemon = new DaemonProcess(own).start(); // root's daemon: its state directory is 0700
+        Path own = dir.path().resolve("d");
+        DaemonProcess daemon = dir.closeAfter(new DaemonProcess(own)).start(); // root's daemon: its state directory is 0700
 
         assertEquals("gfxstats dump: permission denied on the socket of the gfxstats daemon at unix:" + daemon.socket()
                 + " (this user may not connect: join the daemon's group, or run a daemon of your own)",
@@ -70,8 +46,8 @@ class ClientErrorLinesTest {
 
     @Test
     void shouldSayPermissionDeniedWhenOnlyTheSocketIsClosed() throws Exception {
-        Path own = state.resolve("d");
-        daemon = new DaemonProcess(own).start();
+        Path own = dir.path().resolve("d");
+        DaemonProcess daemon = dir.closeAfter(new DaemonProcess(own)).start();
         Files.setPosixFilePermissions(own, PosixFilePermissions.fromString("rwxr-xr-x")); // socket stays 0660
 
         assertEquals("gfxstats dump: permission denied on the socket of the gfxstats daemon at unix:" + daemon.socket()

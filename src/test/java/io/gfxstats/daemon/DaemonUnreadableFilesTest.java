@@ -8,16 +8,15 @@ import io.gfxstats.dayfile.DayFileCodec;
 import io.gfxstats.store.Days;
 import io.gfxstats.testing.JavaProcess;
 import io.gfxstats.testing.OtherUser;
+import io.gfxstats.testing.OtherUserDirectory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 11, item 3: a day file the daemon cannot read (root's 0600 file in a user daemon's tree)
@@ -25,33 +24,11 @@ import org.junit.jupiter.api.Test;
  * back off and log once per change, not twice every 300 ms. The daemon runs as another uid.
  */
 class DaemonUnreadableFilesTest {
-    private Path state;
-    private OtherUser other;
-    private DaemonProcess daemon;
-
-    @BeforeEach
-    void setUp() throws Exception {
-        Assumptions.assumeTrue(OtherUser.unavailable().isEmpty(), () -> "skipped: " + OtherUser.unavailable().get());
-        state = Files.createTempDirectory(Path.of("/tmp"), "gfxu");
-        Files.setPosixFilePermissions(state, PosixFilePermissions.fromString("rwxr-xr-x"));
-        other = OtherUser.prepare(state);
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        if (daemon != null) {
-            daemon.close();
-        }
-        if (other != null) {
-            other.close();
-        }
-        if (state != null) {
-            TestFiles.deleteTree(state);
-        }
-    }
+    @RegisterExtension
+    final OtherUserDirectory dir = new OtherUserDirectory("gfxu");
 
     private Path daemonState() {
-        return state.resolve("d");
+        return dir.path().resolve("d");
     }
 
     @Test
@@ -64,7 +41,7 @@ class DaemonUnreadableFilesTest {
         Files.write(rootsFile, DayFileCodec.encode(DaemonDayFileLimitsTest.entry("com.root.app", 1, today, 7)));
         Files.setPosixFilePermissions(rootsFile, PosixFilePermissions.fromString("rw-------"));
 
-        daemon = new DaemonProcess(daemonState()).asOtherUser(other).start();
+        DaemonProcess daemon = dir.closeAfter(new DaemonProcess(daemonState()).asOtherUser(dir.user())).start();
 
         assertEquals(1, daemon.dumpProto().getStatsCount(), daemon.logText());
         assertEquals(42, daemon.totalFrames("com.good.app"));
@@ -85,8 +62,9 @@ class DaemonUnreadableFilesTest {
         OtherUser.chownTree(daemonState());
         Files.setAttribute(stuck, "unix:uid", 0); // root's directory: the daemon cannot create the version in it
 
-        daemon = new DaemonProcess(daemonState(), "--set", "flush.interval=100ms").asOtherUser(other).start();
-        Process synth = new ProcessBuilder(other.command(JavaProcess.SHORT_LIVED, Main.class, "synth", "--socket",
+        DaemonProcess daemon = dir.closeAfter(new DaemonProcess(daemonState(), "--set", "flush.interval=100ms")
+                .asOtherUser(dir.user())).start();
+        Process synth = new ProcessBuilder(dir.user().command(JavaProcess.SHORT_LIVED, Main.class, "synth", "--socket",
                 daemon.socket().toString(), "--package", "com.stuck.app", "--version-code", "1", "--seconds", "1",
                 "--fps", "30")).redirectErrorStream(true).start();
         String out = new String(synth.getInputStream().readAllBytes());

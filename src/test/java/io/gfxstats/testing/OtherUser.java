@@ -21,11 +21,14 @@ import java.util.stream.Stream;
 public final class OtherUser implements AutoCloseable {
     public static final int UID = 65534;
 
-    private final Path copies;
+    private final Path directory;
+    /** What {@link #close()} deletes: the copies, or the whole directory when this made it. */
+    private final Path owned;
     private final String classPath;
 
-    private OtherUser(Path copies, String classPath) {
-        this.copies = copies;
+    private OtherUser(Path directory, Path owned, String classPath) {
+        this.directory = directory;
+        this.owned = owned;
         this.classPath = classPath;
     }
 
@@ -48,6 +51,27 @@ public final class OtherUser implements AutoCloseable {
     /** Prepares a class path uid {@value #UID} can read, under {@code workDir} (deleted by {@link #close()}). */
     public static OtherUser prepare(Path workDir) throws IOException {
         Path copies = Files.createDirectories(workDir.resolve("other-user-classpath"));
+        return new OtherUser(workDir, copies, classPathIn(copies));
+    }
+
+    /**
+     * A new directory that uid {@value #UID} may enter (rwxr-xr-x, under /tmp, which every user
+     * may pass through: a build directory below root's home is not), with a class path it can read;
+     * {@link #close()} deletes the whole directory.
+     */
+    public static OtherUser inNewDirectory(String prefix) throws IOException {
+        Path dir = Files.createTempDirectory(Path.of("/tmp"), prefix);
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path copies = Files.createDirectories(dir.resolve("other-user-classpath"));
+        return new OtherUser(dir, dir, classPathIn(copies));
+    }
+
+    /** The directory this was prepared in. */
+    public Path directory() {
+        return directory;
+    }
+
+    private static String classPathIn(Path copies) throws IOException {
         Files.setPosixFilePermissions(copies, PosixFilePermissions.fromString("rwxr-xr-x"));
         String home = System.getProperty("user.home");
         List<String> entries = new ArrayList<>();
@@ -63,7 +87,7 @@ public final class OtherUser implements AutoCloseable {
                 entries.add(entry);
             }
         }
-        return new OtherUser(copies, String.join(File.pathSeparator, entries));
+        return String.join(File.pathSeparator, entries);
     }
 
     /** {@link JavaProcess#command(List, Class, String...)} run as uid {@value #UID}. */
@@ -103,7 +127,10 @@ public final class OtherUser implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        try (Stream<Path> s = Files.walk(copies)) {
+        if (!Files.exists(owned)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(owned)) {
             for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);
             }

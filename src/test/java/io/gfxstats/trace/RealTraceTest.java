@@ -82,7 +82,7 @@ class RealTraceTest {
         assertEquals(17597, frame.drawFrames().tid);
         assertEquals(13762792311000L, frame.doFrame().start);
         assertEquals(13762793959000L, frame.drawFrames().start);
-        TraceParser.ProcessInfo app = trace.processes().stream().filter(p -> p.pid() == 37722).findFirst().orElseThrow();
+        ProcessInfo app = trace.processes().stream().filter(p -> p.pid() == 37722).findFirst().orElseThrow();
         assertEquals(17267, app.kernelTgid());
         assertEquals(".ugc.aweme.lite", app.name());
         TraceFrames.ProcessFrames pf = TraceFrames.of(trace, 16_666_667L).stream().filter(p -> p.pid() == 37722)

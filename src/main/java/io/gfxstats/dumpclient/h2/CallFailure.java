@@ -20,6 +20,11 @@ public final class CallFailure extends Exception {
         this.detail = detail;
     }
 
+    /** The daemon broke HTTP/2's rules: INTERNAL, the code gRPC gives a protocol error. */
+    static CallFailure protocolError(String what) {
+        return new CallFailure(GrpcCodes.INTERNAL, "HTTP/2 protocol error from the daemon: " + what);
+    }
+
     /** The gRPC status code ({@link GrpcCodes}). */
     public int code() {
         return code;

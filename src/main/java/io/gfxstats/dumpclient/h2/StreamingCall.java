@@ -1,5 +1,7 @@
 package io.gfxstats.dumpclient.h2;
 
+import static io.gfxstats.dumpclient.h2.CallFailure.protocolError;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -8,7 +10,8 @@ import java.util.Arrays;
 /**
  * One server-streaming gRPC call as stream 1 of a fresh HTTP/2 connection: sends the preface, our
  * settings, the request headers and the one request message at once, then reads frames until the
- * response trailers (or a failure) end the stream.
+ * response trailers (or a failure) end the stream. What the headers and trailers mean to gRPC is
+ * {@link GrpcHeaders}'s.
  */
 final class StreamingCall {
     static final int STREAM = 1;
@@ -148,7 +151,7 @@ final class StreamingCall {
         }
         if (!responseHeadersSeen) {
             responseHeadersSeen = true;
-            checkResponseHeaders(headers, endStream);
+            GrpcHeaders.checkResponseHeaders(headers, endStream);
             if (!endStream) {
                 return false;
             }
@@ -158,47 +161,12 @@ final class StreamingCall {
         return finish(headers);
     }
 
-    private void checkResponseHeaders(HeaderList headers, boolean trailersOnly) throws CallFailure {
-        String status = headers.get(":status");
-        if (status == null) {
-            throw protocolError("response headers without :status");
-        }
-        if (!status.equals("200")) {
-            int httpStatus;
-            try {
-                httpStatus = Integer.parseInt(status);
-            } catch (NumberFormatException e) {
-                throw protocolError("response :status '" + status + "'");
-            }
-            throw new CallFailure(GrpcCodes.fromHttpStatus(httpStatus), "HTTP status " + status + " from the daemon"
-                    + (headers.get("grpc-message") != null ? ": " + percentDecode(headers.get("grpc-message")) : ""));
-        }
-        String type = headers.get("content-type");
-        if (!trailersOnly && (type == null || !type.startsWith("application/grpc"))) {
-            throw new CallFailure(GrpcCodes.UNKNOWN, "not a gRPC response (content-type " + type + ")");
-        }
-    }
-
     private boolean finish(HeaderList trailers) throws CallFailure {
         if (!messages.idle()) {
             throw new CallFailure(GrpcCodes.INTERNAL, "the response ended inside a message");
         }
-        String status = trailers.get("grpc-status");
-        if (status == null) {
-            throw new CallFailure(GrpcCodes.INTERNAL, "the daemon ended the response without a grpc-status");
-        }
-        int code;
-        try {
-            code = Integer.parseInt(status);
-        } catch (NumberFormatException e) {
-            throw new CallFailure(GrpcCodes.UNKNOWN, "unparseable grpc-status '" + status + "'");
-        }
-        if (code == GrpcCodes.OK) {
-            return true;
-        }
-        String message = trailers.get("grpc-message");
-        throw new CallFailure(code < 0 || code > GrpcCodes.MAX_CODE ? GrpcCodes.UNKNOWN : code,
-                message == null ? "" : percentDecode(message));
+        GrpcHeaders.checkTrailers(trailers);
+        return true;
     }
 
     private void onReset() throws CallFailure {
@@ -305,34 +273,7 @@ final class StreamingCall {
         return new CallFailure(GrpcCodes.UNAVAILABLE, "connection to the daemon failed: " + why, e);
     }
 
-    private static CallFailure protocolError(String what) {
-        return new CallFailure(GrpcCodes.INTERNAL, "HTTP/2 protocol error from the daemon: " + what);
-    }
-
     private static byte[] intBytes(int value) {
         return ByteBuffer.allocate(4).putInt(value).array();
-    }
-
-    /** grpc-message is UTF-8 with bytes outside printable ASCII and '%' written as %XX. */
-    static String percentDecode(String s) {
-        if (s.indexOf('%') < 0) {
-            return s;
-        }
-        byte[] out = new byte[s.length()];
-        int n = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '%' && i + 2 < s.length()) {
-                int hi = Character.digit(s.charAt(i + 1), 16);
-                int lo = Character.digit(s.charAt(i + 2), 16);
-                if (hi >= 0 && lo >= 0) {
-                    out[n++] = (byte) (hi * 16 + lo);
-                    i += 2;
-                    continue;
-                }
-            }
-            out[n++] = (byte) c;
-        }
-        return new String(out, 0, n, StandardCharsets.UTF_8);
     }
 }

@@ -1,8 +1,9 @@
 package io.gfxstats.trace.output;
 
 import io.gfxstats.trace.FrameTable;
+import io.gfxstats.trace.ProcessInfo;
+import io.gfxstats.trace.ThreadInfo;
 import io.gfxstats.trace.Trace;
-import io.gfxstats.trace.TraceParser;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -154,7 +155,7 @@ public final class SqliteWriter {
             p.setInt(5, 0);
             p.setInt(6, 0);
             p.addBatch();
-            for (TraceParser.ThreadInfo t : trace.threads()) {
+            for (ThreadInfo t : trace.threads()) {
                 p.setInt(1, t.itid());
                 p.setInt(2, t.itid());
                 p.setInt(3, t.tid());
@@ -171,7 +172,7 @@ public final class SqliteWriter {
             p.setInt(3, 0);
             p.setNull(4, Types.VARCHAR);
             p.addBatch();
-            for (TraceParser.ProcessInfo pr : trace.processes()) {
+            for (ProcessInfo pr : trace.processes()) {
                 p.setInt(1, pr.ipid());
                 p.setInt(2, pr.ipid());
                 p.setInt(3, pr.pid());

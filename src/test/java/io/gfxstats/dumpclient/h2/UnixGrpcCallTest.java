@@ -263,9 +263,9 @@ class UnixGrpcCallTest {
 
     @Test
     void shouldPercentDecodeGrpcMessages() {
-        assertEquals("plain", StreamingCall.percentDecode("plain"));
-        assertEquals("a%zz b%", StreamingCall.percentDecode("a%zz b%"));
-        assertEquals("line\nnext é", StreamingCall.percentDecode("line%0Anext %C3%A9"));
+        assertEquals("plain", GrpcHeaders.percentDecode("plain"));
+        assertEquals("a%zz b%", GrpcHeaders.percentDecode("a%zz b%"));
+        assertEquals("line\nnext é", GrpcHeaders.percentDecode("line%0Anext %C3%A9"));
     }
 
     @Test

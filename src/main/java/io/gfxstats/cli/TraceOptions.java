@@ -1,0 +1,145 @@
+package io.gfxstats.cli;
+
+import io.gfxstats.trace.ClockOffset;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The command line of {@code gfxstats trace}, checked as a whole before the trace is read, so that a
+ * long read never ends in a usage error.
+ *
+ * @param outPath   null for stdout
+ * @param refresh   0 for the defaults described in {@link #help}
+ * @param failAbove the janky-percent threshold, -1 for none
+ */
+record TraceOptions(String input, Platform platform, List<String> processes, ClockOffset clock, Format format,
+                    Path outPath, long refresh, double failAbove) {
+
+    enum Format { SUMMARY, CSV, JSON, SQLITE, DUMPSYS, PROTO }
+
+    enum Platform { AUTO, OHOS, ANDROID }
+
+    static final String SYNOPSIS =
+            "trace FILE|- [--platform auto|ohos|android] [--process NAME|PID]... [--clock-offset auto|none|NS]"
+            + " [--format summary|csv|json|sqlite|dumpsys|proto] [--out PATH] [--refresh-interval NS]"
+            + " [--fail-on-janky-percent P]   frames of an OpenHarmony/Android text trace";
+
+    static void help(PrintStream out) {
+        out.println("usage: gfxstats trace FILE|- [options]");
+        out.println();
+        out.println("Frames of a hitrace (OpenHarmony) or atrace (Android) text trace, plain or gzip, without a daemon.");
+        out.println("OpenHarmony frames are computed exactly as SmartPerf-Host's trace_streamer does (docs/trace.md).");
+        out.println();
+        out.println("  FILE|-                     the trace text; - reads stdin");
+        out.println("  --platform P               auto (default: whatever the trace holds), ohos, android");
+        out.println("  --process NAME|PID         only this process (repeatable); a name matches exactly or as a part");
+        out.println("  --clock-offset C           auto (default): put vsync times on the trace clock, estimated from");
+        out.println("                             'H:VSync now:' lines; none: raw, as trace_streamer; NS: add NS");
+        out.println("  --format F                 summary (default), csv, json, sqlite (needs --out), dumpsys, proto");
+        out.println("  --out PATH                 write there instead of stdout");
+        out.println("  --refresh-interval NS      Android frame period and the trackers' refresh interval");
+        out.println("                             (default: 60 Hz for Android frames, the frames' median period for dumpsys)");
+        out.println("  --fail-on-janky-percent P  exit 3 when a selected process has more than P% janky frames");
+    }
+
+    /** The options of {@code args}; empty when they ask for help ({@code --help}, {@code -h}). */
+    static Optional<TraceOptions> parse(String[] args) throws UsageException {
+        String input = null;
+        Platform platform = Platform.AUTO;
+        List<String> processes = new ArrayList<>();
+        ClockOffset clock = ClockOffset.AUTO;
+        Format format = Format.SUMMARY;
+        Path outPath = null;
+        long refresh = 0;
+        double failAbove = -1;
+        boolean optionsEnded = false;
+        for (int i = 0; i < args.length; i++) {
+            if (optionsEnded || !args[i].startsWith("--") || args[i].equals("-")) {
+                if (!optionsEnded && args[i].startsWith("-") && !args[i].equals("-")) {
+                    if (args[i].equals("-h")) {
+                        return Optional.empty();
+                    }
+                    throw new UsageException("unknown option '" + args[i] + "' (try: gfxstats trace --help)");
+                }
+                if (input != null) {
+                    throw new UsageException("one input only, got '" + input + "' and '" + args[i] + "'");
+                }
+                input = args[i];
+                continue;
+            }
+            Args.Token token = Args.Token.of(args[i]);
+            String arg = token.name();
+            if (arg.equals("--")) {
+                optionsEnded = true;
+                continue;
+            }
+            if (arg.equals("--help")) {
+                return Optional.empty();
+            }
+            String value = token.value() != null ? token.value() : Args.next(args, ++i, arg);
+            switch (arg) {
+                case "--platform" -> platform = choice(Platform.class, arg, value);
+                case "--process" -> processes.add(value);
+                case "--clock-offset" -> {
+                    try {
+                        clock = ClockOffset.parse(value);
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException(e.getMessage());
+                    }
+                }
+                case "--format" -> format = choice(Format.class, arg, value);
+                case "--out" -> outPath = Path.of(value);
+                case "--refresh-interval" -> refresh = Args.refreshInterval(value);
+                case "--fail-on-janky-percent" -> failAbove = percent(value);
+                default -> throw new UsageException("unknown option '" + arg + "' (try: gfxstats trace --help)");
+            }
+        }
+        if (input == null) {
+            throw new UsageException("missing input: FILE, or - for stdin (try: gfxstats trace --help)");
+        }
+        if (format == Format.SQLITE && outPath == null) {
+            throw new UsageException("--format sqlite needs --out PATH (a database file)");
+        }
+        if (outPath != null && Files.isDirectory(outPath)) {
+            throw new UsageException("cannot write " + outPath + ": is a directory");
+        }
+        if (outPath != null) {
+            Path parent = outPath.toAbsolutePath().getParent();
+            if (parent != null && !Files.isDirectory(parent)) {
+                throw new UsageException("cannot write " + outPath + ": no such directory " + parent);
+            }
+        }
+        return Optional.of(new TraceOptions(input, platform, List.copyOf(processes), clock, format, outPath, refresh,
+                failAbove));
+    }
+
+    private static <E extends Enum<E>> E choice(Class<E> type, String option, String value) throws UsageException {
+        for (E e : type.getEnumConstants()) {
+            if (e.name().toLowerCase(Locale.ROOT).equals(value)) {
+                return e;
+            }
+        }
+        List<String> names = new ArrayList<>();
+        for (E e : type.getEnumConstants()) {
+            names.add(e.name().toLowerCase(Locale.ROOT));
+        }
+        throw new UsageException(option + " takes one of " + String.join(", ", names) + ", got '" + value + "'");
+    }
+
+    private static double percent(String value) throws UsageException {
+        try {
+            double p = Double.parseDouble(value.trim());
+            if (p >= 0 && p <= 100) {
+                return p;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new UsageException("--fail-on-janky-percent takes a number from 0 to 100, got '" + value + "'");
+    }
+}
