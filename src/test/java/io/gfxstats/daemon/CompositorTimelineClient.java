@@ -2,14 +2,13 @@ package io.gfxstats.daemon;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.gfxstats.client.CompositorLink;
 import io.gfxstats.client.DaemonBufferProvider;
 import io.gfxstats.client.SessionOptions;
 import io.gfxstats.client.StatsSession;
 import io.gfxstats.client.WindowTracker;
 import io.gfxstats.timeline.TimelineFrame;
 import io.gfxstats.timeline.TimelineRecorder;
-import io.gfxstats.timeline.feed.DisplayOutcomeLayout;
-import io.gfxstats.timeline.feed.DisplayOutcomes;
 import io.gfxstats.timeline.wayland.PresentationFeedback;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -53,8 +52,10 @@ public final class CompositorTimelineClient {
         WindowTracker tracker = session.newTracker();
         TimelineRecorder timeline = tracker.timeline();
         long joinWait = args.length > 4 ? Long.parseLong(args[4]) * 1_000_000L : TimelineRecorder.DEFAULT_JOIN_WAIT_NANOS;
-        timeline.joinCompositor(DisplayOutcomes.open(DisplayOutcomeLayout.besideBuffer(session.buffer().orElseThrow()
-                .path())), joinWait);
+        if (!new CompositorLink(session, timeline, joinWait).refresh()) {
+            System.out.println("no display-frame ring beside " + session.buffer());
+            System.exit(5);
+        }
         TimelineFrame frame = new TimelineFrame();
         List<String> lines = Files.readAllLines(Paths.get(args[3]));
         ArrayDeque<Feedback> inFlight = new ArrayDeque<>();
