@@ -130,7 +130,7 @@ final class CompositorFeedCalls {
                 String problem = problem(f);
                 boolean first = !outputs.contains(f.getOutput());
                 if (problem == null) {
-                    problem = publisher.check(f.getOutput(), f.getMsc(), first);
+                    problem = publisher.checkAndPublish(f.getOutput(), f.getMsc(), toDisplayFrame(f, scratch), first);
                 }
                 if (problem != null) {
                     failed = true;
@@ -139,7 +139,6 @@ final class CompositorFeedCalls {
                     observer.onError(Status.INVALID_ARGUMENT.withDescription(line).asRuntimeException());
                     return;
                 }
-                publisher.publish(f.getOutput(), f.getMsc(), toDisplayFrame(f, scratch), first);
                 outputs.add(f.getOutput());
                 frames = n;
             }

@@ -51,6 +51,18 @@ public final class DisplayFramePublisher implements AutoCloseable {
     }
 
     /**
+     * {@link #check}, then {@link #publish} if there is no problem, as one step (feeds of the same
+     * output may run at once); returns the problem or null.
+     */
+    public synchronized String checkAndPublish(long output, long msc, DisplayFrame df, boolean firstOfFeed) {
+        String problem = check(output, msc, firstOfFeed);
+        if (problem == null) {
+            publish(output, msc, df, firstOfFeed);
+        }
+        return problem;
+    }
+
+    /**
      * Classifies {@code df} (its inputs set; its results are overwritten) as the frame of
      * {@code output} shown at {@code msc} and publishes it. {@code firstOfFeed}: the first frame
      * of this output in a new feed, whose lower MSC restarts the output (previous present 0).
