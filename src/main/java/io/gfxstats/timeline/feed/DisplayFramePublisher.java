@@ -14,6 +14,9 @@ import java.util.Map;
 public final class DisplayFramePublisher implements AutoCloseable {
     private final FrameTimelineClassifier classifier;
     private final DisplayOutcomeWriter ring;
+    /** Distinct outputs a daemon keeps state for: far more than displays, few enough to bound memory. */
+    public static final int MAX_OUTPUTS = 256;
+
     private final Map<Long, OutputState> outputs = new HashMap<>();
 
     private static final class OutputState {
@@ -38,10 +41,15 @@ public final class DisplayFramePublisher implements AutoCloseable {
     /**
      * The problem with publishing a frame of {@code output} at {@code msc} now, or null: an
      * output's MSCs must increase, except that the first frame of an output in a new feed (a
-     * compositor that restarted, a display that was re-plugged) may start lower.
+     * compositor that restarted, a display that was re-plugged) may start lower; at most
+     * {@link #MAX_OUTPUTS} outputs.
      */
     public synchronized String check(long output, long msc, boolean firstOfFeed) {
         OutputState s = outputs.get(output);
+        if (s == null && outputs.size() >= MAX_OUTPUTS) {
+            return "output " + Long.toUnsignedString(output) + " would be output number " + (MAX_OUTPUTS + 1)
+                    + "; the daemon keeps at most " + MAX_OUTPUTS + " (output ids are the outputs' wl_registry names)";
+        }
         if (s == null || firstOfFeed || msc > s.lastMsc) {
             return null;
         }

@@ -87,6 +87,12 @@ class DisplayOutcomeRingTest {
                     publisher.check(1, 10, false));
             assertEquals(null, publisher.check(1, 5, true), "a new feed may restart the output");
             assertEquals(null, publisher.check(2, 5, false), "another output");
+            for (long o = 100; o < 100 + DisplayFramePublisher.MAX_OUTPUTS - 1; o++) {
+                assertEquals(null, publisher.checkAndPublish(o, 1, frame(o, 1_000 * MS, 1_000 * MS, 995 * MS), true));
+            }
+            assertEquals("output 7 would be output number 257; the daemon keeps at most 256 (output ids are the "
+                    + "outputs' wl_registry names)", publisher.check(7, 1, true));
+            assertEquals(null, publisher.check(100, 2, false), "known outputs go on");
         }
     }
 
