@@ -256,6 +256,13 @@ class CompositorFeedEndToEndTest {
         }
         Process client = JavaProcess.builder(CompositorTimelineClient.class, clientArgs.toArray(String[]::new))
                 .redirectError(ProcessBuilder.Redirect.appendTo(daemon.clientLog().toFile())).start();
+        // A process that hangs is killed, which ends the test's blocking reads (with a failure).
+        java.util.concurrent.ScheduledExecutorService watchdog = java.util.concurrent.Executors
+                .newSingleThreadScheduledExecutor();
+        watchdog.schedule(() -> {
+            client.destroyForcibly();
+            compositor.destroyForcibly();
+        }, 5, TimeUnit.MINUTES);
         // Closed by hand: the end of their input is the processes' signal to finish.
         Writer toCompositor = new java.io.OutputStreamWriter(compositor.getOutputStream(), StandardCharsets.UTF_8);
         Writer toClient = new java.io.OutputStreamWriter(client.getOutputStream(), StandardCharsets.UTF_8);
@@ -290,6 +297,7 @@ class CompositorFeedEndToEndTest {
             assertTrue(compositor.waitFor(60, TimeUnit.SECONDS));
             assertEquals(0, compositor.exitValue());
         } finally {
+            watchdog.shutdownNow();
             client.destroyForcibly();
             compositor.destroyForcibly();
         }
