@@ -145,8 +145,11 @@ public final class WindowTracker implements AutoCloseable {
     /**
      * FrameTimeline for this window (docs/frametimeline.md): commit each frame with its token,
      * predictions and work times, then feed its Wayland presentation feedback; the frames are
-     * classified in client-only mode and counted into the session's buffer with the other
-     * counters (saved in the day files, shown by {@code gfxstats dump --frametimeline}). Created
+     * classified in client-only mode, or joined with a cooperating compositor's display frames
+     * when the recorder is in compositor mode ({@link TimelineRecorder#joinCompositor}, kept
+     * joined across daemon restarts by {@link CompositorLink}), and counted into the session's
+     * buffer with the other counters (saved in the day files, shown by
+     * {@code gfxstats dump --frametimeline}). Created
      * on first call (Android 16's thresholds, 16 frames awaiting feedback, the compositor budget
      * refresh - 1 ms); same thread rules as {@link #record}: it allocates nothing and takes no lock.
      */
