@@ -138,20 +138,6 @@ public class SceneStripe {
         return sceneRecord != 0;
     }
 
-    /** Adds one to u32 counter {@code field} (a {@link SceneGroup} field) of the selected scene. */
-    public final void incrementScene(int field) {
-        int slot = slotOffset;
-        if (slot < 0) {
-            return;
-        }
-        long o = slot + ((long) field << 2);
-        if (sharedScenes) {
-            MEMORY.addInt(sceneAddress + o, 1);
-        }
-        long r = sceneRecord + o;
-        MEMORY.writeInt(r, MEMORY.readInt(r) + 1);
-    }
-
     /** Adds {@code delta} to u32 counter {@code field} of the selected scene. */
     public final void addScene(int field, int delta) {
         int slot = slotOffset;

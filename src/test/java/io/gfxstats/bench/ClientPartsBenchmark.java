@@ -2,10 +2,7 @@ package io.gfxstats.bench;
 
 import io.gfxstats.buffer.FrameStream;
 import io.gfxstats.buffer.StripeWriter;
-import io.gfxstats.client.DirectoryBufferProvider;
 import io.gfxstats.client.SceneOptions;
-import io.gfxstats.client.SessionOptions;
-import io.gfxstats.client.StatsSession;
 import io.gfxstats.client.WindowTracker;
 import io.gfxstats.frame.DaveyListener;
 import io.gfxstats.frame.ModernJankTracker;
@@ -25,11 +22,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * Where the time of {@link ClientRecordBenchmark#gfxstatsRecord1t} goes, in time rather than
@@ -48,37 +41,21 @@ public class ClientPartsBenchmark {
     public static class Window {
         @Param({"on", "off"})
         String scenes;
-        Path dir;
-        DirectoryBufferProvider provider;
-        StatsSession session;
+        BenchSession session;
         WindowTracker tracker;
         long intendedVsync = 1_000_000_000L;
         int next;
 
         @Setup(Level.Trial)
         public void setUp() throws Exception {
-            dir = Files.createTempDirectory("gfxstats-bench");
-            provider = DirectoryBufferProvider.create(dir);
-            session = StatsSession.open(SessionOptions.builder("io.gfxstats.bench", 1)
-                    .daveyListener(DaveyListener.ignoring())
-                    .scenes(scenes.equals("on") ? SceneOptions.DEFAULT : SceneOptions.DISABLED).build(), provider);
-            if (!session.awaitAttached(Duration.ofSeconds(10))) {
-                throw new IllegalStateException("no buffer attached");
-            }
-            tracker = session.newTracker();
+            session = new BenchSession(scenes.equals("on") ? SceneOptions.DEFAULT : SceneOptions.DISABLED);
+            tracker = session.session.newTracker();
         }
 
         @TearDown(Level.Trial)
         public void tearDown() throws IOException {
             tracker.close();
             session.close();
-            provider.close();
-            try (Stream<Path> files = Files.list(dir)) {
-                for (Path p : files.toList()) {
-                    Files.delete(p);
-                }
-            }
-            Files.delete(dir);
         }
     }
 

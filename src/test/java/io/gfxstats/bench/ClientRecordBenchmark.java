@@ -1,11 +1,9 @@
 package io.gfxstats.bench;
 
 import io.gfxstats.buffer.FrameStream;
-import io.gfxstats.client.DirectoryBufferProvider;
-import io.gfxstats.client.SessionOptions;
+import io.gfxstats.client.SceneOptions;
 import io.gfxstats.client.StatsSession;
 import io.gfxstats.client.WindowTracker;
-import io.gfxstats.frame.DaveyListener;
 import org.HdrHistogram.AtomicHistogram;
 import org.HdrHistogram.Histogram;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -20,12 +18,8 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * Cost of recording one frame through the client API (jank tracker plus the write into the
@@ -57,36 +51,21 @@ public class ClientRecordBenchmark {
         }
     }
 
-    /** One session attached to a real buffer file (standalone directory provider). */
+    /** One session attached to a real buffer file, with the default session's features. */
     @State(Scope.Benchmark)
     public static class Session {
-        Path dir;
-        DirectoryBufferProvider provider;
+        BenchSession bench;
         StatsSession session;
 
         @Setup(Level.Trial)
         public void setUp() throws Exception {
-            dir = Files.createTempDirectory("gfxstats-bench");
-            provider = DirectoryBufferProvider.create(dir);
-            // Daveys (frames >= 700 ms, 0.3 % of this stream) would each log a line: that is a
-            // diagnostic outside the counting cost being compared here.
-            session = StatsSession.open(SessionOptions.builder("io.gfxstats.bench", 1)
-                    .daveyListener(DaveyListener.ignoring()).build(), provider);
-            if (!session.awaitAttached(Duration.ofSeconds(10))) {
-                throw new IllegalStateException("no buffer attached");
-            }
+            bench = new BenchSession(SceneOptions.DEFAULT);
+            session = bench.session;
         }
 
         @TearDown(Level.Trial)
         public void tearDown() throws IOException {
-            session.close();
-            provider.close();
-            try (Stream<Path> files = Files.list(dir)) {
-                for (Path p : files.toList()) {
-                    Files.delete(p);
-                }
-            }
-            Files.delete(dir);
+            bench.close();
         }
     }
 

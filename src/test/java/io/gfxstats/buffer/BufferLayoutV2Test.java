@@ -82,7 +82,7 @@ class BufferLayoutV2Test {
                 s.increment(Counters.TOTAL_FRAMES);
                 s.increment(Counters.JANKY_FRAMES);
                 s.increment(Counters.cpuBucket(5));
-                s.incrementScene(SceneGroup.LEVEL_COUNT_BASE + 2);
+                s.addScene(SceneGroup.LEVEL_COUNT_BASE + 2, 1);
                 s.addScene(SceneGroup.LEVEL_SUM_BASE + 2, 11);
                 s.addSceneSum(SceneGroup.COST_NANOS, 5_000_000_000L);
                 s.selectScene(-1);
@@ -173,7 +173,7 @@ class BufferLayoutV2Test {
             assertFalse(s.hasScenes());
             s.selectScene(1);
             s.increment(Counters.TOTAL_FRAMES);
-            s.incrementScene(SceneGroup.MATRIX_FRAMES);
+            s.addScene(SceneGroup.MATRIX_FRAMES, 1);
             BufferSnapshot snap = r.snapshot();
             assertFalse(snap.hasScenes());
             assertEquals(1, snap.totalFrames());
