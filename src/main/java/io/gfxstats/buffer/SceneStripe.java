@@ -73,8 +73,8 @@ public class SceneStripe {
     /**
      * Counts one frame's Matrix values in the selected scene, in one call (the per-frame path):
      * Matrix frames, the level's count and dropped-frame sum, Σ max(T, I), Σ dropped (2^-20
-     * units), Σ refresh (milli-Hz) and the TOTAL stage sum. Adds of zero are skipped (most
-     * frames drop nothing).
+     * units), Σ refresh (milli-Hz) and the TOTAL stage sum. Adds of zero are skipped: most
+     * frames drop nothing, and their callers pass constant zeros, which the JIT folds away.
      */
     public final void countMatrix(int level, int dropped, long costNanos, long droppedQ20, long refreshMilliHz,
                             long totalNanos) {
@@ -101,32 +101,6 @@ public class SceneStripe {
             a = w + (SceneGroup.DROPPED_Q20 << 3);
             MEMORY.writeLong(a, MEMORY.readLong(a) + droppedQ20);
         }
-        a = w + (SceneGroup.REFRESH_MILLIHZ << 3);
-        MEMORY.writeLong(a, MEMORY.readLong(a) + refreshMilliHz);
-        a = w + ((SceneGroup.STAGE_BASE + SceneGroup.TOTAL_STAGE) << 3);
-        MEMORY.writeLong(a, MEMORY.readLong(a) + totalNanos);
-    }
-
-    /**
-     * {@link #countMatrix} for a frame that dropped nothing: no dropped-frame sums to add. The
-     * common frame, so it is its own short path.
-     */
-    public final void countMatrixOnTime(int level, long costNanos, long refreshMilliHz, long totalNanos) {
-        int slot = slotOffset;
-        if (slot < 0) {
-            return;
-        }
-        if (sharedScenes) {
-            countMatrixShared(slot, level, 0, costNanos, 0, refreshMilliHz, totalNanos);
-        }
-        long u = sceneRecord + slot;
-        long w = sceneRecord + wideOffset;
-        long a = u + (SceneGroup.MATRIX_FRAMES << 2);
-        MEMORY.writeInt(a, MEMORY.readInt(a) + 1);
-        a = u + ((long) (SceneGroup.LEVEL_COUNT_BASE + level) << 2);
-        MEMORY.writeInt(a, MEMORY.readInt(a) + 1);
-        a = w + (SceneGroup.COST_NANOS << 3);
-        MEMORY.writeLong(a, MEMORY.readLong(a) + costNanos);
         a = w + (SceneGroup.REFRESH_MILLIHZ << 3);
         MEMORY.writeLong(a, MEMORY.readLong(a) + refreshMilliHz);
         a = w + ((SceneGroup.STAGE_BASE + SceneGroup.TOTAL_STAGE) << 3);

@@ -90,7 +90,7 @@ public final class SceneFrameCounter {
         if (total <= onTimeMaxTotal) {
             // Most frames: within one interval the 2.1 rule drops nothing, so the division, the
             // rounding and the level are known without computing them (see onTimeLevel).
-            sink.countMatrixOnTime(onTimeLevel, onTimeCostNanos, refreshMilliHz, total);
+            sink.countMatrix(onTimeLevel, 0, onTimeCostNanos, 0, refreshMilliHz, total);
             return;
         }
         int dropped = legacy ? MatrixRule.legacyDroppedFrames(total,
