@@ -53,6 +53,20 @@ public class SceneStripe {
     }
 
     /**
+     * The selected slot's u32 counters, for a tracker that writes a frame's common counters itself
+     * ({@link StripeWriter#countCommon}, {@link #addMatrixFrame}); 0 when no slot is selected or
+     * the stripe is shared. Valid until the next {@link #selectScene}.
+     */
+    public final long selectedSceneCounters() {
+        return slotOffset < 0 || sharedScenes ? 0 : sceneRecord + slotOffset;
+    }
+
+    /** The selected slot's u64 sums, under the same rules as {@link #selectedSceneCounters}. */
+    public final long selectedSceneSums() {
+        return slotOffset < 0 || sharedScenes ? 0 : sceneRecord + wideOffset;
+    }
+
+    /**
      * Selects the scene slot that the following frames count into (0..{@link SceneGroup#SLOTS}-1),
      * or none with -1. Without a scene group (a buffer made without one) nothing is selected.
      */
@@ -85,8 +99,17 @@ public class SceneStripe {
         if (sharedScenes) {
             countMatrixShared(slot, level, dropped, costNanos, droppedQ20, refreshMilliHz, totalNanos);
         }
-        long u = sceneRecord + slot;
-        long w = sceneRecord + wideOffset;
+        addMatrixFrame(sceneRecord + slot, sceneRecord + wideOffset, level, dropped, costNanos, droppedQ20,
+                refreshMilliHz, totalNanos);
+    }
+
+    /**
+     * {@link #countMatrix} at raw addresses (from {@link #selectedSceneCounters} and
+     * {@link #selectedSceneSums}) of an exclusive or in-memory stripe.
+     */
+    public static void addMatrixFrame(long u, long w, int level, int dropped, long costNanos, long droppedQ20,
+                                      long refreshMilliHz, long totalNanos) {
+        Objects.checkIndex(level, SceneGroup.LEVELS);
         long a = u + (SceneGroup.MATRIX_FRAMES << 2);
         MEMORY.writeInt(a, MEMORY.readInt(a) + 1);
         a = u + ((long) (SceneGroup.LEVEL_COUNT_BASE + level) << 2);

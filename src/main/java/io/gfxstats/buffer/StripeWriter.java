@@ -1,6 +1,8 @@
 package io.gfxstats.buffer;
 
 import io.gfxstats.stats.Counters;
+import io.gfxstats.stats.FrameOutcome;
+import io.gfxstats.stats.JankType;
 import io.gfxstats.stats.StatsSink;
 import net.openhft.chronicle.bytes.internal.NativeBytesStore;
 import net.openhft.chronicle.core.UnsafeMemory;
@@ -28,6 +30,8 @@ import java.util.Objects;
 public final class StripeWriter extends SceneStripe implements StatsSink, io.gfxstats.timeline.TimelineSink {
     private static final UnsafeMemory MEMORY = UnsafeMemory.MEMORY;
     private static final int BYTES = Counters.COUNT * Integer.BYTES;
+    private static final long TOTAL_OFFSET = (long) Counters.TOTAL_FRAMES << 2;
+    private static final long LATENCY_OFFSET = (long) JankType.HIGH_INPUT_LATENCY.counter() << 2;
 
     private final BufferWriter buffer;
     private final int stripe;
@@ -115,6 +119,61 @@ public final class StripeWriter extends SceneStripe implements StatsSink, io.gfx
         if (counter < SceneGroup.MIRRORED) {
             mirror(offset);
         }
+    }
+
+    /**
+     * Counts one frame's {@link FrameOutcome}: what {@link FrameOutcome#countInto} counts, with
+     * the common shape of a frame written by {@link #countCommon} on an exclusive or in-memory
+     * stripe; the rare jank counters, and every counter of a shared stripe, go through
+     * {@link #increment}.
+     */
+    public void countFrame(int outcome) {
+        if (shared || !FrameOutcome.isCounted(outcome)) {
+            FrameOutcome.countInto(outcome, this);
+            return;
+        }
+        countCommon(record, selectedSceneCounters(), outcome);
+        if ((outcome & FrameOutcome.RARE) != 0) {
+            FrameOutcome.countRare(outcome, this);
+        }
+    }
+
+    /**
+     * Where this writer's counters are, for a tracker that writes a frame's common counters
+     * itself ({@link #countCommon}): the stripe's address for an exclusive or in-memory stripe,
+     * 0 for a shared one (whose counts must go through {@link #increment}). Single-writer rules
+     * as {@link #increment}.
+     */
+    public long exclusiveCounters() {
+        return shared ? 0 : record;
+    }
+
+    /**
+     * The counters of a counted frame's {@link FrameOutcome} that most frames have, at raw
+     * addresses (from {@link #exclusiveCounters} and {@link #selectedSceneCounters}; 0: no
+     * scene): total (then a store fence, as in {@link #increment}), CPU bucket, High input
+     * latency 0-2 times and the GPU bucket, and in the scene the total and latency. The rare
+     * counters ({@link FrameOutcome#RARE}) are the caller's.
+     */
+    public static void countCommon(long counters, long sceneCounters, int outcome) {
+        bump(counters + TOTAL_OFFSET, 1);
+        VarHandle.releaseFence();
+        bump(counters + ((long) Objects.checkIndex(Counters.CPU_BUCKET_BASE + FrameOutcome.cpuBucket(outcome),
+                Counters.GPU_BUCKET_BASE) << 2), 1);
+        int latency = FrameOutcome.latencyCount(outcome);
+        bump(counters + LATENCY_OFFSET, latency);
+        if (sceneCounters != 0) {
+            bump(sceneCounters + TOTAL_OFFSET, 1);
+            bump(sceneCounters + LATENCY_OFFSET, latency);
+        }
+        int gpu = FrameOutcome.gpuBucket(outcome);
+        if (gpu >= 0) {
+            bump(counters + ((long) Objects.checkIndex(Counters.GPU_BUCKET_BASE + gpu, Counters.COUNT) << 2), 1);
+        }
+    }
+
+    private static void bump(long address, int delta) {
+        MEMORY.writeInt(address, MEMORY.readInt(address) + delta);
     }
 
     /**

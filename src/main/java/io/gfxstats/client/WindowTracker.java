@@ -2,6 +2,7 @@ package io.gfxstats.client;
 
 import io.gfxstats.frame.FrameInfo;
 import io.gfxstats.frame.ModernJankTracker;
+import io.gfxstats.stats.FrameOutcome;
 import io.gfxstats.timeline.Thresholds;
 import io.gfxstats.timeline.TimelineRecorder;
 import io.gfxstats.timeline.TimelineSink;
@@ -29,6 +30,8 @@ public final class WindowTracker implements AutoCloseable {
     private final long defaultIntervalNanos;
     /** The rules when they are the modern ones, which count a frame from its times directly. */
     private final ModernJankTracker modern;
+    /** The frame path of {@link #record(long, long, long, long, long)} under the modern rules; null under others. */
+    private final TimesPath times;
     /** The frame handed to other rules by the times-only {@link #record(long, long, long, long, long)}. */
     private final FrameInfo scratch;
     /** Matrix values and stage sums per scene; null when the session counts no scenes. */
@@ -49,6 +52,7 @@ public final class WindowTracker implements AutoCloseable {
         this.scratch = modern == null ? new FrameInfo() : null;
         SceneOptions o = session.sceneOptions();
         this.scenes = o.enabled() ? new SceneFrameCounter(o.matrixMode(), o.matrixLevels(), o.refreshRateHz()) : null;
+        this.times = modern == null ? null : new TimesPath(modern, scenes);
     }
 
     /**
@@ -94,13 +98,18 @@ public final class WindowTracker implements AutoCloseable {
         }
         StripeWriter sink = s.stripe;
         SceneFrameCounter sc = scenes;
-        if (sc == null) {
-            s.rules.finishFrame(frame, sink);
-            return;
+        if (sc != null) {
+            sink.selectScene(currentScene().slotFor(frame.get(FrameInfo.INTENDED_VSYNC)));
         }
-        sink.selectScene(currentScene().slotFor(frame.get(FrameInfo.INTENDED_VSYNC)));
-        s.rules.finishFrame(frame, sink);
-        sc.count(frame, sink);
+        if (modern != null) {
+            times.forgetScene(); // it selects its scene again at its next frame
+            sink.countFrame(modern.classify(frame));
+        } else {
+            s.rules.finishFrame(frame, sink);
+        }
+        if (sc != null) {
+            sc.count(frame, sink);
+        }
     }
 
     /**
@@ -128,15 +137,16 @@ public final class WindowTracker implements AutoCloseable {
         }
         StripeWriter sink = s.stripe;
         SceneFrameCounter sc = scenes;
+        TimesPath path = times;
+        if (path != null) {
+            path.record(sink, sc == null ? -1 : currentScene().slotFor(intendedVsync), intendedVsync, vsync,
+                    frameCompleted, gpuCompleted, interval);
+            return;
+        }
         if (sc != null) {
             sink.selectScene(currentScene().slotFor(intendedVsync));
         }
-        if (modern != null) {
-            modern.finishFrame(intendedVsync, vsync, frameCompleted, gpuCompleted, interval, sink);
-        } else {
-            s.rules.finishFrame(scratch.setMainTimes(intendedVsync, vsync, frameCompleted, gpuCompleted, interval),
-                    sink);
-        }
+        s.rules.finishFrame(scratch.setMainTimes(intendedVsync, vsync, frameCompleted, gpuCompleted, interval), sink);
         if (sc != null) {
             sc.count(intendedVsync, frameCompleted, interval, sink);
         }

@@ -7,12 +7,9 @@ package io.gfxstats.frame;
  * Results are exactly those of the per-frame expressions.
  */
 final class IntervalThresholds {
-    /** Below this, floor(0.1 * interval) is an exact long and the integer comparison is exact. */
-    private static final long EXACT_LIMIT = 1L << 52;
-
     private long interval = Long.MIN_VALUE;
-    private long tenthFloor;
-    private boolean exact;
+    /** The largest gap that does not exceed a tenth of the interval as Java compares them. */
+    private long tenthBound;
     long slowUiThread;
     long slowBitmapUpload;
     long slowDraw;
@@ -25,9 +22,7 @@ final class IntervalThresholds {
     IntervalThresholds update(long interval) {
         if (interval != this.interval) {
             this.interval = interval;
-            double tenth = 0.1 * interval;
-            exact = interval > -EXACT_LIMIT && interval < EXACT_LIMIT;
-            tenthFloor = (long) Math.floor(tenth);
+            tenthBound = tenthBound(interval);
             slowUiThread = (long) (0.5 * interval);
             slowBitmapUpload = (long) (0.2 * interval);
             slowDraw = (long) (0.75 * interval);
@@ -35,12 +30,34 @@ final class IntervalThresholds {
         return this;
     }
 
-    /**
-     * {@code gap > 0.1 * interval} as Java evaluates it (gap converted to double). For an integer
-     * gap and |0.1 * interval| < 2^52 this equals {@code gap > floor(0.1 * interval)}: a gap
-     * beyond +-2^53 is on the same side of the threshold either way.
-     */
+    /** {@code gap > 0.1 * interval} as Java evaluates it (gap converted to double), in one integer comparison. */
     boolean exceedsTenth(long gap) {
-        return exact ? gap > tenthFloor : gap > 0.1 * interval;
+        return gap > tenthBound;
+    }
+
+    /**
+     * The largest long g with {@code (double) g <= 0.1 * interval}. Converting a long to double
+     * never reverses an order, so {@code gap > bound} is exactly {@code gap > 0.1 * interval} for
+     * every gap. Below 2^52 the bound is floor(0.1 * interval); beyond, several longs round to
+     * the same double and a short search finds the last of them.
+     */
+    static long tenthBound(long interval) {
+        double tenth = 0.1 * interval;
+        long lo = (long) Math.floor(tenth); // |tenth| < 2^60: an exact long, and (double) lo <= tenth
+        long step = Math.max(1, (long) Math.ulp(tenth));
+        long hi = lo + step;
+        while ((double) hi <= tenth) {
+            lo = hi;
+            hi += step;
+        }
+        while (hi - lo > 1) {
+            long mid = lo + (hi - lo) / 2;
+            if ((double) mid <= tenth) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 }

@@ -1,12 +1,13 @@
 package io.gfxstats.frame;
 
-import io.gfxstats.stats.JankType;
+import io.gfxstats.stats.FrameOutcome;
 import io.gfxstats.stats.StatsSink;
 
 /**
- * The four cause comparisons run on a frame that missed its deadline. Each counts its type when
+ * The four cause comparisons run on a frame that missed its deadline. Each finds its type when
  * the span reaches its threshold (a fraction of the frame interval) and stays under 10 s, so a
- * frame stuck behind a suspended process is not blamed on one stage.
+ * frame stuck behind a suspended process is not blamed on one stage. Results are
+ * {@link FrameOutcome} bits.
  */
 final class JankChecks {
     static final long CAP_NANOS = 10_000_000_000L;
@@ -15,39 +16,40 @@ final class JankChecks {
     }
 
     static void count(FrameInfo frame, IntervalThresholds t, StatsSink sink) {
-        check(frame, FrameInfo.INTENDED_VSYNC, FrameInfo.VSYNC, 1, JankType.MISSED_VSYNC, sink);
-        check(frame, FrameInfo.VSYNC, FrameInfo.SYNC_START, t.slowUiThread, JankType.SLOW_UI_THREAD, sink);
-        check(frame, FrameInfo.SYNC_START, FrameInfo.ISSUE_DRAW_COMMANDS_START, t.slowBitmapUpload,
-                JankType.SLOW_BITMAP_UPLOAD, sink);
-        check(frame, FrameInfo.ISSUE_DRAW_COMMANDS_START, FrameInfo.FRAME_COMPLETED, t.slowDraw,
-                JankType.SLOW_DRAW, sink);
+        FrameOutcome.countRare(bits(frame, t), sink);
+    }
+
+    static int bits(FrameInfo frame, IntervalThresholds t) {
+        return check(frame, FrameInfo.INTENDED_VSYNC, FrameInfo.VSYNC, 1, FrameOutcome.MISSED_VSYNC)
+                | check(frame, FrameInfo.VSYNC, FrameInfo.SYNC_START, t.slowUiThread, FrameOutcome.SLOW_UI_THREAD)
+                | check(frame, FrameInfo.SYNC_START, FrameInfo.ISSUE_DRAW_COMMANDS_START, t.slowBitmapUpload,
+                        FrameOutcome.SLOW_BITMAP_UPLOAD)
+                | check(frame, FrameInfo.ISSUE_DRAW_COMMANDS_START, FrameInfo.FRAME_COMPLETED, t.slowDraw,
+                        FrameOutcome.SLOW_DRAW);
     }
 
     /**
-     * {@link #count} for a frame with no stage times (SyncQueued, SyncStart and
+     * {@link #bits} for a frame with no stage times (SyncQueued, SyncStart and
      * IssueDrawCommandsStart 0) and a positive IntendedVsync: the three stage spans are then 0,
      * which counts only against a threshold of 0 (intervals under 5 ns).
      */
-    static void countWithoutStages(long intendedVsync, long vsync, IntervalThresholds t, StatsSink sink) {
+    static int bitsWithoutStages(long intendedVsync, long vsync, IntervalThresholds t) {
         long missedVsync = Math.max(vsync - intendedVsync, 0);
-        if (missedVsync >= 1 && missedVsync < CAP_NANOS) {
-            sink.increment(JankType.MISSED_VSYNC.counter());
-        }
+        int bits = missedVsync >= 1 && missedVsync < CAP_NANOS ? FrameOutcome.MISSED_VSYNC : 0;
         if (t.slowUiThread <= 0) {
-            sink.increment(JankType.SLOW_UI_THREAD.counter());
+            bits |= FrameOutcome.SLOW_UI_THREAD;
         }
         if (t.slowBitmapUpload <= 0) {
-            sink.increment(JankType.SLOW_BITMAP_UPLOAD.counter());
+            bits |= FrameOutcome.SLOW_BITMAP_UPLOAD;
         }
         if (t.slowDraw <= 0) {
-            sink.increment(JankType.SLOW_DRAW.counter());
+            bits |= FrameOutcome.SLOW_DRAW;
         }
+        return bits;
     }
 
-    private static void check(FrameInfo frame, int start, int end, long threshold, JankType type, StatsSink sink) {
+    private static int check(FrameInfo frame, int start, int end, long threshold, int bit) {
         long d = frame.duration(start, end);
-        if (d >= threshold && d < CAP_NANOS) {
-            sink.increment(type.counter());
-        }
+        return d >= threshold && d < CAP_NANOS ? bit : 0;
     }
 }

@@ -1,8 +1,7 @@
 package io.gfxstats.frame;
 
-import io.gfxstats.stats.Counters;
+import io.gfxstats.stats.FrameOutcome;
 import io.gfxstats.stats.Histograms;
-import io.gfxstats.stats.JankType;
 import io.gfxstats.stats.StatsSink;
 
 /**
@@ -20,19 +19,20 @@ import io.gfxstats.stats.StatsSink;
  * {@link #finishFrame(long, long, long, long, long, StatsSink)}, which counts exactly what
  * {@link #finishFrame(FrameInfo, StatsSink)} counts for such a frame without going through a
  * FrameInfo.
+ *
+ * <p>The rules decide; a sink counts. {@link #classify(FrameInfo)} and
+ * {@link #classify(long, long, long, long, long)} return what a frame adds as one
+ * {@link FrameOutcome}, so that a writer on the per-frame path can count it in one pass instead
+ * of one call per counter; {@code finishFrame} counts the same outcome into any sink.
  */
 public final class ModernJankTracker implements FrameTracker {
-    private static final int HIGH_INPUT_LATENCY = JankType.HIGH_INPUT_LATENCY.counter();
-    private static final int MISSED_DEADLINE = JankType.MISSED_DEADLINE.counter();
-    private static final int MISSED_DEADLINE_LEGACY = JankType.MISSED_DEADLINE_LEGACY.counter();
-
     private final long refresh;
     private final long dequeueForgiveness;
     private final long defaultInterval;
     private final boolean extendDeadlines;
     private final DaveyListener daveys;
-    /** Thresholds of the refresh interval, for the legacy accounting. */
-    private final IntervalThresholds legacyThresholds;
+    /** The legacy accounting's stuffed-pipeline bound: {@link IntervalThresholds#tenthBound} of the refresh. */
+    private final long legacyTenthBound;
     /** Thresholds of the current frame interval, for the modern rules. */
     private final IntervalThresholds thresholds;
     private long swapDeadline = -1;
@@ -46,7 +46,7 @@ public final class ModernJankTracker implements FrameTracker {
         this.defaultInterval = config.defaultFrameIntervalNanos();
         this.extendDeadlines = !config.deadlinesAlreadyExtended();
         this.daveys = daveys;
-        this.legacyThresholds = new IntervalThresholds(refresh);
+        this.legacyTenthBound = IntervalThresholds.tenthBound(refresh);
         this.thresholds = new IntervalThresholds(defaultInterval);
     }
 
@@ -56,6 +56,14 @@ public final class ModernJankTracker implements FrameTracker {
 
     @Override
     public void finishFrame(FrameInfo frame, StatsSink sink) {
+        FrameOutcome.countInto(classify(frame), sink);
+    }
+
+    /**
+     * Classifies one finished frame: what it adds to the counters ({@link FrameOutcome}), with
+     * this tracker's deadline state moved on as by {@link #finishFrame(FrameInfo, StatsSink)}.
+     */
+    public int classify(FrameInfo frame) {
         long intended = frame.get(FrameInfo.INTENDED_VSYNC);
         long vsync = frame.get(FrameInfo.VSYNC);
         long completed = frame.get(FrameInfo.FRAME_COMPLETED);
@@ -75,17 +83,13 @@ public final class ModernJankTracker implements FrameTracker {
                 swapTime -= Math.min(dequeue, dequeueForgiveness);
             }
         }
-        boolean legacyLatency = swapTime > 0 && !canvas
-                && accountLegacy(swapTime, intended, vsync, completed, sink);
+        int outcome = swapTime > 0 && !canvas ? accountLegacy(swapTime, intended, vsync, completed) : 0;
         if (total <= 0) {
-            if (legacyLatency) {
-                sink.increment(HIGH_INPUT_LATENCY);
-            }
-            return;
+            return outcome; // the legacy accounting's counters only, no frame
         }
-        countTotal(total, sink);
+        outcome |= FrameOutcome.counted(Histograms.cpuBucketIndex(total));
         if (canvas) {
-            return;
+            return outcome;
         }
         long interval = frame.get(FrameInfo.FRAME_INTERVAL);
         if (interval <= 0) {
@@ -93,14 +97,16 @@ public final class ModernJankTracker implements FrameTracker {
         }
         IntervalThresholds t = thresholds.update(interval);
         long gpuCompleted = frame.get(FrameInfo.GPU_COMPLETED);
-        if (missesDeadline(t, interval, intended, vsync, frame.get(FrameInfo.FRAME_DEADLINE), gpuCompleted,
-                legacyLatency, sink)) {
-            JankChecks.count(frame, t, sink);
+        int modern = missesDeadline(t, interval, intended, vsync, frame.get(FrameInfo.FRAME_DEADLINE), gpuCompleted);
+        outcome += modern;
+        if (modern == FrameOutcome.MISSED_DEADLINE) {
+            outcome |= JankChecks.bits(frame, t);
         }
-        countGpu(gpuCompleted, frame.get(FrameInfo.SWAP_BUFFERS), sink);
+        outcome |= gpuBits(gpuCompleted, frame.get(FrameInfo.SWAP_BUFFERS));
         if (total >= DaveyListener.DAVEY_THRESHOLD_NANOS) {
             daveys.onDavey(total, frame);
         }
+        return outcome;
     }
 
     /**
@@ -111,91 +117,95 @@ public final class ModernJankTracker implements FrameTracker {
      */
     public void finishFrame(long intendedVsync, long vsync, long frameCompleted, long gpuCompleted,
                             long frameIntervalNanos, StatsSink sink) {
-        // No stall (SyncQueued = SyncStart = 0), no dequeue time: the legacy span is the total.
-        long total = intendedVsync > 0 ? Math.max(frameCompleted - intendedVsync, 0) : 0;
-        if (total <= 0) {
-            return;
-        }
-        boolean legacyLatency = accountLegacy(total, intendedVsync, vsync, frameCompleted, sink);
-        countTotal(total, sink);
-        long interval = frameIntervalNanos > 0 ? frameIntervalNanos : defaultInterval;
-        IntervalThresholds t = thresholds.update(interval);
-        if (missesDeadline(t, interval, intendedVsync, vsync, intendedVsync + frameIntervalNanos, gpuCompleted,
-                legacyLatency, sink)) {
-            JankChecks.countWithoutStages(intendedVsync, vsync, t, sink);
-        }
-        countGpu(gpuCompleted, frameCompleted, sink);
-        if (total >= DaveyListener.DAVEY_THRESHOLD_NANOS) {
-            reportDavey(total, intendedVsync, vsync, frameCompleted, gpuCompleted, frameIntervalNanos);
-        }
+        FrameOutcome.countInto(classify(intendedVsync, vsync, frameCompleted, gpuCompleted, frameIntervalNanos), sink);
     }
 
     /**
-     * The legacy swap-deadline accounting of a frame whose swap span is positive. Returns
-     * whether it finds high input latency, which the caller counts next to the modern rule's
-     * (one frame often has both).
+     * {@link #classify(FrameInfo)} for a frame known only by these times: what
+     * {@link #finishFrame(long, long, long, long, long, StatsSink)} counts.
      */
-    private boolean accountLegacy(long swapTime, long intended, long vsync, long completed, StatsSink sink) {
-        long r = refresh;
-        if (swapTime > r) {
-            sink.increment(Counters.JANKY_FRAMES_LEGACY);
+    public int classify(long intendedVsync, long vsync, long frameCompleted, long gpuCompleted,
+                        long frameIntervalNanos) {
+        // No stall (SyncQueued = SyncStart = 0), no dequeue time: the legacy span is the total.
+        long total = frameCompleted - intendedVsync;
+        if (intendedVsync <= 0 || total <= 0) {
+            return FrameOutcome.NONE;
         }
+        int outcome = accountLegacy(total, intendedVsync, vsync, frameCompleted)
+                | FrameOutcome.counted(Histograms.cpuBucketIndex(total));
+        long interval = frameIntervalNanos > 0 ? frameIntervalNanos : defaultInterval;
+        IntervalThresholds t = thresholds.update(interval);
+        int modern = missesDeadline(t, interval, intendedVsync, vsync, intendedVsync + frameIntervalNanos,
+                gpuCompleted);
+        outcome += modern;
+        if (modern == FrameOutcome.MISSED_DEADLINE) {
+            outcome |= JankChecks.bitsWithoutStages(intendedVsync, vsync, t);
+        }
+        outcome |= gpuBits(gpuCompleted, frameCompleted);
+        if (total >= DaveyListener.DAVEY_THRESHOLD_NANOS) {
+            reportDavey(total, intendedVsync, vsync, frameCompleted, gpuCompleted, frameIntervalNanos);
+        }
+        return outcome;
+    }
+
+    /**
+     * The legacy swap-deadline accounting of a frame whose swap span is positive: Janky frames
+     * (legacy), Frame deadline missed (legacy) and its own High input latency, which counts next
+     * to the modern rule's (one frame often has both).
+     */
+    private int accountLegacy(long swapTime, long intended, long vsync, long completed) {
+        long r = refresh;
+        int outcome = swapTime > r ? FrameOutcome.JANKY_LEGACY : 0;
         long deadline = swapDeadline;
         if (deadline < 0) {
             deadline = intended + r;
         }
-        boolean stuffed = legacyThresholds.exceedsTenth(deadline - intended);
+        boolean stuffed = deadline - intended > legacyTenthBound;
         deadline = Math.max(deadline + r, intended + r);
-        boolean latency = false;
         if (completed < deadline || swapTime < r) {
-            latency = stuffed;
+            if (stuffed) {
+                outcome += FrameOutcome.LATENCY_ONE;
+            }
         } else {
-            sink.increment(MISSED_DEADLINE_LEGACY);
+            outcome |= FrameOutcome.MISSED_DEADLINE_LEGACY;
             deadline = completed - Periods.remainder(completed - vsync, r) + r;
         }
         swapDeadline = deadline;
-        return latency;
-    }
-
-    private static void countTotal(long total, StatsSink sink) {
-        sink.increment(Counters.TOTAL_FRAMES);
-        sink.increment(Counters.CPU_BUCKET_BASE + Histograms.cpuBucketIndex(total));
+        return outcome;
     }
 
     /**
-     * The modern deadline rule; counts high input latency, or a missed deadline. Returns true
-     * when the frame missed its deadline (the caller then counts its causes).
+     * The modern deadline rule: {@link FrameOutcome#LATENCY_ONE} when a triple-buffered frame met
+     * its (extended) deadline, {@link FrameOutcome#MISSED_DEADLINE} when the frame missed it
+     * (the caller then checks its causes), else 0.
      */
-    private boolean missesDeadline(IntervalThresholds t, long interval, long intended, long vsync, long deadline,
-                                   long gpuCompleted, boolean legacyLatency, StatsSink sink) {
-        if (legacyLatency) {
-            sink.increment(HIGH_INPUT_LATENCY);
-        }
+    private int missesDeadline(IntervalThresholds t, long interval, long intended, long vsync, long deadline,
+                               long gpuCompleted) {
         boolean tripleBuffered = t.exceedsTenth(nextFrameStartUnstuffed - intended);
         if (tripleBuffered && extendDeadlines) {
             deadline += interval;
         }
         if (gpuCompleted < deadline) {
             if (tripleBuffered) {
-                sink.increment(HIGH_INPUT_LATENCY);
                 nextFrameStartUnstuffed += interval;
+                return FrameOutcome.LATENCY_ONE;
             }
-            return false;
+            return 0;
         }
-        sink.increment(MISSED_DEADLINE);
-        sink.increment(Counters.JANKY_FRAMES);
         long jitter = gpuCompleted - vsync;
         nextFrameStartUnstuffed = gpuCompleted - Periods.remainder(jitter, interval) + interval;
-        return true;
+        return FrameOutcome.MISSED_DEADLINE;
     }
 
-    private static void countGpu(long gpuCompleted, long swapBuffers, StatsSink sink) {
+    /** The GPU bucket bits of a frame whose GPU finished at {@code gpuCompleted}, if it did after the swap. */
+    private static int gpuBits(long gpuCompleted, long swapBuffers) {
         if (gpuCompleted > 0) {
             long gpu = gpuCompleted - swapBuffers;
             if (gpu >= 0) {
-                sink.increment(Counters.GPU_BUCKET_BASE + Histograms.gpuBucketIndex(gpu));
+                return FrameOutcome.withGpu(0, Histograms.gpuBucketIndex(gpu));
             }
         }
+        return 0;
     }
 
     private void reportDavey(long total, long intendedVsync, long vsync, long frameCompleted, long gpuCompleted,

@@ -86,16 +86,64 @@ public final class SceneFrameCounter {
         if (total <= 0 || !MatrixRule.isValidDuration(total) || intendedVsync <= 0) {
             return;
         }
-        float i = interval(frameIntervalNanos);
+        countCounted(total, frameIntervalNanos, sink);
+    }
+
+    /**
+     * Makes {@link #onTimeMaxTotal}, {@link #onTimeLevel}, {@link #onTimeCostNanos} and
+     * {@link #refreshMilliHz} those of {@code frameIntervalNanos}, for a tracker that adds the
+     * values of frames within one interval itself ({@link io.gfxstats.buffer.SceneStripe#addMatrixFrame}).
+     */
+    public void useInterval(long frameIntervalNanos) {
+        if (frameIntervalNanos != cachedInterval) {
+            intervalChanged(frameIntervalNanos);
+        }
+    }
+
+    /**
+     * The largest total (ns) of a counted frame that drops nothing at the interval last given:
+     * such a frame's Matrix values are the other on-time constants. 0 in the legacy mode (its
+     * dropped frames come from another span).
+     */
+    public long onTimeMaxTotal() {
+        return onTimeMaxTotal;
+    }
+
+    /** The level of a frame that dropped nothing, at the interval last given. */
+    public int onTimeLevel() {
+        return onTimeLevel;
+    }
+
+    /** Matrix's max(T, I) of a frame that dropped nothing: I, at the interval last given. */
+    public long onTimeCostNanos() {
+        return onTimeCostNanos;
+    }
+
+    /** The refresh rate in milli-Hz at the interval last given. */
+    public long refreshMilliHz() {
+        return refreshMilliHz;
+    }
+
+    /** A valid frame longer than one interval (or any frame in the legacy mode). */
+    private void countLate(long total, long frameIntervalNanos, StripeWriter sink) {
+        int dropped = legacy ? MatrixRule.legacyDroppedFrames(total,
+                frameIntervalNanos > 0 ? frameIntervalNanos : (long) interval(frameIntervalNanos)) : -1;
+        countMatrix(total, frameIntervalNanos, dropped, sink);
+    }
+
+    /**
+     * {@link #count(long, long, long, StripeWriter)} for a frame the Android rules counted, so
+     * with a positive total and intended vsync: the per-frame path of a window tracker.
+     */
+    public void countCounted(long total, long frameIntervalNanos, StripeWriter sink) {
+        useInterval(frameIntervalNanos);
         if (total <= onTimeMaxTotal) {
             // Most frames: within one interval the 2.1 rule drops nothing, so the division, the
             // rounding and the level are known without computing them (see onTimeLevel).
             sink.countMatrix(onTimeLevel, 0, onTimeCostNanos, 0, refreshMilliHz, total);
-            return;
+        } else if (MatrixRule.isValidDuration(total)) {
+            countLate(total, frameIntervalNanos, sink);
         }
-        int dropped = legacy ? MatrixRule.legacyDroppedFrames(total,
-                frameIntervalNanos > 0 ? frameIntervalNanos : (long) i) : -1;
-        countMatrix(total, frameIntervalNanos, dropped, sink);
     }
 
     private int legacyDropped(FrameInfo frame, long total, long interval) {
@@ -153,14 +201,19 @@ public final class SceneFrameCounter {
     /** Matrix's interval I (float ns) for a frame interval, cached for the last one seen. */
     private float interval(long frameInterval) {
         if (frameInterval != cachedInterval) {
-            cachedInterval = frameInterval;
-            refreshHz = MatrixRule.refreshHz(frameInterval, configuredHz);
-            intervalNanos = MatrixRule.intervalNanos(refreshHz);
-            refreshMilliHz = Math.round(refreshHz * 1000.0);
-            onTimeLevel = timeMode ? levels.level(mode, 0, refreshHz) : levels.level(0);
-            onTimeCostNanos = (long) MatrixRule.frameCostNanos(0, intervalNanos);
-            onTimeMaxTotal = legacy ? 0 : largestAtMost(intervalNanos);
+            intervalChanged(frameInterval);
         }
         return intervalNanos;
+    }
+
+    /** Makes every per-interval value that of {@code frameInterval}. */
+    private void intervalChanged(long frameInterval) {
+        cachedInterval = frameInterval;
+        refreshHz = MatrixRule.refreshHz(frameInterval, configuredHz);
+        intervalNanos = MatrixRule.intervalNanos(refreshHz);
+        refreshMilliHz = Math.round(refreshHz * 1000.0);
+        onTimeLevel = timeMode ? levels.level(mode, 0, refreshHz) : levels.level(0);
+        onTimeCostNanos = (long) MatrixRule.frameCostNanos(0, intervalNanos);
+        onTimeMaxTotal = legacy ? 0 : largestAtMost(intervalNanos);
     }
 }
