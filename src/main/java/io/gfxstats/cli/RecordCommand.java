@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -53,7 +52,7 @@ final class RecordCommand implements Command {
         return new Args("record")
                 .value("--package", "P", "package name (e.g. com.example.renderer)")
                 .value("--version-code", "V", "version code, 0 or more")
-                .value("--pipeline", "gl|vulkan", "render pipeline the dump shows (default: unknown)")
+                .value("--pipeline", "gl|vulkan", "render pipeline registered, shown by dump --proto (default: gl)")
                 .value("--format", "times|framestats", "what a line holds (default times), see below")
                 .value(DaemonCall.SOCKET_OPTION, "PATH", DaemonCall.SOCKET_HELP)
                 .value("--attach-timeout", "S", "at the end, how long to wait for a daemon that has not answered"
@@ -93,7 +92,8 @@ final class RecordCommand implements Command {
                 throw new UsageException(e.getMessage());
             }
         }
-        Pipeline pipeline = args.has("--pipeline") ? parsePipeline(args.value("--pipeline")) : Pipeline.UNKNOWN;
+        // GL unless told, like synth and replay: UNKNOWN is a value Android never writes (docs/client-api.md).
+        Pipeline pipeline = args.has("--pipeline") ? Args.pipeline(args.value("--pipeline")) : Pipeline.GL;
         Duration attachTimeout = args.seconds("--attach-timeout", DEFAULT_ATTACH_TIMEOUT, 3600);
         if (args.positionals().size() > 1) {
             throw new UsageException("one input at most, got " + args.positionals().size()
@@ -172,13 +172,5 @@ final class RecordCommand implements Command {
             // below
         }
         throw new UsageException("--version-code needs a whole number, 0 or more, got '" + value + "'");
-    }
-
-    private static Pipeline parsePipeline(String value) throws UsageException {
-        return switch (value.toLowerCase(Locale.ROOT)) {
-            case "gl" -> Pipeline.GL;
-            case "vulkan" -> Pipeline.VULKAN;
-            default -> throw new UsageException("unknown pipeline '" + value + "'; one of gl|vulkan");
-        };
     }
 }

@@ -129,6 +129,7 @@ class RecordEndToEndTest {
             assertEquals(240, daemon.totalFrames("com.example.sh"));
             GraphicsStatsProto entry = daemon.entry("com.example.sh", 1).orElseThrow();
             assertEquals(24, entry.getSummary().getJankyFrames(), entry.toString());
+            assertEquals(GraphicsStatsProto.PipelineType.GL, entry.getPipeline(), "GL unless told, like synth");
         }
     }
 
