@@ -132,9 +132,10 @@ public final class StripeWriter extends SceneStripe implements StatsSink, io.gfx
             FrameOutcome.countInto(outcome, this);
             return;
         }
-        countCommon(record, selectedSceneCounters(), outcome);
+        long sceneCounters = selectedSceneCounters();
+        countCommon(record, sceneCounters, outcome);
         if ((outcome & FrameOutcome.RARE) != 0) {
-            FrameOutcome.countRare(outcome, this);
+            countRare(record, sceneCounters, outcome);
         }
     }
 
@@ -153,7 +154,7 @@ public final class StripeWriter extends SceneStripe implements StatsSink, io.gfx
      * addresses (from {@link #exclusiveCounters} and {@link #selectedSceneCounters}; 0: no
      * scene): total (then a store fence, as in {@link #increment}), CPU bucket, High input
      * latency 0-2 times and the GPU bucket, and in the scene the total and latency. The rare
-     * counters ({@link FrameOutcome#RARE}) are the caller's.
+     * counters ({@link FrameOutcome#RARE}) are {@link #countRare}'s.
      */
     public static void countCommon(long counters, long sceneCounters, int outcome) {
         bump(counters + TOTAL_OFFSET, 1);
@@ -169,6 +170,20 @@ public final class StripeWriter extends SceneStripe implements StatsSink, io.gfx
         int gpu = FrameOutcome.gpuBucket(outcome);
         if (gpu >= 0) {
             bump(counters + ((long) Objects.checkIndex(Counters.GPU_BUCKET_BASE + gpu, Counters.COUNT) << 2), 1);
+        }
+    }
+
+    /**
+     * The rare counters of a counted frame's outcome ({@link FrameOutcome#RARE}) at the raw
+     * addresses of {@link #countCommon}, each in the scene too (they are all mirrored).
+     */
+    public static void countRare(long counters, long sceneCounters, int outcome) {
+        for (int r = outcome & FrameOutcome.RARE; r != 0; r &= r - 1) {
+            long offset = (long) FrameOutcome.lowestRareCounter(r) << 2;
+            bump(counters + offset, 1);
+            if (sceneCounters != 0) {
+                bump(sceneCounters + offset, 1);
+            }
         }
     }
 

@@ -59,7 +59,7 @@ final class TimesPath {
         long u = sceneCounters;
         StripeWriter.countCommon(c, u, outcome);
         if ((outcome & FrameOutcome.RARE) != 0) {
-            FrameOutcome.countRare(outcome, stripe);
+            StripeWriter.countRare(c, u, outcome);
         }
         if (u == 0) {
             return;

@@ -99,7 +99,7 @@ public final class ModernJankTracker implements FrameTracker {
         long gpuCompleted = frame.get(FrameInfo.GPU_COMPLETED);
         int modern = missesDeadline(t, interval, intended, vsync, frame.get(FrameInfo.FRAME_DEADLINE), gpuCompleted);
         outcome += modern;
-        if (modern == FrameOutcome.MISSED_DEADLINE) {
+        if (modern == FrameOutcome.MISSED_AND_JANKY) {
             outcome |= JankChecks.bits(frame, t);
         }
         outcome |= gpuBits(gpuCompleted, frame.get(FrameInfo.SWAP_BUFFERS));
@@ -138,7 +138,7 @@ public final class ModernJankTracker implements FrameTracker {
         int modern = missesDeadline(t, interval, intendedVsync, vsync, intendedVsync + frameIntervalNanos,
                 gpuCompleted);
         outcome += modern;
-        if (modern == FrameOutcome.MISSED_DEADLINE) {
+        if (modern == FrameOutcome.MISSED_AND_JANKY) {
             outcome |= JankChecks.bitsWithoutStages(intendedVsync, vsync, t);
         }
         outcome |= gpuBits(gpuCompleted, frameCompleted);
@@ -176,7 +176,7 @@ public final class ModernJankTracker implements FrameTracker {
 
     /**
      * The modern deadline rule: {@link FrameOutcome#LATENCY_ONE} when a triple-buffered frame met
-     * its (extended) deadline, {@link FrameOutcome#MISSED_DEADLINE} when the frame missed it
+     * its (extended) deadline, {@link FrameOutcome#MISSED_AND_JANKY} when the frame missed it
      * (the caller then checks its causes), else 0.
      */
     private int missesDeadline(IntervalThresholds t, long interval, long intended, long vsync, long deadline,
@@ -194,7 +194,7 @@ public final class ModernJankTracker implements FrameTracker {
         }
         long jitter = gpuCompleted - vsync;
         nextFrameStartUnstuffed = gpuCompleted - Periods.remainder(jitter, interval) + interval;
-        return FrameOutcome.MISSED_DEADLINE;
+        return FrameOutcome.MISSED_AND_JANKY;
     }
 
     /** The GPU bucket bits of a frame whose GPU finished at {@code gpuCompleted}, if it did after the swap. */

@@ -14,8 +14,9 @@ package io.gfxstats.stats;
  *  bits 17-18  High input latency, counted 0, 1 or 2 times (legacy and modern rule)
  *  bit  19     Janky frames (legacy)
  *  bit  20     Frame deadline missed (legacy)
- *  bit  21     Frame deadline missed, and so Janky frames
+ *  bit  21     Frame deadline missed
  *  bits 22-25  Missed Vsync, Slow UI thread, Slow bitmap uploads, Slow issue draw commands
+ *  bit  26     Janky frames (set with bit 21 by the modern rule)
  * </pre>
  *
  * 0 ({@link #NONE}) counts nothing.
@@ -35,10 +36,31 @@ public final class FrameOutcome {
     public static final int SLOW_UI_THREAD = 1 << 23;
     public static final int SLOW_BITMAP_UPLOAD = 1 << 24;
     public static final int SLOW_DRAW = 1 << 25;
+    public static final int JANKY = 1 << 26;
+    /** What the modern rule finds for a frame that missed its deadline: the miss makes it janky. */
+    public static final int MISSED_AND_JANKY = MISSED_DEADLINE | JANKY;
     /** The stage causes of a missed deadline. */
     public static final int STAGES = MISSED_VSYNC | SLOW_UI_THREAD | SLOW_BITMAP_UPLOAD | SLOW_DRAW;
     /** The counters most frames leave alone; a writer can test them together. */
-    public static final int RARE = JANKY_LEGACY | MISSED_DEADLINE_LEGACY | MISSED_DEADLINE | STAGES;
+    public static final int RARE = JANKY_LEGACY | MISSED_DEADLINE_LEGACY | MISSED_DEADLINE | STAGES | JANKY;
+
+    /** The counter of each rare bit, by bit position (the one place that maps them). */
+    private static final int[] RARE_COUNTER = new int[Integer.SIZE];
+
+    static {
+        rare(JANKY_LEGACY, Counters.JANKY_FRAMES_LEGACY);
+        rare(MISSED_DEADLINE_LEGACY, JankType.MISSED_DEADLINE_LEGACY.counter());
+        rare(MISSED_DEADLINE, JankType.MISSED_DEADLINE.counter());
+        rare(MISSED_VSYNC, JankType.MISSED_VSYNC.counter());
+        rare(SLOW_UI_THREAD, JankType.SLOW_UI_THREAD.counter());
+        rare(SLOW_BITMAP_UPLOAD, JankType.SLOW_BITMAP_UPLOAD.counter());
+        rare(SLOW_DRAW, JankType.SLOW_DRAW.counter());
+        rare(JANKY, Counters.JANKY_FRAMES);
+    }
+
+    private static void rare(int bit, int counter) {
+        RARE_COUNTER[Integer.numberOfTrailingZeros(bit)] = counter;
+    }
 
     private FrameOutcome() {
     }
@@ -92,35 +114,19 @@ public final class FrameOutcome {
         }
     }
 
-    /** The counters of the rare bits set in {@code outcome}, Janky frames with a missed deadline. */
-    public static void countRare(int outcome, StatsSink sink) {
-        if ((outcome & JANKY_LEGACY) != 0) {
-            sink.increment(Counters.JANKY_FRAMES_LEGACY);
-        }
-        if ((outcome & MISSED_DEADLINE_LEGACY) != 0) {
-            sink.increment(JankType.MISSED_DEADLINE_LEGACY.counter());
-        }
-        if ((outcome & MISSED_DEADLINE) != 0) {
-            sink.increment(JankType.MISSED_DEADLINE.counter());
-            sink.increment(Counters.JANKY_FRAMES);
-        }
-        if ((outcome & STAGES) != 0) {
-            countStages(outcome, sink);
-        }
+    /**
+     * The counter of the lowest rare bit set in {@code rareBits}: with
+     * {@code for (int r = outcome & RARE; r != 0; r &= r - 1)} a writer visits each rare counter
+     * of an outcome once, in bit order.
+     */
+    public static int lowestRareCounter(int rareBits) {
+        return RARE_COUNTER[Integer.numberOfTrailingZeros(rareBits)];
     }
 
-    private static void countStages(int outcome, StatsSink sink) {
-        if ((outcome & MISSED_VSYNC) != 0) {
-            sink.increment(JankType.MISSED_VSYNC.counter());
-        }
-        if ((outcome & SLOW_UI_THREAD) != 0) {
-            sink.increment(JankType.SLOW_UI_THREAD.counter());
-        }
-        if ((outcome & SLOW_BITMAP_UPLOAD) != 0) {
-            sink.increment(JankType.SLOW_BITMAP_UPLOAD.counter());
-        }
-        if ((outcome & SLOW_DRAW) != 0) {
-            sink.increment(JankType.SLOW_DRAW.counter());
+    /** The counters of the rare bits set in {@code outcome}. */
+    public static void countRare(int outcome, StatsSink sink) {
+        for (int r = outcome & RARE; r != 0; r &= r - 1) {
+            sink.increment(lowestRareCounter(r));
         }
     }
 }
