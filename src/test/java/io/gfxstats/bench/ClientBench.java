@@ -15,8 +15,9 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,6 +58,9 @@ public final class ClientBench {
         int warmups = args.length > 2 ? Integer.parseInt(args[2]) : 8;
         int iterations = args.length > 3 ? Integer.parseInt(args[3]) : 10;
 
+        // The machine and its load when the run starts: a time per frame means little without them.
+        String machine = machine();
+        System.out.println("machine: " + machine);
         List<String> jvmArgs = new ArrayList<>(ManagementFactory.getRuntimeMXBean().getInputArguments());
         jvmArgs.removeIf(a -> a.startsWith("-Xm") || a.startsWith("-agentlib") || a.startsWith("-javaagent"));
         jvmArgs.add("-Xms512m");
@@ -115,7 +119,8 @@ public final class ClientBench {
         System.out.println();
         System.out.print(table);
         if (doc != null) {
-            updateDoc(doc, table, ratio1, ratio2, ours1.cpuBest() / peer1.cpuBest(), ours2.cpuBest() / peer2.cpuBest());
+            updateDoc(doc, machine, table, ratio1, ratio2, ours1.cpuBest() / peer1.cpuBest(),
+                    ours2.cpuBest() / peer2.cpuBest());
             System.out.println("wrote " + doc);
         }
         System.out.println(String.format(Locale.ROOT, "record_2t_ns=%.1f hdr_atomic_2t_ns=%.1f ratio_2t=%.2f",
@@ -173,12 +178,42 @@ public final class ClientBench {
         return sb.toString();
     }
 
-    static void updateDoc(Path doc, String table, double median1, double median2, double best1, double best2)
-            throws IOException {
+    /**
+     * When, on what and under which load the run started: UTC date and time, the load average of
+     * the last minute (/proc/loadavg, where there is one), the processor's model name
+     * (/proc/cpuinfo) and CPU count, and the JVM.
+     */
+    static String machine() {
+        String load = firstField(Path.of("/proc/loadavg"), null);
+        String cpu = firstField(Path.of("/proc/cpuinfo"), "model name");
+        return LocalDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MINUTES).toString().replace('T', ' ')
+                + " UTC, load average " + (load == null ? "unknown" : load) + " at the start, "
+                + (cpu == null ? "" : cpu + ", ") + Runtime.getRuntime().availableProcessors() + " CPUs, "
+                + System.getProperty("java.vm.name") + " " + System.getProperty("java.version");
+    }
+
+    /** The first word of a file, or the value of the first "key : value" line with that key; null if unreadable. */
+    private static String firstField(Path file, String key) {
+        try {
+            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                if (key == null) {
+                    return line.trim().split("\\s+")[0];
+                }
+                int colon = line.indexOf(':');
+                if (colon > 0 && line.substring(0, colon).trim().equals(key)) {
+                    return line.substring(colon + 1).trim();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        return null;
+    }
+
+    static void updateDoc(Path doc, String machine, String table, double median1, double median2, double best1,
+                          double best2) throws IOException {
         String section = START + "\n"
-                + "Measured " + LocalDate.now(ZoneOffset.UTC) + " on " + Runtime.getRuntime().availableProcessors()
-                + " CPUs, " + System.getProperty("java.vm.name") + " " + System.getProperty("java.version")
-                + ", by `scripts/bench client`.\n\n"
+                + "Measured " + machine + ", by `scripts/bench client`.\n\n"
                 + table + "\n"
                 + String.format(Locale.ROOT, "CPU time per frame relative to AtomicHistogram.recordValue: **%.2f** "
                         + "single-threaded, **%.2f** with 2 threads (medians; best iterations: %.2f and %.2f). "
