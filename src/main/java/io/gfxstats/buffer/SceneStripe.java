@@ -54,7 +54,7 @@ public class SceneStripe {
 
     /**
      * The selected slot's u32 counters, for a tracker that writes a frame's common counters itself
-     * ({@link StripeWriter#countCommon}, {@link #addMatrixFrame}); 0 when no slot is selected or
+     * ({@link StripeWriter#countCounted}, {@link #addMatrixFrame}); 0 when no slot is selected or
      * the stripe is shared. Valid until the next {@link #selectScene}.
      */
     public final long selectedSceneCounters() {

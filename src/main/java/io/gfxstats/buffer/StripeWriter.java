@@ -122,26 +122,21 @@ public final class StripeWriter extends SceneStripe implements StatsSink, io.gfx
     }
 
     /**
-     * Counts one frame's {@link FrameOutcome}: what {@link FrameOutcome#countInto} counts, with
-     * the common shape of a frame written by {@link #countCommon} on an exclusive or in-memory
-     * stripe; the rare jank counters, and every counter of a shared stripe, go through
-     * {@link #increment}.
+     * Counts one frame's {@link FrameOutcome}: what {@link FrameOutcome#countInto} counts, written
+     * by {@link #countCounted} on an exclusive or in-memory stripe; a shared stripe's counters,
+     * and a frame without a total, go through {@link #increment}.
      */
     public void countFrame(int outcome) {
         if (shared || !FrameOutcome.isCounted(outcome)) {
             FrameOutcome.countInto(outcome, this);
             return;
         }
-        long sceneCounters = selectedSceneCounters();
-        countCommon(record, sceneCounters, outcome);
-        if ((outcome & FrameOutcome.RARE) != 0) {
-            countRare(record, sceneCounters, outcome);
-        }
+        countCounted(record, selectedSceneCounters(), outcome);
     }
 
     /**
      * Where this writer's counters are, for a tracker that writes a frame's common counters
-     * itself ({@link #countCommon}): the stripe's address for an exclusive or in-memory stripe,
+     * itself ({@link #countCounted}): the stripe's address for an exclusive or in-memory stripe,
      * 0 for a shared one (whose counts must go through {@link #increment}). Single-writer rules
      * as {@link #increment}.
      */
@@ -150,13 +145,13 @@ public final class StripeWriter extends SceneStripe implements StatsSink, io.gfx
     }
 
     /**
-     * The counters of a counted frame's {@link FrameOutcome} that most frames have, at raw
-     * addresses (from {@link #exclusiveCounters} and {@link #selectedSceneCounters}; 0: no
-     * scene): total (then a store fence, as in {@link #increment}), CPU bucket, High input
-     * latency 0-2 times and the GPU bucket, and in the scene the total and latency. The rare
-     * counters ({@link FrameOutcome#RARE}) are {@link #countRare}'s.
+     * Counts a counted frame's {@link FrameOutcome} at raw addresses (from
+     * {@link #exclusiveCounters} and {@link #selectedSceneCounters}; 0: no scene): total (then a
+     * store fence, as in {@link #increment}), CPU bucket, High input latency 0-2 times, the rare
+     * jank counters ({@link FrameOutcome#RARE}, one pass over the bits set) and the GPU bucket,
+     * and in the scene the total, latency and rare counters (they are all mirrored).
      */
-    public static void countCommon(long counters, long sceneCounters, int outcome) {
+    public static void countCounted(long counters, long sceneCounters, int outcome) {
         bump(counters + TOTAL_OFFSET, 1);
         VarHandle.releaseFence();
         bump(counters + ((long) Objects.checkIndex(Counters.CPU_BUCKET_BASE + FrameOutcome.cpuBucket(outcome),
@@ -167,23 +162,16 @@ public final class StripeWriter extends SceneStripe implements StatsSink, io.gfx
             bump(sceneCounters + TOTAL_OFFSET, 1);
             bump(sceneCounters + LATENCY_OFFSET, latency);
         }
-        int gpu = FrameOutcome.gpuBucket(outcome);
-        if (gpu >= 0) {
-            bump(counters + ((long) Objects.checkIndex(Counters.GPU_BUCKET_BASE + gpu, Counters.COUNT) << 2), 1);
-        }
-    }
-
-    /**
-     * The rare counters of a counted frame's outcome ({@link FrameOutcome#RARE}) at the raw
-     * addresses of {@link #countCommon}, each in the scene too (they are all mirrored).
-     */
-    public static void countRare(long counters, long sceneCounters, int outcome) {
         for (int r = outcome & FrameOutcome.RARE; r != 0; r &= r - 1) {
             long offset = (long) FrameOutcome.lowestRareCounter(r) << 2;
             bump(counters + offset, 1);
             if (sceneCounters != 0) {
                 bump(sceneCounters + offset, 1);
             }
+        }
+        int gpu = FrameOutcome.gpuBucket(outcome);
+        if (gpu >= 0) {
+            bump(counters + ((long) Objects.checkIndex(Counters.GPU_BUCKET_BASE + gpu, Counters.COUNT) << 2), 1);
         }
     }
 

@@ -57,10 +57,7 @@ final class TimesPath {
             return;
         }
         long u = sceneCounters;
-        StripeWriter.countCommon(c, u, outcome);
-        if ((outcome & FrameOutcome.RARE) != 0) {
-            StripeWriter.countRare(c, u, outcome);
-        }
+        StripeWriter.countCounted(c, u, outcome);
         if (u == 0) {
             return;
         }
@@ -93,9 +90,9 @@ final class TimesPath {
         this.stripe = stripe;
         this.slot = slot;
         counters = stripe.exclusiveCounters();
-        boolean counting = scenes != null && counters != 0;
-        sceneCounters = counting ? stripe.selectedSceneCounters() : 0;
-        sceneSums = counting ? stripe.selectedSceneSums() : 0;
+        // 0 for a shared stripe as for no scene: the stripe's own methods count those.
+        sceneCounters = scenes != null ? stripe.selectedSceneCounters() : 0;
+        sceneSums = scenes != null ? stripe.selectedSceneSums() : 0;
     }
 
     private void matrixChanged(long interval) {

@@ -105,9 +105,7 @@ public final class FrameOutcome {
         for (int n = latencyCount(outcome); n > 0; n--) {
             sink.increment(JankType.HIGH_INPUT_LATENCY.counter());
         }
-        if ((outcome & RARE) != 0) {
-            countRare(outcome, sink);
-        }
+        countRare(outcome, sink);
         int gpu = gpuBucket(outcome);
         if (gpu >= 0) {
             sink.increment(Counters.GPU_BUCKET_BASE + gpu);
