@@ -20,7 +20,7 @@ while IFS= read -r gfx_flag || [ -n "$gfx_flag" ]; do
   [ -n "$gfx_flag" ] || continue
   GFX_JVM_FLAGS+=("$gfx_flag")
   case "$gfx_flag" in -D*) GFX_BASE_FLAGS+=("$gfx_flag") ;; esac
-done < "$GFX_ROOT/src/main/resources/io/gfxstats/buffer/jvm.args"
+done < "$GFX_ROOT/src/model/src/main/resources/io/gfxstats/buffer/jvm.args"
 unset gfx_flag
 
 # What the launch needs to know about files, found with one `find` (it runs before every command):
@@ -41,7 +41,7 @@ gfx_inspect() {
   java_pattern="$REPLY"
   # -L: the JDK's real java binary behind the alternatives links; its size and date change with
   # the JDK. The jar and java are listed first, so they are printed before a stale source stops it.
-  out="$(find -L "$GFX_JAR" "$GFX_JAVA_BIN" "$GFX_ROOT/src/main" "$GFX_ROOT/proto" "$GFX_ROOT/pom.xml" \
+  out="$(find -L "$GFX_JAR" "$GFX_JAVA_BIN" "$GFX_ROOT"/src/*/src/main "$GFX_ROOT"/src/*/pom.xml "$GFX_ROOT/proto" "$GFX_ROOT/pom.xml" \
       \( -path "$jar_pattern" -o -path "$java_pattern" \) -prune -printf '%p %s %T@\n' \
       -o -newer "$GFX_JAR" -printf 'stale\n' -quit 2>/dev/null || true)"
   GFX_FILES=""
@@ -77,7 +77,7 @@ gfx_build() {
   [ -d "${GFX_MAVEN_REPO:-$HOME/.m2/repository}/io/grpc/grpc-netty-shaded" ] \
     || note="; the first build downloads about 80 MB from Maven Central"
   echo "gfxstats: building $GFX_JAR (Maven, about a minute$note) ..." >&2
-  if ! (cd "$GFX_ROOT" && mvn -B -q -DskipTests package) >"$log" 2>&1; then
+  if ! (cd "$GFX_ROOT" && mvn -B -q -DskipTests -pl src/cli -am package) >"$log" 2>&1; then
     sed 's/\x1b\[[0-9;]*[A-Za-z]//g' "$log" | grep -v '^[[:space:]]*$' | tail -n 40 >&2
     echo "gfxstats: build failed (the whole log: $log)" >&2
     return 2
