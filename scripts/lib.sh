@@ -146,7 +146,7 @@ GFX_DUMP_FLAGS=(
   -Xshare:auto
 )
 # AppCDS (JDK 17 dynamic archives) of the classes the command line loads, recorded by training runs
-# of io.gfxstats.cli.CdsTraining (one for every command) and of io.gfxstats.dumpclient.DumpPathTraining
+# of io.gfxstats.cli.CdsTraining (one for every command) and of io.gfxstats.cli.DumpPathTraining
 # (a small one, about 1 MB instead of 21, of the dump path alone), which `gfxstats dump` maps instead (the page faults of the big one cost it
 # about 9 ms). Rebuilt when the jar, the JDK or the flags change; when one cannot be built or used
 # the command runs without it, silently (GFXSTATS_CDS=0 turns them off).
@@ -203,7 +203,7 @@ gfx_cds_flags() {
   if [ "${1:-}" = dump ]; then
     archive="$GFX_CDS_DUMP_ARCHIVE"
     flags=("${GFX_BASE_FLAGS[@]}" "${GFX_DUMP_FLAGS[@]}")
-    training=(io.gfxstats.dumpclient.DumpPathTraining)
+    training=(io.gfxstats.cli.DumpPathTraining)
     extra=()
   else
     archive="$GFX_CDS_ARCHIVE"

@@ -21,7 +21,7 @@ import io.gfxstats.timeline.TimelineFrame;
 import io.gfxstats.timeline.feed.DisplayOutcomeLayout;
 import io.gfxstats.timeline.feed.DisplayOutcomeWriter;
 import io.gfxstats.timeline.feed.DisplayOutcomes;
-import io.gfxstats.timeline.TimelineRecorder;
+import io.gfxstats.timeline.recorder.TimelineRecorder;
 import io.gfxstats.timeline.wayland.PresentationFeedback;
 import org.HdrHistogram.AtomicHistogram;
 import org.HdrHistogram.Histogram;

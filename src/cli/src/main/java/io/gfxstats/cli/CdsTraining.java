@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  * errors) in one JVM against a {@link SampleBackend} served on a private Unix socket, so that the
  * JVM started with {@code -XX:ArchiveClassesAtExit} records every class they load.
  *
- * <p>The dump's own small archive is trained by {@link io.gfxstats.dumpclient.DumpPathTraining}.
+ * <p>The dump's own small archive is trained by {@link io.gfxstats.cli.DumpPathTraining}.
  *
  * <p>{@code --native-dir DIR} first copies Netty's native libraries (epoll, and tcnative for TLS)
  * out of the jar into DIR. A command started with DIR on {@code java.library.path} loads them from

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The dump path's class-data archive as `scripts/gfxstats dump` makes and uses it, on the jar the
  * build just packaged (archives hold classes from jars only, hence after {@code package}): the
- * training run (dumpclient.DumpPathTraining, a server in a child JVM) must leave an archive from which
+ * training run (cli.DumpPathTraining, a server in a child JVM) must leave an archive from which
  * the small HTTP/2 client's classes are loaded, and the escape hatch GFXSTATS_DUMP_CLIENT=grpc must
  * print the same bytes.
  */

@@ -1,6 +1,6 @@
 package io.gfxstats.client;
 
-import io.gfxstats.timeline.TimelineRecorder;
+import io.gfxstats.timeline.recorder.TimelineRecorder;
 import io.gfxstats.timeline.feed.DisplayOutcomeLayout;
 import io.gfxstats.timeline.feed.DisplayOutcomes;
 import java.io.IOException;

@@ -4,7 +4,7 @@ import io.gfxstats.frame.FrameInfo;
 import io.gfxstats.frame.ModernJankTracker;
 import io.gfxstats.stats.FrameOutcome;
 import io.gfxstats.timeline.Thresholds;
-import io.gfxstats.timeline.TimelineRecorder;
+import io.gfxstats.timeline.recorder.TimelineRecorder;
 import io.gfxstats.timeline.TimelineSink;
 import io.gfxstats.buffer.StripeWriter;
 import io.gfxstats.scene.SceneFrameCounter;

@@ -9,7 +9,7 @@ import io.gfxstats.frame.DaveyListener;
 import io.gfxstats.timeline.DisplayFrame;
 import io.gfxstats.timeline.Prediction;
 import io.gfxstats.timeline.TimelineFrame;
-import io.gfxstats.timeline.TimelineRecorder;
+import io.gfxstats.timeline.recorder.TimelineRecorder;
 import io.gfxstats.timeline.feed.DisplayOutcomeLayout;
 import io.gfxstats.timeline.feed.DisplayOutcomeWriter;
 import io.gfxstats.timeline.wayland.PresentationFeedback;

@@ -8,7 +8,7 @@ import io.gfxstats.client.SessionOptions;
 import io.gfxstats.client.StatsSession;
 import io.gfxstats.client.WindowTracker;
 import io.gfxstats.timeline.TimelineFrame;
-import io.gfxstats.timeline.TimelineRecorder;
+import io.gfxstats.timeline.recorder.TimelineRecorder;
 import io.gfxstats.timeline.wayland.PresentationFeedback;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

@@ -65,6 +65,16 @@ public final class SurfaceFrame {
         return jank;
     }
 
+    /**
+     * With estimated present times (no measured feedback), a missed prediction says nothing about the
+     * app: a Prediction Error becomes Unknown.
+     */
+    public void predictionErrorUnknown() {
+        if ((jank & JankType.PREDICTION_ERROR) != 0) {
+            jank = (jank & ~JankType.PREDICTION_ERROR) | JankType.UNKNOWN;
+        }
+    }
+
     public PresentMetadata present() {
         return present;
     }

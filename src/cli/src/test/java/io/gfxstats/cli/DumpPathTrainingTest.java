@@ -1,4 +1,4 @@
-package io.gfxstats.dumpclient;
+package io.gfxstats.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

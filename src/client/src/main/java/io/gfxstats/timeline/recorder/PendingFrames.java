@@ -1,4 +1,9 @@
-package io.gfxstats.timeline;
+package io.gfxstats.timeline.recorder;
+
+import io.gfxstats.timeline.Prediction;
+import io.gfxstats.timeline.PresentState;
+import io.gfxstats.timeline.SurfaceFrame;
+import io.gfxstats.timeline.TimelineFrame;
 
 /**
  * The frames a {@link TimelineRecorder} holds until they are classified: committed ones awaiting
@@ -53,13 +58,13 @@ final class PendingFrames {
     void store(TimelineFrame f) {
         int slot = next;
         used[slot] = true;
-        token[slot] = f.token;
-        predictedStart[slot] = f.predictedStart;
-        predictedEnd[slot] = f.predictedEnd;
-        predictedPresent[slot] = f.predictedPresent;
-        actualStart[slot] = f.actualStart;
-        actualEnd[slot] = f.actualEnd;
-        prediction[slot] = f.prediction;
+        token[slot] = f.token();
+        predictedStart[slot] = f.predictedStart();
+        predictedEnd[slot] = f.predictedEnd();
+        predictedPresent[slot] = f.predictedPresent();
+        actualStart[slot] = f.actualStart();
+        actualEnd[slot] = f.actualEnd();
+        prediction[slot] = f.prediction();
         next = slot + 1 == capacity ? 0 : slot + 1;
     }
 

@@ -1,4 +1,10 @@
-package io.gfxstats.timeline.feed;
+package io.gfxstats.timeline.recorder;
+
+import io.gfxstats.timeline.feed.DisplayFramePublisher;
+import io.gfxstats.timeline.feed.DisplayOutcome;
+import io.gfxstats.timeline.feed.DisplayOutcomeLayout;
+import io.gfxstats.timeline.feed.DisplayOutcomeWriter;
+import io.gfxstats.timeline.feed.DisplayOutcomes;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -221,7 +227,7 @@ class DisplayOutcomeRingTest {
         assertTrue(doc.contains("`<buffer.dir>/" + DisplayOutcomeLayout.FILE_NAME + "` ("
                 + String.format(java.util.Locale.ROOT, "%,d", DisplayOutcomeLayout.LENGTH) + " bytes: "
                 + DisplayOutcomeLayout.REGIONS + " outputs x " + DisplayOutcomeLayout.SLOTS + " frames;"), doc);
-        assertTrue(doc.contains("(default " + io.gfxstats.timeline.TimelineRecorder.DEFAULT_JOIN_WAIT_NANOS / 1_000_000
+        assertTrue(doc.contains("(default " + io.gfxstats.timeline.recorder.TimelineRecorder.DEFAULT_JOIN_WAIT_NANOS / 1_000_000
                 + " ms of\npresentation time)"), "join wait");
     }
 }

@@ -1,4 +1,17 @@
-package io.gfxstats.timeline;
+package io.gfxstats.timeline.recorder;
+
+import io.gfxstats.timeline.FinishMetadata;
+import io.gfxstats.timeline.FrameTimelineClassifier;
+import io.gfxstats.timeline.JankType;
+import io.gfxstats.timeline.Prediction;
+import io.gfxstats.timeline.PresentMetadata;
+import io.gfxstats.timeline.PresentState;
+import io.gfxstats.timeline.Severity;
+import io.gfxstats.timeline.SurfaceFrame;
+import io.gfxstats.timeline.Thresholds;
+import io.gfxstats.timeline.TimelineCounters;
+import io.gfxstats.timeline.TimelineFrame;
+import io.gfxstats.timeline.TimelineSink;
 
 import io.gfxstats.timeline.feed.DisplayOutcome;
 import io.gfxstats.timeline.feed.DisplayOutcomes;
@@ -272,8 +285,8 @@ public final class TimelineRecorder {
         p.release(slot);
         SurfaceFrame sf = p.fill(slot, work, PresentState.PRESENTED, latch);
         classifier.classify(sf, presentedNanos, JankType.NONE, refreshNanos, refreshNanos);
-        if (!PresentationFeedback.isMeasured(flags) && (sf.jank & JankType.PREDICTION_ERROR) != 0) {
-            sf.jank = (sf.jank & ~JankType.PREDICTION_ERROR) | JankType.UNKNOWN;
+        if (!PresentationFeedback.isMeasured(flags)) {
+            sf.predictionErrorUnknown();
         }
         TimelineCounters.count(sink, sf, false);
     }

@@ -1,4 +1,15 @@
-package io.gfxstats.timeline;
+package io.gfxstats.timeline.recorder;
+
+import io.gfxstats.timeline.DisplayFrame;
+import io.gfxstats.timeline.FrameTimelineClassifier;
+import io.gfxstats.timeline.JankType;
+import io.gfxstats.timeline.Prediction;
+import io.gfxstats.timeline.PresentState;
+import io.gfxstats.timeline.SurfaceFrame;
+import io.gfxstats.timeline.Thresholds;
+import io.gfxstats.timeline.TimelineCounter;
+import io.gfxstats.timeline.TimelineCounters;
+import io.gfxstats.timeline.TimelineFrame;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,7 +1,5 @@
-package io.gfxstats.dumpclient;
+package io.gfxstats.cli;
 
-import io.gfxstats.cli.CdsTraining;
-import io.gfxstats.cli.SampleBackend;
 import io.gfxstats.daemon.rpc.GfxStatsServer;
 import io.gfxstats.daemon.rpc.ServerConfig;
 import java.io.IOException;
