@@ -1,5 +1,5 @@
 # Shared by the launch scripts: locate the project, build the jar when missing or stale,
-# and the JVM flags every gfxstats process needs (chronicle-bytes maps buffers through JDK internals).
+# and the JVM flags of gfxstats's own processes.
 # Without dirname, and without a subshell when the path is already absolute: every
 # `gfxstats dump` pays for this file's processes.
 case "${BASH_SOURCE[0]}" in
@@ -11,9 +11,9 @@ esac
 # GFXSTATS_CLASSPATH runs the scripts from that classpath instead of the jar, without building
 # (tests run scripts/demo against the classpath Maven built for them).
 GFX_JAR="${GFXSTATS_CLASSPATH:-$GFX_ROOT/target/gfxstats.jar}"
-# The JVM options of every process that maps a buffer (chronicle-bytes), from their one list, the
-# argument file io/gfxstats/buffer/jvm.args (see JvmFlags). GFX_BASE_FLAGS, its -D options, go to
-# every JVM: chronicle-core reads ./system.properties at start unless told otherwise.
+# The JVM options of gfxstats's own processes (native access for Netty, JLine and sqlite), from their
+# one list, the argument file io/gfxstats/buffer/jvm.args (see JvmFlags). GFX_BASE_FLAGS, its -D
+# options, go to every JVM, the dump client's too.
 GFX_JVM_FLAGS=()
 GFX_BASE_FLAGS=()
 while IFS= read -r gfx_flag || [ -n "$gfx_flag" ]; do

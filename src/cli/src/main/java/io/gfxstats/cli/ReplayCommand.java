@@ -31,11 +31,10 @@ final class ReplayCommand implements Command {
     static final String NAME = "replay";
     /**
      * Loggers quieted unless --verbose: the client library's lines repeat what the command prints
-     * as notes, and chronicle announces itself at start.
+     * as notes.
      */
-    private static final List<String[]> QUIET_LOGGERS = List.of(
-            new String[] {"org.slf4j.simpleLogger.log.io.gfxstats", "error"},
-            new String[] {"org.slf4j.simpleLogger.log.net.openhft", "warn"});
+    private static final List<String[]> QUIET_LOGGERS = List.<String[]>of(
+            new String[] {"org.slf4j.simpleLogger.log.io.gfxstats", "error"});
     private static final long MAX_ATTACH_TIMEOUT_SECONDS = 86_400;
 
     @Override

@@ -132,7 +132,7 @@ class CliProcessTest {
         List<String> heavy = loaded.stream()
                 .filter(l -> l.contains(" io.grpc.netty.") || l.contains(" io.grpc.internal.")
                         || l.contains(" com.google.protobuf.Descriptors") || l.contains(" io.gfxstats.rpc.v1.")
-                        || l.contains(" net.openhft.") || l.contains(" io.gfxstats.daemon.")
+                        || l.contains(" io.gfxstats.daemon.")
                         || l.contains(" io.gfxstats.frame.") || l.contains(" io.gfxstats.collect.Collector ")
                         || l.contains(" com.google.protobuf.util.JsonFormat") || l.contains(" jdk.jfr.internal.MetadataRepository"))
                 .toList();

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * replay's FramePacer schedules on it). A second copy in the main sources fails here, naming the
  * one to use. The CLI has one command-line parser (io.gfxstats.cli.Args): no other class in the
  * cli package splits {@code --name=value} or reports a missing option value itself.
- * (chronicle's JVM options: JvmFlagsTest; the buffer layout: BufferFormatDocTest.)
+ * (the JVM options: JvmFlagsTest; the buffer layout: BufferFormatDocTest.)
  */
 class OneCopyTest {
     /** Text that betrays a copy -> the only file allowed to hold it. */

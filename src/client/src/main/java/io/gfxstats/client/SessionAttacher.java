@@ -54,7 +54,7 @@ final class SessionAttacher {
 
     /** Starts the first attach attempt and the heartbeat; returns at once. */
     void start() {
-        executor.execute(this::attachAttempt);
+        executor.execute(this::attachSafely);
         long beat = options.heartbeatInterval().toMillis();
         executor.scheduleWithFixedDelay(this::heartbeat, beat, beat, TimeUnit.MILLISECONDS);
     }
@@ -81,6 +81,19 @@ final class SessionAttacher {
                 TimeUnit.NANOSECONDS.timedWait(attachMonitor, left);
             }
             return true;
+        }
+    }
+
+    /**
+     * One attempt that cannot end the retries without a word: an Error thrown inside this process
+     * (a mapping the JDK refuses, a class a dependency lacks) would otherwise vanish into the
+     * executor, and the session would count in memory forever with nobody told why.
+     */
+    private void attachSafely() {
+        try {
+            attachAttempt();
+        } catch (RuntimeException | Error e) {
+            attachFailed("failed in this process, not at the daemon", e);
         }
     }
 
@@ -116,9 +129,11 @@ final class SessionAttacher {
                 writer.close();
                 throw new IOException("provider handed out a buffer for " + got);
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | Error e) {
+            // The daemon answered: the buffer could not be used on this side (a mapping refused,
+            // a file changed under us). Said so, so that nobody looks for a daemon that is not missing.
             next.close();
-            attachFailed("unusable buffer " + next.bufferPath(), e);
+            attachFailed("cannot map buffer " + next.bufferPath() + " in this process", e);
             return;
         }
         if (!counts.install(writer)) {
@@ -140,7 +155,7 @@ final class SessionAttacher {
         setAttached(true);
     }
 
-    private void attachFailed(String what, Exception e) {
+    private void attachFailed(String what, Throwable e) {
         if (!failureLogged) {
             LOG.warn("{} {}: {} ({}); counting goes on, retrying", options.packageName(), options.versionCode(),
                     what, e.toString());
@@ -148,7 +163,7 @@ final class SessionAttacher {
         } else {
             LOG.debug("{} {}: {} ({})", options.packageName(), options.versionCode(), what, e.toString());
         }
-        schedule(this::attachAttempt, retryDelayMillis);
+        schedule(this::attachSafely, retryDelayMillis);
         retryDelayMillis = Math.min(retryDelayMillis * 2, options.retryMax().toMillis());
     }
 
@@ -170,7 +185,7 @@ final class SessionAttacher {
                 LOG.info("{} {}: attachment ended ({}); counting goes on into {}, re-registering",
                         options.packageName(), options.versionCode(), reason,
                         counts.buffer().map(BufferRef::path).orElse(null));
-                schedule(this::attachAttempt, options.retryMin().toMillis());
+                schedule(this::attachSafely, options.retryMin().toMillis());
             });
         } catch (RejectedExecutionException closing) {
             // The session is closing; nothing to re-register.

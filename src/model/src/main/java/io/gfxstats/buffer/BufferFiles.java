@@ -1,6 +1,5 @@
 package io.gfxstats.buffer;
 
-import net.openhft.chronicle.core.io.ReferenceOwner;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -58,11 +57,11 @@ public final class BufferFiles {
                 while (content.hasRemaining()) {
                     channel.write(content, content.position());
                 }
-                MappedRegion region = MappedRegion.map(channel, true, length);
-                try {
-                    region.writeOrderedInt(STATE_OFFSET, STATE_READY);
-                } finally {
-                    region.release(ReferenceOwner.INIT);
+                // The state word last, in a write of its own: a process that maps the file sees the
+                // page cache, where one write's bytes are in place before the next write starts.
+                ByteBuffer ready = ByteBuffer.allocate(Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN).putInt(0, STATE_READY);
+                while (ready.hasRemaining()) {
+                    channel.write(ready, STATE_OFFSET + ready.position());
                 }
             }
             return new CreatedBuffer(file, length, spec.layoutVersion());

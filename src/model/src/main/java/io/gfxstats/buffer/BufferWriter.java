@@ -1,8 +1,6 @@
 package io.gfxstats.buffer;
 
 import io.gfxstats.stats.Pipeline;
-import net.openhft.chronicle.core.UnsafeMemory;
-import net.openhft.chronicle.core.io.ReferenceOwner;
 
 import java.io.IOException;
 import java.lang.invoke.VarHandle;
@@ -31,12 +29,12 @@ import static io.gfxstats.buffer.BufferDescriptor.*;
 public final class BufferWriter implements AutoCloseable {
     static {
         if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
-            // Counters are written with native-order stores; the format is little-endian.
+            // The format is little-endian; BufferMemory writes it so anywhere, but nobody has tried a
+            // big-endian machine, and the daemon's readers assume it too.
             throw new ExceptionInInitializerError("gfxstats buffers need a little-endian platform");
         }
     }
 
-    private static final UnsafeMemory MEMORY = UnsafeMemory.MEMORY;
 
     private final BufferHeader header;
     private final MappedRegion region;
@@ -70,7 +68,7 @@ public final class BufferWriter implements AutoCloseable {
                 throw new BufferFormatException(BufferFormatException.Reason.RETIRED, path,
                         "handed over to " + header.mutableFields(state, image).successorId());
             }
-            return new BufferWriter(header, MappedRegion.map(channel, true, header.length));
+            return new BufferWriter(header, MappedRegion.map(path, channel, true, header.length));
         }
     }
 
@@ -82,18 +80,17 @@ public final class BufferWriter implements AutoCloseable {
      * @throws IllegalStateException after {@link #close()}
      */
     public StripeWriter claimStripe() {
-        ReferenceOwner owner = reserve();
+        reserve();
         try {
             for (int s = 1; s <= header.stripeCount; s++) {
                 long claim = base + header.claimOffset(s);
-                if (MEMORY.readVolatileInt(claim) == 0 && MEMORY.compareAndSwapInt(claim, 0, ownerPid)) {
-                    return StripeWriter.exclusive(this, s, base + header.stripeOffset(s), groupAddresses(s), owner);
+                if (BufferMemory.readVolatileInt(claim) == 0 && BufferMemory.compareAndSwapInt(claim, 0, ownerPid)) {
+                    return StripeWriter.exclusive(this, s, base + header.stripeOffset(s), groupAddresses(s));
                 }
             }
-            return StripeWriter.shared(this, base + header.stripeOffset(SHARED_STRIPE), groupAddresses(SHARED_STRIPE),
-                    owner);
+            return StripeWriter.shared(this, base + header.stripeOffset(SHARED_STRIPE), groupAddresses(SHARED_STRIPE));
         } catch (RuntimeException | Error e) {
-            region.release(owner);
+            region.release();
             throw e;
         }
     }
@@ -127,19 +124,19 @@ public final class BufferWriter implements AutoCloseable {
         if (area < 0) {
             return false;
         }
-        ReferenceOwner owner = reserve();
+        reserve();
         try {
             SceneSlotEntry.name(base + area + (long) slot * SceneGroup.SLOT_ENTRY_BYTES, bytes,
                     () -> "scene slot " + slot + " of " + header.path);
             return true;
         } finally {
-            region.release(owner);
+            region.release();
         }
     }
 
     void releaseClaim(int stripe) {
         // Ordered store: the next claimant's CAS sees every count written under this claim.
-        MEMORY.writeOrderedInt(base + header.claimOffset(stripe), 0);
+        BufferMemory.writeOrderedInt(base + header.claimOffset(stripe), 0);
     }
 
     MappedRegion region() {
@@ -148,11 +145,11 @@ public final class BufferWriter implements AutoCloseable {
 
     /** Publishes the client's liveness (epoch ms). Called a few times per second, never per frame. */
     public void heartbeat(long epochMillis) {
-        ReferenceOwner owner = reserve();
+        reserve();
         try {
-            MEMORY.writeOrderedLong(base + HEARTBEAT_OFFSET, epochMillis);
+            BufferMemory.writeOrderedLong(base + HEARTBEAT_OFFSET, epochMillis);
         } finally {
-            region.release(owner);
+            region.release();
         }
     }
 
@@ -166,30 +163,30 @@ public final class BufferWriter implements AutoCloseable {
         if (epochMillis <= 0) {
             return false;
         }
-        ReferenceOwner owner = reserve();
+        reserve();
         try {
             long address = base + STATS_START_OFFSET;
             while (true) {
-                long current = MEMORY.readVolatileLong(address);
+                long current = BufferMemory.readVolatileLong(address);
                 if (current != 0 && current <= epochMillis) {
                     return false;
                 }
-                if (MEMORY.compareAndSwapLong(address, current, epochMillis)) {
+                if (BufferMemory.compareAndSwapLong(address, current, epochMillis)) {
                     return true;
                 }
             }
         } finally {
-            region.release(owner);
+            region.release();
         }
     }
 
     /** The stats start now in the header (epoch ms). */
     public long statsStartMillis() {
-        ReferenceOwner owner = reserve();
+        reserve();
         try {
-            return MEMORY.readVolatileLong(base + STATS_START_OFFSET);
+            return BufferMemory.readVolatileLong(base + STATS_START_OFFSET);
         } finally {
-            region.release(owner);
+            region.release();
         }
     }
 
@@ -199,22 +196,22 @@ public final class BufferWriter implements AutoCloseable {
      */
     public void retire(String successorId) {
         BufferSpec.requireRegistrationId(successorId, "successor id");
-        ReferenceOwner owner = reserve();
+        reserve();
         try {
             byte[] bytes = successorId.getBytes(StandardCharsets.US_ASCII);
             for (int i = 0; i < bytes.length; i++) {
-                MEMORY.writeByte(base + SUCCESSOR_ID_OFFSET + INT + i, bytes[i]);
+                BufferMemory.writeByte(base + SUCCESSOR_ID_OFFSET + INT + i, bytes[i]);
             }
-            MEMORY.writeOrderedInt(base + SUCCESSOR_ID_OFFSET, bytes.length);
-            MEMORY.writeOrderedInt(base + STATE_OFFSET, STATE_RETIRED);
+            BufferMemory.writeOrderedInt(base + SUCCESSOR_ID_OFFSET, bytes.length);
+            BufferMemory.writeOrderedInt(base + STATE_OFFSET, STATE_RETIRED);
         } finally {
-            region.release(owner);
+            region.release();
         }
     }
 
     /** A snapshot as the daemon would take it. */
     public BufferSnapshot snapshot() throws BufferFormatException {
-        ReferenceOwner owner = reserve();
+        reserve();
         try {
             byte[] state = new byte[INT];
             copy(STATE_OFFSET, state);
@@ -227,17 +224,17 @@ public final class BufferWriter implements AutoCloseable {
             int stateWord = ByteBuffer.wrap(state).order(ByteOrder.LITTLE_ENDIAN).getInt(0);
             return new BufferSnapshot(header, header.mutableFields(stateWord, ByteBuffer.wrap(first)),
                     header.sumStripes(ByteBuffer.wrap(first), ByteBuffer.wrap(second),
-                            offset -> MEMORY.readVolatileLong(base + offset)),
+                            offset -> BufferMemory.readVolatileLong(base + offset)),
                     header.sceneNames(ByteBuffer.wrap(first)));
         } catch (IOException e) {
             throw new IllegalStateException(e);
         } finally {
-            region.release(owner);
+            region.release();
         }
     }
 
     private void copy(long offset, byte[] dst) {
-        // A bulk copy (chronicle's, over the mapping): if the file was truncated under the mapping,
+        // A bulk copy over the mapping: if the file was truncated under it,
         // HotSpot raises InternalError instead of dying on SIGBUS.
         region.read(offset, dst, 0, dst.length);
     }
@@ -288,12 +285,10 @@ public final class BufferWriter implements AutoCloseable {
     }
 
     /** A reference that keeps the mapping alive while a method touches it, even if close() races. */
-    private ReferenceOwner reserve() {
-        ReferenceOwner owner = ReferenceOwner.temporary("writer");
-        if (closed.get() || !region.tryReserve(owner)) {
+    private void reserve() {
+        if (closed.get() || !region.tryReserve()) {
             throw new IllegalStateException("buffer writer closed: " + header.path);
         }
-        return owner;
     }
 
     /**
@@ -303,7 +298,7 @@ public final class BufferWriter implements AutoCloseable {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            region.release(ReferenceOwner.INIT);
+            region.release();
         }
     }
 }

@@ -1,7 +1,6 @@
 package io.gfxstats.buffer;
 
 import io.gfxstats.stats.Counters;
-import net.openhft.chronicle.core.UnsafeMemory;
 
 import java.util.Objects;
 
@@ -17,7 +16,6 @@ import java.util.Objects;
  * in-memory one (0 when the writer does not count the group).
  */
 final class GroupStripes {
-    private static final UnsafeMemory MEMORY = UnsafeMemory.MEMORY;
     static final int GROUPS = CounterGroups.KNOWN.size();
     static final int SCENES = CounterGroups.KNOWN.indexOf(CounterGroups.SCENES);
     static final int TIMELINE = CounterGroups.KNOWN.indexOf(CounterGroups.FRAMETIMELINE);
@@ -90,7 +88,7 @@ final class GroupStripes {
         CounterGroup group = CounterGroups.KNOWN.get(g);
         int e = element - CounterGroups.vectorOffset(g);
         long at = record[g] + group.elementOffset(e);
-        return group.isWide(e) ? MEMORY.readVolatileLong(at) : Integer.toUnsignedLong(MEMORY.readVolatileInt(at));
+        return group.isWide(e) ? BufferMemory.readVolatileLong(at) : Integer.toUnsignedLong(BufferMemory.readVolatileInt(at));
     }
 
     /** Adds {@code delta} to vector entry {@code element} of a group (ordered store); nothing if absent. */
@@ -105,14 +103,14 @@ final class GroupStripes {
         long r = record[g] + offset;
         if (group.isWide(e)) {
             if (shared) {
-                MEMORY.addLong(address[g] + offset, delta);
+                BufferMemory.addLong(address[g] + offset, delta);
             }
-            MEMORY.writeOrderedLong(r, MEMORY.readLong(r) + delta);
+            BufferMemory.writeOrderedLong(r, BufferMemory.readLong(r) + delta);
         } else {
             if (shared) {
-                MEMORY.addInt(address[g] + offset, (int) delta);
+                BufferMemory.addInt(address[g] + offset, (int) delta);
             }
-            MEMORY.writeOrderedInt(r, MEMORY.readInt(r) + (int) delta);
+            BufferMemory.writeOrderedInt(r, BufferMemory.readInt(r) + (int) delta);
         }
     }
 

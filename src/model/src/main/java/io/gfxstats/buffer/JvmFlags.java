@@ -7,18 +7,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * The JVM options of every process that maps a gfxstats buffer: chronicle-bytes reaches into JDK
- * internals ({@code --add-opens}/{@code --add-exports}), loads native code and uses
- * {@code sun.misc.Unsafe} (on JDK 24+ without a warning only when allowed), and chronicle-core reads
- * {@code ./system.properties} unless pointed elsewhere. Every option is accepted by JDK 17 and by
- * JDK 25 alike: the Unsafe permission is given as the system property behind JDK 24's
- * {@code --sun-misc-unsafe-memory-access}, which JDK 17 would refuse as an option.
+ * The JVM options of gfxstats's own processes (daemon, command line, the JVMs tests and
+ * benchmarks start): native access for the libraries that load native code (Netty's epoll
+ * transport, JLine's terminal, sqlite), which JDK 24 and later otherwise warn about. Buffers are
+ * mapped with the JDK alone ({@link BufferMemory}), so an application that embeds the client
+ * needs none of these; it may add them to silence the JDK's native-access warning about Netty.
+ * Every option is accepted by JDK 17 and JDK 25 alike.
  *
  * <p>The one list is the resource {@value #RESOURCE} beside this class, one option per line: a
  * JVM argument file ({@code java @jvm.args}), read as such by the build (surefire's
  * {@code argLine}) and by {@code scripts/lib.sh}, and by this class for JVMs that Java code
- * starts. An application embedding the client library can take it out of the jar:
- * {@code unzip -p gfxstats-client.jar io/gfxstats/buffer/jvm.args > gfxstats.args}.
+ * starts.
  */
 public final class JvmFlags {
     /** Resource name, relative to this class's package. */
@@ -34,10 +33,7 @@ public final class JvmFlags {
         return ALL;
     }
 
-    /**
-     * Only the {@code -D} options: for JVMs that map no buffer (the dump client), which start
-     * faster without the module options but still must not read {@code ./system.properties}.
-     */
+    /** Only the {@code -D} options: for JVMs that load no native library (the dump client). */
     public static List<String> systemProperties() {
         return ALL.stream().filter(f -> f.startsWith("-D")).toList();
     }

@@ -1,6 +1,5 @@
 package io.gfxstats.buffer;
 
-import net.openhft.chronicle.core.UnsafeMemory;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -12,7 +11,6 @@ import java.util.function.Supplier;
  * name.
  */
 final class SceneSlotEntry {
-    private static final UnsafeMemory MEMORY = UnsafeMemory.MEMORY;
 
     private SceneSlotEntry() {
     }
@@ -23,7 +21,7 @@ final class SceneSlotEntry {
      * as {@code what} says.
      */
     static void name(long entry, byte[] name, Supplier<String> what) {
-        if (MEMORY.readVolatileInt(entry + SceneGroup.SLOT_STATE) == SceneGroup.SLOT_NAMED) {
+        if (BufferMemory.readVolatileInt(entry + SceneGroup.SLOT_STATE) == SceneGroup.SLOT_NAMED) {
             byte[] existing = read(entry);
             if (!Arrays.equals(existing, name)) {
                 throw new IllegalStateException(what.get() + " is already named '"
@@ -33,17 +31,17 @@ final class SceneSlotEntry {
             return;
         }
         for (int i = 0; i < name.length; i++) {
-            MEMORY.writeByte(entry + SceneGroup.SLOT_NAME + i, name[i]);
+            BufferMemory.writeByte(entry + SceneGroup.SLOT_NAME + i, name[i]);
         }
-        MEMORY.writeInt(entry + SceneGroup.SLOT_NAME_LENGTH, name.length);
-        MEMORY.writeOrderedInt(entry + SceneGroup.SLOT_STATE, SceneGroup.SLOT_NAMED);
+        BufferMemory.writeInt(entry + SceneGroup.SLOT_NAME_LENGTH, name.length);
+        BufferMemory.writeOrderedInt(entry + SceneGroup.SLOT_STATE, SceneGroup.SLOT_NAMED);
     }
 
     private static byte[] read(long entry) {
-        int length = MEMORY.readInt(entry + SceneGroup.SLOT_NAME_LENGTH);
+        int length = BufferMemory.readInt(entry + SceneGroup.SLOT_NAME_LENGTH);
         byte[] bytes = new byte[Math.max(0, Math.min(length, SceneGroup.NAME_MAX_BYTES))];
         for (int i = 0; i < bytes.length; i++) {
-            bytes[i] = MEMORY.readByte(entry + SceneGroup.SLOT_NAME + i);
+            bytes[i] = BufferMemory.readByte(entry + SceneGroup.SLOT_NAME + i);
         }
         return bytes;
     }

@@ -1,6 +1,5 @@
 package io.gfxstats.buffer;
 
-import net.openhft.chronicle.core.UnsafeMemory;
 
 import java.util.Objects;
 
@@ -16,7 +15,6 @@ import java.util.Objects;
  * dependent load on every increment cost about 1.5 ns per frame (15 %, docs/benchmarks.md).
  */
 public class SceneStripe {
-    private static final UnsafeMemory MEMORY = UnsafeMemory.MEMORY;
     private static final int SLOT_BYTES = SceneGroup.COUNTERS32 * Integer.BYTES;
     private static final int WIDE_OFFSET = CounterGroups.SCENES.wideOffset();
     private static final int SLOT_WIDE_BYTES = SceneGroup.COUNTERS64 * Long.BYTES;
@@ -45,10 +43,10 @@ public class SceneStripe {
         if (slot >= 0) {
             long o = slot + offset;
             if (sharedScenes) {
-                MEMORY.addInt(sceneAddress + o, 1);
+                BufferMemory.addInt(sceneAddress + o, 1);
             }
             long r = sceneRecord + o;
-            MEMORY.writeInt(r, MEMORY.readInt(r) + 1);
+            BufferMemory.writeInt(r, BufferMemory.readInt(r) + 1);
         }
     }
 
@@ -111,23 +109,23 @@ public class SceneStripe {
                                       long refreshMilliHz, long totalNanos) {
         Objects.checkIndex(level, SceneGroup.LEVELS);
         long a = u + (SceneGroup.MATRIX_FRAMES << 2);
-        MEMORY.writeInt(a, MEMORY.readInt(a) + 1);
+        BufferMemory.writeInt(a, BufferMemory.readInt(a) + 1);
         a = u + ((long) (SceneGroup.LEVEL_COUNT_BASE + level) << 2);
-        MEMORY.writeInt(a, MEMORY.readInt(a) + 1);
+        BufferMemory.writeInt(a, BufferMemory.readInt(a) + 1);
         if (dropped != 0) {
             a = u + ((long) (SceneGroup.LEVEL_SUM_BASE + level) << 2);
-            MEMORY.writeInt(a, MEMORY.readInt(a) + dropped);
+            BufferMemory.writeInt(a, BufferMemory.readInt(a) + dropped);
         }
         a = w + (SceneGroup.COST_NANOS << 3);
-        MEMORY.writeLong(a, MEMORY.readLong(a) + costNanos);
+        BufferMemory.writeLong(a, BufferMemory.readLong(a) + costNanos);
         if (droppedQ20 != 0) {
             a = w + (SceneGroup.DROPPED_Q20 << 3);
-            MEMORY.writeLong(a, MEMORY.readLong(a) + droppedQ20);
+            BufferMemory.writeLong(a, BufferMemory.readLong(a) + droppedQ20);
         }
         a = w + (SceneGroup.REFRESH_MILLIHZ << 3);
-        MEMORY.writeLong(a, MEMORY.readLong(a) + refreshMilliHz);
+        BufferMemory.writeLong(a, BufferMemory.readLong(a) + refreshMilliHz);
         a = w + ((SceneGroup.STAGE_BASE + SceneGroup.TOTAL_STAGE) << 3);
-        MEMORY.writeLong(a, MEMORY.readLong(a) + totalNanos);
+        BufferMemory.writeLong(a, BufferMemory.readLong(a) + totalNanos);
     }
 
     /** True if the stripe has the scene group (frames can be counted per scene). */
@@ -143,10 +141,10 @@ public class SceneStripe {
         }
         long o = slot + ((long) field << 2);
         if (sharedScenes) {
-            MEMORY.addInt(sceneAddress + o, delta);
+            BufferMemory.addInt(sceneAddress + o, delta);
         }
         long r = sceneRecord + o;
-        MEMORY.writeInt(r, MEMORY.readInt(r) + delta);
+        BufferMemory.writeInt(r, BufferMemory.readInt(r) + delta);
     }
 
     /**
@@ -160,22 +158,22 @@ public class SceneStripe {
         }
         long o = wideOffset + ((long) field << 3);
         if (sharedScenes) {
-            MEMORY.addLong(sceneAddress + o, delta);
+            BufferMemory.addLong(sceneAddress + o, delta);
         }
         long r = sceneRecord + o;
-        MEMORY.writeLong(r, MEMORY.readLong(r) + delta);
+        BufferMemory.writeLong(r, BufferMemory.readLong(r) + delta);
     }
 
     private void countMatrixShared(int slot, int level, int dropped, long costNanos, long droppedQ20,
                                    long refreshMilliHz, long totalNanos) {
         long u = sceneAddress + slot;
         long w = sceneAddress + wideOffset;
-        MEMORY.addInt(u + (SceneGroup.MATRIX_FRAMES << 2), 1);
-        MEMORY.addInt(u + ((long) (SceneGroup.LEVEL_COUNT_BASE + level) << 2), 1);
-        MEMORY.addInt(u + ((long) (SceneGroup.LEVEL_SUM_BASE + level) << 2), dropped);
-        MEMORY.addLong(w + (SceneGroup.COST_NANOS << 3), costNanos);
-        MEMORY.addLong(w + (SceneGroup.DROPPED_Q20 << 3), droppedQ20);
-        MEMORY.addLong(w + (SceneGroup.REFRESH_MILLIHZ << 3), refreshMilliHz);
-        MEMORY.addLong(w + ((SceneGroup.STAGE_BASE + SceneGroup.TOTAL_STAGE) << 3), totalNanos);
+        BufferMemory.addInt(u + (SceneGroup.MATRIX_FRAMES << 2), 1);
+        BufferMemory.addInt(u + ((long) (SceneGroup.LEVEL_COUNT_BASE + level) << 2), 1);
+        BufferMemory.addInt(u + ((long) (SceneGroup.LEVEL_SUM_BASE + level) << 2), dropped);
+        BufferMemory.addLong(w + (SceneGroup.COST_NANOS << 3), costNanos);
+        BufferMemory.addLong(w + (SceneGroup.DROPPED_Q20 << 3), droppedQ20);
+        BufferMemory.addLong(w + (SceneGroup.REFRESH_MILLIHZ << 3), refreshMilliHz);
+        BufferMemory.addLong(w + ((SceneGroup.STAGE_BASE + SceneGroup.TOTAL_STAGE) << 3), totalNanos);
     }
 }

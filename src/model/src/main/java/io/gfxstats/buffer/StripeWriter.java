@@ -4,9 +4,6 @@ import io.gfxstats.stats.Counters;
 import io.gfxstats.stats.FrameOutcome;
 import io.gfxstats.stats.JankType;
 import io.gfxstats.stats.StatsSink;
-import net.openhft.chronicle.bytes.internal.NativeBytesStore;
-import net.openhft.chronicle.core.UnsafeMemory;
-import net.openhft.chronicle.core.io.ReferenceOwner;
 
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
@@ -28,7 +25,6 @@ import java.util.Objects;
  * Nothing allocates on the counting path.
  */
 public final class StripeWriter extends SceneStripe implements StatsSink, io.gfxstats.timeline.TimelineSink {
-    private static final UnsafeMemory MEMORY = UnsafeMemory.MEMORY;
     private static final int BYTES = Counters.COUNT * Integer.BYTES;
     private static final long TOTAL_OFFSET = (long) Counters.TOTAL_FRAMES << 2;
     private static final long LATENCY_OFFSET = (long) JankType.HIGH_INPUT_LATENCY.counter() << 2;
@@ -38,22 +34,20 @@ public final class StripeWriter extends SceneStripe implements StatsSink, io.gfx
     private final long address;
     private final long record;
     private final boolean shared;
-    private final NativeBytesStore<Void> privateMemory;
-    private final ReferenceOwner owner;
+    private final MappedRegion privateMemory;
     private final GroupStripes groups;
     /** The FrameTimeline group stripe in the buffer, and where this writer's own counts are (0: absent). */
     private final long timelineAddress;
     private final long timelineRecord;
     private boolean released;
 
-    private StripeWriter(BufferWriter buffer, int stripe, long address, boolean shared, ReferenceOwner owner,
-                         NativeBytesStore<Void> privateMemory, long record, GroupStripes groups) {
+    private StripeWriter(BufferWriter buffer, int stripe, long address, boolean shared,
+                         MappedRegion privateMemory, long record, GroupStripes groups) {
         super(groups.address(GroupStripes.SCENES), groups.record(GroupStripes.SCENES), shared);
         this.buffer = buffer;
         this.stripe = stripe;
         this.address = address;
         this.shared = shared;
-        this.owner = owner;
         this.privateMemory = privateMemory;
         this.record = record;
         this.groups = groups;
@@ -66,32 +60,29 @@ public final class StripeWriter extends SceneStripe implements StatsSink, io.gfx
      * shared or in-memory writer private memory holding its counters and then its groups.
      */
     private static StripeWriter create(BufferWriter buffer, int stripe, long address, long[] groupAddresses,
-                                       boolean shared, ReferenceOwner owner) {
+                                       boolean shared) {
         if (buffer != null && !shared) {
-            return new StripeWriter(buffer, stripe, address, false, owner, null, address,
+            return new StripeWriter(buffer, stripe, address, false, null, address,
                     GroupStripes.inBuffer(groupAddresses));
         }
         int bytes = BYTES + GroupStripes.privateBytes(groupAddresses);
-        NativeBytesStore<Void> memory = NativeBytesStore.nativeStoreWithFixedCapacity(bytes);
-        memory.zeroOut(0, bytes);
-        memory.singleThreadedCheckDisabled(true);
-        long record = memory.addressForWrite(0);
-        return new StripeWriter(buffer, stripe, address, shared, owner, memory, record,
+        MappedRegion memory = MappedRegion.allocate(bytes);
+        long record = memory.baseAddress();
+        return new StripeWriter(buffer, stripe, address, shared, memory, record,
                 GroupStripes.inPrivateMemory(record + BYTES, groupAddresses, shared));
     }
 
     /** A stripe in process memory, for counting before a buffer is attached. It has every known group. */
     public static StripeWriter inMemory() {
-        return create(null, -1, 0, null, false, null);
+        return create(null, -1, 0, null, false);
     }
 
-    static StripeWriter exclusive(BufferWriter buffer, int stripe, long address, long[] groupAddresses,
-                                  ReferenceOwner owner) {
-        return create(buffer, stripe, address, groupAddresses, false, owner);
+    static StripeWriter exclusive(BufferWriter buffer, int stripe, long address, long[] groupAddresses) {
+        return create(buffer, stripe, address, groupAddresses, false);
     }
 
-    static StripeWriter shared(BufferWriter buffer, long address, long[] groupAddresses, ReferenceOwner owner) {
-        return create(buffer, BufferDescriptor.SHARED_STRIPE, address, groupAddresses, true, owner);
+    static StripeWriter shared(BufferWriter buffer, long address, long[] groupAddresses) {
+        return create(buffer, BufferDescriptor.SHARED_STRIPE, address, groupAddresses, true);
     }
 
     /**
@@ -109,10 +100,10 @@ public final class StripeWriter extends SceneStripe implements StatsSink, io.gfx
     public void increment(int counter) {
         long offset = (long) Objects.checkIndex(counter, Counters.COUNT) << 2;
         if (shared) {
-            MEMORY.addInt(address + offset, 1);
+            BufferMemory.addInt(address + offset, 1);
         }
         long r = record + offset;
-        MEMORY.writeInt(r, MEMORY.readInt(r) + 1);
+        BufferMemory.writeInt(r, BufferMemory.readInt(r) + 1);
         if (counter == Counters.TOTAL_FRAMES) {
             VarHandle.releaseFence();
         }
@@ -176,7 +167,7 @@ public final class StripeWriter extends SceneStripe implements StatsSink, io.gfx
     }
 
     private static void bump(long address, int delta) {
-        MEMORY.writeInt(address, MEMORY.readInt(address) + delta);
+        BufferMemory.writeInt(address, BufferMemory.readInt(address) + delta);
     }
 
     /**
@@ -191,10 +182,10 @@ public final class StripeWriter extends SceneStripe implements StatsSink, io.gfx
         }
         long o = (long) Objects.checkIndex(counter, io.gfxstats.timeline.TimelineCounter.COUNT) << 2;
         if (shared) {
-            MEMORY.addInt(timelineAddress + o, 1);
+            BufferMemory.addInt(timelineAddress + o, 1);
         }
         long r = timelineRecord + o;
-        MEMORY.writeInt(r, MEMORY.readInt(r) + 1);
+        BufferMemory.writeInt(r, BufferMemory.readInt(r) + 1);
     }
 
     /** True if this stripe has the FrameTimeline group. */
@@ -212,10 +203,10 @@ public final class StripeWriter extends SceneStripe implements StatsSink, io.gfx
         }
         long offset = (long) Objects.checkIndex(counter, Counters.COUNT) << 2;
         if (shared) {
-            MEMORY.addInt(address + offset, delta);
+            BufferMemory.addInt(address + offset, delta);
         }
         long r = record + offset;
-        MEMORY.writeOrderedInt(r, MEMORY.readInt(r) + delta);
+        BufferMemory.writeOrderedInt(r, BufferMemory.readInt(r) + delta);
     }
 
     /**
@@ -225,7 +216,7 @@ public final class StripeWriter extends SceneStripe implements StatsSink, io.gfx
      * read is one the count actually had.
      */
     public int contribution(int counter) {
-        return MEMORY.readVolatileInt(record + ((long) Objects.checkIndex(counter, Counters.COUNT) << 2));
+        return BufferMemory.readVolatileInt(record + ((long) Objects.checkIndex(counter, Counters.COUNT) << 2));
     }
 
     /**
@@ -286,13 +277,13 @@ public final class StripeWriter extends SceneStripe implements StatsSink, io.gfx
         }
         released = true;
         if (privateMemory != null) {
-            privateMemory.releaseLast();
+            privateMemory.release();
         }
         if (buffer != null) {
             if (!shared) {
                 buffer.releaseClaim(stripe);
             }
-            buffer.region().release(owner);
+            buffer.region().release();
         }
     }
 
