@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# An unmodified Vulkan program through `gfxstats run`: vkcube --c N under Xvfb (lavapipe) gives
+# exactly N frames in `gfxstats dump` under package vkcube (the program's name), and N more on a
+# second run; --package and --version-code name another entry. Without a daemon it runs as usual.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+command -v vkcube >/dev/null || t_fail "vkcube is not installed (scripts/ci-deps)"
+t_start_daemon
+t_start_xvfb
+gfx run -- vkcube --c 300 >"$T_DIR/vkcube.out" 2>&1 || { cat "$T_DIR/vkcube.out" >&2; t_fail "vkcube failed"; }
+[ "$(t_counter vkcube "Total frames rendered")" = 300 ] || { gfx dump >&2; t_fail "vkcube --c 300: not 300 frames"; }
+gfx run -- vkcube --c 177 >/dev/null 2>&1 || t_fail "second vkcube failed"
+[ "$(t_counter vkcube "Total frames rendered")" = 477 ] || t_fail "two runs: not 477 frames"
+gfx run --package com.example.cube --version-code 42 -- vkcube --c 50 >/dev/null 2>&1 || t_fail "vkcube --package failed"
+gfx dump --package com.example.cube | grep -qx "Version: 42" || t_fail "no version 42 entry"
+[ "$(t_counter com.example.cube "Total frames rendered")" = 50 ] || t_fail "--package: not 50 frames"
+[ "$(t_counter vkcube "Total frames rendered")" = 477 ] || t_fail "--package run counted under vkcube"
+# No daemon: the program runs and exits as usual, at once.
+t_stop_daemon
+start=$SECONDS
+GFXSTATS_SOCKET="$T_DIR/none.sock" gfx run -- vkcube --c 100 >/dev/null 2>&1 || t_fail "vkcube without a daemon failed"
+[ $((SECONDS - start)) -lt 10 ] || t_fail "vkcube without a daemon took $((SECONDS - start)) s"
+t_pass "300 + 177 frames under vkcube, 50 under com.example.cube, runs without a daemon"
