@@ -1,5 +1,5 @@
 # Shared by the launch scripts: locate the project, build the jar when missing or stale,
-# and the JVM flags every gfxstats process needs (chronicle-bytes maps buffers through JDK internals).
+# and the JVM flags of gfxstats's own processes.
 # Without dirname, and without a subshell when the path is already absolute: every
 # `gfxstats dump` pays for this file's processes.
 case "${BASH_SOURCE[0]}" in
@@ -11,16 +11,16 @@ esac
 # GFXSTATS_CLASSPATH runs the scripts from that classpath instead of the jar, without building
 # (tests run scripts/demo against the classpath Maven built for them).
 GFX_JAR="${GFXSTATS_CLASSPATH:-$GFX_ROOT/target/gfxstats.jar}"
-# The JVM options of every process that maps a buffer (chronicle-bytes), from their one list, the
-# argument file io/gfxstats/buffer/jvm.args (see JvmFlags). GFX_BASE_FLAGS, its -D options, go to
-# every JVM: chronicle-core reads ./system.properties at start unless told otherwise.
+# The JVM options of gfxstats's own processes (native access for Netty, JLine and sqlite), from their
+# one list, the argument file io/gfxstats/buffer/jvm.args (see JvmFlags). GFX_BASE_FLAGS, its -D
+# options, go to every JVM, the dump client's too.
 GFX_JVM_FLAGS=()
 GFX_BASE_FLAGS=()
 while IFS= read -r gfx_flag || [ -n "$gfx_flag" ]; do
   [ -n "$gfx_flag" ] || continue
   GFX_JVM_FLAGS+=("$gfx_flag")
   case "$gfx_flag" in -D*) GFX_BASE_FLAGS+=("$gfx_flag") ;; esac
-done < "$GFX_ROOT/src/main/resources/io/gfxstats/buffer/jvm.args"
+done < "$GFX_ROOT/src/model/src/main/resources/io/gfxstats/buffer/jvm.args"
 unset gfx_flag
 
 # What the launch needs to know about files, found with one `find` (it runs before every command):
@@ -41,7 +41,7 @@ gfx_inspect() {
   java_pattern="$REPLY"
   # -L: the JDK's real java binary behind the alternatives links; its size and date change with
   # the JDK. The jar and java are listed first, so they are printed before a stale source stops it.
-  out="$(find -L "$GFX_JAR" "$GFX_JAVA_BIN" "$GFX_ROOT/src/main" "$GFX_ROOT/proto" "$GFX_ROOT/pom.xml" \
+  out="$(find -L "$GFX_JAR" "$GFX_JAVA_BIN" "$GFX_ROOT"/src/*/src/main "$GFX_ROOT"/src/*/pom.xml "$GFX_ROOT/proto" "$GFX_ROOT/pom.xml" \
       \( -path "$jar_pattern" -o -path "$java_pattern" \) -prune -printf '%p %s %T@\n' \
       -o -newer "$GFX_JAR" -printf 'stale\n' -quit 2>/dev/null || true)"
   GFX_FILES=""
@@ -77,7 +77,7 @@ gfx_build() {
   [ -d "${GFX_MAVEN_REPO:-$HOME/.m2/repository}/io/grpc/grpc-netty-shaded" ] \
     || note="; the first build downloads about 80 MB from Maven Central"
   echo "gfxstats: building $GFX_JAR (Maven, about a minute$note) ..." >&2
-  if ! (cd "$GFX_ROOT" && mvn -B -q -DskipTests package) >"$log" 2>&1; then
+  if ! (cd "$GFX_ROOT" && mvn -B -q -DskipTests -pl src/cli -am package) >"$log" 2>&1; then
     sed 's/\x1b\[[0-9;]*[A-Za-z]//g' "$log" | grep -v '^[[:space:]]*$' | tail -n 40 >&2
     echo "gfxstats: build failed (the whole log: $log)" >&2
     return 2
@@ -146,7 +146,7 @@ GFX_DUMP_FLAGS=(
   -Xshare:auto
 )
 # AppCDS (JDK 17 dynamic archives) of the classes the command line loads, recorded by training runs
-# of io.gfxstats.cli.CdsTraining (one for every command) and of io.gfxstats.dumpclient.DumpPathTraining
+# of io.gfxstats.cli.CdsTraining (one for every command) and of io.gfxstats.cli.DumpPathTraining
 # (a small one, about 1 MB instead of 21, of the dump path alone), which `gfxstats dump` maps instead (the page faults of the big one cost it
 # about 9 ms). Rebuilt when the jar, the JDK or the flags change; when one cannot be built or used
 # the command runs without it, silently (GFXSTATS_CDS=0 turns them off).
@@ -203,7 +203,7 @@ gfx_cds_flags() {
   if [ "${1:-}" = dump ]; then
     archive="$GFX_CDS_DUMP_ARCHIVE"
     flags=("${GFX_BASE_FLAGS[@]}" "${GFX_DUMP_FLAGS[@]}")
-    training=(io.gfxstats.dumpclient.DumpPathTraining)
+    training=(io.gfxstats.cli.DumpPathTraining)
     extra=()
   else
     archive="$GFX_CDS_ARCHIVE"

@@ -1,0 +1,53 @@
+package io.gfxstats.client;
+
+import io.gfxstats.buffer.BufferReader;
+import io.gfxstats.buffer.FrameStream;
+import io.gfxstats.buffer.TestBuffers;
+import io.gfxstats.frame.DaveyListener;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * An Error thrown while attaching - what a library does when the JVM lacks something it needs, as
+ * chronicle-bytes once did without its JVM options - must not end the session's retries: the
+ * frames counted so far stay, and the next attempt attaches them.
+ */
+class SessionAttacherErrorsTest {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @Test
+    void shouldKeepFramesAndRetryAfterAnErrorInsideTheProcess(@TempDir Path dir) throws Exception {
+        AtomicInteger attempts = new AtomicInteger();
+        try (DirectoryBufferProvider real = DirectoryBufferProvider.builder(dir).pollInterval(Duration.ofMillis(20)).build()) {
+            BufferProvider failingFirst = (request, onEnded) -> {
+                if (attempts.incrementAndGet() <= 2) {
+                    throw new AssertionError("a library's own assertion, as chronicle-bytes threw without its JVM options");
+                }
+                return real.attach(request, onEnded);
+            };
+            try (StatsSession session = StatsSession.open(SessionOptions.builder("com.example.errors", 1)
+                    .retry(Duration.ofMillis(10), Duration.ofMillis(40)).daveyListener(DaveyListener.ignoring()).build(),
+                    failingFirst)) {
+                FrameStream frames = new FrameStream(5);
+                try (WindowTracker tracker = session.newTracker()) {
+                    for (int i = 0; i < 5; i++) {
+                        tracker.record(frames.next());
+                    }
+                    assertTrue(session.awaitAttached(WAIT), "attached after the errors");
+                    assertTrue(attempts.get() >= 3, "retried: " + attempts.get());
+                    tracker.record(frames.next());
+                }
+                try (BufferReader r = BufferReader.open(session.buffer().orElseThrow().path(), TestBuffers.uid())) {
+                    assertEquals(FrameStream.expected(5, 6).totalFrames(), r.snapshot().totalFrames());
+                }
+            }
+        }
+    }
+}

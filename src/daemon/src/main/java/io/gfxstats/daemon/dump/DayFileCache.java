@@ -1,0 +1,214 @@
+package io.gfxstats.daemon.dump;
+
+import io.gfxstats.proto.GraphicsStatsProto;
+import io.gfxstats.daemon.rpc.Problems;
+import io.gfxstats.store.DayStore;
+import io.gfxstats.store.EntryKey;
+import io.gfxstats.store.FileStamp;
+import io.gfxstats.store.ReadResult;
+import io.gfxstats.store.StoredEntry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Parsed day files kept between dumps, as dumps show them (without the daemon's buffer marks)
+ * and compacted by {@link CachedProtos}.
+ *
+ * <p>A full check of the disk lists the store (a walk of every day, package and version
+ * directory) and compares each file's stamp (inode, size, mtime) with the cached one; only a
+ * file whose stamp changed is re-read. For thousands of files the walk was most of a dump's
+ * cost and almost always found nothing new: the daemon is the only writer of its data directory
+ * (the store's lock), so files appear only when the daemon saves, rotates or applies retention,
+ * and it says so with {@link #invalidate()}. Between such changes a dump checks just the stamps
+ * of the files it already knows, one stat each: a file changed, replaced, damaged or removed by
+ * hand is noticed by the next dump; a file added by hand (a restored backup) by the first dump
+ * after the re-check interval, when the walk runs again.
+ *
+ * <p>Thread-safe: dumps read concurrently (under the daemon's read lock); {@link #invalidate()}
+ * is called by writers (under its write lock).
+ */
+public final class DayFileCache {
+    /** Longest time a dump relies on the last directory walk when the daemon changed nothing. */
+    public static final Duration RECHECK_INTERVAL = Duration.ofSeconds(1);
+
+    private static final Logger log = LoggerFactory.getLogger(DayFileCache.class);
+    private static final int MAX_SKIPPED_REPORTS = 10_000;
+
+    private final DayStore store;
+    private final Set<String> skipped = ConcurrentHashMap.newKeySet();
+    private final boolean enabled;
+    private final LongSupplier nanoClock;
+    private final long recheckNanos;
+    private final Map<EntryKey, Cached> cache = new ConcurrentHashMap<>();
+    private final AtomicLong changes = new AtomicLong();
+    private volatile Checked lastCheck;
+
+    /** @param enabled false re-reads every file on every dump (the naive baseline of the benchmarks) */
+    public DayFileCache(DayStore store, boolean enabled) {
+        this(store, enabled, System::nanoTime, RECHECK_INTERVAL);
+    }
+
+    /** @param nanoClock monotonic nanoseconds (tests move it instead of sleeping) */
+    public DayFileCache(DayStore store, boolean enabled, LongSupplier nanoClock, Duration recheckInterval) {
+        this.store = store;
+        this.enabled = enabled;
+        this.nanoClock = nanoClock;
+        this.recheckNanos = recheckInterval.toNanos();
+    }
+
+    /** The daemon changed day files (or may have: a failed save): the next read checks the disk. */
+    public void invalidate() {
+        changes.incrementAndGet();
+    }
+
+    /** Every readable day file of every retained day, in key order. Unreadable ones are quarantined by the store. */
+    public SortedMap<EntryKey, GraphicsStatsProto> readAll() throws IOException {
+        Checked trusted = trusted();
+        if (trusted != null) {
+            return trusted.files;
+        }
+        long changesBefore = changes.get();
+        long checkedAt = nanoClock.getAsLong();
+        Map<EntryKey, Cached> found = read(store.list(), k -> true);
+        Checked check = new Checked(changesBefore, checkedAt, found, protos(found, k -> true));
+        if (enabled) {
+            lastCheck = check;
+        }
+        return check.files;
+    }
+
+    /** The readable day files of one day, in key order. */
+    public SortedMap<EntryKey, GraphicsStatsProto> readDay(long dayStart) throws IOException {
+        Checked trusted = trusted();
+        if (trusted != null) {
+            return protos(trusted.found, k -> k.dayStart() == dayStart);
+        }
+        return protos(read(store.list(dayStart), k -> k.dayStart() == dayStart), k -> true);
+    }
+
+    private static SortedMap<EntryKey, GraphicsStatsProto> protos(Map<EntryKey, Cached> found,
+                                                                 Predicate<EntryKey> keep) {
+        SortedMap<EntryKey, GraphicsStatsProto> out = new TreeMap<>();
+        for (Map.Entry<EntryKey, Cached> e : found.entrySet()) {
+            if (keep.test(e.getKey())) {
+                out.put(e.getKey(), e.getValue().proto());
+            }
+        }
+        return Collections.unmodifiableSortedMap(out);
+    }
+
+    /**
+     * The last full check, if the daemon changed nothing since, it is recent enough, and every
+     * file it found still has the stamp it had then (one lstat each, by path: a comparison,
+     * never a read, so following a link in the path cannot expose anything; a changed file
+     * fails it).
+     */
+    private Checked trusted() throws IOException {
+        Checked c = lastCheck;
+        if (!enabled || c == null || c.changes != changes.get()
+                || nanoClock.getAsLong() - c.checkedAtNanos >= recheckNanos) {
+            return null;
+        }
+        for (Cached cached : c.found.values()) {
+            if (!sameFile(cached.stamp(), lstat(cached.path()))) {
+                return null;
+            }
+        }
+        return c;
+    }
+
+    private static BasicFileAttributes lstat(Path path) throws IOException {
+        try {
+            return Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            return null;
+        }
+    }
+
+    private static boolean sameFile(FileStamp stamp, BasicFileAttributes attrs) {
+        return attrs != null && attrs.isRegularFile() && stamp.size() == attrs.size()
+                && Objects.equals(stamp.fileKey(), attrs.fileKey())
+                && Objects.equals(stamp.lastModified(), attrs.lastModifiedTime());
+    }
+
+    /**
+     * The readable files among {@code entries}, in key order. {@code entries} is a full listing
+     * of the keys matching {@code scope}: cached keys in scope that it lacks are gone from disk
+     * and are evicted.
+     */
+    private Map<EntryKey, Cached> read(List<StoredEntry> entries, Predicate<EntryKey> scope) throws IOException {
+        Map<EntryKey, Cached> out = new TreeMap<>();
+        Set<EntryKey> seen = new HashSet<>();
+        for (StoredEntry e : entries) {
+            EntryKey key = e.key();
+            seen.add(key);
+            if (enabled) {
+                Cached c = cache.get(key);
+                if (c != null && c.stamp().equals(store.stamp(key))) {
+                    out.put(key, c);
+                    continue;
+                }
+            }
+            ReadResult r;
+            try {
+                r = store.read(key);
+            } catch (IOException ex) {
+                // One bad file must not break every dump: skip it, say which and why (once per file).
+                String line = store.pathOf(key) + ": skipped in dumps and pulls: " + Problems.describe(ex);
+                if (skipped.size() < MAX_SKIPPED_REPORTS && skipped.add(line)) {
+                    log.warn("{}", line);
+                }
+                cache.remove(key);
+                continue;
+            }
+            if (r instanceof ReadResult.Found f) {
+                if (enabled) {
+                    Cached c = new Cached(f.stamp(), store.pathOf(key), CachedProtos.compact(f.stored()));
+                    out.put(key, c);
+                    cache.put(key, c);
+                } else {
+                    out.put(key, new Cached(f.stamp(), null, f.stored()));
+                }
+            } else {
+                cache.remove(key);
+            }
+        }
+        cache.keySet().removeIf(k -> scope.test(k) && !seen.contains(k));
+        return out;
+    }
+
+    public int size() {
+        return cache.size();
+    }
+
+    private record Cached(FileStamp stamp, Path path, GraphicsStatsProto proto) {
+    }
+
+    /**
+     * Result of a full check of the disk: what was found (with the stamps it had then) and the
+     * protos to dump. Trusted while {@link #changes} still equals {@code changes}.
+     */
+    private record Checked(long changes, long checkedAtNanos, Map<EntryKey, Cached> found,
+                           SortedMap<EntryKey, GraphicsStatsProto> files) {
+    }
+}

@@ -1,0 +1,131 @@
+package io.gfxstats.daemon.rpc;
+
+import io.gfxstats.rpc.v1.DumpChunk;
+import io.gfxstats.rpc.v1.DumpFormat;
+import io.gfxstats.rpc.v1.DumpRequest;
+import io.grpc.Context;
+import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.io.IOException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Dump calls of {@link GfxStatsService}: streamed with flow control in chunks, limited in
+ * number overall and per peer ({@link DumpSlots}), cancelled when the client stops reading.
+ */
+final class DumpCalls {
+    /** The service's logger: log settings that name the service keep covering its calls. */
+    private static final Logger LOG = LoggerFactory.getLogger(GfxStatsService.class);
+
+    private final StatsBackend backend;
+    private final BooleanSupplier stopping;
+    private final int dumpChunkBytes;
+    private final DumpSlots dumpSlots;
+    private final long stallTimeoutNanos;
+    private final ExecutorService dumpExecutor;
+
+    DumpCalls(StatsBackend backend, BooleanSupplier stopping, int dumpChunkBytes, int maxConcurrentDumps,
+              int maxDumpsPerPeer, long stallTimeoutNanos, ThreadFactory threads) {
+        this.backend = backend;
+        this.stopping = stopping;
+        this.dumpChunkBytes = dumpChunkBytes;
+        this.dumpSlots = new DumpSlots(maxConcurrentDumps, Math.min(maxDumpsPerPeer, maxConcurrentDumps));
+        this.stallTimeoutNanos = stallTimeoutNanos;
+        // Dumps run off the call executor: the dump thread blocks until the client is ready, and
+        // the ready signal is delivered on the call executor.
+        this.dumpExecutor = Executors.newFixedThreadPool(maxConcurrentDumps, threads);
+    }
+
+    void dump(DumpRequest request, StreamObserver<DumpChunk> observer) {
+        if (request.getFormat() == DumpFormat.UNRECOGNIZED) {
+            observer.onError(Status.INVALID_ARGUMENT
+                    .withDescription("unknown dump format " + request.getFormatValue()).asRuntimeException());
+            return;
+        }
+        if (stopping.getAsBoolean()) {
+            observer.onError(GfxStatsService.shuttingDown().asRuntimeException());
+            return;
+        }
+        String peer = peerOf(Caller.current());
+        String full = dumpSlots.tryAcquire(peer);
+        if (full != null) {
+            observer.onError(Status.RESOURCE_EXHAUSTED.withDescription(full).asRuntimeException());
+            return;
+        }
+        ServerCallStreamObserver<DumpChunk> call = (ServerCallStreamObserver<DumpChunk>) observer;
+        DumpChunkStream sink = new DumpChunkStream(call, dumpChunkBytes, stallTimeoutNanos);
+        call.setOnReadyHandler(sink::onReady);
+        call.setOnCancelHandler(sink::onCancel);
+        try {
+            dumpExecutor.execute(Context.current().wrap(() -> runDump(request, call, sink, peer)));
+        } catch (RejectedExecutionException e) {
+            dumpSlots.release(peer);
+            observer.onError(GfxStatsService.shuttingDown().asRuntimeException());
+        }
+    }
+
+    private void runDump(DumpRequest request, ServerCallStreamObserver<DumpChunk> call, DumpChunkStream sink,
+                         String peer) {
+        try {
+            backend.dump(request, sink);
+            sink.finish();
+            call.onCompleted();
+        } catch (DumpChunkStream.StalledException e) {
+            LOG.warn("dump for {} cancelled: {}", GfxStatsService.describeCaller(), e.getMessage());
+            call.onError(Status.DEADLINE_EXCEEDED.withDescription(e.getMessage()).asRuntimeException());
+        } catch (StatsException e) {
+            if (!sink.cancelled()) {
+                call.onError(e.toStatus().asRuntimeException());
+            }
+        } catch (IOException e) {
+            if (sink.cancelled()) {
+                LOG.debug("dump abandoned by {} after {} bytes", GfxStatsService.describeCaller(), sink.bytesSent());
+            } else {
+                LOG.error("dump failed for {}", GfxStatsService.describeCaller(), e);
+                call.onError(GfxStatsService.internal("dump failed", e).asRuntimeException());
+            }
+        } catch (RuntimeException e) {
+            LOG.error("dump failed for {}", GfxStatsService.describeCaller(), e);
+            if (!sink.cancelled()) {
+                call.onError(GfxStatsService.internal("dump failed", e).asRuntimeException());
+            }
+        } catch (OutOfMemoryError e) {
+            // Tell the caller what happened before the JVM (-XX:+ExitOnOutOfMemoryError) goes down.
+            if (!sink.cancelled()) {
+                call.onError(GfxStatsService.outOfMemory("dump").asRuntimeException());
+            }
+            throw e;
+        } finally {
+            dumpSlots.release(peer);
+        }
+    }
+
+    /** Dumps already running may finish. */
+    void shutdown() {
+        dumpExecutor.shutdown();
+    }
+
+    /** Interrupts dumps still running. */
+    void shutdownNow() {
+        dumpExecutor.shutdownNow();
+    }
+
+    /** Whom a dump slot is counted against: the process on the Unix socket, the address on TCP. */
+    private static String peerOf(Caller caller) {
+        if (caller == null) {
+            return "an unknown peer";
+        }
+        if (caller.transport() == Transport.UNIX) {
+            return caller.peer() == null ? "unix (no credentials)" : "pid " + caller.peer().pid();
+        }
+        return caller.remoteAddress() instanceof java.net.InetSocketAddress a && a.getAddress() != null
+                ? a.getAddress().getHostAddress() : String.valueOf(caller.remoteAddress());
+    }
+}

@@ -1,0 +1,105 @@
+package io.gfxstats.buffer;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * Loads and stores at buffer addresses, with the memory ordering in each method's name
+ * (plain, {@code Volatile} reads, {@code Ordered} release stores, atomic {@code add} and
+ * {@code compareAndSwap}), the way the counting code has always been written - but with the
+ * JDK alone: an address is a {@link MappedRegion}'s number in the high 32 bits and a byte offset
+ * in the low 32, and every access goes through a byte-buffer {@link VarHandle}, which checks
+ * bounds. So an application that embeds the client needs no JVM option (no opened JDK package,
+ * no {@code sun.misc.Unsafe}), and a wrong address throws instead of writing where it points.
+ * Address 0 is never valid: region numbers start at 1, so callers can use 0 for "absent".
+ *
+ * <p>Counters are little-endian, as the buffer format says, on any platform.
+ */
+public final class BufferMemory {
+    private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private BufferMemory() {
+    }
+
+    /**
+     * Whether this process still holds {@code file} mapped for counting (a writer or a stripe not yet
+     * released). Once false, nothing of ours touches the file again; the JDK removes the mapping
+     * itself when it is collected.
+     */
+    public static boolean isMapped(java.nio.file.Path file) {
+        return MappedRegion.isMapped(file);
+    }
+
+    static long address(int region, long offset) {
+        return ((long) region << 32) | offset;
+    }
+
+    private static ByteBuffer buffer(long address) {
+        return MappedRegion.buffer((int) (address >>> 32));
+    }
+
+    private static int offset(long address) {
+        return (int) address;
+    }
+
+    public static int readInt(long address) {
+        return (int) INT.get(buffer(address), offset(address));
+    }
+
+    public static void writeInt(long address, int value) {
+        INT.set(buffer(address), offset(address), value);
+    }
+
+    public static int readVolatileInt(long address) {
+        return (int) INT.getVolatile(buffer(address), offset(address));
+    }
+
+    /** A release store: every load and store before it is visible before this value is. */
+    public static void writeOrderedInt(long address, int value) {
+        INT.setRelease(buffer(address), offset(address), value);
+    }
+
+    /** An atomic add (for the shared stripe, which several writers count into). */
+    public static void addInt(long address, int delta) {
+        INT.getAndAdd(buffer(address), offset(address), delta);
+    }
+
+    public static boolean compareAndSwapInt(long address, int expected, int value) {
+        return INT.compareAndSet(buffer(address), offset(address), expected, value);
+    }
+
+    public static long readLong(long address) {
+        return (long) LONG.get(buffer(address), offset(address));
+    }
+
+    public static void writeLong(long address, long value) {
+        LONG.set(buffer(address), offset(address), value);
+    }
+
+    public static long readVolatileLong(long address) {
+        return (long) LONG.getVolatile(buffer(address), offset(address));
+    }
+
+    public static void writeOrderedLong(long address, long value) {
+        LONG.setRelease(buffer(address), offset(address), value);
+    }
+
+    public static void addLong(long address, long delta) {
+        LONG.getAndAdd(buffer(address), offset(address), delta);
+    }
+
+    public static boolean compareAndSwapLong(long address, long expected, long value) {
+        return LONG.compareAndSet(buffer(address), offset(address), expected, value);
+    }
+
+    public static byte readByte(long address) {
+        return buffer(address).get(offset(address));
+    }
+
+    public static void writeByte(long address, byte value) {
+        buffer(address).put(offset(address), value);
+    }
+}
