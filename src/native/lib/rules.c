@@ -19,7 +19,7 @@
 enum {
     FI_FLAGS = 0, FI_INTENDED_VSYNC = 2, FI_VSYNC = 3, FI_FRAME_DEADLINE = 9, FI_FRAME_INTERVAL = 11,
     FI_SYNC_QUEUED = 12, FI_SYNC_START = 13, FI_ISSUE_DRAW_COMMANDS_START = 14, FI_SWAP_BUFFERS = 15,
-    FI_FRAME_COMPLETED = 16, FI_DEQUEUE_BUFFER_DURATION = 17, FI_GPU_COMPLETED = 19,
+    FI_FRAME_COMPLETED = 16, FI_GPU_COMPLETED = 19,
     FI_SWAP_BUFFERS_COMPLETED = 20
 };
 #define FLAG_SURFACE_CANVAS 4
@@ -273,7 +273,8 @@ uint32_t gfx_classify_frameinfo(struct gfx_rules *r, const int64_t *f) {
         total = max64(wsub(wsub(completed, intended), stall), 0);
         swap_time = max64(wsub(wsub(f[FI_SWAP_BUFFERS_COMPLETED], intended), stall), 0);
     }
-    (void)f[FI_DEQUEUE_BUFFER_DURATION]; /* dequeue forgiveness is off for live recording */
+    /* Dequeue forgiveness (TrackerConfig.dequeueForgivenessNanos) is 0 for live and replayed
+     * sessions alike, so DequeueBufferDuration changes nothing here. */
     uint32_t outcome = swap_time > 0 && !canvas ? account_legacy(r, swap_time, intended, vsync, completed) : 0;
     if (total <= 0) {
         return outcome;
