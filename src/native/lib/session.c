@@ -39,6 +39,8 @@ struct gfxstats_session {
     int stop;        /* under mu: the background thread ends */
     int conn;        /* enum conn_state, under mu */
     int thread_started;
+    int forked;      /* this is a child's copy after fork(): nothing of the parent's is touched */
+    struct gfxstats_session *next_session; /* in the list of open sessions, under sessions_mu */
     pthread_t thread;
     int wake[2];
     uint32_t pid;
@@ -67,6 +69,61 @@ struct gfxstats_tracker {
 };
 
 static int quiet = -1;
+
+/* Open sessions, for fork(): a child must not write into its parent's buffer (the mapping is
+ * shared), wake its parent's thread or release its stripes. The handlers hold every session's
+ * mutex across fork, so the child's copies are not left locked by a thread it does not have. */
+static pthread_mutex_t sessions_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct gfxstats_session *sessions;
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+static void fork_prepare(void) {
+    pthread_mutex_lock(&sessions_mu);
+    for (struct gfxstats_session *s = sessions; s; s = s->next_session) {
+        pthread_mutex_lock(&s->mu);
+    }
+}
+
+static void fork_parent(void) {
+    for (struct gfxstats_session *s = sessions; s; s = s->next_session) {
+        pthread_mutex_unlock(&s->mu);
+    }
+    pthread_mutex_unlock(&sessions_mu);
+}
+
+static void fork_child(void) {
+    for (struct gfxstats_session *s = sessions; s; s = s->next_session) {
+        s->forked = 1;
+        s->closed = 1;
+        s->stop = 1;
+        __atomic_store_n(&s->epoch, (s->epoch | 1) + 2, __ATOMIC_RELEASE);
+        pthread_mutex_unlock(&s->mu);
+    }
+    pthread_mutex_unlock(&sessions_mu);
+}
+
+static void install_fork_handlers(void) {
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
+
+static void list_add(struct gfxstats_session *s) {
+    pthread_once(&fork_once, install_fork_handlers);
+    pthread_mutex_lock(&sessions_mu);
+    s->next_session = sessions;
+    sessions = s;
+    pthread_mutex_unlock(&sessions_mu);
+}
+
+static void list_remove(struct gfxstats_session *s) {
+    pthread_mutex_lock(&sessions_mu);
+    for (struct gfxstats_session **p = &sessions; *p; p = &(*p)->next_session) {
+        if (*p == s) {
+            *p = s->next_session;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&sessions_mu);
+}
 
 static void logf_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void logf_(const char *fmt, ...) {
@@ -268,6 +325,7 @@ int gfxstats_session_open(const gfxstats_options *o, gfxstats_session **out) {
         return GFXSTATS_ENOMEM;
     }
     s->thread_started = 1;
+    list_add(s);
     *out = s;
     return GFXSTATS_OK;
 }
@@ -374,10 +432,12 @@ void gfxstats_tracker_close(gfxstats_tracker *t) {
     if (!s->closed) {
         tracker_move_locked(t);
     }
-    if (t->stripe != 0) {
+    if (t->stripe != 0 && s->forked) {
+        mapping_unref(t->map); /* the claim is the parent's */
+    } else if (t->stripe != 0) {
         gfx_release_stripe(t->map, t->stripe); /* its counts stay in the stripe */
         mapping_unref(t->map);
-    } else if (any_counts(t->local)) {
+    } else if (any_counts(t->local) && !s->forked) {
         if (s->cur && !s->closed) {
             gfx_add_shared(s->cur, t->local);
         } else if (!s->closed) {
@@ -435,15 +495,34 @@ void gfxstats_session_close(gfxstats_session *s) {
         return;
     }
     pthread_mutex_lock(&s->mu);
+    if (s->forked) {
+        /* A child's copy: the parent's thread is not here; only this process's resources go. */
+        if (s->thread_started) {
+            s->thread_started = 0;
+            close(s->wake[0]);
+            close(s->wake[1]);
+            pthread_mutex_unlock(&s->mu);
+            list_remove(s);
+            pthread_mutex_lock(&s->mu);
+            if (!unref_locked(s)) {
+                pthread_mutex_unlock(&s->mu);
+            }
+            return;
+        }
+        pthread_mutex_unlock(&s->mu);
+        return;
+    }
     if (s->closed) {
         pthread_mutex_unlock(&s->mu);
         return;
     }
-    /* Frames counted before the daemon answered: wait for a daemon that is there. */
-    if (s->cur == NULL && any_counts(s->pending) && s->close_wait_ms > 0) {
+    /* Frames counted before a daemon answered (the first registration, or a re-registration
+     * after a daemon restart, which may hand out a new buffer that everything must move into):
+     * wait for a daemon that is there, never for one that is not. */
+    if ((s->cur != NULL || any_counts(s->pending)) && s->close_wait_ms > 0) {
         struct timespec until;
         deadline_after(&until, s->close_wait_ms);
-        while (s->cur == NULL && (s->conn == CONN_INIT || s->conn == CONN_WAITING)) {
+        while (s->conn == CONN_INIT || s->conn == CONN_WAITING) {
             if (pthread_cond_timedwait(&s->cv, &s->mu, &until) == ETIMEDOUT) {
                 break;
             }
@@ -451,6 +530,8 @@ void gfxstats_session_close(gfxstats_session *s) {
         if (s->cur == NULL) {
             logf_("%u frames of %s were counted before a daemon answered and are not kept (%s)", s->pending[0],
                   s->package, s->conn == CONN_WAITING ? "the daemon did not answer in time" : "no daemon");
+        } else if (s->conn == CONN_WAITING) {
+            logf_("the daemon did not answer %s's re-registration in time; its buffer keeps the counts", s->package);
         }
     }
     s->closed = 1;
@@ -463,6 +544,7 @@ void gfxstats_session_close(gfxstats_session *s) {
     pthread_join(s->thread, NULL);
     close(s->wake[0]);
     close(s->wake[1]);
+    list_remove(s);
     pthread_mutex_lock(&s->mu);
     if (!unref_locked(s)) {
         pthread_mutex_unlock(&s->mu);
@@ -572,7 +654,7 @@ void *gfx_session_thread(void *arg) {
                 snprintf(adopt_path, sizeof adopt_path, "%s", s->cur->path);
                 snprintf(adopt_id, sizeof adopt_id, "%s", s->cur->reg_id);
             }
-            s->conn = s->cur ? CONN_ATTACHED : CONN_WAITING;
+            s->conn = CONN_WAITING; /* until the daemon answers: close waits for that */
             pthread_mutex_unlock(&s->mu);
             rc = gfx_reg_send(&c, s->package, s->version, s->pipeline, adopt_path, adopt_id);
         }

@@ -6,7 +6,11 @@
 #include "../lib/rules.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,6 +134,43 @@ static void test_extremes(void) {
     CHECK(cpu == c[GFX_TOTAL_FRAMES], "CPU histogram %llu != total %u", (unsigned long long)cpu, c[0]);
 }
 
+/* After fork the child's trackers refuse frames (the buffer is the parent's) and closing there
+ * neither hangs nor touches the parent's session; the parent goes on counting. */
+static void test_fork(void) {
+    gfxstats_options o = opts("com.example.fork");
+    o.close_wait_ms = 0;
+    gfxstats_session *s;
+    gfxstats_tracker *t;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_OK, "open");
+    CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+    CHECK(gfxstats_record(t, 1000, 1000, 2000000, 2000000, 0) == GFXSTATS_OK, "record before fork");
+    pid_t child = fork();
+    if (child == 0) {
+        int ok = gfxstats_record(t, 1000, 1000, 3000000, 3000000, 0) == GFXSTATS_ECLOSED;
+        gfxstats_tracker *t2;
+        ok &= gfxstats_tracker_new(s, &t2) == GFXSTATS_ECLOSED;
+        gfxstats_tracker_close(t);
+        gfxstats_session_close(s);
+        _exit(ok ? 0 : 1);
+    }
+    CHECK(child > 0, "fork");
+    int status = -1;
+    for (int i = 0; i < 500 && waitpid(child, &status, WNOHANG) == 0; i++) {
+        struct timespec ts = {0, 10000000};
+        nanosleep(&ts, NULL);
+    }
+    if (status == -1) {
+        kill(child, SIGKILL);
+        waitpid(child, &status, 0);
+        CHECK(0, "the child hung after fork");
+    } else {
+        CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child's tracker still counted after fork");
+    }
+    CHECK(gfxstats_record(t, 1000, 1000, 4000000, 4000000, 0) == GFXSTATS_OK, "parent record after fork");
+    gfxstats_tracker_close(t);
+    gfxstats_session_close(s);
+}
+
 static void test_helpers(void) {
     gfx_rules_global_init();
     /* The bound is the largest g with (double) g <= 0.1 * interval. */
@@ -153,6 +194,7 @@ int main(void) {
     test_extremes();
     test_no_daemon();
     test_closed();
+    test_fork();
     printf("unit: %d checks, %d failed\n", checks, failures);
     printf("%d passed, %d failed\n", checks - failures, failures);
     return failures ? 1 : 0;
