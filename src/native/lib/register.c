@@ -310,9 +310,22 @@ static void header_seen(struct gfx_reg_conn *c, const uint8_t *name, size_t nn, 
         }
         c->grpc_status = s;
     } else if (nn == 12 && memcmp(name, "grpc-message", 12) == 0) {
-        size_t n = vn < sizeof c->grpc_message - 1 ? vn : sizeof c->grpc_message - 1;
-        memcpy(c->grpc_message, value, n);
-        c->grpc_message[n] = 0;
+        /* Percent-encoded (gRPC over HTTP/2); control characters are not passed on to the log. */
+        size_t o = 0;
+        for (size_t i = 0; i < vn && o < sizeof c->grpc_message - 1; i++) {
+            unsigned ch = value[i];
+            if (ch == '%' && i + 2 < vn) {
+                char hex[3] = {(char)value[i + 1], (char)value[i + 2], 0};
+                char *end;
+                unsigned long x = strtoul(hex, &end, 16);
+                if (*end == 0) {
+                    ch = (unsigned)x;
+                    i += 2;
+                }
+            }
+            c->grpc_message[o++] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
+        }
+        c->grpc_message[o] = 0;
     }
 }
 

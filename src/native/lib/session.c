@@ -53,6 +53,7 @@ struct gfxstats_session {
     int deadlines_extended;
     char socket_path[4096];
     int logged_absent, logged_refused;
+    int refused;     /* under mu: the last registration ended without a buffer */
 };
 
 struct gfxstats_tracker {
@@ -529,7 +530,8 @@ void gfxstats_session_close(gfxstats_session *s) {
         }
         if (s->cur == NULL) {
             logf_("%u frames of %s were counted before a daemon answered and are not kept (%s)", s->pending[0],
-                  s->package, s->conn == CONN_WAITING ? "the daemon did not answer in time" : "no daemon");
+                  s->package, s->conn == CONN_WAITING ? "the daemon did not answer in time"
+                  : s->refused ? "the daemon refused the registration" : "no daemon");
         } else if (s->conn == CONN_WAITING) {
             logf_("the daemon did not answer %s's re-registration in time; its buffer keeps the counts", s->package);
         }
@@ -709,6 +711,9 @@ void *gfx_session_thread(void *arg) {
                 s->logged_absent = 0;
             }
             if (e == GFX_REG_ENDED) {
+                pthread_mutex_lock(&s->mu);
+                s->refused = !assigned;
+                pthread_mutex_unlock(&s->mu);
                 if (!assigned && !s->logged_refused) {
                     s->logged_refused = 1;
                     logf_("the daemon did not register %s: %s%s%s", s->package, status_name(c.grpc_status),
