@@ -14,7 +14,7 @@
 
 static void usage(void) {
     fprintf(stderr, "usage: gfxstats-drive [--package P] [--version-code N] [--pipeline 0|1|2] "
-                    "[--refresh NS] [--frameinfo [--replay]] [--rules-only] [--wait-attached MS] < frames\n");
+                    "[--refresh NS] [--frameinfo [--replay]] [--rules-only] [--wait-attached MS] [--trackers N] < frames\n");
     exit(2);
 }
 
@@ -43,7 +43,7 @@ static int parse_line(char *line, int64_t *v, int want) {
 int main(int argc, char **argv) {
     const char *pkg = "drive";
     int64_t version = 1, refresh = 0;
-    int pipeline = 1, frameinfo = 0, rules_only = 0, wait_ms = -1, replay = 0;
+    int pipeline = 1, frameinfo = 0, rules_only = 0, wait_ms = -1, replay = 0, ntrackers = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -52,13 +52,16 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--pipeline") && v) { pipeline = atoi(v); i++; }
         else if (!strcmp(a, "--refresh") && v) { refresh = strtoll(v, NULL, 10); i++; }
         else if (!strcmp(a, "--wait-attached") && v) { wait_ms = atoi(v); i++; }
+        else if (!strcmp(a, "--trackers") && v) { ntrackers = atoi(v); i++; }
         else if (!strcmp(a, "--frameinfo")) frameinfo = 1;
         else if (!strcmp(a, "--replay")) replay = 1;
         else if (!strcmp(a, "--rules-only")) rules_only = 1;
         else usage();
     }
     int want = frameinfo ? GFXSTATS_FI_COUNT : 5;
+    if (ntrackers < 1 || ntrackers > 1024) usage();
     gfxstats_session *s = NULL;
+    gfxstats_tracker *trackers[1024] = {0};
     gfxstats_tracker *t = NULL;
     struct gfx_rules rules;
     static uint32_t counters[GFX_COUNTERS];
@@ -76,9 +79,11 @@ int main(int argc, char **argv) {
         if (wait_ms >= 0 && !gfxstats_session_wait_attached(s, wait_ms)) {
             fprintf(stderr, "gfxstats-drive: no daemon answered within %d ms\n", wait_ms);
         }
-        if ((rc = gfxstats_tracker_new(s, &t))) {
-            fprintf(stderr, "gfxstats-drive: cannot create a tracker: %s\n", gfxstats_strerror(rc));
-            return 2;
+        for (int k = 0; k < ntrackers; k++) {
+            if ((rc = gfxstats_tracker_new(s, &trackers[k]))) {
+                fprintf(stderr, "gfxstats-drive: cannot create a tracker: %s\n", gfxstats_strerror(rc));
+                return 2;
+            }
         }
     }
     char line[4096];
@@ -100,6 +105,7 @@ int main(int argc, char **argv) {
                                                           v[4] > 0 ? v[4] : rules.default_interval);
             gfx_count_into(out, counters);
         } else {
+            t = trackers[frames % ntrackers]; /* --trackers N: frames dealt round-robin */
             int rc = frameinfo ? gfxstats_record_frameinfo(t, v) : gfxstats_record(t, v[0], v[1], v[2], v[3], v[4]);
             if (rc) {
                 fprintf(stderr, "gfxstats-drive: line %lld: %s\n", lineno, gfxstats_strerror(rc));
@@ -111,7 +117,9 @@ int main(int argc, char **argv) {
     if (rules_only) {
         for (int i = 0; i < GFX_COUNTERS; i++) printf("%u\n", counters[i]);
     } else {
-        gfxstats_tracker_close(t);
+        for (int k = 0; k < ntrackers; k++) {
+            gfxstats_tracker_close(trackers[k]);
+        }
         int attached = gfxstats_session_attached(s);
         gfxstats_session_close(s);
         printf("recorded %lld frames%s\n", frames, attached ? "" : " (no daemon)");
