@@ -10,6 +10,7 @@ import io.grpc.Status;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -81,7 +82,8 @@ public final class DaemonBufferProvider implements BufferProvider {
         }
         BufferAssigned assigned = registration.assigned();
         AtomicBoolean closedByUs = new AtomicBoolean();
-        registration.ended().whenComplete((status, error) -> {
+        // The callback's own failure would end up in the returned future: it only hands a reason on.
+        CompletableFuture<?> unused = registration.ended().whenComplete((status, error) -> {
             if (!closedByUs.get()) {
                 onEnded.ended("daemon registration ended: "
                         + (status != null ? status.getCode() + " " + status.getDescription() : String.valueOf(error)));

@@ -24,6 +24,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -66,7 +67,8 @@ public final class DirectoryBufferProvider implements BufferProvider, AutoClosea
             return t;
         });
         long poll = b.pollInterval.toMillis();
-        watcher.scheduleWithFixedDelay(this::checkFiles, poll, poll, TimeUnit.MILLISECONDS);
+        // A periodic task that throws is never run again, silently: checkFilesSafely never throws.
+        ScheduledFuture<?> unused = watcher.scheduleWithFixedDelay(this::checkFilesSafely, poll, poll, TimeUnit.MILLISECONDS);
     }
 
     /** A provider with defaults: 16 stripes, owner-only files, files checked every 200 ms. */
@@ -149,6 +151,14 @@ public final class DirectoryBufferProvider implements BufferProvider, AutoClosea
     public void requestReattach() {
         for (FileAttachment a : live) {
             a.end("re-registration requested");
+        }
+    }
+
+    private void checkFilesSafely() {
+        try {
+            checkFiles();
+        } catch (RuntimeException | Error e) {
+            LOG.warn("buffer directory watch: {}; watching goes on", e.toString());
         }
     }
 

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
@@ -32,6 +33,7 @@ final class SessionAttacher {
     private long attachGeneration;
     private long retryDelayMillis;
     private boolean failureLogged;
+    private boolean heartbeatFailureLogged;
 
     private final Object attachMonitor = new Object();
     private volatile boolean attached;
@@ -56,7 +58,8 @@ final class SessionAttacher {
     void start() {
         executor.execute(this::attachSafely);
         long beat = options.heartbeatInterval().toMillis();
-        executor.scheduleWithFixedDelay(this::heartbeat, beat, beat, TimeUnit.MILLISECONDS);
+        // A periodic task that throws is never run again, silently: heartbeatSafely never throws.
+        ScheduledFuture<?> unused = executor.scheduleWithFixedDelay(this::heartbeatSafely, beat, beat, TimeUnit.MILLISECONDS);
     }
 
     boolean isAttached() {
@@ -192,13 +195,22 @@ final class SessionAttacher {
         }
     }
 
-    private void heartbeat() {
-        counts.heartbeat(options.clock().millis());
+    private void heartbeatSafely() {
+        try {
+            counts.heartbeat(options.clock().millis());
+        } catch (RuntimeException | Error e) {
+            if (!heartbeatFailureLogged) {
+                heartbeatFailureLogged = true;
+                LOG.warn("{} {}: heartbeat failed in this process ({}); counting goes on", options.packageName(),
+                        options.versionCode(), e.toString());
+            }
+        }
     }
 
     private void schedule(Runnable task, long delayMillis) {
         try {
-            executor.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
+            // The tasks scheduled here catch their own failures (attachSafely).
+            ScheduledFuture<?> unused = executor.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException closing) {
             // Closing.
         }

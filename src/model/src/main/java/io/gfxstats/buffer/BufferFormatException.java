@@ -49,18 +49,17 @@ public final class BufferFormatException extends IOException {
     }
 
     private static String describe(Reason reason) {
-        switch (reason) {
-            case NOT_REGULAR_FILE: return "not a regular file";
-            case WRONG_OWNER: return "wrong owner";
-            case TOO_SHORT: return "file too short";
-            case WRONG_MAGIC: return "not a gfxstats buffer (wrong magic)";
-            case UNSUPPORTED_VERSION: return "unsupported layout version";
-            case NOT_READY: return "buffer not ready";
-            case SIZE_MISMATCH: return "size mismatch";
-            case CORRUPT_HEADER: return "corrupt header";
-            case REPLACED: return "file replaced while opening";
-            case RETIRED: return "buffer retired";
-            default: return reason.name();
-        }
+        return switch (reason) {
+            case NOT_REGULAR_FILE -> "not a regular file";
+            case WRONG_OWNER -> "wrong owner";
+            case TOO_SHORT -> "file too short";
+            case WRONG_MAGIC -> "not a gfxstats buffer (wrong magic)";
+            case UNSUPPORTED_VERSION -> "unsupported layout version";
+            case NOT_READY -> "buffer not ready";
+            case SIZE_MISMATCH -> "size mismatch";
+            case CORRUPT_HEADER -> "corrupt header";
+            case REPLACED -> "file replaced while opening";
+            case RETIRED -> "buffer retired";
+        };
     }
 }

@@ -85,7 +85,7 @@ final class MappedRegion {
 
     /** The address of byte 0 of this region (see {@link BufferMemory}). */
     long baseAddress() {
-        return BufferMemory.address(id, 0);
+        return RawMemory.AVAILABLE ? RawMemory.address(buffer) : BufferMemory.address(id, 0);
     }
 
     int capacity() {
