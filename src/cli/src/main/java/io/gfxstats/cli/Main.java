@@ -47,6 +47,10 @@ public final class Main {
             return args.length == 0 ? Command.EXIT_ERROR : 0;
         }
         Command command = commands.get(args[0]);
+        if (command == null && args[0].equals("run")) {
+            err.println("gfxstats run: start it through scripts/gfxstats (it runs scripts/gfxstats-run, no JVM)");
+            return Command.EXIT_ERROR;
+        }
         if (command == null) {
             err.println("gfxstats: unknown command '" + args[0] + "' (try: gfxstats --help)");
             return Command.EXIT_ERROR;
@@ -72,5 +76,11 @@ public final class Main {
         for (Command c : commands.values()) {
             to.println("  " + c.synopsis());
         }
+        // Handled by the launcher script before any JVM starts (scripts/gfxstats-run, docs/native.md).
+        to.println("  " + RUN_SYNOPSIS);
     }
+
+    /** {@code gfxstats run}: the launcher script runs it itself (scripts/gfxstats-run); listed here for --help. */
+    static final String RUN_SYNOPSIS = "run [--package P] [--version-code N] -- CMD [ARGS...]"
+            + "   run an unmodified Vulkan or OpenGL program with frame counting (native layer and hook)";
 }

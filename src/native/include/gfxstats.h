@@ -1,0 +1,132 @@
+/*
+ * gfxstats native client: counts a renderer's frames with Android's jank rules straight into the
+ * buffer the gfxstats daemon maps, like the Java client (io.gfxstats.client) does.
+ *
+ * One session per process and (package, version code); one tracker per window or swapchain,
+ * used by one thread at a time. gfxstats_record() and gfxstats_record_frameinfo() make no
+ * system call, take no lock and allocate nothing (the first frame after the daemon handed over a
+ * buffer also moves the tracker's earlier counts, once). Everything else may block briefly.
+ *
+ * All times are CLOCK_MONOTONIC nanoseconds. Functions return GFXSTATS_OK (0) or a negative
+ * GFXSTATS_E* code; gfxstats_strerror() names it. See docs/native.md.
+ */
+#ifndef GFXSTATS_H
+#define GFXSTATS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GFXSTATS_API_VERSION 1
+
+enum gfxstats_status {
+    GFXSTATS_OK = 0,
+    GFXSTATS_EINVAL = -1,   /* a bad argument (package name, version code, pipeline, interval) */
+    GFXSTATS_ENOMEM = -2,   /* out of memory or threads */
+    GFXSTATS_ECLOSED = -3   /* the tracker or its session is closed */
+};
+
+enum gfxstats_pipeline {
+    GFXSTATS_PIPELINE_UNKNOWN = 0,
+    GFXSTATS_PIPELINE_GL = 1,
+    GFXSTATS_PIPELINE_VULKAN = 2
+};
+
+/* The 23 FrameInfo fields of Android 12+, in dumpsys framestats order. */
+enum gfxstats_frameinfo_field {
+    GFXSTATS_FI_FLAGS = 0,
+    GFXSTATS_FI_FRAME_TIMELINE_VSYNC_ID,
+    GFXSTATS_FI_INTENDED_VSYNC,
+    GFXSTATS_FI_VSYNC,
+    GFXSTATS_FI_INPUT_EVENT_ID,
+    GFXSTATS_FI_HANDLE_INPUT_START,
+    GFXSTATS_FI_ANIMATION_START,
+    GFXSTATS_FI_PERFORM_TRAVERSALS_START,
+    GFXSTATS_FI_DRAW_START,
+    GFXSTATS_FI_FRAME_DEADLINE,
+    GFXSTATS_FI_FRAME_START_TIME,
+    GFXSTATS_FI_FRAME_INTERVAL,
+    GFXSTATS_FI_SYNC_QUEUED,
+    GFXSTATS_FI_SYNC_START,
+    GFXSTATS_FI_ISSUE_DRAW_COMMANDS_START,
+    GFXSTATS_FI_SWAP_BUFFERS,
+    GFXSTATS_FI_FRAME_COMPLETED,
+    GFXSTATS_FI_DEQUEUE_BUFFER_DURATION,
+    GFXSTATS_FI_QUEUE_BUFFER_DURATION,
+    GFXSTATS_FI_GPU_COMPLETED,
+    GFXSTATS_FI_SWAP_BUFFERS_COMPLETED,
+    GFXSTATS_FI_DISPLAY_PRESENT_TIME,
+    GFXSTATS_FI_COMMAND_SUBMISSION_COMPLETED,
+    GFXSTATS_FI_COUNT
+};
+
+typedef struct gfxstats_session gfxstats_session;
+typedef struct gfxstats_tracker gfxstats_tracker;
+
+typedef struct gfxstats_options {
+    /* sizeof(gfxstats_options): lets later versions add fields. Required. */
+    uint32_t struct_size;
+    /* Package name (Android's rule plus '-': dot-separated segments, each an ASCII letter then
+     * letters, digits, '_' or '-'; at most 255 bytes). Required. */
+    const char *package_name;
+    /* 0 or more. */
+    int64_t version_code;
+    /* GFXSTATS_PIPELINE_*. */
+    int32_t pipeline;
+    /* Display refresh interval; 0: 60 Hz (16,666,667 ns). */
+    int64_t refresh_interval_ns;
+    /* The daemon's socket; NULL: $GFXSTATS_SOCKET, else $XDG_STATE_HOME/gfxstats/gfxstatsd.sock,
+     * else ~/.local/state/gfxstats/gfxstatsd.sock. */
+    const char *socket_path;
+    /* How long gfxstats_session_close() waits for a daemon that is reachable but has not answered
+     * yet, so that frames counted before it answered are not lost; -1: 2000 ms. Never waits for a
+     * daemon that is not running. */
+    int32_t close_wait_ms;
+    /* Non-zero when replaying captured FrameInfo whose FrameDeadline the device already extended
+     * for triple-buffered frames (as `gfxstats record --format framestats` does); 0 for live. */
+    int32_t deadlines_already_extended;
+} gfxstats_options;
+
+/* Opens a session and starts registering with the daemon on a background thread; returns at
+ * once. Frames can be recorded immediately (counted in memory until the daemon answers). */
+int gfxstats_session_open(const gfxstats_options *options, gfxstats_session **out);
+
+/* A tracker for one window or swapchain (Android 12+ rules, the session's refresh interval). */
+int gfxstats_tracker_new(gfxstats_session *session, gfxstats_tracker **out);
+
+/* One finished frame known by its main times: the deadline is intended_vsync + frame_interval
+ * (0 or negative: the session's refresh interval); janky when gpu_completed is at or after it;
+ * counted in the histogram as frame_completed - intended_vsync; GPU time gpu_completed -
+ * frame_completed (pass frame_completed when unknown). Same as WindowTracker.record. */
+int gfxstats_record(gfxstats_tracker *tracker, int64_t intended_vsync, int64_t vsync,
+                    int64_t frame_completed, int64_t gpu_completed, int64_t frame_interval_ns);
+
+/* One finished frame with all its FrameInfo fields (GFXSTATS_FI_COUNT of them). */
+int gfxstats_record_frameinfo(gfxstats_tracker *tracker, const int64_t fields[GFXSTATS_FI_COUNT]);
+
+/* Ends a tracker (on its recording thread); its counts stay. NULL is ignored. */
+void gfxstats_tracker_close(gfxstats_tracker *tracker);
+
+/* 1 when the session counts into a daemon's buffer, 0 otherwise. */
+int gfxstats_session_attached(gfxstats_session *session);
+
+/* Waits up to timeout_ms for the daemon's buffer: 1 attached, 0 not (yet). */
+int gfxstats_session_wait_attached(gfxstats_session *session, int32_t timeout_ms);
+
+/* Ends the session: close its trackers first. Frames counted before the daemon answered are
+ * handed to it (waiting at most close_wait_ms for a daemon that is running). NULL is ignored. */
+void gfxstats_session_close(gfxstats_session *session);
+
+/* CLOCK_MONOTONIC now, in nanoseconds. */
+int64_t gfxstats_now_ns(void);
+
+/* A short English description of a status code. */
+const char *gfxstats_strerror(int status);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

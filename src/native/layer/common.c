@@ -1,0 +1,222 @@
+#include "common.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static gfxstats_session *session;
+static int session_failed;
+static struct hook_table surfaces;
+
+static int64_t env_long(const char *name, int64_t fallback) {
+    const char *v = getenv(name);
+    if (!v || !*v) {
+        return fallback;
+    }
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (errno || *end || x < 0) {
+        fprintf(stderr, "gfxstats: ignoring %s=%s (not a whole number of 0 or more)\n", name, v);
+        return fallback;
+    }
+    return x;
+}
+
+void hook_package_name(char *out, size_t cap) {
+    const char *env = getenv("GFXSTATS_PACKAGE");
+    if (env && *env) {
+        snprintf(out, cap, "%s", env);
+        return;
+    }
+    /* The program's name as one segment: characters outside [A-Za-z0-9_-] become '_', and a
+     * name that does not start with a letter gets an 'x' in front ("7zip" -> "x7zip"). */
+    extern char *program_invocation_short_name;
+    const char *name = program_invocation_short_name && *program_invocation_short_name
+            ? program_invocation_short_name : "unknown";
+    size_t o = 0;
+    char c0 = name[0];
+    if (!((c0 >= 'a' && c0 <= 'z') || (c0 >= 'A' && c0 <= 'Z'))) {
+        out[o++] = 'x';
+    }
+    for (size_t i = 0; name[i] && o + 1 < cap && o < 255; i++) {
+        char c = name[i];
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+        out[o++] = ok ? c : '_';
+    }
+    out[o] = 0;
+}
+
+gfxstats_session *hook_session(int32_t pipeline) {
+    gfxstats_session *s = __atomic_load_n(&session, __ATOMIC_ACQUIRE);
+    if (s || __atomic_load_n(&session_failed, __ATOMIC_RELAXED)) {
+        return s;
+    }
+    pthread_mutex_lock(&mu);
+    if (!session && !session_failed) {
+        char pkg[256];
+        hook_package_name(pkg, sizeof pkg);
+        int64_t hz = env_long("GFXSTATS_REFRESH_HZ", 60);
+        gfxstats_options o = {
+            .struct_size = sizeof o,
+            .package_name = pkg,
+            .version_code = env_long("GFXSTATS_VERSION_CODE", 0),
+            .pipeline = pipeline,
+            .refresh_interval_ns = hz > 0 ? (1000000000LL + hz / 2) / hz : 0,
+            .close_wait_ms = (int32_t)env_long("GFXSTATS_CLOSE_WAIT_MS", 2000),
+        };
+        gfxstats_session *created = NULL;
+        if (gfxstats_session_open(&o, &created) != GFXSTATS_OK) {
+            session_failed = 1;
+        }
+        __atomic_store_n(&session, created, __ATOMIC_RELEASE);
+    }
+    s = session;
+    pthread_mutex_unlock(&mu);
+    return s;
+}
+
+static void close_surface(void *p) {
+    struct hook_surface *h = p;
+    gfxstats_tracker_close(h->tracker);
+    free(h);
+}
+
+struct hook_surface *hook_surface_get(uint64_t handle) {
+    return hook_table_get(&surfaces, handle);
+}
+
+void hook_shutdown(void) {
+    pthread_mutex_lock(&mu);
+    hook_table_drain(&surfaces, close_surface);
+    gfxstats_session *s = session;
+    session = NULL;
+    pthread_mutex_unlock(&mu);
+    gfxstats_session_close(s);
+}
+
+struct hook_surface *hook_surface_new(uint64_t handle, int32_t pipeline) {
+    gfxstats_session *s = hook_session(pipeline);
+    if (!s) {
+        return NULL;
+    }
+    struct hook_surface *h = calloc(1, sizeof *h);
+    if (!h) {
+        return NULL;
+    }
+    h->handle = handle;
+    if (gfxstats_tracker_new(s, &h->tracker) != GFXSTATS_OK) {
+        free(h);
+        return NULL;
+    }
+    pthread_mutex_lock(&mu);
+    int ok = hook_table_put(&surfaces, handle, h) == 0;
+    pthread_mutex_unlock(&mu);
+    if (!ok) {
+        gfxstats_tracker_close(h->tracker);
+        free(h);
+        return NULL;
+    }
+    return h;
+}
+
+void hook_surface_present_begin(struct hook_surface *s, int64_t now) {
+    int64_t start = s->frame_start;
+    if (start == 0) {
+        return; /* no start known: the surface's first present without a prior acquire */
+    }
+    start += __atomic_exchange_n(&s->blocked, 0, __ATOMIC_RELAXED);
+    if (start >= now) {
+        start = now - 1; /* a frame that was all waiting still counts, as 0 ms of work */
+    }
+    gfxstats_record(s->tracker, start, start, now, now, 0);
+    s->frame_start = 0;
+}
+
+void hook_surface_present_end(struct hook_surface *s, int64_t now) {
+    s->frame_start = now;
+    __atomic_store_n(&s->blocked, 0, __ATOMIC_RELAXED);
+}
+
+void hook_surface_free(struct hook_surface *s) {
+    if (!s) {
+        return;
+    }
+    pthread_mutex_lock(&mu);
+    hook_table_remove(&surfaces, s->handle);
+    pthread_mutex_unlock(&mu);
+    gfxstats_tracker_close(s->tracker);
+    free(s);
+}
+
+/* ---- table: open addressing, linear probing; a removed slot keeps a tombstone key */
+
+#define TOMBSTONE UINT64_MAX
+
+static size_t slot_of(uint64_t key) {
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdULL;
+    key ^= key >> 33;
+    return (size_t)(key % HOOK_TABLE_SLOTS);
+}
+
+void *hook_table_get(struct hook_table *t, uint64_t key) {
+    size_t i = slot_of(key);
+    for (size_t n = 0; n < HOOK_TABLE_SLOTS; n++, i = (i + 1) % HOOK_TABLE_SLOTS) {
+        uint64_t k = __atomic_load_n(&t->keys[i], __ATOMIC_ACQUIRE);
+        if (k == key) {
+            return __atomic_load_n(&t->values[i], __ATOMIC_ACQUIRE);
+        }
+        if (k == 0) {
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+int hook_table_put(struct hook_table *t, uint64_t key, void *value) {
+    size_t i = slot_of(key);
+    for (size_t n = 0; n < HOOK_TABLE_SLOTS; n++, i = (i + 1) % HOOK_TABLE_SLOTS) {
+        uint64_t k = t->keys[i];
+        if (k == 0 || k == TOMBSTONE || k == key) {
+            __atomic_store_n(&t->values[i], value, __ATOMIC_RELEASE);
+            __atomic_store_n(&t->keys[i], key, __ATOMIC_RELEASE);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+void *hook_table_remove(struct hook_table *t, uint64_t key) {
+    size_t i = slot_of(key);
+    for (size_t n = 0; n < HOOK_TABLE_SLOTS; n++, i = (i + 1) % HOOK_TABLE_SLOTS) {
+        uint64_t k = t->keys[i];
+        if (k == key) {
+            void *v = t->values[i];
+            __atomic_store_n(&t->keys[i], TOMBSTONE, __ATOMIC_RELEASE);
+            __atomic_store_n(&t->values[i], NULL, __ATOMIC_RELEASE);
+            return v;
+        }
+        if (k == 0) {
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+void hook_table_drain(struct hook_table *t, void (*fn)(void *)) {
+    for (size_t i = 0; i < HOOK_TABLE_SLOTS; i++) {
+        uint64_t k = t->keys[i];
+        if (k != 0 && k != TOMBSTONE) {
+            void *v = t->values[i];
+            t->keys[i] = TOMBSTONE;
+            t->values[i] = NULL;
+            if (v) {
+                fn(v);
+            }
+        }
+    }
+}

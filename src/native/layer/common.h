@@ -1,0 +1,52 @@
+/* Shared by the Vulkan layer and the GL hook: the process's one session, per-surface frame
+ * timing, and a handle-to-record table whose lookups take no lock. */
+#ifndef GFXSTATS_HOOK_COMMON_H
+#define GFXSTATS_HOOK_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gfxstats.h"
+
+/* The process's session for this pipeline, opened on first use from the environment
+ * (GFXSTATS_PACKAGE, GFXSTATS_VERSION_CODE, GFXSTATS_REFRESH_HZ); NULL when it cannot be. */
+gfxstats_session *hook_session(int32_t pipeline);
+/* Closes the session (at unload or exit): trackers of live surfaces first. */
+void hook_shutdown(void);
+/* The package name: GFXSTATS_PACKAGE, else the program's name mapped onto the package rule. */
+void hook_package_name(char *out, size_t cap);
+
+/* Frame timing of one surface (swapchain, GLX drawable, EGL surface). A frame starts when the
+ * previous present returned (the first frame: when the surface was first acquired or made
+ * current), and ends when the application calls present; time blocked waiting for an image
+ * (vkAcquireNextImageKHR) is not part of the frame's work, like Android's dequeue forgiveness. */
+struct hook_surface {
+    uint64_t handle;
+    gfxstats_tracker *tracker;
+    int64_t frame_start;   /* 0 until known */
+    int64_t blocked;       /* ns blocked in acquire since the frame started (atomic) */
+    int64_t interval;
+};
+
+struct hook_surface *hook_surface_new(uint64_t handle, int32_t pipeline);
+/* The surface of a handle, or NULL; takes no lock. */
+struct hook_surface *hook_surface_get(uint64_t handle);
+/* Records one frame ending now (at present): call right before the driver's present. */
+void hook_surface_present_begin(struct hook_surface *s, int64_t now);
+/* The present returned: the next frame starts. */
+void hook_surface_present_end(struct hook_surface *s, int64_t now);
+void hook_surface_free(struct hook_surface *s);
+
+/* Lock-free lookup table, handle -> pointer (inserts and removals under a mutex). */
+#define HOOK_TABLE_SLOTS 1024
+struct hook_table {
+    uint64_t keys[HOOK_TABLE_SLOTS];
+    void *values[HOOK_TABLE_SLOTS];
+};
+void *hook_table_get(struct hook_table *t, uint64_t key);
+int hook_table_put(struct hook_table *t, uint64_t key, void *value);
+void *hook_table_remove(struct hook_table *t, uint64_t key);
+/* Calls fn for every entry and removes it (shutdown). */
+void hook_table_drain(struct hook_table *t, void (*fn)(void *));
+
+#endif

@@ -1,0 +1,198 @@
+/* The client side of docs/buffer-format.md: map a daemon-assigned buffer, claim stripes, count. */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static uint32_t u32(const uint8_t *p) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v; /* little-endian hosts only (x86-64, aarch64): checked at build time below */
+}
+
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "gfxstats buffers are little-endian");
+
+static uint32_t align64(uint32_t x) {
+    return (x + 63u) & ~63u;
+}
+
+struct gfx_mapping *gfx_map_buffer(const char *path, const char *reg_id, uint64_t size, char *why,
+                                   size_t why_len) {
+    int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(why, why_len, "cannot open buffer %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(why, why_len, "buffer %s is not a regular file", path);
+        close(fd);
+        return NULL;
+    }
+    if (st.st_uid != geteuid()) {
+        snprintf(why, why_len, "buffer %s is not owned by this user", path);
+        close(fd);
+        return NULL;
+    }
+    if ((uint64_t)st.st_size != size || size < 1024 || size > (64u << 20)) {
+        snprintf(why, why_len, "buffer %s is %lld bytes, the daemon said %llu", path, (long long)st.st_size,
+                 (unsigned long long)size);
+        close(fd);
+        return NULL;
+    }
+    void *base = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (base == MAP_FAILED) {
+        snprintf(why, why_len, "cannot map buffer %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    uint8_t *b = base;
+    uint32_t state = __atomic_load_n((uint32_t *)(b + GFX_OFF_STATE), __ATOMIC_ACQUIRE);
+    uint32_t n = u32(b + GFX_OFF_STRIPES);
+    uint64_t total;
+    memcpy(&total, b + GFX_OFF_TOTAL_LENGTH, 8);
+    const char *bad = NULL;
+    if (u32(b + GFX_OFF_MAGIC) != GFX_MAGIC) {
+        bad = "wrong magic";
+    } else if (u32(b + GFX_OFF_VERSION) != GFX_LAYOUT_VERSION) {
+        bad = "unsupported layout version";
+    } else if (state != GFX_STATE_READY) {
+        bad = "not ready";
+    } else if (n < 1 || n > 255 || u32(b + GFX_OFF_COUNTERS_PER_STRIPE) != GFX_COUNTERS
+               || u32(b + GFX_OFF_STRIPE_LENGTH) != GFX_STRIPE_LENGTH
+               || u32(b + GFX_OFF_HEADER_LENGTH) != align64(GFX_OFF_CLAIMS_V2 + 4 * n)
+               || total != size
+               || (uint64_t)u32(b + GFX_OFF_HEADER_LENGTH) + (uint64_t)(n + 1) * GFX_STRIPE_LENGTH > size) {
+        bad = "corrupt header";
+    } else if ((uint32_t)getpid() != u32(b + GFX_OFF_PID)) {
+        bad = "registered for another process";
+    }
+    if (bad) {
+        snprintf(why, why_len, "buffer %s: %s", path, bad);
+        munmap(base, (size_t)size);
+        return NULL;
+    }
+    struct gfx_mapping *m = calloc(1, sizeof *m);
+    if (!m) {
+        munmap(base, (size_t)size);
+        snprintf(why, why_len, "out of memory");
+        return NULL;
+    }
+    m->base = b;
+    m->length = (size_t)size;
+    m->stripes = n;
+    m->header_length = u32(b + GFX_OFF_HEADER_LENGTH);
+    snprintf(m->path, sizeof m->path, "%s", path);
+    snprintf(m->reg_id, sizeof m->reg_id, "%s", reg_id);
+    return m;
+}
+
+void gfx_unmap_buffer(struct gfx_mapping *m) {
+    if (m) {
+        munmap(m->base, m->length);
+        free(m);
+    }
+}
+
+uint32_t *gfx_stripe(struct gfx_mapping *m, uint32_t index) {
+    return (uint32_t *)(m->base + m->header_length + (size_t)index * GFX_STRIPE_LENGTH);
+}
+
+static uint32_t *claim_word(struct gfx_mapping *m, uint32_t index) {
+    return (uint32_t *)(m->base + GFX_OFF_CLAIMS_V2 + 4 * (index - 1));
+}
+
+uint32_t gfx_claim_stripe(struct gfx_mapping *m, uint32_t pid) {
+    for (uint32_t i = 1; i <= m->stripes; i++) {
+        uint32_t expected = 0;
+        if (__atomic_compare_exchange_n(claim_word(m, i), &expected, pid, 0, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE)) {
+            return i;
+        }
+    }
+    return 0;
+}
+
+void gfx_release_stripe(struct gfx_mapping *m, uint32_t index) {
+    __atomic_store_n(claim_word(m, index), 0, __ATOMIC_RELEASE);
+}
+
+uint32_t gfx_stripe_claim(struct gfx_mapping *m, uint32_t index) {
+    return __atomic_load_n(claim_word(m, index), __ATOMIC_ACQUIRE);
+}
+
+void gfx_add_shared(struct gfx_mapping *m, const uint32_t *counts) {
+    uint32_t *s = gfx_stripe(m, 0);
+    /* The total first, so that a reader that sees a frame's other counters sees its total. */
+    if (counts[GFX_TOTAL_FRAMES]) {
+        __atomic_fetch_add(&s[GFX_TOTAL_FRAMES], counts[GFX_TOTAL_FRAMES], __ATOMIC_RELEASE);
+    }
+    for (int i = 1; i < GFX_COUNTERS; i++) {
+        if (counts[i]) {
+            __atomic_fetch_add(&s[i], counts[i], __ATOMIC_RELAXED);
+        }
+    }
+}
+
+void gfx_lower_stats_start(struct gfx_mapping *m, uint64_t epoch_ms) {
+    uint64_t *p = (uint64_t *)(m->base + GFX_OFF_STATS_START);
+    uint64_t cur = __atomic_load_n(p, __ATOMIC_ACQUIRE);
+    while (epoch_ms < cur
+           && !__atomic_compare_exchange_n(p, &cur, epoch_ms, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    }
+}
+
+uint64_t gfx_stats_start(struct gfx_mapping *m) {
+    return __atomic_load_n((uint64_t *)(m->base + GFX_OFF_STATS_START), __ATOMIC_ACQUIRE);
+}
+
+void gfx_heartbeat(struct gfx_mapping *m, uint64_t epoch_ms) {
+    __atomic_store_n((uint64_t *)(m->base + GFX_OFF_HEARTBEAT), epoch_ms, __ATOMIC_RELEASE);
+}
+
+void gfx_retire(struct gfx_mapping *m, const char *successor_id) {
+    uint32_t len = (uint32_t)strnlen(successor_id, GFX_ID_MAX);
+    memcpy(m->base + GFX_OFF_SUCCESSOR_ID + 4, successor_id, len);
+    memcpy(m->base + GFX_OFF_SUCCESSOR_ID, &len, 4);
+    __atomic_store_n((uint32_t *)(m->base + GFX_OFF_STATE), GFX_STATE_RETIRED, __ATOMIC_RELEASE);
+}
+
+const char *gfx_package_problem(const char *name) {
+    if (!name) {
+        return "missing";
+    }
+    size_t n = strlen(name);
+    if (n == 0) {
+        return "empty";
+    }
+    if (n > 255) {
+        return "longer than 255 characters";
+    }
+    int start = 1;
+    for (size_t i = 0; i < n; i++) {
+        char c = name[i];
+        int letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+        int other = (c >= '0' && c <= '9') || c == '_' || c == '-';
+        if (c == '.') {
+            if (start) {
+                return i == 0 ? "starts with '.'" : "has an empty segment ('..')";
+            }
+            start = 1;
+        } else if (letter) {
+            start = 0;
+        } else if (other) {
+            if (start) {
+                return "has a segment not starting with a letter";
+            }
+        } else {
+            return "contains a character other than ASCII letters, digits, '_', '-' and '.'";
+        }
+    }
+    return start ? "ends with '.'" : NULL;
+}

@@ -1,0 +1,98 @@
+/* Shared between the parts of libgfxstats; not installed. */
+#ifndef GFXSTATS_INTERNAL_H
+#define GFXSTATS_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rules.h"
+
+/* Buffer layout (docs/buffer-format.md). */
+#define GFX_MAGIC 0x53584647u
+#define GFX_LAYOUT_VERSION 2u
+#define GFX_OFF_MAGIC 0
+#define GFX_OFF_VERSION 4
+#define GFX_OFF_STATE 8
+#define GFX_OFF_HEADER_LENGTH 12
+#define GFX_OFF_TOTAL_LENGTH 16
+#define GFX_OFF_STRIPES 24
+#define GFX_OFF_COUNTERS_PER_STRIPE 28
+#define GFX_OFF_STRIPE_LENGTH 32
+#define GFX_OFF_PID 40
+#define GFX_OFF_STATS_START 56
+#define GFX_OFF_HEARTBEAT 64
+#define GFX_OFF_REG_ID 332
+#define GFX_OFF_SUCCESSOR_ID 468
+#define GFX_OFF_CLAIMS_V2 544
+#define GFX_STRIPE_LENGTH 768u
+#define GFX_STATE_READY 1u
+#define GFX_STATE_RETIRED 2u
+#define GFX_ID_MAX 64
+
+/* A daemon buffer mapped read-write. */
+struct gfx_mapping {
+    uint8_t *base;
+    size_t length;
+    uint32_t stripes;       /* writer stripes N (stripe 0 is the shared one) */
+    uint32_t header_length;
+    int refs;               /* the session's and each tracker's; under the session mutex */
+    char path[4096];
+    char reg_id[GFX_ID_MAX + 1];
+};
+
+/* Maps and validates the buffer the daemon assigned; NULL with a reason in why. */
+struct gfx_mapping *gfx_map_buffer(const char *path, const char *reg_id, uint64_t size, char *why,
+                                   size_t why_len);
+void gfx_unmap_buffer(struct gfx_mapping *m);
+uint32_t *gfx_stripe(struct gfx_mapping *m, uint32_t index);
+/* Claims a free writer stripe for this pid: its index 1..N, or 0 when all are taken. */
+uint32_t gfx_claim_stripe(struct gfx_mapping *m, uint32_t pid);
+void gfx_release_stripe(struct gfx_mapping *m, uint32_t index);
+uint32_t gfx_stripe_claim(struct gfx_mapping *m, uint32_t index);
+/* Atomic adds of counts into the shared stripe 0. */
+void gfx_add_shared(struct gfx_mapping *m, const uint32_t *counts);
+/* Lowers the stats start to epoch_ms (never raises it). */
+void gfx_lower_stats_start(struct gfx_mapping *m, uint64_t epoch_ms);
+uint64_t gfx_stats_start(struct gfx_mapping *m);
+void gfx_heartbeat(struct gfx_mapping *m, uint64_t epoch_ms);
+/* Successor id, then state retired (release). */
+void gfx_retire(struct gfx_mapping *m, const char *successor_id);
+
+/* The Register call over the daemon's Unix socket (register.c). */
+struct gfx_assigned {
+    char path[4096];
+    char reg_id[GFX_ID_MAX + 1];
+    int32_t layout_version;
+    int64_t size;
+    int adopted;
+};
+
+enum gfx_reg_event { GFX_REG_ASSIGNED = 1, GFX_REG_ENDED = 2, GFX_REG_IDLE = 3 };
+
+struct gfx_reg_conn {
+    int fd;
+    uint8_t *in;
+    size_t in_len;
+    size_t in_cap;
+    uint8_t *msg;        /* gRPC message being assembled from DATA frames */
+    size_t msg_len;
+    size_t msg_cap;
+    int headers_seen;
+    int32_t grpc_status; /* -1 unknown */
+    char grpc_message[256];
+};
+
+/* Connects; 0, or -errno (ENOENT/ECONNREFUSED: no daemon there). */
+int gfx_reg_connect(struct gfx_reg_conn *c, const char *socket_path);
+/* Sends the Register request (adopt_* may be NULL). 0 or -errno. */
+int gfx_reg_send(struct gfx_reg_conn *c, const char *package, int64_t version, int32_t pipeline,
+                 const char *adopt_path, const char *adopt_id);
+/* Reads what is there (the socket is readable): GFX_REG_ASSIGNED (filled in), GFX_REG_ENDED
+ * (call or connection over), GFX_REG_IDLE (nothing complete yet). */
+int gfx_reg_read(struct gfx_reg_conn *c, struct gfx_assigned *out);
+void gfx_reg_close(struct gfx_reg_conn *c);
+
+/* Package-name rule of io.gfxstats.stats.PackageRules: NULL when valid, else the problem. */
+const char *gfx_package_problem(const char *name);
+
+#endif

@@ -1,0 +1,740 @@
+/* Sessions and trackers: the public API of gfxstats.h.
+ *
+ * Threads: a tracker is used by one rendering thread at a time; the session has one background
+ * thread (registration, heartbeat, re-registration). They meet under the session mutex only when
+ * the buffer changes (first attach, handover) or a tracker starts or ends: a tracker notices a
+ * change by comparing the session's epoch with its own on each frame (one load), and then moves
+ * its own counts itself, so nothing on the frame path waits for the background thread. */
+#include "gfxstats.h"
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NANOS_60HZ 16666667LL
+#define HEARTBEAT_MS 250
+#define BACKOFF_MIN_MS 100
+#define BACKOFF_MAX_MS 5000
+#define DEFAULT_CLOSE_WAIT_MS 2000
+
+enum conn_state { CONN_INIT, CONN_WAITING, CONN_ATTACHED, CONN_DOWN };
+
+struct gfxstats_session {
+    uint64_t epoch; /* atomic: changes when the buffer changes or the session closes */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    struct gfx_mapping *cur; /* under mu */
+    uint32_t pending[GFX_COUNTERS]; /* counts of trackers that ended before a buffer, under mu */
+    int refs;        /* the session's own + one per open tracker, under mu */
+    int closed;      /* under mu */
+    int stop;        /* under mu: the background thread ends */
+    int conn;        /* enum conn_state, under mu */
+    int thread_started;
+    int forked;      /* this is a child's copy after fork(): nothing of the parent's is touched */
+    struct gfxstats_session *next_session; /* in the list of open sessions, under sessions_mu */
+    pthread_t thread;
+    int wake[2];
+    uint32_t pid;
+    uint64_t open_ms;
+    char package[256];
+    int64_t version;
+    int32_t pipeline;
+    int64_t refresh;
+    int32_t close_wait_ms;
+    int deadlines_extended;
+    char socket_path[4096];
+    int logged_absent, logged_refused;
+    int refused;     /* under mu: the last registration ended without a buffer */
+};
+
+struct gfxstats_tracker {
+    /* frame path */
+    uint32_t *counters;  /* where frames are counted: a claimed stripe or local */
+    uint64_t epoch;
+    struct gfxstats_session *s;
+    int closed;
+    struct gfx_rules rules;
+    /* under s->mu */
+    struct gfx_mapping *map; /* the buffer its stripe is in, NULL while counting locally */
+    uint32_t stripe;         /* 1..N, or 0 when counting locally */
+    uint32_t local[GFX_COUNTERS];
+};
+
+static int quiet = -1;
+
+/* Open sessions, for fork(): a child must not write into its parent's buffer (the mapping is
+ * shared), wake its parent's thread or release its stripes. The handlers hold every session's
+ * mutex across fork, so the child's copies are not left locked by a thread it does not have. */
+static pthread_mutex_t sessions_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct gfxstats_session *sessions;
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+static void fork_prepare(void) {
+    pthread_mutex_lock(&sessions_mu);
+    for (struct gfxstats_session *s = sessions; s; s = s->next_session) {
+        pthread_mutex_lock(&s->mu);
+    }
+}
+
+static void fork_parent(void) {
+    for (struct gfxstats_session *s = sessions; s; s = s->next_session) {
+        pthread_mutex_unlock(&s->mu);
+    }
+    pthread_mutex_unlock(&sessions_mu);
+}
+
+static void fork_child(void) {
+    for (struct gfxstats_session *s = sessions; s; s = s->next_session) {
+        s->forked = 1;
+        s->closed = 1;
+        s->stop = 1;
+        __atomic_store_n(&s->epoch, (s->epoch | 1) + 2, __ATOMIC_RELEASE);
+        pthread_mutex_unlock(&s->mu);
+    }
+    pthread_mutex_unlock(&sessions_mu);
+}
+
+static void install_fork_handlers(void) {
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
+
+static void list_add(struct gfxstats_session *s) {
+    pthread_once(&fork_once, install_fork_handlers);
+    pthread_mutex_lock(&sessions_mu);
+    s->next_session = sessions;
+    sessions = s;
+    pthread_mutex_unlock(&sessions_mu);
+}
+
+static void list_remove(struct gfxstats_session *s) {
+    pthread_mutex_lock(&sessions_mu);
+    for (struct gfxstats_session **p = &sessions; *p; p = &(*p)->next_session) {
+        if (*p == s) {
+            *p = s->next_session;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&sessions_mu);
+}
+
+static void logf_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void logf_(const char *fmt, ...) {
+    if (quiet < 0) {
+        const char *q = getenv("GFXSTATS_QUIET");
+        quiet = q && q[0] && strcmp(q, "0") != 0;
+    }
+    if (quiet) {
+        return;
+    }
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "gfxstats: %s\n", line);
+}
+
+int64_t gfxstats_now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static uint64_t wall_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+const char *gfxstats_strerror(int status) {
+    switch (status) {
+    case GFXSTATS_OK: return "ok";
+    case GFXSTATS_EINVAL: return "invalid argument";
+    case GFXSTATS_ENOMEM: return "out of memory";
+    case GFXSTATS_ECLOSED: return "closed";
+    default: return "unknown status";
+    }
+}
+
+static void socket_path_of(const gfxstats_options *o, char *out, size_t cap) {
+    const char *env;
+    if (o->socket_path && o->socket_path[0]) {
+        snprintf(out, cap, "%s", o->socket_path);
+    } else if ((env = getenv("GFXSTATS_SOCKET")) && env[0]) {
+        snprintf(out, cap, "%s", env);
+    } else if ((env = getenv("XDG_STATE_HOME")) && env[0]) {
+        snprintf(out, cap, "%s/gfxstats/gfxstatsd.sock", env);
+    } else {
+        const char *home = getenv("HOME");
+        snprintf(out, cap, "%s/.local/state/gfxstats/gfxstatsd.sock", home ? home : "");
+    }
+}
+
+/* Drops one reference; frees the session (and unmaps) with the last. Called with mu held;
+ * returns 1 when it freed the session (mu is then gone). */
+static int unref_locked(struct gfxstats_session *s) {
+    if (--s->refs > 0) {
+        return 0;
+    }
+    struct gfx_mapping *m = s->cur;
+    s->cur = NULL;
+    if (m && --m->refs == 0) {
+        gfx_unmap_buffer(m);
+    }
+    pthread_mutex_unlock(&s->mu);
+    pthread_mutex_destroy(&s->mu);
+    pthread_cond_destroy(&s->cv);
+    free(s);
+    return 1;
+}
+
+static void mapping_unref(struct gfx_mapping *m) {
+    if (m && --m->refs == 0) {
+        gfx_unmap_buffer(m);
+    }
+}
+
+static void add_counts(uint32_t *dst, const uint32_t *src) {
+    for (int i = 0; i < GFX_COUNTERS; i++) {
+        dst[i] += src[i];
+    }
+}
+
+static int any_counts(const uint32_t *c) {
+    for (int i = 0; i < GFX_COUNTERS; i++) {
+        if (c[i]) return 1;
+    }
+    return 0;
+}
+
+/* The tracker's counts leave where they are (its old stripe or local memory) for the session's
+ * current buffer: a stripe of its own there when one is free, else local memory. Under mu. */
+static void tracker_move_locked(struct gfxstats_tracker *t) {
+    struct gfxstats_session *s = t->s;
+    struct gfx_mapping *m = s->cur;
+    t->epoch = __atomic_load_n(&s->epoch, __ATOMIC_ACQUIRE);
+    if (s->closed) {
+        return;
+    }
+    if (m == NULL || (t->map == m && t->stripe != 0)) {
+        return;
+    }
+    uint32_t moving[GFX_COUNTERS];
+    if (t->stripe != 0) {
+        memcpy(moving, gfx_stripe(t->map, t->stripe), sizeof moving);
+        gfx_release_stripe(t->map, t->stripe);
+        mapping_unref(t->map);
+        t->map = NULL;
+        t->stripe = 0;
+        add_counts(t->local, moving);
+    }
+    uint32_t idx = gfx_claim_stripe(m, s->pid);
+    if (idx == 0) {
+        t->counters = t->local; /* every stripe taken: counted here, handed over at close */
+        return;
+    }
+    uint32_t *dst = gfx_stripe(m, idx);
+    /* The tracker is this stripe's only writer from now on: plain adds, total first. */
+    __atomic_store_n(&dst[0], dst[0] + t->local[0], __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    for (int i = 1; i < GFX_COUNTERS; i++) {
+        if (t->local[i]) {
+            __atomic_store_n(&dst[i], dst[i] + t->local[i], __ATOMIC_RELAXED);
+        }
+    }
+    memset(t->local, 0, sizeof t->local);
+    t->map = m;
+    m->refs++;
+    t->stripe = idx;
+    t->counters = dst;
+}
+
+static void tracker_sync(struct gfxstats_tracker *t) {
+    pthread_mutex_lock(&t->s->mu);
+    tracker_move_locked(t);
+    pthread_mutex_unlock(&t->s->mu);
+}
+
+int gfxstats_session_open(const gfxstats_options *o, gfxstats_session **out) {
+    if (!out) {
+        return GFXSTATS_EINVAL;
+    }
+    *out = NULL;
+    if (!o || o->struct_size < sizeof(gfxstats_options)) {
+        logf_("session not opened: gfxstats_options.struct_size must be sizeof(gfxstats_options)");
+        return GFXSTATS_EINVAL;
+    }
+    const char *problem = gfx_package_problem(o->package_name);
+    if (problem) {
+        logf_("session not opened: package name %s%s%s %s", o->package_name ? "\"" : "",
+              o->package_name ? o->package_name : "", o->package_name ? "\"" : "", problem);
+        return GFXSTATS_EINVAL;
+    }
+    if (o->version_code < 0 || o->pipeline < 0 || o->pipeline > 2 || o->refresh_interval_ns < 0) {
+        logf_("session not opened: version code, pipeline or refresh interval out of range");
+        return GFXSTATS_EINVAL;
+    }
+    gfx_rules_global_init();
+    struct gfxstats_session *s = calloc(1, sizeof *s);
+    if (!s) {
+        return GFXSTATS_ENOMEM;
+    }
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&s->cv, &ca);
+    pthread_condattr_destroy(&ca);
+    s->refs = 1;
+    s->pid = (uint32_t)getpid();
+    s->open_ms = wall_ms();
+    snprintf(s->package, sizeof s->package, "%s", o->package_name);
+    s->version = o->version_code;
+    s->pipeline = o->pipeline;
+    s->refresh = o->refresh_interval_ns > 0 ? o->refresh_interval_ns : NANOS_60HZ;
+    s->close_wait_ms = o->close_wait_ms >= 0 ? o->close_wait_ms : DEFAULT_CLOSE_WAIT_MS;
+    s->deadlines_extended = o->deadlines_already_extended != 0;
+    socket_path_of(o, s->socket_path, sizeof s->socket_path);
+    if (pipe2(s->wake, O_CLOEXEC | O_NONBLOCK) != 0) {
+        pthread_mutex_destroy(&s->mu);
+        pthread_cond_destroy(&s->cv);
+        free(s);
+        return GFXSTATS_ENOMEM;
+    }
+    extern void *gfx_session_thread(void *);
+    /* The thread must not take signals meant for the application's threads. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int rc = pthread_create(&s->thread, NULL, gfx_session_thread, s);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0) {
+        close(s->wake[0]);
+        close(s->wake[1]);
+        pthread_mutex_destroy(&s->mu);
+        pthread_cond_destroy(&s->cv);
+        free(s);
+        return GFXSTATS_ENOMEM;
+    }
+    s->thread_started = 1;
+    list_add(s);
+    *out = s;
+    return GFXSTATS_OK;
+}
+
+int gfxstats_tracker_new(gfxstats_session *s, gfxstats_tracker **out) {
+    if (!out) {
+        return GFXSTATS_EINVAL;
+    }
+    *out = NULL;
+    if (!s) {
+        return GFXSTATS_EINVAL;
+    }
+    struct gfxstats_tracker *t = calloc(1, sizeof *t);
+    if (!t) {
+        return GFXSTATS_ENOMEM;
+    }
+    t->s = s;
+    t->counters = t->local;
+    gfx_rules_init(&t->rules, s->refresh, s->deadlines_extended);
+    pthread_mutex_lock(&s->mu);
+    if (s->closed) {
+        pthread_mutex_unlock(&s->mu);
+        free(t);
+        return GFXSTATS_ECLOSED;
+    }
+    s->refs++;
+    tracker_move_locked(t);
+    pthread_mutex_unlock(&s->mu);
+    *out = t;
+    return GFXSTATS_OK;
+}
+
+/* Counts one outcome: plain stores (this thread is the counters' only writer), the total first
+ * and a release fence after it, so a reader that sees the frame in a bucket sees it in the total. */
+static inline void count(uint32_t *c, uint32_t outcome) {
+    if (outcome & GFX_OUT_COUNTED) {
+        __atomic_store_n(&c[GFX_TOTAL_FRAMES], c[GFX_TOTAL_FRAMES] + 1, __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        uint32_t *b = &c[GFX_CPU_BUCKET_BASE + (outcome & GFX_OUT_CPU_MASK)];
+        __atomic_store_n(b, *b + 1, __ATOMIC_RELAXED);
+    }
+    uint32_t latency = (outcome >> GFX_OUT_LATENCY_SHIFT) & 3;
+    if (latency) {
+        __atomic_store_n(&c[GFX_HIGH_INPUT_LATENCY], c[GFX_HIGH_INPUT_LATENCY] + latency, __ATOMIC_RELAXED);
+    }
+    for (uint32_t rare = outcome & GFX_OUT_RARE; rare != 0; rare &= rare - 1) {
+        uint32_t *r = &c[gfx_rare_counter[__builtin_ctz(rare)]];
+        __atomic_store_n(r, *r + 1, __ATOMIC_RELAXED);
+    }
+    uint32_t gpu = (outcome >> GFX_OUT_GPU_SHIFT) & 0xFF;
+    if (gpu) {
+        uint32_t *g = &c[GFX_GPU_BUCKET_BASE + gpu - 1];
+        __atomic_store_n(g, *g + 1, __ATOMIC_RELAXED);
+    }
+}
+
+static inline int begin_frame(struct gfxstats_tracker *t) {
+    if (__builtin_expect(t->closed, 0)) {
+        return GFXSTATS_ECLOSED;
+    }
+    if (__builtin_expect(__atomic_load_n(&t->s->epoch, __ATOMIC_ACQUIRE) != t->epoch, 0)) {
+        tracker_sync(t);
+        if (t->epoch & 1) { /* odd epoch: the session is closed */
+            t->closed = 2;
+            return GFXSTATS_ECLOSED;
+        }
+    }
+    return GFXSTATS_OK;
+}
+
+int gfxstats_record(gfxstats_tracker *t, int64_t intended_vsync, int64_t vsync, int64_t frame_completed,
+                    int64_t gpu_completed, int64_t frame_interval_ns) {
+    if (!t) {
+        return GFXSTATS_EINVAL;
+    }
+    int rc = begin_frame(t);
+    if (rc) {
+        return rc;
+    }
+    int64_t interval = frame_interval_ns > 0 ? frame_interval_ns : t->rules.default_interval;
+    count(t->counters,
+          gfx_classify_times(&t->rules, intended_vsync, vsync, frame_completed, gpu_completed, interval));
+    return GFXSTATS_OK;
+}
+
+int gfxstats_record_frameinfo(gfxstats_tracker *t, const int64_t fields[GFXSTATS_FI_COUNT]) {
+    if (!t || !fields) {
+        return GFXSTATS_EINVAL;
+    }
+    int rc = begin_frame(t);
+    if (rc) {
+        return rc;
+    }
+    count(t->counters, gfx_classify_frameinfo(&t->rules, fields));
+    return GFXSTATS_OK;
+}
+
+void gfxstats_tracker_close(gfxstats_tracker *t) {
+    if (!t) {
+        return;
+    }
+    struct gfxstats_session *s = t->s;
+    pthread_mutex_lock(&s->mu);
+    if (!s->closed) {
+        tracker_move_locked(t);
+    }
+    if (t->stripe != 0 && s->forked) {
+        mapping_unref(t->map); /* the claim is the parent's */
+    } else if (t->stripe != 0) {
+        gfx_release_stripe(t->map, t->stripe); /* its counts stay in the stripe */
+        mapping_unref(t->map);
+    } else if (any_counts(t->local) && !s->forked) {
+        if (s->cur && !s->closed) {
+            gfx_add_shared(s->cur, t->local);
+        } else if (!s->closed) {
+            add_counts(s->pending, t->local);
+        } else {
+            logf_("%u frames of %s were counted after its session ended and are not kept", t->local[0],
+                  s->package);
+        }
+    }
+    free(t);
+    if (!unref_locked(s)) {
+        pthread_mutex_unlock(&s->mu);
+    }
+}
+
+int gfxstats_session_attached(gfxstats_session *s) {
+    if (!s) {
+        return 0;
+    }
+    pthread_mutex_lock(&s->mu);
+    int a = s->cur != NULL;
+    pthread_mutex_unlock(&s->mu);
+    return a;
+}
+
+static void deadline_after(struct timespec *ts, int32_t ms) {
+    clock_gettime(CLOCK_MONOTONIC, ts);
+    ts->tv_sec += ms / 1000;
+    ts->tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (ts->tv_nsec >= 1000000000L) {
+        ts->tv_sec++;
+        ts->tv_nsec -= 1000000000L;
+    }
+}
+
+int gfxstats_session_wait_attached(gfxstats_session *s, int32_t timeout_ms) {
+    if (!s) {
+        return 0;
+    }
+    struct timespec until;
+    deadline_after(&until, timeout_ms < 0 ? 0 : timeout_ms);
+    pthread_mutex_lock(&s->mu);
+    while (s->cur == NULL && !s->closed) {
+        if (pthread_cond_timedwait(&s->cv, &s->mu, &until) == ETIMEDOUT) {
+            break;
+        }
+    }
+    int a = s->cur != NULL;
+    pthread_mutex_unlock(&s->mu);
+    return a;
+}
+
+void gfxstats_session_close(gfxstats_session *s) {
+    if (!s) {
+        return;
+    }
+    pthread_mutex_lock(&s->mu);
+    if (s->forked) {
+        /* A child's copy: the parent's thread is not here; only this process's resources go. */
+        if (s->thread_started) {
+            s->thread_started = 0;
+            close(s->wake[0]);
+            close(s->wake[1]);
+            pthread_mutex_unlock(&s->mu);
+            list_remove(s);
+            pthread_mutex_lock(&s->mu);
+            if (!unref_locked(s)) {
+                pthread_mutex_unlock(&s->mu);
+            }
+            return;
+        }
+        pthread_mutex_unlock(&s->mu);
+        return;
+    }
+    if (s->closed) {
+        pthread_mutex_unlock(&s->mu);
+        return;
+    }
+    /* Frames counted before a daemon answered (the first registration, or a re-registration
+     * after a daemon restart, which may hand out a new buffer that everything must move into):
+     * wait for a daemon that is there, never for one that is not. */
+    if ((s->cur != NULL || any_counts(s->pending)) && s->close_wait_ms > 0) {
+        struct timespec until;
+        deadline_after(&until, s->close_wait_ms);
+        while (s->conn == CONN_INIT || s->conn == CONN_WAITING) {
+            if (pthread_cond_timedwait(&s->cv, &s->mu, &until) == ETIMEDOUT) {
+                break;
+            }
+        }
+        if (s->cur == NULL) {
+            logf_("%u frames of %s were counted before a daemon answered and are not kept (%s)", s->pending[0],
+                  s->package, s->conn == CONN_WAITING ? "the daemon did not answer in time"
+                  : s->refused ? "the daemon refused the registration" : "no daemon");
+        } else if (s->conn == CONN_WAITING) {
+            logf_("the daemon did not answer %s's re-registration in time; its buffer keeps the counts", s->package);
+        }
+    }
+    s->closed = 1;
+    s->stop = 1;
+    /* Odd epoch: every tracker stops at its next frame. */
+    __atomic_store_n(&s->epoch, (__atomic_load_n(&s->epoch, __ATOMIC_RELAXED) | 1) + 2, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&s->mu);
+    ssize_t w = write(s->wake[1], "x", 1);
+    (void)w;
+    pthread_join(s->thread, NULL);
+    close(s->wake[0]);
+    close(s->wake[1]);
+    list_remove(s);
+    pthread_mutex_lock(&s->mu);
+    if (!unref_locked(s)) {
+        pthread_mutex_unlock(&s->mu);
+    }
+}
+
+/* ---- the background thread */
+
+/* Installs an assigned buffer: the first (pending counts go in), or a new one after a daemon
+ * restart (everything moves over, the old one is retired). Under mu. */
+static void install_locked(struct gfxstats_session *s, struct gfx_mapping *m) {
+    struct gfx_mapping *old = s->cur;
+    m->refs = 1;
+    if (old == NULL) {
+        gfx_lower_stats_start(m, s->open_ms);
+        if (any_counts(s->pending)) {
+            gfx_add_shared(m, s->pending);
+            memset(s->pending, 0, sizeof s->pending);
+        }
+    } else {
+        /* Handover (docs/buffer-format.md): the shared stripe and every stripe no open tracker
+         * holds move now; each open tracker moves its own stripe at its next frame. */
+        uint32_t sum[GFX_COUNTERS] = {0};
+        add_counts(sum, gfx_stripe(old, 0));
+        for (uint32_t i = 1; i <= old->stripes; i++) {
+            if (gfx_stripe_claim(old, i) == 0) {
+                add_counts(sum, gfx_stripe(old, i));
+            }
+        }
+        gfx_lower_stats_start(m, gfx_stats_start(old));
+        gfx_add_shared(m, sum);
+        gfx_retire(old, m->reg_id);
+        mapping_unref(old);
+    }
+    s->cur = m;
+    if (s->conn != CONN_DOWN) {
+        s->conn = CONN_ATTACHED;
+    }
+    __atomic_store_n(&s->epoch, __atomic_load_n(&s->epoch, __ATOMIC_RELAXED) + 2, __ATOMIC_RELEASE);
+    pthread_cond_broadcast(&s->cv);
+}
+
+static void set_conn(struct gfxstats_session *s, int state) {
+    pthread_mutex_lock(&s->mu);
+    s->conn = state;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+}
+
+static int stopping(struct gfxstats_session *s) {
+    pthread_mutex_lock(&s->mu);
+    int stop = s->stop;
+    pthread_mutex_unlock(&s->mu);
+    return stop;
+}
+
+static void beat(struct gfxstats_session *s) {
+    pthread_mutex_lock(&s->mu);
+    if (s->cur) {
+        gfx_heartbeat(s->cur, wall_ms());
+    }
+    pthread_mutex_unlock(&s->mu);
+}
+
+/* Waits up to ms for the wake pipe (or fd, when >= 0, to become readable), beating the heartbeat.
+ * Returns 1 when fd is readable, 0 on time-out, -1 when woken to stop. */
+static int wait_for(struct gfxstats_session *s, int fd, int ms) {
+    int64_t end = gfxstats_now_ns() + (int64_t)ms * 1000000LL;
+    for (;;) {
+        beat(s);
+        int64_t left = (end - gfxstats_now_ns()) / 1000000LL;
+        if (left <= 0) {
+            return 0;
+        }
+        struct pollfd p[2] = {{.fd = s->wake[0], .events = POLLIN}, {.fd = fd, .events = POLLIN}};
+        int n = poll(p, fd >= 0 ? 2 : 1, (int)(left < HEARTBEAT_MS ? left : HEARTBEAT_MS));
+        if (n < 0 && errno != EINTR) {
+            return 0;
+        }
+        if (n > 0 && (p[0].revents & POLLIN)) {
+            return -1;
+        }
+        if (n > 0 && fd >= 0 && p[1].revents) {
+            return 1;
+        }
+    }
+}
+
+static const char *status_name(int32_t code) {
+    static const char *names[] = {"OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED",
+                                  "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED",
+                                  "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL",
+                                  "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"};
+    return code >= 0 && code <= 16 ? names[code] : "no status";
+}
+
+void *gfx_session_thread(void *arg) {
+    struct gfxstats_session *s = arg;
+    int backoff = BACKOFF_MIN_MS;
+    while (!stopping(s)) {
+        struct gfx_reg_conn c;
+        int rc = gfx_reg_connect(&c, s->socket_path);
+        if (rc == 0) {
+            char adopt_path[4096] = "", adopt_id[GFX_ID_MAX + 1] = "";
+            pthread_mutex_lock(&s->mu);
+            if (s->cur) {
+                snprintf(adopt_path, sizeof adopt_path, "%s", s->cur->path);
+                snprintf(adopt_id, sizeof adopt_id, "%s", s->cur->reg_id);
+            }
+            s->conn = CONN_WAITING; /* until the daemon answers: close waits for that */
+            pthread_mutex_unlock(&s->mu);
+            rc = gfx_reg_send(&c, s->package, s->version, s->pipeline, adopt_path, adopt_id);
+        }
+        if (rc != 0) {
+            if (!s->logged_absent) {
+                s->logged_absent = 1;
+                logf_("no daemon at %s (%s); counting in memory and retrying", s->socket_path, strerror(-rc));
+            }
+            gfx_reg_close(&c);
+            set_conn(s, CONN_DOWN);
+            if (wait_for(s, -1, backoff) < 0) {
+                break;
+            }
+            backoff = backoff * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : backoff * 2;
+            continue;
+        }
+        int assigned = 0;
+        for (;;) {
+            int w = wait_for(s, c.fd, 3600 * 1000);
+            if (w < 0) {
+                break;
+            }
+            if (w == 0) {
+                continue;
+            }
+            struct gfx_assigned a;
+            int e;
+            while ((e = gfx_reg_read(&c, &a)) == GFX_REG_ASSIGNED) {
+                char why[512];
+                int same = 0;
+                pthread_mutex_lock(&s->mu);
+                same = s->cur && a.adopted && strcmp(s->cur->reg_id, a.reg_id) == 0;
+                if (same) {
+                    s->conn = CONN_ATTACHED;
+                    pthread_cond_broadcast(&s->cv);
+                }
+                pthread_mutex_unlock(&s->mu);
+                if (same) {
+                    assigned = 1;
+                    continue;
+                }
+                struct gfx_mapping *m = gfx_map_buffer(a.path, a.reg_id, (uint64_t)a.size, why, sizeof why);
+                if (!m) {
+                    logf_("cannot count into the daemon's buffer: %s", why);
+                    e = GFX_REG_ENDED;
+                    break;
+                }
+                pthread_mutex_lock(&s->mu);
+                install_locked(s, m);
+                pthread_mutex_unlock(&s->mu);
+                assigned = 1;
+                s->logged_absent = 0;
+            }
+            if (e == GFX_REG_ENDED) {
+                pthread_mutex_lock(&s->mu);
+                s->refused = !assigned;
+                pthread_mutex_unlock(&s->mu);
+                if (!assigned && !s->logged_refused) {
+                    s->logged_refused = 1;
+                    logf_("the daemon did not register %s: %s%s%s", s->package, status_name(c.grpc_status),
+                          c.grpc_message[0] ? ": " : "", c.grpc_message);
+                }
+                break;
+            }
+        }
+        gfx_reg_close(&c);
+        set_conn(s, CONN_DOWN);
+        if (stopping(s)) {
+            break;
+        }
+        if (assigned) {
+            backoff = BACKOFF_MIN_MS;
+            s->logged_refused = 0;
+        }
+        if (wait_for(s, -1, backoff) < 0) {
+            break;
+        }
+        backoff = backoff * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : backoff * 2;
+    }
+    return NULL;
+}

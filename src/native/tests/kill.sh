@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# SIGKILLs lose and double nothing:
+#  1. the daemon killed during a vkcube run and restarted: vkcube --c N still gives exactly N
+#     (the layer's session re-registers and the new daemon adopts its buffer);
+#  2. vkcube killed mid-run: the dump keeps exactly what it showed while vkcube was stopped;
+#  3. the daemon killed and its buffer file lost: the restarted daemon hands out a new buffer, the
+#     client moves everything over (handover), and the count stays exact.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+t_start_daemon 3>&-
+t_start_xvfb
+registered() { [ "$(grep -c "register: new buffer $1/" "$T_DIR/daemon.log")" -ge "$2" ]; }
+live() { t_counter "$1" "Total frames rendered"; }
+has_frames() { [ "$(live "$1" 2>/dev/null || true)" -ge "$2" ] 2>/dev/null; }
+
+# 1. daemon SIGKILL during vkcube.
+"$ROOT/scripts/gfxstats" run -- vkcube --c 3000 >"$T_DIR/vk1.out" 2>&1 &
+VK=$!
+T_PIDS+=("$VK")
+t_wait_for 30 registered vkcube 1 || t_fail "vkcube did not register"
+kill -KILL "$DAEMON_PID"
+wait "$DAEMON_PID" 2>/dev/null || true
+t_start_daemon 3>&-
+wait "$VK" || { cat "$T_DIR/vk1.out" >&2; t_fail "vkcube failed across the daemon's SIGKILL"; }
+[ "$(live vkcube)" = 3000 ] || t_fail "daemon SIGKILL during vkcube --c 3000: $(live vkcube) frames"
+
+# 2. vkcube SIGKILL.
+"$ROOT/scripts/gfxstats" run --package vk.killed -- vkcube --c 1000000 >/dev/null 2>&1 &
+VK=$!
+T_PIDS+=("$VK")
+t_wait_for 30 registered vk.killed 1 || t_fail "vk.killed did not register"
+t_wait_for 30 has_frames vk.killed 500 || t_fail "vk.killed counted no frames"
+kill -STOP "$VK"
+before="$(live vk.killed)"
+kill -KILL "$VK"
+wait "$VK" 2>/dev/null || true
+t_wait_for 30 grep -q "exit: vk.killed/" "$T_DIR/daemon.log" || t_fail "the daemon did not see vk.killed exit"
+after="$(live vk.killed)"
+[ "$after" = "$before" ] || t_fail "vkcube SIGKILL: $before frames while stopped, $after after"
+
+# 3. daemon SIGKILL and the buffer file lost: handover into a new buffer.
+mkfifo "$T_DIR/frames"
+"$OUT/bin/gfxstats-drive" --package drive.handover < "$T_DIR/frames" >"$T_DIR/drive.out" 2>&1 &
+DRIVE=$!
+T_PIDS+=("$DRIVE")
+exec 3>"$T_DIR/frames"
+python3 "$NATIVE/tests/gen-frames.py" --seed 3 --count 20000 > "$T_DIR/all"
+head -n 10000 "$T_DIR/all" >&3
+t_wait_for 30 has_frames drive.handover 1 || t_fail "drive.handover counted nothing"
+kill -KILL "$DAEMON_PID"
+wait "$DAEMON_PID" 2>/dev/null || true
+rm -f "$T_DIR"/state/buffers/*
+t_start_daemon 3>&-
+t_wait_for 30 registered drive.handover 2 || t_fail "drive.handover did not register again"
+tail -n +10001 "$T_DIR/all" >&3
+exec 3>&-
+wait "$DRIVE" || { cat "$T_DIR/drive.out" >&2; t_fail "gfxstats-drive failed"; }
+"$OUT/bin/gfxstats-drive" --rules-only < "$T_DIR/all" | head -1 > "$T_DIR/expected"
+[ "$(live drive.handover)" = "$(cat "$T_DIR/expected")" ] \
+  || t_fail "handover: $(live drive.handover) frames, the rules count $(cat "$T_DIR/expected")"
+t_pass "daemon SIGKILL during vkcube (3000 of 3000), vkcube SIGKILL ($after kept), handover after a lost buffer (exact)"

@@ -1,0 +1,201 @@
+/* Unit tests of libgfxstats without a daemon (built with ASan and UBSan by `make test`):
+ * argument checks, a missing daemon never blocks, counting before attach, more trackers than
+ * stripes, the rules' arithmetic helpers against their definitions, and hostile inputs. */
+#include "gfxstats.h"
+#include "../lib/internal.h"
+#include "../lib/rules.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures, checks;
+
+#define CHECK(cond, ...)                                    \
+    do {                                                    \
+        checks++;                                           \
+        if (!(cond)) {                                      \
+            failures++;                                     \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+            fprintf(stderr, __VA_ARGS__);                   \
+            fputc('\n', stderr);                            \
+        }                                                   \
+    } while (0)
+
+static gfxstats_options opts(const char *pkg) {
+    gfxstats_options o = {.struct_size = sizeof o, .package_name = pkg, .version_code = 1,
+                          .pipeline = GFXSTATS_PIPELINE_VULKAN, .socket_path = "/nonexistent/gfxstats.sock",
+                          .close_wait_ms = 5000};
+    return o;
+}
+
+static void test_arguments(void) {
+    gfxstats_session *s = (gfxstats_session *)1;
+    gfxstats_options o = opts("com.example.ok");
+    CHECK(gfxstats_session_open(NULL, &s) == GFXSTATS_EINVAL && s == NULL, "NULL options");
+    const char *bad[] = {"", ".a", "a.", "a..b", "1a", "a.1b", "a/b", "a:b", "a b", "é"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        o.package_name = bad[i];
+        CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_EINVAL, "package \"%s\" accepted", bad[i]);
+    }
+    char longname[300];
+    memset(longname, 'a', 256);
+    longname[256] = 0;
+    o.package_name = longname;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_EINVAL, "256-character package accepted");
+    longname[255] = 0;
+    CHECK(gfx_package_problem(longname) == NULL, "255-character package refused");
+    const char *good[] = {"a", "gnome-shell", "com.example.my_game", "A.b-c.D9"};
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+        CHECK(gfx_package_problem(good[i]) == NULL, "package \"%s\" refused", good[i]);
+    }
+    o = opts("com.example.ok");
+    o.version_code = -1;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_EINVAL, "negative version accepted");
+    o = opts("com.example.ok");
+    o.struct_size = 4;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_EINVAL, "short struct accepted");
+    CHECK(gfxstats_record(NULL, 1, 1, 2, 2, 0) == GFXSTATS_EINVAL, "NULL tracker");
+    gfxstats_tracker_close(NULL);
+    gfxstats_session_close(NULL);
+    CHECK(strcmp(gfxstats_strerror(GFXSTATS_ECLOSED), "closed") == 0, "strerror");
+}
+
+/* No daemon: opening, recording a million frames and closing return at once. */
+static void test_no_daemon(void) {
+    gfxstats_options o = opts("com.example.nodaemon");
+    gfxstats_session *s;
+    int64_t t0 = gfxstats_now_ns();
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_OK, "open without daemon");
+    gfxstats_tracker *t[40];
+    for (int i = 0; i < 40; i++) {
+        CHECK(gfxstats_tracker_new(s, &t[i]) == GFXSTATS_OK, "tracker %d", i);
+    }
+    int64_t v = 1000000000LL;
+    int refused = 0;
+    for (int i = 0; i < 1000000; i++) {
+        refused += gfxstats_record(t[i % 40], v, v, v + 5000000, v + 6000000, 0) != GFXSTATS_OK;
+        v += 16666667;
+    }
+    CHECK(refused == 0, "%d frames refused", refused);
+    CHECK(gfxstats_session_attached(s) == 0, "attached without daemon");
+    CHECK(gfxstats_session_wait_attached(s, 50) == 0, "wait_attached without daemon");
+    for (int i = 0; i < 40; i++) {
+        gfxstats_tracker_close(t[i]);
+    }
+    gfxstats_session_close(s);
+    int64_t ms = (gfxstats_now_ns() - t0) / 1000000;
+    CHECK(ms < 4000, "a session without daemon took %lld ms", (long long)ms);
+}
+
+/* Records after the session closed are refused, the tracker can still be closed. */
+static void test_closed(void) {
+    gfxstats_options o = opts("com.example.closed");
+    o.close_wait_ms = 0;
+    gfxstats_session *s;
+    gfxstats_tracker *t;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_OK, "open");
+    CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+    CHECK(gfxstats_record(t, 1000, 1000, 2000000, 2000000, 0) == GFXSTATS_OK, "record");
+    gfxstats_session_close(s);
+    CHECK(gfxstats_record(t, 1000, 1000, 2000000, 2000000, 0) == GFXSTATS_ECLOSED, "record after close");
+    gfxstats_tracker_close(t); /* frees the session too */
+}
+
+/* Hostile times (overflowing spans, extreme intervals) classify without undefined behaviour. */
+static void test_extremes(void) {
+    struct gfx_rules r;
+    gfx_rules_init(&r, 16666667, false);
+    int64_t vals[] = {INT64_MIN, INT64_MIN + 1, -1, 0, 1, 2, 16666667, INT64_MAX / 2, INT64_MAX - 1, INT64_MAX};
+    size_t n = sizeof vals / sizeof *vals;
+    uint32_t c[GFX_COUNTERS] = {0};
+    for (size_t a = 0; a < n; a++)
+        for (size_t b = 0; b < n; b++)
+            for (size_t d = 0; d < n; d++)
+                for (size_t e = 0; e < n; e++) {
+                    gfx_count_into(gfx_classify_times(&r, vals[a], vals[b], vals[d], vals[e],
+                                                      vals[(a + e) % n] > 0 ? vals[(a + e) % n] : 1), c);
+                }
+    int64_t f[GFXSTATS_FI_COUNT];
+    for (size_t i = 0; i < 20000; i++) {
+        for (int k = 0; k < GFXSTATS_FI_COUNT; k++) {
+            f[k] = vals[(i * 7 + (size_t)k * 13 + i / 3) % n];
+        }
+        gfx_count_into(gfx_classify_frameinfo(&r, f), c);
+    }
+    CHECK(c[GFX_TOTAL_FRAMES] > 0, "no frame counted");
+    uint64_t cpu = 0;
+    for (int i = 0; i < GFX_CPU_BUCKETS; i++) cpu += c[GFX_CPU_BUCKET_BASE + i];
+    CHECK(cpu == c[GFX_TOTAL_FRAMES], "CPU histogram %llu != total %u", (unsigned long long)cpu, c[0]);
+}
+
+/* After fork the child's trackers refuse frames (the buffer is the parent's) and closing there
+ * neither hangs nor touches the parent's session; the parent goes on counting. */
+static void test_fork(void) {
+    gfxstats_options o = opts("com.example.fork");
+    o.close_wait_ms = 0;
+    gfxstats_session *s;
+    gfxstats_tracker *t;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_OK, "open");
+    CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+    CHECK(gfxstats_record(t, 1000, 1000, 2000000, 2000000, 0) == GFXSTATS_OK, "record before fork");
+    pid_t child = fork();
+    if (child == 0) {
+        int ok = gfxstats_record(t, 1000, 1000, 3000000, 3000000, 0) == GFXSTATS_ECLOSED;
+        gfxstats_tracker *t2;
+        ok &= gfxstats_tracker_new(s, &t2) == GFXSTATS_ECLOSED;
+        gfxstats_tracker_close(t);
+        gfxstats_session_close(s);
+        _exit(ok ? 0 : 1);
+    }
+    CHECK(child > 0, "fork");
+    int status = -1;
+    for (int i = 0; i < 500 && waitpid(child, &status, WNOHANG) == 0; i++) {
+        struct timespec ts = {0, 10000000};
+        nanosleep(&ts, NULL);
+    }
+    if (status == -1) {
+        kill(child, SIGKILL);
+        waitpid(child, &status, 0);
+        CHECK(0, "the child hung after fork");
+    } else {
+        CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child's tracker still counted after fork");
+    }
+    CHECK(gfxstats_record(t, 1000, 1000, 4000000, 4000000, 0) == GFXSTATS_OK, "parent record after fork");
+    gfxstats_tracker_close(t);
+    gfxstats_session_close(s);
+}
+
+static void test_helpers(void) {
+    gfx_rules_global_init();
+    /* The bound is the largest g with (double) g <= 0.1 * interval. */
+    int64_t intervals[] = {1, 3, 7, 9, 10, 16666667, 8333333, 6944444, 1000000007, (1LL << 53) + 1, (1LL << 60) + 12345};
+    for (size_t i = 0; i < sizeof intervals / sizeof *intervals; i++) {
+        double tenth = 0.1 * (double)intervals[i];
+        int64_t b = gfx_tenth_bound(intervals[i]);
+        CHECK((double)b <= tenth && (double)(b + 1) > tenth, "tenth bound of %lld", (long long)intervals[i]);
+    }
+    CHECK(gfx_cpu_bucket(0) == 0 && gfx_cpu_bucket(5999999) == 0 && gfx_cpu_bucket(6000000) == 1, "cpu low");
+    CHECK(gfx_cpu_bucket(32000000) == 27 && gfx_cpu_bucket(34000000) == 28, "cpu 32/34 ms");
+    CHECK(gfx_cpu_bucket(149000000) == 57 && gfx_cpu_bucket(200000000) == 58, "cpu slow");
+    CHECK(gfx_cpu_bucket(INT64_MAX) == 153, "cpu last");
+    CHECK(gfx_gpu_bucket(-5) == 0 && gfx_gpu_bucket(999999) == 0 && gfx_gpu_bucket(1000000) == 1
+          && gfx_gpu_bucket(INT64_MAX) == 25, "gpu buckets");
+}
+
+int main(void) {
+    test_arguments();
+    test_helpers();
+    test_extremes();
+    test_no_daemon();
+    test_closed();
+    test_fork();
+    printf("unit: %d checks, %d failed\n", checks, failures);
+    printf("%d passed, %d failed\n", checks - failures, failures);
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# An unmodified Vulkan program through `gfxstats run`: vkcube --c N under Xvfb (lavapipe) gives
+# exactly N frames in `gfxstats dump` under package vkcube (the program's name), and N more on a
+# second run; --package and --version-code name another entry. Refused by a full daemon, or
+# without a daemon, it runs as usual.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+command -v vkcube >/dev/null || t_fail "vkcube is not installed (scripts/ci-deps)"
+t_start_daemon
+t_start_xvfb
+gfx run -- vkcube --c 300 >"$T_DIR/vkcube.out" 2>&1 || { cat "$T_DIR/vkcube.out" >&2; t_fail "vkcube failed"; }
+[ "$(t_counter vkcube "Total frames rendered")" = 300 ] || { gfx dump >&2; t_fail "vkcube --c 300: not 300 frames"; }
+gfx run -- vkcube --c 177 >/dev/null 2>&1 || t_fail "second vkcube failed"
+[ "$(t_counter vkcube "Total frames rendered")" = 477 ] || t_fail "two runs: not 477 frames"
+gfx run --package com.example.cube --version-code 42 -- vkcube --c 50 >/dev/null 2>&1 || t_fail "vkcube --package failed"
+gfx dump --package com.example.cube | grep -qx "Version: 42" || t_fail "no version 42 entry"
+[ "$(t_counter com.example.cube "Total frames rendered")" = 50 ] || t_fail "--package: not 50 frames"
+[ "$(t_counter vkcube "Total frames rendered")" = 477 ] || t_fail "--package run counted under vkcube"
+# A daemon that refuses (full: buffers.max=1, held by another client): vkcube runs as usual,
+# exits at once, and says why in one line (the trailers' grpc-status and grpc-message).
+t_stop_daemon
+t_start_daemon --set buffers.max=1
+mkfifo "$T_DIR/hold"
+"$OUT/bin/gfxstats-drive" --package holder < "$T_DIR/hold" >/dev/null 2>&1 &
+HOLDER=$!
+T_PIDS+=("$HOLDER")
+exec 3>"$T_DIR/hold"
+t_wait_for 30 grep -q "register: new buffer holder/" "$T_DIR/daemon.log" || t_fail "the holder did not register"
+start=$SECONDS
+gfx run -- vkcube --c 100 >"$T_DIR/refused.out" 2>&1 || { cat "$T_DIR/refused.out" >&2; t_fail "vkcube failed when refused"; }
+[ $((SECONDS - start)) -lt 10 ] || t_fail "vkcube refused by the daemon took $((SECONDS - start)) s"
+grep -q "gfxstats: the daemon did not register vkcube: RESOURCE_EXHAUSTED: " "$T_DIR/refused.out" \
+  || { cat "$T_DIR/refused.out" >&2; t_fail "no one-line reason for the refusal"; }
+exec 3>&-
+wait "$HOLDER" || true
+# No daemon: the program runs and exits as usual, at once.
+t_stop_daemon
+start=$SECONDS
+GFXSTATS_SOCKET="$T_DIR/none.sock" gfx run -- vkcube --c 100 >/dev/null 2>&1 || t_fail "vkcube without a daemon failed"
+[ $((SECONDS - start)) -lt 10 ] || t_fail "vkcube without a daemon took $((SECONDS - start)) s"
+t_pass "300 + 177 frames under vkcube, 50 under com.example.cube, runs when refused and without a daemon"

@@ -1,0 +1,128 @@
+/* gfxstats-drive: records frames read from standard input through libgfxstats, as a real client
+ * of the daemon. One frame per line, CLOCK_MONOTONIC ns, the format of `gfxstats record`:
+ *   intended_vsync,vsync,frame_completed,gpu_completed,frame_interval
+ * or, with --frameinfo, the 23 FrameInfo fields comma-separated. Blank lines and # comments are
+ * skipped. --rules-only prints the 190 counters the rules give instead (no daemon), one per line.
+ * Used by the differential and end-to-end tests; prints "recorded N frames". */
+#include "gfxstats.h"
+#include "../lib/rules.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(void) {
+    fprintf(stderr, "usage: gfxstats-drive [--package P] [--version-code N] [--pipeline 0|1|2] "
+                    "[--refresh NS] [--frameinfo [--replay]] [--rules-only] [--wait-attached MS] [--trackers N] < frames\n");
+    exit(2);
+}
+
+static int parse_line(char *line, int64_t *v, int want) {
+    int n = 0;
+    char *p = line;
+    while (n < want) {
+        errno = 0;
+        char *end;
+        long long x = strtoll(p, &end, 10);
+        if (end == p || errno) return -1;
+        v[n++] = x;
+        while (*end == ' ') end++;
+        if (n < want) {
+            if (*end != ',') return -1;
+            p = end + 1;
+        } else if (*end == ',' && (end[1] == 0 || end[1] == '\n' || end[1] == '\r')) {
+            return 0;
+        } else if (*end && *end != '\n' && *end != '\r') {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    const char *pkg = "drive";
+    int64_t version = 1, refresh = 0;
+    int pipeline = 1, frameinfo = 0, rules_only = 0, wait_ms = -1, replay = 0, ntrackers = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--package") && v) { pkg = v; i++; }
+        else if (!strcmp(a, "--version-code") && v) { version = strtoll(v, NULL, 10); i++; }
+        else if (!strcmp(a, "--pipeline") && v) { pipeline = atoi(v); i++; }
+        else if (!strcmp(a, "--refresh") && v) { refresh = strtoll(v, NULL, 10); i++; }
+        else if (!strcmp(a, "--wait-attached") && v) { wait_ms = atoi(v); i++; }
+        else if (!strcmp(a, "--trackers") && v) { ntrackers = atoi(v); i++; }
+        else if (!strcmp(a, "--frameinfo")) frameinfo = 1;
+        else if (!strcmp(a, "--replay")) replay = 1;
+        else if (!strcmp(a, "--rules-only")) rules_only = 1;
+        else usage();
+    }
+    int want = frameinfo ? GFXSTATS_FI_COUNT : 5;
+    if (ntrackers < 1 || ntrackers > 1024) usage();
+    gfxstats_session *s = NULL;
+    gfxstats_tracker *trackers[1024] = {0};
+    gfxstats_tracker *t = NULL;
+    struct gfx_rules rules;
+    static uint32_t counters[GFX_COUNTERS];
+    if (rules_only) {
+        gfx_rules_init(&rules, refresh > 0 ? refresh : 16666667, replay);
+    } else {
+        gfxstats_options o = {.struct_size = sizeof o, .package_name = pkg, .version_code = version,
+                              .pipeline = pipeline, .refresh_interval_ns = refresh, .close_wait_ms = 10000,
+                              .deadlines_already_extended = replay};
+        int rc = gfxstats_session_open(&o, &s);
+        if (rc) {
+            fprintf(stderr, "gfxstats-drive: cannot open a session: %s\n", gfxstats_strerror(rc));
+            return 2;
+        }
+        if (wait_ms >= 0 && !gfxstats_session_wait_attached(s, wait_ms)) {
+            fprintf(stderr, "gfxstats-drive: no daemon answered within %d ms\n", wait_ms);
+        }
+        for (int k = 0; k < ntrackers; k++) {
+            if ((rc = gfxstats_tracker_new(s, &trackers[k]))) {
+                fprintf(stderr, "gfxstats-drive: cannot create a tracker: %s\n", gfxstats_strerror(rc));
+                return 2;
+            }
+        }
+    }
+    char line[4096];
+    long long lineno = 0, frames = 0, bad = 0;
+    int64_t v[GFXSTATS_FI_COUNT];
+    while (fgets(line, sizeof line, stdin)) {
+        lineno++;
+        char *p = line;
+        while (*p == ' ' || *p == '\t') p++;
+        if (*p == '\n' || *p == '\r' || *p == '#' || *p == 0) continue;
+        if (parse_line(p, v, want)) {
+            fprintf(stderr, "gfxstats-drive: line %lld: not %d comma-separated integers\n", lineno, want);
+            bad++;
+            continue;
+        }
+        if (rules_only) {
+            uint32_t out = frameinfo ? gfx_classify_frameinfo(&rules, v)
+                                     : gfx_classify_times(&rules, v[0], v[1], v[2], v[3],
+                                                          v[4] > 0 ? v[4] : rules.default_interval);
+            gfx_count_into(out, counters);
+        } else {
+            t = trackers[frames % ntrackers]; /* --trackers N: frames dealt round-robin */
+            int rc = frameinfo ? gfxstats_record_frameinfo(t, v) : gfxstats_record(t, v[0], v[1], v[2], v[3], v[4]);
+            if (rc) {
+                fprintf(stderr, "gfxstats-drive: line %lld: %s\n", lineno, gfxstats_strerror(rc));
+                return 2;
+            }
+        }
+        frames++;
+    }
+    if (rules_only) {
+        for (int i = 0; i < GFX_COUNTERS; i++) printf("%u\n", counters[i]);
+    } else {
+        for (int k = 0; k < ntrackers; k++) {
+            gfxstats_tracker_close(trackers[k]);
+        }
+        int attached = gfxstats_session_attached(s);
+        gfxstats_session_close(s);
+        printf("recorded %lld frames%s\n", frames, attached ? "" : " (no daemon)");
+    }
+    return bad ? 1 : 0;
+}
