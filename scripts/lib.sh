@@ -176,6 +176,18 @@ gfx_cds_create() {
   shift
   dir="${archive%/*}"
   [ -w "$dir" ] || return 1
+  # One training run at a time: commands started together while one runs go without the archive
+  # (a few hundred milliseconds slower once) instead of each training its own for seconds.
+  exec 8>>"$archive.lock" || return 1
+  if ! flock -n 8; then
+    exec 8>&-
+    return 1
+  fi
+  # Another command may have finished one between our look and the lock.
+  if [ -f "$archive" ] && [ "$(cat "$archive.stamp" 2>/dev/null)" = "$want" ]; then
+    exec 8>&-
+    return 0
+  fi
   tmp="$archive.$$.tmp"
   rm -f "$tmp"
   # About ten seconds, once after each build: say so instead of pausing silently.
@@ -184,10 +196,12 @@ gfx_cds_create() {
       "$@" >/dev/null 2>&1 \
       && [ -s "$tmp" ] && mv -f "$tmp" "$archive"; then
     printf '%s\n' "$want" > "$archive.stamp.$$" && mv -f "$archive.stamp.$$" "$archive.stamp"
+    exec 8>&-
   else
     rm -f "$tmp"
     # Remember the failure so that every later command does not pay for another training run.
     printf 'failed\n%s\n' "$want" > "$archive.stamp" 2>/dev/null || true
+    exec 8>&-
     return 1
   fi
 }

@@ -85,4 +85,111 @@ class DumpArchiveIT {
             }
         }
     }
+    @Test
+    void shouldTrainOnceWhenCommandsStartTogether() throws Exception {
+        Path archive = Path.of("target", "gfxstats-dump.jsa");
+        Files.deleteIfExists(archive);
+        Files.deleteIfExists(Path.of(archive + ".stamp"));
+        Path state = Files.createTempDirectory(Path.of("/tmp"), "gfxcds");
+        try (DaemonProcess daemon = new DaemonProcess(state).start()) {
+            List<Process> dumps = new java.util.ArrayList<>();
+            List<Path> errs = new java.util.ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                Path err = tmp.resolve("stderr-" + i);
+                ProcessBuilder pb = new ProcessBuilder(Path.of("scripts", "gfxstats").toAbsolutePath().toString(), "dump",
+                        "--socket", daemon.socket().toString());
+                pb.environment().remove("GFXSTATS_CLASSPATH");
+                pb.environment().remove("GFXSTATS_CDS");
+                pb.environment().remove("INVOCATION_ID");
+                dumps.add(pb.redirectError(err.toFile()).redirectOutput(tmp.resolve("stdout-" + i).toFile()).start());
+                errs.add(err);
+            }
+            int training = 0;
+            for (int i = 0; i < dumps.size(); i++) {
+                Process p = dumps.get(i);
+                if (!p.waitFor(180, TimeUnit.SECONDS)) {
+                    dumps.forEach(Process::destroyForcibly);
+                    throw new AssertionError("a dump did not end");
+                }
+                String err = Files.readString(errs.get(i), StandardCharsets.UTF_8);
+                assertEquals(0, p.exitValue(), err);
+                training += err.contains("preparing the start-up archive") ? 1 : 0;
+            }
+            assertEquals(1, training, "one training run for three commands started together");
+            assertTrue(Files.isRegularFile(archive));
+        } finally {
+            try (Stream<Path> s = Files.walk(state)) {
+                for (Path f : s.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(f);
+                }
+            }
+        }
+    }
+
+    /**
+     * A daemon started from the checkout's jar, then the build's last step (src/cli/pom.xml's
+     * product-jar execution, run by Maven itself) puts a different jar in its place: the daemon
+     * must still stop cleanly on SIGTERM, loading the classes it had not needed yet. Written in
+     * place, the new jar's different offsets made it fail with NoClassDefFoundError and run on.
+     */
+    @Test
+    void shouldLetARunningDaemonStopCleanlyAfterARebuild() throws Exception {
+        Path shaded = Path.of("src", "cli", "target", "gfxstats-shaded.jar");
+        assertTrue(Files.isRegularFile(shaded), "runs after package");
+        Path state = Files.createTempDirectory(Path.of("/tmp"), "gfxrebuild");
+        Path socket = state.resolve("s.sock");
+        Path log = tmp.resolve("daemon.log");
+        ProcessBuilder pb = new ProcessBuilder(Path.of("scripts", "gfxstatsd").toAbsolutePath().toString(), "--no-build",
+                "--state-dir", state.toString(), "--socket", socket.toString());
+        pb.environment().remove("GFXSTATS_CLASSPATH");
+        pb.environment().remove("INVOCATION_ID");
+        Process daemon = pb.redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            io.gfxstats.testing.DaemonHealth.await(daemon, socket, java.time.Duration.ofSeconds(60),
+                    () -> Files.readString(log));
+            // A different jar from the build: one more entry moves every offset after it.
+            Path different = tmp.resolve("different.jar");
+            try (var in = new java.util.zip.ZipFile(shaded.toFile());
+                 var out = new java.util.zip.ZipOutputStream(Files.newOutputStream(different))) {
+                out.putNextEntry(new java.util.zip.ZipEntry("META-INF/gfxstats-rebuild-test.txt"));
+                out.write("a rebuild\n".getBytes(StandardCharsets.UTF_8));
+                out.closeEntry();
+                for (var e = in.entries(); e.hasMoreElements(); ) {
+                    var entry = e.nextElement();
+                    out.putNextEntry(new java.util.zip.ZipEntry(entry.getName()));
+                    try (var data = in.getInputStream(entry)) {
+                        data.transferTo(out);
+                    }
+                    out.closeEntry();
+                }
+            }
+            Files.copy(different, shaded, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            String mavenHome = System.getProperty("gfx.maven.home", "");
+            String mvn = mavenHome.isEmpty() ? "mvn" : Path.of(mavenHome, "bin", "mvn").toString();
+            List<String> build = new java.util.ArrayList<>(List.of(mvn, "-B", "-q", "-o", "-pl", "src/cli",
+                    "org.apache.maven.plugins:maven-antrun-plugin:3.1.0:run@product-jar"));
+            String repo = System.getProperty("gfx.maven.repo", "");
+            if (!repo.isEmpty()) {
+                build.add("-Dmaven.repo.local=" + repo);
+            }
+            Process step = new ProcessBuilder(build).redirectErrorStream(true).start();
+            String stepOut = new String(step.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(step.waitFor(180, TimeUnit.SECONDS));
+            assertEquals(0, step.exitValue(), stepOut);
+            assertEquals(Files.size(different), Files.size(Path.of("target", "gfxstats.jar")), "the build replaced the jar");
+
+            daemon.destroy(); // SIGTERM
+            assertTrue(daemon.waitFor(60, TimeUnit.SECONDS), "the daemon stopped on SIGTERM:\n" + Files.readString(log));
+            String text = Files.readString(log);
+            assertFalse(text.contains("NoClassDefFoundError") || text.contains("ClassNotFoundException"), text);
+            assertEquals(0, daemon.exitValue(), text);
+        } finally {
+            daemon.destroyForcibly();
+            try (Stream<Path> s = Files.walk(state)) {
+                for (Path f : s.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(f);
+                }
+            }
+        }
+    }
 }
