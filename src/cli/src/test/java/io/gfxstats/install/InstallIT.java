@@ -63,6 +63,13 @@ class InstallIT {
             assertFalse(text.contains("target/") || text.contains("mvn"), "runs a build: " + text);
         }
         verifyUnit(units.resolve("gfxstatsd.service"));
+        // Start-up archives trained for the installed jar, used by the launcher (as fast as the checkout's).
+        String cli = Files.readString(prefix.resolve("bin/gfxstats"));
+        for (String archive : new String[] {"gfxstats-cli.jsa", "gfxstats-dump.jsa"}) {
+            Path path = prefix.resolve("share/gfxstats").resolve(archive);
+            assertTrue(Files.size(path) > 0, archive);
+            assertTrue(cli.contains("-XX:SharedArchiveFile=" + path), cli);
+        }
 
         // The installed daemon and command line, with the checkout out of the way.
         Path state = tmp.resolve("state");
