@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Dump calls of {@link GfxStatsService}: streamed with flow control in chunks, limited in
- * number overall and per peer ({@link DumpSlots}), cancelled when the client stops reading.
+ * number overall and per peer while they run ({@link DumpSlots}) and until their client has read
+ * them ({@link StreamShares}), cancelled when the client stops reading.
  */
 final class DumpCalls {
     /** The service's logger: log settings that name the service keep covering its calls. */
@@ -28,16 +29,23 @@ final class DumpCalls {
     private final BooleanSupplier stopping;
     private final int dumpChunkBytes;
     private final DumpSlots dumpSlots;
+    private final StreamShares streams;
+    private final int ownerUid;
+    private final RefusalLog stalls;
     private final long stallTimeoutNanos;
     private final ExecutorService dumpExecutor;
 
     DumpCalls(StatsBackend backend, BooleanSupplier stopping, int dumpChunkBytes, int maxConcurrentDumps,
-              int maxDumpsPerPeer, long stallTimeoutNanos, ThreadFactory threads) {
+              int maxDumpsPerPeer, long stallTimeoutNanos, ThreadFactory threads, StreamShares streams,
+              int ownerUid, RefusalLog stalls) {
         this.backend = backend;
         this.stopping = stopping;
         this.dumpChunkBytes = dumpChunkBytes;
         this.dumpSlots = new DumpSlots(maxConcurrentDumps, Math.min(maxDumpsPerPeer, maxConcurrentDumps));
         this.stallTimeoutNanos = stallTimeoutNanos;
+        this.streams = streams;
+        this.ownerUid = ownerUid;
+        this.stalls = stalls;
         // Dumps run off the call executor: the dump thread blocks until the client is ready, and
         // the ready signal is delivered on the call executor.
         this.dumpExecutor = Executors.newFixedThreadPool(maxConcurrentDumps, threads);
@@ -53,32 +61,41 @@ final class DumpCalls {
             observer.onError(GfxStatsService.shuttingDown().asRuntimeException());
             return;
         }
-        String peer = peerOf(Caller.current());
+        PeerKey peer = PeerKey.of(Caller.current(), ownerUid);
+        StreamShares.Share share;
+        try {
+            share = streams.acquire(peer);
+        } catch (StreamShares.Refused e) {
+            observer.onError(Status.RESOURCE_EXHAUSTED.withDescription(e.getMessage()).asRuntimeException());
+            return;
+        }
         String full = dumpSlots.tryAcquire(peer);
         if (full != null) {
+            share.release();
             observer.onError(Status.RESOURCE_EXHAUSTED.withDescription(full).asRuntimeException());
             return;
         }
         ServerCallStreamObserver<DumpChunk> call = (ServerCallStreamObserver<DumpChunk>) observer;
         DumpChunkStream sink = new DumpChunkStream(call, dumpChunkBytes, stallTimeoutNanos);
         call.setOnReadyHandler(sink::onReady);
-        call.setOnCancelHandler(sink::onCancel);
+        share.releaseWhenDone(call, sink::onCancel);
         try {
             dumpExecutor.execute(Context.current().wrap(() -> runDump(request, call, sink, peer)));
         } catch (RejectedExecutionException e) {
             dumpSlots.release(peer);
+            sink.discard();
             observer.onError(GfxStatsService.shuttingDown().asRuntimeException());
         }
     }
 
     private void runDump(DumpRequest request, ServerCallStreamObserver<DumpChunk> call, DumpChunkStream sink,
-                         String peer) {
+                         PeerKey peer) {
         try {
             backend.dump(request, sink);
             sink.finish();
             call.onCompleted();
         } catch (DumpChunkStream.StalledException e) {
-            LOG.warn("dump for {} cancelled: {}", GfxStatsService.describeCaller(), e.getMessage());
+            stalls.refused("dump for " + GfxStatsService.describeCaller() + " cancelled: " + e.getMessage());
             call.onError(Status.DEADLINE_EXCEEDED.withDescription(e.getMessage()).asRuntimeException());
         } catch (StatsException e) {
             if (!sink.cancelled()) {
@@ -103,6 +120,7 @@ final class DumpCalls {
             }
             throw e;
         } finally {
+            sink.discard();
             dumpSlots.release(peer);
         }
     }
@@ -115,17 +133,5 @@ final class DumpCalls {
     /** Interrupts dumps still running. */
     void shutdownNow() {
         dumpExecutor.shutdownNow();
-    }
-
-    /** Whom a dump slot is counted against: the process on the Unix socket, the address on TCP. */
-    private static String peerOf(Caller caller) {
-        if (caller == null) {
-            return "an unknown peer";
-        }
-        if (caller.transport() == Transport.UNIX) {
-            return caller.peer() == null ? "unix (no credentials)" : "pid " + caller.peer().pid();
-        }
-        return caller.remoteAddress() instanceof java.net.InetSocketAddress a && a.getAddress() != null
-                ? a.getAddress().getHostAddress() : String.valueOf(caller.remoteAddress());
     }
 }

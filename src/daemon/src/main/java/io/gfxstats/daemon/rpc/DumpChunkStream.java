@@ -21,7 +21,7 @@ final class DumpChunkStream extends OutputStream {
     private static final long READY_POLL_MILLIS = 100;
 
     private final ServerCallStreamObserver<DumpChunk> call;
-    private final byte[] buffer;
+    private byte[] buffer;
     private final long stallTimeoutNanos;
     private final Object readyLock = new Object();
     private int count;
@@ -117,6 +117,15 @@ final class DumpChunkStream extends OutputStream {
         closed = true;
     }
 
+    /**
+     * Drops the chunk buffer. The call keeps this sink (its handlers) until the client has read
+     * the last byte, which may be never; the buffer must not live that long.
+     */
+    void discard() {
+        closed = true;
+        buffer = null;
+    }
+
     long bytesSent() {
         return bytesSent;
     }
@@ -129,7 +138,7 @@ final class DumpChunkStream extends OutputStream {
         if (cancelled) {
             throw new IOException("dump cancelled: the client went away or its deadline passed");
         }
-        if (closed) {
+        if (closed || buffer == null) {
             throw new IOException("dump sink already closed");
         }
     }

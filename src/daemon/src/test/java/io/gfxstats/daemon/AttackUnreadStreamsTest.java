@@ -1,0 +1,90 @@
+package io.gfxstats.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gfxstats.dayfile.DayFileCodec;
+import io.gfxstats.store.Days;
+import io.gfxstats.testing.JavaProcess;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 26, item 1: a peer that opens streaming calls as fast as it can on one HTTP/2
+ * connection and never reads a byte. The daemon runs with its production heap (64 MiB, exit on
+ * out-of-memory); the owner's dumps must keep coming within 1 s and the log must stay small.
+ */
+class AttackUnreadStreamsTest {
+    private static final int PACKAGES = 300; // a text dump of several hundred KB: more than one chunk
+    private static final Duration ATTACK = Duration.ofSeconds(15);
+
+    private Path state;
+    private DaemonProcess daemon;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        state = Files.createTempDirectory(Path.of("/tmp"), "gfxs");
+        long today = Days.dayStart(System.currentTimeMillis());
+        for (int i = 0; i < PACKAGES; i++) {
+            String pkg = "com.example.app" + i;
+            Files.write(DaemonDayFileLimitsTest.dayFile(state, today, pkg, 1),
+                    DayFileCodec.encode(DaemonDayFileLimitsTest.entry(pkg, 1, today, 10 + i)));
+        }
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        if (daemon != null) {
+            daemon.close();
+        }
+        TestFiles.deleteTree(state);
+    }
+
+    @Test
+    void shouldServeTheOwnerWhileOneConnectionOpensAnUnreadDumpEveryTwoMilliseconds() throws Exception {
+        // One package: the dump completes at once and only its queued chunk stays behind.
+        assertOwnerServedDuring("gfxstats.v1.GfxStats/Dump", "1210636f6d2e6578616d706c652e61707030");
+    }
+
+    @Test
+    void shouldServeTheOwnerWhileOneConnectionOpensAnUnreadWatchEveryTwoMilliseconds() throws Exception {
+        assertOwnerServedDuring("gfxstats.v1.GfxStats/Watch", "08c801"); // every 200 ms
+    }
+
+    private void assertOwnerServedDuring(String method, String requestHex) throws Exception {
+        daemon = new DaemonProcess(state, "--set", "dump.stall.timeout=3s").withProductionHeap().start();
+        int dumpBytes = daemon.dumpText().getBytes(StandardCharsets.UTF_8).length;
+        long logBefore = Files.size(state.resolve("daemon.log"));
+        Process attacker = JavaProcess.builder(UnreadStreamsAttacker.class, daemon.socket().toString(), method,
+                requestHex, Long.toString(ATTACK.toSeconds()), "2").redirectErrorStream(true).start();
+        try (OwnerDumpProbe owner = new OwnerDumpProbe(daemon.socket(), Duration.ofMillis(100))
+                .expecting(dumpBytes).start()) {
+            assertTrue(attacker.waitFor(ATTACK.toSeconds() + 30, TimeUnit.SECONDS), "the attacker hangs");
+            String attack = new String(attacker.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            assertTrue(daemon.isAlive(), "the daemon died (" + attack + "): " + tail(daemon.logText()));
+            String summary = owner.summary() + "; attacker: " + attack;
+            System.out.println(method + ": " + summary);
+            assertTrue(owner.dumps() >= 5, summary);
+            assertTrue(owner.failures().isEmpty(), summary);
+            assertTrue(owner.maxMillis() < 1000, summary);
+        } finally {
+            attacker.destroyForcibly();
+        }
+        String log = Files.readString(state.resolve("daemon.log")).substring((int) logBefore);
+        long lines = log.lines().count();
+        System.out.println(method + ": " + lines + " log lines during the attack:\n" + tail(log));
+        assertTrue(lines <= 40, lines + " log lines during the attack:\n" + tail(log));
+        assertTrue(!log.contains("\tat "), "a stack trace in the log:\n" + tail(log));
+        assertEquals(10, daemon.totalFrames("com.example.app0"), "nothing lost");
+    }
+
+    private static String tail(String log) {
+        return log.length() <= 4000 ? log : "..." + log.substring(log.length() - 4000);
+    }
+}
