@@ -64,7 +64,11 @@ class AttackUnreadStreamsTest {
         Process attacker = JavaProcess.builder(UnreadStreamsAttacker.class, daemon.socket().toString(), method,
                 requestHex, Long.toString(ATTACK.toSeconds()), "2").redirectErrorStream(true).start();
         try (OwnerDumpProbe owner = new OwnerDumpProbe(daemon.socket(), Duration.ofMillis(100))
-                .expecting(dumpBytes).start()) {
+                .expecting(dumpBytes)) {
+            if (method.endsWith("Watch")) {
+                owner.watchingToo();
+            }
+            owner.start();
             assertTrue(attacker.waitFor(ATTACK.toSeconds() + 30, TimeUnit.SECONDS), "the attacker hangs");
             String attack = new String(attacker.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
             assertTrue(daemon.isAlive(), "the daemon died (" + attack + "): " + tail(daemon.logText()));

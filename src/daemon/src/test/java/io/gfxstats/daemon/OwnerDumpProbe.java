@@ -4,6 +4,7 @@ import io.gfxstats.rpc.ClientOptions;
 import io.gfxstats.rpc.GfxStatsClient;
 import io.gfxstats.rpc.GfxStatsClientException;
 import io.gfxstats.rpc.v1.DumpRequest;
+import io.gfxstats.rpc.v1.WatchRequest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,6 +23,7 @@ final class OwnerDumpProbe implements AutoCloseable {
     private final List<String> failures = new ArrayList<>();
     private volatile boolean stop;
     private volatile int expectedBytes = -1;
+    private volatile boolean watchToo;
 
     OwnerDumpProbe(Path socket, Duration gap) {
         this.socket = socket;
@@ -33,6 +35,12 @@ final class OwnerDumpProbe implements AutoCloseable {
     /** Dumps must have exactly this many bytes (what the daemon dumped before the attack). */
     OwnerDumpProbe expecting(int bytes) {
         expectedBytes = bytes;
+        return this;
+    }
+
+    /** Each round also opens a Watch, which must give its first snapshot (counted in the latency). */
+    OwnerDumpProbe watchingToo() {
+        watchToo = true;
         return this;
     }
 
@@ -50,6 +58,16 @@ final class OwnerDumpProbe implements AutoCloseable {
                 byte[] out = c.dumpBytes(DumpRequest.getDefaultInstance());
                 if (expectedBytes >= 0 && out.length != expectedBytes) {
                     failure = "dump of " + out.length + " bytes, expected " + expectedBytes;
+                }
+                if (watchToo) {
+                    int[] snapshots = {0};
+                    c.watch(WatchRequest.newBuilder().setIntervalMs(200).build(), Duration.ofSeconds(5), s -> {
+                        snapshots[0]++;
+                        return false;
+                    });
+                    if (snapshots[0] == 0) {
+                        failure = "the owner's watch gave no snapshot";
+                    }
                 }
             } catch (GfxStatsClientException | RuntimeException e) {
                 failure = e.getMessage();
@@ -82,7 +100,7 @@ final class OwnerDumpProbe implements AutoCloseable {
     }
 
     synchronized String summary() {
-        return dumps() + " owner dumps, slowest " + maxMillis() + " ms, " + failures.size() + " failed"
+        return dumps() + " owner dumps" + (watchToo ? " and watches" : "") + ", slowest " + maxMillis() + " ms, " + failures.size() + " failed"
                 + (failures.isEmpty() ? "" : ", first: " + failures.get(0));
     }
 
