@@ -9,7 +9,7 @@ import java.util.logging.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What gRPC and Netty log (java.util.logging) as the daemon's one-line log: no stack traces and
+ * What gRPC, Netty, the Prometheus exporter and the JDK's HTTP server log (java.util.logging) as the daemon's one-line log: no stack traces and
  * at most one line per kind of message every {@value #GAP_SECONDS} s, with the number left out.
  * Their records are nearly all about a peer (a reset stream, an oversized frame, a connection
  * closed mid-write), which any peer can cause as often as it likes; by default each came with a
@@ -17,14 +17,14 @@ import org.slf4j.LoggerFactory;
  */
 final class TransportLogs extends Handler {
     private static final long GAP_SECONDS = 10;
-    private static final String[] ROOTS = {"io.grpc", "io.netty"};
+    private static final String[] ROOTS = {"io.grpc", "io.netty", "io.prometheus", "com.sun.net.httpserver"};
 
     private final Map<String, long[]> byKind = new HashMap<>(); // kind -> {last nanos, suppressed}
 
     private TransportLogs() {
     }
 
-    /** Replaces the console output of gRPC's and Netty's loggers; info and below are dropped. */
+    /** Replaces the console output of those loggers; info and below are dropped. */
     static void install() {
         TransportLogs handler = new TransportLogs();
         handler.setLevel(Level.WARNING);

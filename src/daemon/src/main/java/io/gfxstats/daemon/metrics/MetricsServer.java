@@ -22,8 +22,21 @@ import javax.net.ssl.SSLContext;
  * loopback, HTTPS with the daemon's TCP certificate and key when they are configured, and the
  * TCP bearer token checked on every request when a token file is configured (the config
  * requires both off loopback).
+ *
+ * <p>The JDK server it runs on reads a request's headers on an executor thread and waits for
+ * them without limit by default, so two connections sending a byte now and then (slowloris)
+ * would hold every thread. {@link #limitSlowPeers()} bounds that through the JDK server's own
+ * settings: a request must arrive within {@value #MAX_REQUEST_SECONDS} s and its response be
+ * taken within {@value #MAX_RESPONSE_SECONDS} s, connections are capped and idle ones dropped;
+ * {@value #THREADS} threads serve requests, so a peer needs that many trickling connections to
+ * delay a scrape, by at most the request limit.
  */
 public final class MetricsServer implements AutoCloseable {
+    static final int THREADS = 8;
+    static final int MAX_REQUEST_SECONDS = 5;
+    static final int MAX_RESPONSE_SECONDS = 30;
+    static final int MAX_CONNECTIONS = 64;
+
     private final HTTPServer server;
     private final ExecutorService executor;
     private final boolean tls;
@@ -42,8 +55,10 @@ public final class MetricsServer implements AutoCloseable {
     public static MetricsServer start(PrometheusRegistry registry, String host, int port, Path cert, Path key,
                                       Path tokenFile) throws IOException {
         BearerToken token = tokenFile == null ? null : BearerToken.fromFile(tokenFile);
-        // Two threads: scrapes are rare and cheap; a slow scraper must not hold up the other.
-        ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
+        limitSlowPeers();
+        // Scrapes are rare and cheap, but a thread waits for as long as a slow peer takes to send
+        // its request (up to MAX_REQUEST_SECONDS): enough threads that a few cannot hold them all.
+        ExecutorService executor = Executors.newFixedThreadPool(THREADS, r -> {
             Thread t = new Thread(r, "gfxstatsd-metrics");
             t.setDaemon(true);
             return t;
@@ -61,6 +76,26 @@ public final class MetricsServer implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             executor.shutdownNow();
             throw e;
+        }
+    }
+
+    /**
+     * The JDK HTTP server's limits (system properties it reads once, when first used). An
+     * operator's own -D setting wins.
+     */
+    static void limitSlowPeers() {
+        defaultProperty("sun.net.httpserver.maxReqTime", Integer.toString(MAX_REQUEST_SECONDS));
+        defaultProperty("sun.net.httpserver.maxRspTime", Integer.toString(MAX_RESPONSE_SECONDS));
+        defaultProperty("jdk.httpserver.maxConnections", Integer.toString(MAX_CONNECTIONS));
+        defaultProperty("sun.net.httpserver.maxIdleConnections", "16");
+        defaultProperty("sun.net.httpserver.idleInterval", "10");
+        defaultProperty("sun.net.httpserver.maxReqHeaders", "64");
+        defaultProperty("sun.net.httpserver.maxReqHeaderSize", "16384");
+    }
+
+    private static void defaultProperty(String key, String value) {
+        if (System.getProperty(key) == null) {
+            System.setProperty(key, value);
         }
     }
 
