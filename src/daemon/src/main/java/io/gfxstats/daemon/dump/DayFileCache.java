@@ -44,6 +44,13 @@ import org.slf4j.LoggerFactory;
  * hand is noticed by the next dump; a file added by hand (a restored backup) by the first dump
  * after the re-check interval, when the walk runs again.
  *
+ * <p>What it holds has a budget, {@link #DEFAULT_BUDGET_DIVISOR a quarter} of the heap by
+ * default, counted as the serialized size of the compacted protos (real day files compact to a
+ * few KiB; 3000 of them hold under 10 MiB). A file that would take the total past it is left out
+ * of dumps, pulls and the metrics, named in one log line, and stays on disk untouched: files that
+ * each pass {@code data.file.max.size} but together exceed the heap (a large unknown field in each,
+ * issue 26) would otherwise end every dump, and the start-up with metrics, in OutOfMemoryError.
+ *
  * <p>Thread-safe: dumps read concurrently (under the daemon's read lock); {@link #invalidate()}
  * is called by writers (under its write lock).
  */
@@ -53,12 +60,15 @@ public final class DayFileCache {
 
     private static final Logger log = LoggerFactory.getLogger(DayFileCache.class);
     private static final int MAX_SKIPPED_REPORTS = 10_000;
+    /** The budget is the JVM's maximum heap divided by this. */
+    public static final int DEFAULT_BUDGET_DIVISOR = 4;
 
     private final DayStore store;
     private final Set<String> skipped = ConcurrentHashMap.newKeySet();
     private final boolean enabled;
     private final LongSupplier nanoClock;
     private final long recheckNanos;
+    private final long budgetBytes;
     private final Map<EntryKey, Cached> cache = new ConcurrentHashMap<>();
     private final AtomicLong changes = new AtomicLong();
     private volatile Checked lastCheck;
@@ -70,6 +80,13 @@ public final class DayFileCache {
 
     /** @param nanoClock monotonic nanoseconds (tests move it instead of sleeping) */
     public DayFileCache(DayStore store, boolean enabled, LongSupplier nanoClock, Duration recheckInterval) {
+        this(store, enabled, nanoClock, recheckInterval, Runtime.getRuntime().maxMemory() / DEFAULT_BUDGET_DIVISOR);
+    }
+
+    /** @param budgetBytes most bytes of compacted protos held at once (see the class comment) */
+    public DayFileCache(DayStore store, boolean enabled, LongSupplier nanoClock, Duration recheckInterval,
+                        long budgetBytes) {
+        this.budgetBytes = budgetBytes;
         this.store = store;
         this.enabled = enabled;
         this.nanoClock = nanoClock;
@@ -159,12 +176,19 @@ public final class DayFileCache {
     private Map<EntryKey, Cached> read(List<StoredEntry> entries, Predicate<EntryKey> scope) throws IOException {
         Map<EntryKey, Cached> out = new TreeMap<>();
         Set<EntryKey> seen = new HashSet<>();
+        long held = 0;
         for (StoredEntry e : entries) {
             EntryKey key = e.key();
             seen.add(key);
             if (enabled) {
                 Cached c = cache.get(key);
                 if (c != null && c.stamp().equals(store.stamp(key))) {
+                    if (held + c.bytes() > budgetBytes) {
+                        overBudget(key, c.bytes());
+                        cache.remove(key);
+                        continue;
+                    }
+                    held += c.bytes();
                     out.put(key, c);
                     continue;
                 }
@@ -182,12 +206,18 @@ public final class DayFileCache {
                 continue;
             }
             if (r instanceof ReadResult.Found f) {
+                GraphicsStatsProto proto = enabled ? CachedProtos.compact(f.stored()) : f.stored();
+                long bytes = proto.getSerializedSize();
+                if (held + bytes > budgetBytes) {
+                    overBudget(key, bytes);
+                    cache.remove(key);
+                    continue;
+                }
+                held += bytes;
+                Cached c = new Cached(f.stamp(), enabled ? store.pathOf(key) : null, proto, bytes);
+                out.put(key, c);
                 if (enabled) {
-                    Cached c = new Cached(f.stamp(), store.pathOf(key), CachedProtos.compact(f.stored()));
-                    out.put(key, c);
                     cache.put(key, c);
-                } else {
-                    out.put(key, new Cached(f.stamp(), null, f.stored()));
                 }
             } else {
                 cache.remove(key);
@@ -201,7 +231,17 @@ public final class DayFileCache {
         return cache.size();
     }
 
-    private record Cached(FileStamp stamp, Path path, GraphicsStatsProto proto) {
+    private void overBudget(EntryKey key, long bytes) {
+        String line = store.pathOf(key) + ": skipped in dumps, pulls and metrics: its " + bytes / 1024
+                + " KiB would take the day files held in memory past their budget of " + (budgetBytes >> 20)
+                + " MiB (a quarter of the heap; raise GFXSTATSD_HEAP, or move the file away: day files"
+                + " of real clients are a few KiB)";
+        if (skipped.size() < MAX_SKIPPED_REPORTS && skipped.add(line)) {
+            log.warn("{}", line);
+        }
+    }
+
+    private record Cached(FileStamp stamp, Path path, GraphicsStatsProto proto, long bytes) {
     }
 
     /**
