@@ -57,20 +57,40 @@ class AttackUnreadStreamsTest {
         assertOwnerServedDuring("gfxstats.v1.GfxStats/Watch", "08c801"); // every 200 ms
     }
 
+    @Test
+    void shouldServeTheOwnerWhileTwoProcessesReopenAStalledWholeDumpEverySecond() throws Exception {
+        // The report's slot churn: each process holds its share of dump slots with dumps whose
+        // writer waits for a reader, and retakes them as soon as the stall timeout (the default
+        // 10 s here) frees them.
+        assertOwnerServedDuring("gfxstats.v1.GfxStats/Dump", "-", 2, 1000, "10s");
+    }
+
     private void assertOwnerServedDuring(String method, String requestHex) throws Exception {
-        daemon = new DaemonProcess(state, "--set", "dump.stall.timeout=3s").withProductionHeap().start();
+        assertOwnerServedDuring(method, requestHex, 1, 2, "3s");
+    }
+
+    private void assertOwnerServedDuring(String method, String requestHex, int attackers, int gapMillis,
+                                         String stallTimeout) throws Exception {
+        daemon = new DaemonProcess(state, "--set", "dump.stall.timeout=" + stallTimeout).withProductionHeap().start();
         int dumpBytes = daemon.dumpText().getBytes(StandardCharsets.UTF_8).length;
         long logBefore = Files.size(state.resolve("daemon.log"));
-        Process attacker = JavaProcess.builder(UnreadStreamsAttacker.class, daemon.socket().toString(), method,
-                requestHex, Long.toString(ATTACK.toSeconds()), "2").redirectErrorStream(true).start();
+        java.util.List<Process> attacking = new java.util.ArrayList<>();
+        for (int i = 0; i < attackers; i++) {
+            attacking.add(JavaProcess.builder(UnreadStreamsAttacker.class, daemon.socket().toString(), method,
+                    requestHex, Long.toString(ATTACK.toSeconds()), Integer.toString(gapMillis))
+                    .redirectErrorStream(true).start());
+        }
         try (OwnerDumpProbe owner = new OwnerDumpProbe(daemon.socket(), Duration.ofMillis(100))
                 .expecting(dumpBytes)) {
             if (method.endsWith("Watch")) {
                 owner.watchingToo();
             }
             owner.start();
-            assertTrue(attacker.waitFor(ATTACK.toSeconds() + 30, TimeUnit.SECONDS), "the attacker hangs");
-            String attack = new String(attacker.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            String attack = "";
+            for (Process a : attacking) {
+                assertTrue(a.waitFor(ATTACK.toSeconds() + 30, TimeUnit.SECONDS), "an attacker hangs");
+                attack += new String(a.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim() + "; ";
+            }
             assertTrue(daemon.isAlive(), "the daemon died (" + attack + "): " + tail(daemon.logText()));
             String summary = owner.summary() + "; attacker: " + attack;
             System.out.println(method + ": " + summary);
@@ -78,7 +98,7 @@ class AttackUnreadStreamsTest {
             assertTrue(owner.failures().isEmpty(), summary);
             assertTrue(owner.maxMillis() < 1000, summary);
         } finally {
-            attacker.destroyForcibly();
+            attacking.forEach(Process::destroyForcibly);
         }
         String log = Files.readString(state.resolve("daemon.log")).substring((int) logBefore);
         long lines = log.lines().count();

@@ -25,6 +25,12 @@ final class DumpCalls {
     /** The service's logger: log settings that name the service keep covering its calls. */
     private static final Logger LOG = LoggerFactory.getLogger(GfxStatsService.class);
 
+    /** A dump that has waited this long for its client may lose its slot to a new caller. */
+    static final long PREEMPT_AFTER_MILLIS = 1000;
+    /** How long a caller waits for the slot of a dump it preempted. */
+    private static final long SLOT_WAIT_MILLIS = 500;
+
+    private final java.util.Set<DumpChunkStream> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final StatsBackend backend;
     private final BooleanSupplier stopping;
     private final int dumpChunkBytes;
@@ -70,6 +76,9 @@ final class DumpCalls {
             return;
         }
         String full = dumpSlots.tryAcquire(peer);
+        if (full != null && preemptAStalledDump()) {
+            full = awaitSlot(peer);
+        }
         if (full != null) {
             share.release();
             observer.onError(Status.RESOURCE_EXHAUSTED.withDescription(full).asRuntimeException());
@@ -77,11 +86,13 @@ final class DumpCalls {
         }
         ServerCallStreamObserver<DumpChunk> call = (ServerCallStreamObserver<DumpChunk>) observer;
         DumpChunkStream sink = new DumpChunkStream(call, dumpChunkBytes, stallTimeoutNanos);
+        running.add(sink);
         call.setOnReadyHandler(sink::onReady);
         share.releaseWhenDone(call, sink::onCancel);
         try {
             dumpExecutor.execute(Context.current().wrap(() -> runDump(request, call, sink, peer)));
         } catch (RejectedExecutionException e) {
+            running.remove(sink);
             dumpSlots.release(peer);
             sink.discard();
             observer.onError(GfxStatsService.shuttingDown().asRuntimeException());
@@ -120,9 +131,54 @@ final class DumpCalls {
             }
             throw e;
         } finally {
+            running.remove(sink);
             sink.discard();
             dumpSlots.release(peer);
         }
+    }
+
+    /**
+     * Gives up the running dump that has waited longest for its client to read, if one has
+     * waited {@value #PREEMPT_AFTER_MILLIS} ms: a dump nobody reads is worth less than one that
+     * would be read now, and otherwise processes that reopen stalled dumps could keep every
+     * slot (issue 26: 83 % of the owner's dumps refused) - including processes of the owner's own
+     * uid, which the owner's reserve cannot tell apart.
+     */
+    private boolean preemptAStalledDump() {
+        long now = System.nanoTime();
+        DumpChunkStream longest = null;
+        long longestNanos = PREEMPT_AFTER_MILLIS * 1_000_000L - 1;
+        for (DumpChunkStream s : running) {
+            long waiting = s.waitingNanos(now);
+            if (waiting > longestNanos) {
+                longest = s;
+                longestNanos = waiting;
+            }
+        }
+        if (longest == null) {
+            return false;
+        }
+        longest.preempt();
+        return true;
+    }
+
+    /** A slot for {@code peer} once the preempted dump has let go of its own; null, or why not. */
+    private String awaitSlot(PeerKey peer) {
+        long deadline = System.nanoTime() + SLOT_WAIT_MILLIS * 1_000_000L;
+        String full;
+        do {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            full = dumpSlots.tryAcquire(peer);
+            if (full == null) {
+                return null;
+            }
+        } while (System.nanoTime() < deadline);
+        return dumpSlots.tryAcquire(peer);
     }
 
     /** Dumps already running may finish. */

@@ -28,6 +28,9 @@ final class DumpChunkStream extends OutputStream {
     private long bytesSent;
     private int chunksSent;
     private volatile boolean cancelled;
+    private volatile boolean preempted;
+    /** When the writer started waiting for the client, or -1 while it is not waiting. */
+    private volatile long waitingSince = -1;
     private boolean closed;
 
     DumpChunkStream(ServerCallStreamObserver<DumpChunk> call, int chunkBytes) {
@@ -67,6 +70,18 @@ final class DumpChunkStream extends OutputStream {
 
     boolean cancelled() {
         return cancelled;
+    }
+
+    /** How long the writer has been waiting for the client to read, in ns; -1 when it is not waiting. */
+    long waitingNanos(long now) {
+        long since = waitingSince;
+        return since < 0 ? -1 : now - since;
+    }
+
+    /** Gives the dump up because its slot is needed: the waiting writer fails with {@link StalledException}. */
+    void preempt() {
+        preempted = true;
+        onCancel();
     }
 
     @Override
@@ -155,6 +170,14 @@ final class DumpChunkStream extends OutputStream {
         long start = System.nanoTime();
         synchronized (readyLock) {
             while (!call.isReady()) {
+                if (waitingSince < 0) {
+                    waitingSince = start;
+                }
+                if (preempted) {
+                    throw new StalledException("dump given up: the client read nothing for "
+                            + (System.nanoTime() - start) / 1_000_000 + " ms after " + bytesSent
+                            + " bytes while another caller needed its slot");
+                }
                 if (cancelled) {
                     throw new IOException("dump cancelled: the client went away or its deadline passed");
                 }
@@ -171,6 +194,7 @@ final class DumpChunkStream extends OutputStream {
                     throw new IOException("interrupted while waiting for the client to read", e);
                 }
             }
+            waitingSince = -1;
         }
         if (cancelled) {
             throw new IOException("dump cancelled: the client went away or its deadline passed");
