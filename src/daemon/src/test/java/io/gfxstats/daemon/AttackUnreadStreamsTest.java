@@ -65,18 +65,37 @@ class AttackUnreadStreamsTest {
         assertOwnerServedDuring("gfxstats.v1.GfxStats/Dump", "-", 2, 1000, "10s");
     }
 
+    @Test
+    void shouldServeTheOwnerWhileATokenlessTcpPeerOpensAnUnreadDumpEveryTwoMilliseconds() throws Exception {
+        // The report's other local user over loopback TCP without a token (an allowed setup):
+        // one peer by address, with no claim on the owner's reserve.
+        tcp = true;
+        assertOwnerServedDuring("gfxstats.v1.GfxStats/Dump", "1210636f6d2e6578616d706c652e61707030");
+    }
+
+    private boolean tcp;
+
     private void assertOwnerServedDuring(String method, String requestHex) throws Exception {
         assertOwnerServedDuring(method, requestHex, 1, 2, "3s");
     }
 
     private void assertOwnerServedDuring(String method, String requestHex, int attackers, int gapMillis,
                                          String stallTimeout) throws Exception {
-        daemon = new DaemonProcess(state, "--set", "dump.stall.timeout=" + stallTimeout).withProductionHeap().start();
+        daemon = (tcp ? new DaemonProcess(state, "--set", "dump.stall.timeout=" + stallTimeout,
+                "--set", "tcp.enabled=true", "--set", "tcp.port=0")
+                : new DaemonProcess(state, "--set", "dump.stall.timeout=" + stallTimeout)).withProductionHeap().start();
+        String target = daemon.socket().toString();
+        if (tcp) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("listening on tcp 127\\.0\\.0\\.1:(\\d+)")
+                    .matcher(daemon.logText());
+            assertTrue(m.find(), daemon.logText());
+            target = "tcp:" + m.group(1);
+        }
         int dumpBytes = daemon.dumpText().getBytes(StandardCharsets.UTF_8).length;
         long logBefore = Files.size(state.resolve("daemon.log"));
         java.util.List<Process> attacking = new java.util.ArrayList<>();
         for (int i = 0; i < attackers; i++) {
-            attacking.add(JavaProcess.builder(UnreadStreamsAttacker.class, daemon.socket().toString(), method,
+            attacking.add(JavaProcess.builder(UnreadStreamsAttacker.class, target, method,
                     requestHex, Long.toString(ATTACK.toSeconds()), Integer.toString(gapMillis))
                     .redirectErrorStream(true).start());
         }

@@ -10,7 +10,7 @@ import java.util.HexFormat;
  * one HTTP/2 connection whose receive window is 0 and never reads; when the daemon closes the
  * connection it opens another. Prints "calls N connections M" at the end.
  *
- * <p>Arguments: socket, method ("gfxstats.v1.GfxStats/Dump"), request message in hex (may be
+ * <p>Arguments: socket (or "tcp:PORT" for the loopback TCP listener), method ("gfxstats.v1.GfxStats/Dump"), request message in hex (may be
  * empty: "-"), seconds, gapMillis.
  */
 public final class UnreadStreamsAttacker {
@@ -18,7 +18,7 @@ public final class UnreadStreamsAttacker {
     }
 
     public static void main(String[] args) throws Exception {
-        Path socket = Path.of(args[0]);
+        String target = args[0];
         String method = args[1];
         byte[] request = args[2].equals("-") ? new byte[0] : HexFormat.of().parseHex(args[2]);
         long end = System.nanoTime() + Long.parseLong(args[3]) * 1_000_000_000L;
@@ -29,7 +29,10 @@ public final class UnreadStreamsAttacker {
         while (System.nanoTime() < end) {
             try {
                 if (client == null) {
-                    client = StalledH2Client.open(socket);
+                    client = target.startsWith("tcp:")
+                            ? StalledH2Client.open(new java.net.InetSocketAddress("127.0.0.1",
+                                    Integer.parseInt(target.substring(4))))
+                            : StalledH2Client.open(Path.of(target));
                     connections++;
                 }
                 client.another(method, request);

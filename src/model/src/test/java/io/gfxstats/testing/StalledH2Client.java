@@ -27,6 +27,15 @@ public final class StalledH2Client implements AutoCloseable {
     public static StalledH2Client open(Path socket) throws IOException {
         SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
         ch.connect(UnixDomainSocketAddress.of(socket));
+        return opened(ch);
+    }
+
+    /** The same over TCP (a plaintext listener). */
+    public static StalledH2Client open(java.net.InetSocketAddress address) throws IOException {
+        return opened(SocketChannel.open(address));
+    }
+
+    private static StalledH2Client opened(SocketChannel ch) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.write(PREFACE);
         frame(out, 0x4, 0, 0, new byte[] {0, 0x4, 0, 0, 0, 0}); // SETTINGS_INITIAL_WINDOW_SIZE = 0
