@@ -45,6 +45,9 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
     private final RegisterCalls registrations;
     private final DumpCalls dumps;
     private final LiveWatches watches;
+    private final StreamShares feedShares = CompositorFeedCalls.shares();
+    private final RefusalLog feedRefusals = new RefusalLog();
+    private final int ownerUid;
     private volatile boolean stopping;
 
     public GfxStatsService(StatsBackend backend, int dumpChunkBytes, int maxConcurrentDumps) {
@@ -63,7 +66,7 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
             throw new IllegalArgumentException("chunk size and dump limits must be positive");
         }
         this.registrations = new RegisterCalls(backend, () -> stopping);
-        int ownerUid = ownUid();
+        this.ownerUid = ownUid();
         RefusalLog stalls = new RefusalLog();
         this.dumps = new DumpCalls(backend, () -> stopping, dumpChunkBytes, maxConcurrentDumps, maxDumpsPerPeer,
                 dumpStallTimeout.toNanos(), daemonThreads("gfxstats-dump-"),
@@ -126,7 +129,7 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
     @Override
     public StreamObserver<io.gfxstats.rpc.v1.DisplayFrameBatch> feedDisplayFrames(
             StreamObserver<io.gfxstats.rpc.v1.FeedSummary> observer) {
-        return new CompositorFeedCalls(backend).open(observer);
+        return new CompositorFeedCalls(backend, feedShares, ownerUid, feedRefusals).open(observer);
     }
 
     /**
