@@ -73,7 +73,21 @@ class AttackUnreadStreamsTest {
         assertOwnerServedDuring("gfxstats.v1.GfxStats/Dump", "1210636f6d2e6578616d706c652e61707030");
     }
 
+    @Test
+    void shouldServeTheOwnerOfARootDaemonWhileAnotherUserOpensAnUnreadDumpEveryTwoMilliseconds() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(io.gfxstats.testing.OtherUser.unavailable().isEmpty(),
+                () -> io.gfxstats.testing.OtherUser.unavailable().orElse(""));
+        // Another user of a root daemon (group 0 may reach its socket, rw-rw----): one peer by
+        // uid, outside the owner's reserve however many processes it starts.
+        Files.setPosixFilePermissions(state, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-x---"));
+        try (io.gfxstats.testing.OtherUser user = io.gfxstats.testing.OtherUser.prepare(state)) {
+            other = user;
+            assertOwnerServedDuring("gfxstats.v1.GfxStats/Dump", "1210636f6d2e6578616d706c652e61707030");
+        }
+    }
+
     private boolean tcp;
+    private io.gfxstats.testing.OtherUser other;
 
     private void assertOwnerServedDuring(String method, String requestHex) throws Exception {
         assertOwnerServedDuring(method, requestHex, 1, 2, "3s");
@@ -95,9 +109,11 @@ class AttackUnreadStreamsTest {
         long logBefore = Files.size(state.resolve("daemon.log"));
         java.util.List<Process> attacking = new java.util.ArrayList<>();
         for (int i = 0; i < attackers; i++) {
-            attacking.add(JavaProcess.builder(UnreadStreamsAttacker.class, target, method,
-                    requestHex, Long.toString(ATTACK.toSeconds()), Integer.toString(gapMillis))
-                    .redirectErrorStream(true).start());
+            String[] args = {target, method, requestHex, Long.toString(ATTACK.toSeconds()),
+                Integer.toString(gapMillis)};
+            attacking.add((other == null ? JavaProcess.builder(UnreadStreamsAttacker.class, args)
+                    : new ProcessBuilder(other.commandAs(1001, 0, java.util.List.of(), JavaProcess.SHORT_LIVED,
+                            UnreadStreamsAttacker.class, args))).redirectErrorStream(true).start());
         }
         try (OwnerDumpProbe owner = new OwnerDumpProbe(daemon.socket(), Duration.ofMillis(100))
                 .expecting(dumpBytes)) {
