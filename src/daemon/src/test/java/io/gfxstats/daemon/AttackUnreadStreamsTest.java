@@ -127,7 +127,7 @@ class AttackUnreadStreamsTest {
                 attack += new String(a.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim() + "; ";
             }
             assertTrue(daemon.isAlive(), "the daemon died (" + attack + "): " + tail(daemon.logText()));
-            String summary = owner.summary() + "; attacker: " + attack;
+            String summary = owner.summary() + "; attacker: " + attack + "; daemon heap after: " + heapOf(daemon);
             System.out.println(method + ": " + summary);
             assertTrue(owner.dumps() >= 5, summary);
             assertTrue(owner.failures().isEmpty(), summary);
@@ -141,6 +141,26 @@ class AttackUnreadStreamsTest {
         assertTrue(lines <= 40, lines + " log lines during the attack:\n" + tail(log));
         assertTrue(!log.contains("\tat "), "a stack trace in the log:\n" + tail(log));
         assertEquals(10, daemon.totalFrames("com.example.app0"), "nothing lost");
+    }
+
+    /** The daemon's heap as jcmd reports it (for the record, not asserted: it depends on the collector). */
+    private static String heapOf(DaemonProcess daemon) {
+        try {
+            Process p = new ProcessBuilder(System.getProperty("java.home") + "/bin/jcmd", Long.toString(daemon.pid()),
+                    "GC.heap_info").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor(20, TimeUnit.SECONDS);
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("total (\\d+K), used (\\d+K)").matcher(out);
+            long total = 0;
+            long used = 0;
+            while (m.find()) {
+                total += Long.parseLong(m.group(1).replace("K", ""));
+                used += Long.parseLong(m.group(2).replace("K", ""));
+            }
+            return used / 1024 + " of " + total / 1024 + " MiB used";
+        } catch (java.io.IOException | InterruptedException | RuntimeException e) {
+            return "unknown (" + e.getMessage() + ")";
+        }
     }
 
     private static String tail(String log) {
