@@ -14,7 +14,6 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -28,11 +27,12 @@ import javax.net.ssl.SSLContext;
  * would hold every thread. {@link #limitSlowPeers()} bounds that through the JDK server's own
  * settings: a request must arrive within {@value #MAX_REQUEST_SECONDS} s and its response be
  * taken within {@value #MAX_RESPONSE_SECONDS} s, connections are capped and idle ones dropped;
- * {@value #THREADS} threads serve requests, so a peer needs that many trickling connections to
- * delay a scrape, by at most the request limit.
+ * there is a thread for every connection the server admits (started on demand, ended when idle),
+ * so a trickling connection holds only its own thread: a peer must hold all
+ * {@value #MAX_CONNECTIONS} connections, reopening them every few seconds, to delay a scrape.
+ * The JDK server offers no per-peer limit (it admits connections before any code of ours runs).
  */
 public final class MetricsServer implements AutoCloseable {
-    static final int THREADS = 8;
     static final int MAX_REQUEST_SECONDS = 5;
     static final int MAX_RESPONSE_SECONDS = 30;
     static final int MAX_CONNECTIONS = 64;
@@ -56,13 +56,16 @@ public final class MetricsServer implements AutoCloseable {
                                       Path tokenFile) throws IOException {
         BearerToken token = tokenFile == null ? null : BearerToken.fromFile(tokenFile);
         limitSlowPeers();
-        // Scrapes are rare and cheap, but a thread waits for as long as a slow peer takes to send
-        // its request (up to MAX_REQUEST_SECONDS): enough threads that a few cannot hold them all.
-        ExecutorService executor = Executors.newFixedThreadPool(THREADS, r -> {
-            Thread t = new Thread(r, "gfxstatsd-metrics");
-            t.setDaemon(true);
-            return t;
-        });
+        // A thread waits for as long as a peer takes to send its request (up to MAX_REQUEST_SECONDS):
+        // one per admitted connection, so slow peers never queue a scrape behind them.
+        java.util.concurrent.ThreadPoolExecutor executor = new java.util.concurrent.ThreadPoolExecutor(MAX_CONNECTIONS,
+                MAX_CONNECTIONS, 10, java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(),
+                r -> {
+                    Thread t = new Thread(r, "gfxstatsd-metrics");
+                    t.setDaemon(true);
+                    return t;
+                });
+        executor.allowCoreThreadTimeOut(true);
         try {
             HTTPServer.Builder b = HTTPServer.builder().hostname(host).port(port).registry(registry)
                     .executorService(executor);
