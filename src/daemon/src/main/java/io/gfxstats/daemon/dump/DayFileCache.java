@@ -70,6 +70,11 @@ public final class DayFileCache {
     private final long recheckNanos;
     private final long budgetBytes;
     private final Map<EntryKey, Cached> cache = new ConcurrentHashMap<>();
+    /** Files left out for the budget, by the stamp they had: not read again until they change or fit. */
+    private final Map<EntryKey, OverBudget> overBudget = new ConcurrentHashMap<>();
+    private final Set<EntryKey> namedOverBudget = ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicInteger reportedOverBudget = new java.util.concurrent.atomic.AtomicInteger();
+    private static final int NAMED_OVER_BUDGET = 10;
     private final AtomicLong changes = new AtomicLong();
     private volatile Checked lastCheck;
 
@@ -193,6 +198,10 @@ public final class DayFileCache {
                     continue;
                 }
             }
+            OverBudget left = overBudget.get(key);
+            if (left != null && held + left.bytes() > budgetBytes && left.stamp().equals(store.stamp(key))) {
+                continue; // still too big for what is left of the budget: reading it again would only cost
+            }
             ReadResult r;
             try {
                 r = store.read(key);
@@ -210,9 +219,11 @@ public final class DayFileCache {
                 long bytes = proto.getSerializedSize();
                 if (held + bytes > budgetBytes) {
                     overBudget(key, bytes);
+                    overBudget.put(key, new OverBudget(f.stamp(), bytes));
                     cache.remove(key);
                     continue;
                 }
+                overBudget.remove(key);
                 held += bytes;
                 Cached c = new Cached(f.stamp(), enabled ? store.pathOf(key) : null, proto, bytes);
                 out.put(key, c);
@@ -224,6 +235,8 @@ public final class DayFileCache {
             }
         }
         cache.keySet().removeIf(k -> scope.test(k) && !seen.contains(k));
+        overBudget.keySet().removeIf(k -> scope.test(k) && !seen.contains(k));
+        reportOverBudget();
         return out;
     }
 
@@ -231,17 +244,31 @@ public final class DayFileCache {
         return cache.size();
     }
 
+    /** Names the first {@value #NAMED_OVER_BUDGET} files left out; {@link #reportOverBudget} counts the rest. */
     private void overBudget(EntryKey key, long bytes) {
-        String line = store.pathOf(key) + ": skipped in dumps, pulls and metrics: its " + bytes / 1024
-                + " KiB would take the day files held in memory past their budget of " + (budgetBytes >> 20)
-                + " MiB (a quarter of the heap; raise GFXSTATSD_HEAP, or move the file away: day files"
-                + " of real clients are a few KiB)";
-        if (skipped.size() < MAX_SKIPPED_REPORTS && skipped.add(line)) {
-            log.warn("{}", line);
+        if (namedOverBudget.size() >= NAMED_OVER_BUDGET || namedOverBudget.contains(key)) {
+            return;
+        }
+        namedOverBudget.add(key);
+        log.warn("{}: skipped in dumps, pulls and metrics: its {} KiB would take the day files held in memory past"
+                + " their budget of {} MiB (a quarter of the heap; raise GFXSTATSD_HEAP, or move the file away:"
+                + " day files of real clients are a few KiB)", store.pathOf(key), bytes / 1024, budgetBytes >> 20);
+    }
+
+    /** One line when the number of files left out changed and more are left out than were named. */
+    private void reportOverBudget() {
+        int now = overBudget.size();
+        int before = reportedOverBudget.getAndSet(now);
+        if (now != before && now > NAMED_OVER_BUDGET) {
+            log.warn("{} day files are left out of dumps, pulls and metrics for the memory budget of {} MiB "
+                    + "(the first {} are named above)", now, budgetBytes >> 20, NAMED_OVER_BUDGET);
         }
     }
 
     private record Cached(FileStamp stamp, Path path, GraphicsStatsProto proto, long bytes) {
+    }
+
+    private record OverBudget(FileStamp stamp, long bytes) {
     }
 
     /**
