@@ -1,5 +1,6 @@
 package io.gfxstats.cli;
 
+import io.gfxstats.text.TerminalText;
 import io.gfxstats.buffer.SceneGroup;
 import io.gfxstats.proto.GfxstatsSceneStats;
 import io.gfxstats.rpc.v1.SceneEntry;
@@ -92,7 +93,7 @@ final class ScenesCommand implements Command {
         }
         if (response.getEntriesCount() == 0 && !args.has("--json")) {
             err.println("gfxstats scenes: no scenes recorded" + (request.getPackageName().isEmpty() ? ""
-                    : " for " + request.getPackageName()) + " (sessions count them unless scenes are disabled)");
+                    : " for " + TerminalText.escape(request.getPackageName())) + " (sessions count them unless scenes are disabled)");
         }
         return 0;
     }
@@ -108,9 +109,9 @@ final class ScenesCommand implements Command {
             }
             String[] r = new String[HEADER.length];
             r[0] = DAY.format(Instant.ofEpochMilli(e.getDayStart()));
-            r[1] = e.getPackageName();
+            r[1] = TerminalText.escape(e.getPackageName());
             r[2] = Long.toString(e.getVersionCode());
-            r[3] = s.getScene();
+            r[3] = TerminalText.escape(s.getScene());
             r[4] = Long.toString(s.getTotalFrames());
             r[5] = s.getTotalFrames() == 0 ? "-"
                     : String.format(Locale.ROOT, "%.2f", 100.0 * s.getJankyFrames() / s.getTotalFrames());

@@ -107,6 +107,9 @@ final class TraceCommand implements Command {
             throw new UsageException("cannot read " + input + ": gzip data ends early");
         } catch (TraceFormatException e) {
             throw new UsageException(e.getMessage());
+        } catch (OutOfMemoryError e) {
+            throw new UsageException("cannot read " + input + ": the trace needs more memory than the "
+                    + (Runtime.getRuntime().maxMemory() >> 20) + " MiB heap (GFXSTATS_JAVA_OPTS=-Xmx2g for more)");
         }
     }
 

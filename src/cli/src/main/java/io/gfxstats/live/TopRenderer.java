@@ -1,5 +1,6 @@
 package io.gfxstats.live;
 
+import io.gfxstats.text.TerminalText;
 import io.gfxstats.matrix.AndroidJson;
 import io.gfxstats.matrix.MatrixRule;
 import java.time.Instant;
@@ -44,10 +45,10 @@ public final class TopRenderer {
             lines.add("(no live scenes: no process is recording frames)");
         }
         for (TopFrame.Package p : frame.packages()) {
-            lines.add(row(p.total(), p.total().packageName() + (p.total().versionCode() != 0
+            lines.add(row(p.total(), TerminalText.escape(p.total().packageName()) + (p.total().versionCode() != 0
                     ? " (" + p.total().versionCode() + ")" : ""), nameWidth, colour));
             for (TopRow s : p.scenes()) {
-                lines.add(row(s, "  " + s.scene(), nameWidth, colour));
+                lines.add(row(s, "  " + TerminalText.escape(s.scene()), nameWidth, colour));
             }
         }
         return lines;

@@ -66,10 +66,27 @@ public final class LineRecorder implements LineInput.Handler {
         }
     }
 
+    /**
+     * Why {@link CsvLongs#parse} refused the line, naming the field by position and quoting it
+     * ("value 1 is not a whole number" read as if the value were 1).
+     */
+    static String notANumber(byte[] buf, int from, int to, int index, int expected) {
+        if (index >= expected) {
+            return "has more than " + expected + " values";
+        }
+        String[] fields = new String(buf, from, to - from, StandardCharsets.UTF_8).split(",", -1);
+        String field = index < fields.length ? fields[index].strip() : "";
+        if (field.length() > 40) {
+            field = field.substring(0, 40) + "...";
+        }
+        return "field " + (index + 1) + " ('" + io.gfxstats.text.TerminalText.escape(field)
+                + "') is not a whole number of 64 bits";
+    }
+
     private void times(byte[] buf, int from, int to, long lineNo) {
         int n = CsvLongs.parse(buf, from, to, values);
         if (n != 5) {
-            bad(lineNo, n < 0 ? "value " + (-n) + " is not a whole number"
+            bad(lineNo, n < 0 ? notANumber(buf, from, to, -1 - n, 5)
                     : "has " + n + " values; expected intended_vsync,vsync,frame_completed,gpu_completed,frame_interval");
             return;
         }
@@ -111,7 +128,7 @@ public final class LineRecorder implements LineInput.Handler {
         }
         int n = CsvLongs.parse(buf, from, to, values);
         if (n != rows.width()) {
-            bad(lineNo, n < 0 ? "value " + (-n) + " is not a whole number"
+            bad(lineNo, n < 0 ? notANumber(buf, from, to, -1 - n, rows.width())
                     : "has " + n + " values; the header has " + rows.width() + " columns");
             return;
         }

@@ -20,6 +20,13 @@ final class LineScanner {
     static final int BLOCK_BYTES = 1 << 20;
     /** A longer line is not trace text (markers are cut at 512 characters by hitrace). */
     static final int MAX_LINE_BYTES = 16 << 20;
+    /**
+     * Text taken from gzip data may be at most this many times the compressed bytes read, once
+     * past {@link #EXPANSION_FREE_BYTES}: ftrace text compresses 5-30 times, a gzip bomb over a
+     * thousand (issue 26: 1.35 MB that took 2.26 GB of heap).
+     */
+    static final int MAX_GZIP_EXPANSION = 200;
+    static final long EXPANSION_FREE_BYTES = 64L << 20;
     /** Only the start is checked: a text trace has no NUL there, binary formats have them early. */
     private static final int BINARY_CHECK_BYTES = 4096;
 
@@ -49,19 +56,27 @@ final class LineScanner {
         if (b0 >= 0) {
             pushback.unread(b0);
         }
-        InputStream text = b0 == 0x1f && b1 == 0x8b ? new GZIPInputStream(pushback, 1 << 16) : pushback;
-        readAll(text, counted, handler, progress);
+        boolean gzip = b0 == 0x1f && b1 == 0x8b;
+        InputStream text = gzip ? new GZIPInputStream(pushback, 1 << 16) : pushback;
+        readAll(text, counted, handler, progress, gzip);
     }
 
-    private void readAll(InputStream in, CountingInputStream counted, LineHandler handler, LongConsumer progress)
-            throws IOException, TraceFormatException {
+    private void readAll(InputStream in, CountingInputStream counted, LineHandler handler, LongConsumer progress,
+                         boolean gzip) throws IOException, TraceFormatException {
         byte[] buf = new byte[BLOCK_BYTES];
+        long text = 0;
         int len = 0;
         long lineNumber = 0;
         boolean checkedBinary = false;
         while (true) {
             int n = in.readNBytes(buf, len, buf.length - len);
             boolean eof = n < buf.length - len;
+            text += n;
+            if (gzip && text > EXPANSION_FREE_BYTES && text / Math.max(1, counted.count) > MAX_GZIP_EXPANSION) {
+                throw new TraceFormatException(source + ": gzip data expands more than " + MAX_GZIP_EXPANSION
+                        + " times (" + (text >> 20) + " MiB of text from " + (counted.count >> 10)
+                        + " KiB): not a trace");
+            }
             if (!checkedBinary && len + n > 0) {
                 checkBinary(buf, len + n);
                 checkedBinary = true;

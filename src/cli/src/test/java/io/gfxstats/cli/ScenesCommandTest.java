@@ -1,6 +1,7 @@
 package io.gfxstats.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.util.JsonFormat;
@@ -62,6 +63,33 @@ class ScenesCommandTest {
         ScenesRequest request = backend.sceneRequests.take();
         assertEquals("com.example.game", request.getPackageName());
         assertEquals(DAY, request.getDayStart());
+    }
+
+    @Test
+    void shouldEscapeControlCharactersOfClientSceneNamesInTheTableAndKeepThemInTheJson() throws Exception {
+        String hostile = "\u001b[31mRED \u001b[0m \u001b]0;owned-title\u0007 \u001b[2J";
+        String forged = "x\n2026-11-26T00:00:00.000Z [ERROR] Daemon - fake log line";
+        backend.scenesResponse = ScenesResponse.newBuilder()
+                .addEntries(entry(hostile)).addEntries(entry(forged)).build();
+
+        CliRun table = CliRun.main("scenes", "--socket", socket);
+        assertEquals(0, table.exit(), table.stderr());
+        assertFalse(table.out().contains("\u001b") || table.out().contains("\u0007"), table.out());
+        assertEquals(3, table.out().lines().count(), "one line per scene, no forged line: " + table.out());
+        assertTrue(table.out().contains("\\e[31mRED \\e[0m \\e]0;owned-title\\x07 \\e[2J"), table.out());
+        assertTrue(table.out().contains("x\\n2026-11-26T00:00:00.000Z [ERROR] Daemon - fake log line"), table.out());
+
+        CliRun json = CliRun.main("scenes", "--socket", socket, "--json");
+        assertEquals(0, json.exit(), json.stderr());
+        ScenesResponse.Builder back = ScenesResponse.newBuilder();
+        com.google.protobuf.util.JsonFormat.parser().merge(json.out(), back);
+        assertEquals(hostile, back.getEntries(0).getStats().getScene(), "JSON keeps the name exactly");
+        assertEquals(forged, back.getEntries(1).getStats().getScene());
+    }
+
+    private static SceneEntry entry(String scene) {
+        return SceneEntry.newBuilder().setDayStart(DAY).setPackageName("com.example.game").setVersionCode(3)
+                .setStats(GfxstatsSceneStats.newBuilder().setScene(scene).setTotalFrames(1)).build();
     }
 
     @Test

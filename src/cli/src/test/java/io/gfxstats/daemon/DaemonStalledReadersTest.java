@@ -83,13 +83,14 @@ class DaemonStalledReadersTest {
                 + (new String(out, StandardCharsets.UTF_8).startsWith("Package: ") ? 1 : 0));
         assertTrue(millis < 2500, "the dump waited " + millis + " ms (before the stall timeout freed anything)");
 
-        // The stalled calls lose their slots after the stall timeout, with one line each.
+        // The stalled calls lose their slots after the stall timeout; the lines are rate-limited
+        // (issue 26), so the two stalls of the same instant may make one line.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (count(daemon.logText(), "dump stalled: the client read nothing for 3000 ms") < 2
+        while (count(daemon.logText(), "dump stalled: the client read nothing for 3000 ms") < 1
                 && System.nanoTime() < deadline) {
             Thread.sleep(200);
         }
-        assertEquals(2, count(daemon.logText(), "dump stalled: the client read nothing for 3000 ms"),
+        assertTrue(count(daemon.logText(), "dump stalled: the client read nothing for 3000 ms") >= 1,
                 daemon.logText());
         assertEquals(10, daemon.totalFrames("com.example.app0"), "this process gets slots again");
     }

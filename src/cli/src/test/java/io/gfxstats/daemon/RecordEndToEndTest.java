@@ -125,7 +125,7 @@ class RecordEndToEndTest {
             String err = Files.readString(tmp.resolve("record.err"));
             assertEquals(1, rec.exitValue(), out + err);
             assertEquals("recorded 240 frames, 1 malformed lines skipped\n", out);
-            assertTrue(err.contains("gfxstats record: line 103: value 3 is not a whole number (skipped)"), err);
+            assertTrue(err.contains("gfxstats record: line 103: field 3 ('oops') is not a whole number of 64 bits (skipped)"), err);
             assertEquals(240, daemon.totalFrames("com.example.sh"));
             GraphicsStatsProto entry = daemon.entry("com.example.sh", 1).orElseThrow();
             assertEquals(24, entry.getSummary().getJankyFrames(), entry.toString());

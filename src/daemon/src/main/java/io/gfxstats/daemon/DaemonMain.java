@@ -28,6 +28,7 @@ public final class DaemonMain {
     }
 
     static int run(String[] argv) {
+        TransportLogs.install();
         DaemonConfig config;
         try {
             DaemonArgs args = DaemonArgs.parse(argv);

@@ -101,7 +101,8 @@ final class GroupDirectory {
     }
 
     /**
-     * The names of the scene slots in a copy of the file, "" for a slot not (validly) named;
+     * The names of the scene slots in a copy of the file, "" for a slot not (validly) named -
+     * not UTF-8, or against {@link SceneGroup#requireName} (a control character);
      * null when the file has no scene group.
      */
     String[] sceneNames(ByteBuffer image) {
@@ -124,11 +125,16 @@ final class GroupDirectory {
             byte[] bytes = new byte[len];
             h.get(entry + SceneGroup.SLOT_NAME, bytes);
             try {
-                names[slot] = StandardCharsets.UTF_8.newDecoder()
+                String name = StandardCharsets.UTF_8.newDecoder()
                         .onMalformedInput(CodingErrorAction.REPORT)
                         .onUnmappableCharacter(CodingErrorAction.REPORT)
                         .decode(ByteBuffer.wrap(bytes)).toString();
-            } catch (CharacterCodingException e) {
+                // The writer's own rule, applied again: a client that writes its mapped buffer
+                // itself (any non-Java client) is not bound by our library (issue 26: escape
+                // sequences and forged log lines as scene names).
+                SceneGroup.requireName(name);
+                names[slot] = name;
+            } catch (CharacterCodingException | IllegalArgumentException e) {
                 names[slot] = "";
             }
         }

@@ -17,9 +17,58 @@ import java.nio.file.Path;
 public final class StalledH2Client implements AutoCloseable {
     private static final byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
     private final SocketChannel channel;
+    private int nextStream = 1;
 
     private StalledH2Client(SocketChannel channel) {
         this.channel = channel;
+    }
+
+    /** Connects to {@code socket} and sends the preface and a receive window of 0; no call yet. */
+    public static StalledH2Client open(Path socket) throws IOException {
+        SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
+        ch.connect(UnixDomainSocketAddress.of(socket));
+        return opened(ch);
+    }
+
+    /** The same over TCP (a plaintext listener). */
+    public static StalledH2Client open(java.net.InetSocketAddress address) throws IOException {
+        return opened(SocketChannel.open(address));
+    }
+
+    private static StalledH2Client opened(SocketChannel ch) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(PREFACE);
+        frame(out, 0x4, 0, 0, new byte[] {0, 0x4, 0, 0, 0, 0}); // SETTINGS_INITIAL_WINDOW_SIZE = 0
+        ch.write(ByteBuffer.wrap(out.toByteArray()));
+        return new StalledH2Client(ch);
+    }
+
+    /**
+     * Starts one more call of {@code method} on this connection (the next stream id) and reads
+     * nothing, ever. Throws once the daemon has closed the connection.
+     */
+    public void another(String method, byte[] request) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        callFrames(out, nextStream, method, request);
+        nextStream += 2;
+        ByteBuffer b = ByteBuffer.wrap(out.toByteArray());
+        while (b.hasRemaining()) {
+            channel.write(b);
+        }
+    }
+
+    private static void callFrames(ByteArrayOutputStream out, int stream, String method, byte[] request) {
+        ByteArrayOutputStream headers = new ByteArrayOutputStream();
+        literal(headers, ":method", "POST");
+        literal(headers, ":scheme", "http");
+        literal(headers, ":path", "/" + method);
+        literal(headers, ":authority", "localhost");
+        literal(headers, "content-type", "application/grpc");
+        literal(headers, "te", "trailers");
+        frame(out, 0x1, 0x4, stream, headers.toByteArray()); // HEADERS, END_HEADERS
+        ByteBuffer message = ByteBuffer.allocate(5 + request.length);
+        message.put((byte) 0).putInt(request.length).put(request);
+        frame(out, 0x0, 0x1, stream, message.array()); // DATA, END_STREAM
     }
 
     /** Connects to {@code socket} and sends a call of {@code method} ("gfxstats.v1.GfxStats/Dump") with {@code request}. */

@@ -96,9 +96,31 @@ class DisplayOutcomeRingTest {
             for (long o = 100; o < 100 + DisplayFramePublisher.MAX_OUTPUTS - 1; o++) {
                 assertEquals(null, publisher.checkAndPublish(o, 1, frame(o, 1_000 * MS, 1_000 * MS, 995 * MS), true));
             }
-            assertEquals("output 7 would be output number 257; the daemon keeps at most 256 (output ids are the "
-                    + "outputs' wl_registry names)", publisher.check(7, 1, true));
+            assertEquals("output 7 would be output number 257; the daemon keeps at most 256 that presented in the "
+                    + "last 60 s (output ids are the outputs' wl_registry names)", publisher.check(7, 1, true));
             assertEquals(null, publisher.check(100, 2, false), "known outputs go on");
+        }
+    }
+
+    @Test
+    void shouldForgetTheOutputIdleLongestOnceItHasBeenIdleAMinute() throws IOException {
+        long[] now = {0};
+        try (DisplayFramePublisher publisher = new DisplayFramePublisher(Thresholds.ANDROID_16_LEGACY,
+                DisplayOutcomeWriter.create(dir.resolve("r")), () -> now[0])) {
+            for (long o = 0; o < DisplayFramePublisher.MAX_OUTPUTS; o++) {
+                now[0] += 1_000_000;
+                assertEquals(null, publisher.checkAndPublish(o, 1, frame(o, 1_000 * MS, 1_000 * MS, 995 * MS), true));
+            }
+            now[0] += 1_000_000;
+            assertEquals(null, publisher.checkAndPublish(0, 2, frame(0, 1_016 * MS, 1_016 * MS, 1_011 * MS), false),
+                    "output 0 presents again: output 1 is now idle longest");
+            assertTrue(publisher.check(10_000, 1, true) != null, "nobody idle for a minute yet");
+            now[0] = DisplayFramePublisher.OUTPUT_IDLE_NANOS + 2_000_001;
+            assertEquals(null, publisher.checkAndPublish(10_000, 1, frame(10_000, 1_000 * MS, 1_000 * MS, 995 * MS),
+                    true), "a hot-plugged monitor's new id takes the place of output 1");
+            assertEquals(null, publisher.check(0, 3, false), "output 0 was kept: its order still holds");
+            assertEquals("output 0 msc 2 is not after msc 2 (an output's frames must come in presentation order)",
+                    publisher.check(0, 2, false));
         }
     }
 

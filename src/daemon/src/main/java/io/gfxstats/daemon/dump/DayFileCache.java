@@ -44,6 +44,13 @@ import org.slf4j.LoggerFactory;
  * hand is noticed by the next dump; a file added by hand (a restored backup) by the first dump
  * after the re-check interval, when the walk runs again.
  *
+ * <p>What it holds has a budget, {@link #DEFAULT_BUDGET_DIVISOR a quarter} of the heap by
+ * default, counted as the serialized size of the compacted protos (real day files compact to a
+ * few KiB; 3000 of them hold under 10 MiB). A file that would take the total past it is left out
+ * of dumps, pulls and the metrics, named in one log line, and stays on disk untouched: files that
+ * each pass {@code data.file.max.size} but together exceed the heap (a large unknown field in each,
+ * issue 26) would otherwise end every dump, and the start-up with metrics, in OutOfMemoryError.
+ *
  * <p>Thread-safe: dumps read concurrently (under the daemon's read lock); {@link #invalidate()}
  * is called by writers (under its write lock).
  */
@@ -53,13 +60,21 @@ public final class DayFileCache {
 
     private static final Logger log = LoggerFactory.getLogger(DayFileCache.class);
     private static final int MAX_SKIPPED_REPORTS = 10_000;
+    /** The budget is the JVM's maximum heap divided by this. */
+    public static final int DEFAULT_BUDGET_DIVISOR = 4;
 
     private final DayStore store;
     private final Set<String> skipped = ConcurrentHashMap.newKeySet();
     private final boolean enabled;
     private final LongSupplier nanoClock;
     private final long recheckNanos;
+    private final long budgetBytes;
     private final Map<EntryKey, Cached> cache = new ConcurrentHashMap<>();
+    /** Files left out for the budget, by the stamp they had: not read again until they change or fit. */
+    private final Map<EntryKey, OverBudget> overBudget = new ConcurrentHashMap<>();
+    private final Set<EntryKey> namedOverBudget = ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicInteger reportedOverBudget = new java.util.concurrent.atomic.AtomicInteger();
+    private static final int NAMED_OVER_BUDGET = 10;
     private final AtomicLong changes = new AtomicLong();
     private volatile Checked lastCheck;
 
@@ -70,6 +85,13 @@ public final class DayFileCache {
 
     /** @param nanoClock monotonic nanoseconds (tests move it instead of sleeping) */
     public DayFileCache(DayStore store, boolean enabled, LongSupplier nanoClock, Duration recheckInterval) {
+        this(store, enabled, nanoClock, recheckInterval, Runtime.getRuntime().maxMemory() / DEFAULT_BUDGET_DIVISOR);
+    }
+
+    /** @param budgetBytes most bytes of compacted protos held at once (see the class comment) */
+    public DayFileCache(DayStore store, boolean enabled, LongSupplier nanoClock, Duration recheckInterval,
+                        long budgetBytes) {
+        this.budgetBytes = budgetBytes;
         this.store = store;
         this.enabled = enabled;
         this.nanoClock = nanoClock;
@@ -159,15 +181,26 @@ public final class DayFileCache {
     private Map<EntryKey, Cached> read(List<StoredEntry> entries, Predicate<EntryKey> scope) throws IOException {
         Map<EntryKey, Cached> out = new TreeMap<>();
         Set<EntryKey> seen = new HashSet<>();
+        long held = 0;
         for (StoredEntry e : entries) {
             EntryKey key = e.key();
             seen.add(key);
             if (enabled) {
                 Cached c = cache.get(key);
                 if (c != null && c.stamp().equals(store.stamp(key))) {
+                    if (held + c.bytes() > budgetBytes) {
+                        overBudget(key, c.bytes());
+                        cache.remove(key);
+                        continue;
+                    }
+                    held += c.bytes();
                     out.put(key, c);
                     continue;
                 }
+            }
+            OverBudget left = overBudget.get(key);
+            if (left != null && held + left.bytes() > budgetBytes && left.stamp().equals(store.stamp(key))) {
+                continue; // still too big for what is left of the budget: reading it again would only cost
             }
             ReadResult r;
             try {
@@ -182,18 +215,28 @@ public final class DayFileCache {
                 continue;
             }
             if (r instanceof ReadResult.Found f) {
+                GraphicsStatsProto proto = enabled ? CachedProtos.compact(f.stored()) : f.stored();
+                long bytes = proto.getSerializedSize();
+                if (held + bytes > budgetBytes) {
+                    overBudget(key, bytes);
+                    overBudget.put(key, new OverBudget(f.stamp(), bytes));
+                    cache.remove(key);
+                    continue;
+                }
+                overBudget.remove(key);
+                held += bytes;
+                Cached c = new Cached(f.stamp(), enabled ? store.pathOf(key) : null, proto, bytes);
+                out.put(key, c);
                 if (enabled) {
-                    Cached c = new Cached(f.stamp(), store.pathOf(key), CachedProtos.compact(f.stored()));
-                    out.put(key, c);
                     cache.put(key, c);
-                } else {
-                    out.put(key, new Cached(f.stamp(), null, f.stored()));
                 }
             } else {
                 cache.remove(key);
             }
         }
         cache.keySet().removeIf(k -> scope.test(k) && !seen.contains(k));
+        overBudget.keySet().removeIf(k -> scope.test(k) && !seen.contains(k));
+        reportOverBudget();
         return out;
     }
 
@@ -201,7 +244,31 @@ public final class DayFileCache {
         return cache.size();
     }
 
-    private record Cached(FileStamp stamp, Path path, GraphicsStatsProto proto) {
+    /** Names the first {@value #NAMED_OVER_BUDGET} files left out; {@link #reportOverBudget} counts the rest. */
+    private void overBudget(EntryKey key, long bytes) {
+        if (namedOverBudget.size() >= NAMED_OVER_BUDGET || namedOverBudget.contains(key)) {
+            return;
+        }
+        namedOverBudget.add(key);
+        log.warn("{}: skipped in dumps, pulls and metrics: its {} KiB would take the day files held in memory past"
+                + " their budget of {} MiB (a quarter of the heap; raise GFXSTATSD_HEAP, or move the file away:"
+                + " day files of real clients are a few KiB)", store.pathOf(key), bytes / 1024, budgetBytes >> 20);
+    }
+
+    /** One line when the number of files left out changed and more are left out than were named. */
+    private void reportOverBudget() {
+        int now = overBudget.size();
+        int before = reportedOverBudget.getAndSet(now);
+        if (now != before && now > NAMED_OVER_BUDGET) {
+            log.warn("{} day files are left out of dumps, pulls and metrics for the memory budget of {} MiB "
+                    + "(the first {} are named above)", now, budgetBytes >> 20, NAMED_OVER_BUDGET);
+        }
+    }
+
+    private record Cached(FileStamp stamp, Path path, GraphicsStatsProto proto, long bytes) {
+    }
+
+    private record OverBudget(FileStamp stamp, long bytes) {
     }
 
     /**

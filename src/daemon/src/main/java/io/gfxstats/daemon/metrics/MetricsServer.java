@@ -14,7 +14,6 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -22,8 +21,22 @@ import javax.net.ssl.SSLContext;
  * loopback, HTTPS with the daemon's TCP certificate and key when they are configured, and the
  * TCP bearer token checked on every request when a token file is configured (the config
  * requires both off loopback).
+ *
+ * <p>The JDK server it runs on reads a request's headers on an executor thread and waits for
+ * them without limit by default, so two connections sending a byte now and then (slowloris)
+ * would hold every thread. {@link #limitSlowPeers()} bounds that through the JDK server's own
+ * settings: a request must arrive within {@value #MAX_REQUEST_SECONDS} s and its response be
+ * taken within {@value #MAX_RESPONSE_SECONDS} s, connections are capped and idle ones dropped;
+ * there is a thread for every connection the server admits (started on demand, ended when idle),
+ * so a trickling connection holds only its own thread: a peer must hold all
+ * {@value #MAX_CONNECTIONS} connections, reopening them every few seconds, to delay a scrape.
+ * The JDK server offers no per-peer limit (it admits connections before any code of ours runs).
  */
 public final class MetricsServer implements AutoCloseable {
+    static final int MAX_REQUEST_SECONDS = 5;
+    static final int MAX_RESPONSE_SECONDS = 30;
+    static final int MAX_CONNECTIONS = 64;
+
     private final HTTPServer server;
     private final ExecutorService executor;
     private final boolean tls;
@@ -42,12 +55,17 @@ public final class MetricsServer implements AutoCloseable {
     public static MetricsServer start(PrometheusRegistry registry, String host, int port, Path cert, Path key,
                                       Path tokenFile) throws IOException {
         BearerToken token = tokenFile == null ? null : BearerToken.fromFile(tokenFile);
-        // Two threads: scrapes are rare and cheap; a slow scraper must not hold up the other.
-        ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
-            Thread t = new Thread(r, "gfxstatsd-metrics");
-            t.setDaemon(true);
-            return t;
-        });
+        limitSlowPeers();
+        // A thread waits for as long as a peer takes to send its request (up to MAX_REQUEST_SECONDS):
+        // one per admitted connection, so slow peers never queue a scrape behind them.
+        java.util.concurrent.ThreadPoolExecutor executor = new java.util.concurrent.ThreadPoolExecutor(MAX_CONNECTIONS,
+                MAX_CONNECTIONS, 10, java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(),
+                r -> {
+                    Thread t = new Thread(r, "gfxstatsd-metrics");
+                    t.setDaemon(true);
+                    return t;
+                });
+        executor.allowCoreThreadTimeOut(true);
         try {
             HTTPServer.Builder b = HTTPServer.builder().hostname(host).port(port).registry(registry)
                     .executorService(executor);
@@ -61,6 +79,26 @@ public final class MetricsServer implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             executor.shutdownNow();
             throw e;
+        }
+    }
+
+    /**
+     * The JDK HTTP server's limits (system properties it reads once, when first used). An
+     * operator's own -D setting wins.
+     */
+    static void limitSlowPeers() {
+        defaultProperty("sun.net.httpserver.maxReqTime", Integer.toString(MAX_REQUEST_SECONDS));
+        defaultProperty("sun.net.httpserver.maxRspTime", Integer.toString(MAX_RESPONSE_SECONDS));
+        defaultProperty("jdk.httpserver.maxConnections", Integer.toString(MAX_CONNECTIONS));
+        defaultProperty("sun.net.httpserver.maxIdleConnections", "16");
+        defaultProperty("sun.net.httpserver.idleInterval", "10");
+        defaultProperty("sun.net.httpserver.maxReqHeaders", "64");
+        defaultProperty("sun.net.httpserver.maxReqHeaderSize", "16384");
+    }
+
+    private static void defaultProperty(String key, String value) {
+        if (System.getProperty(key) == null) {
+            System.setProperty(key, value);
         }
     }
 

@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
  * {@link ConnectionLimits} as it becomes active and closes it at once when over a limit (one
  * rate-limited log line), so a flood costs a file descriptor for microseconds, not for ever. On
  * TCP it also closes a connection that has not completed its handshake (TLS, HTTP/2 preface)
- * within the idle timeout; after that, gRPC's max-connection-idle closes idle ones.
+ * within the idle timeout; after that, gRPC's max-connection-idle closes idle ones. Every
+ * admitted connection is watched by a {@link StallGuard}.
  */
 final class AdmissionNegotiator implements InternalProtocolNegotiator.ProtocolNegotiator {
     private final InternalProtocolNegotiator.ProtocolNegotiator next;
@@ -28,9 +29,11 @@ final class AdmissionNegotiator implements InternalProtocolNegotiator.ProtocolNe
     private final boolean tcp;
     private final RefusalLog refusals;
     private final boolean tlsListener;
+    private final java.time.Duration stallTimeout;
 
     AdmissionNegotiator(InternalProtocolNegotiator.ProtocolNegotiator next, ConnectionLimits.Counter counter,
-                        ConnectionLimits limits, int ownerUid, boolean tcp, boolean tlsListener, RefusalLog refusals) {
+                        ConnectionLimits limits, int ownerUid, boolean tcp, boolean tlsListener, RefusalLog refusals,
+                        java.time.Duration stallTimeout) {
         this.next = next;
         this.counter = counter;
         this.limits = limits;
@@ -38,6 +41,7 @@ final class AdmissionNegotiator implements InternalProtocolNegotiator.ProtocolNe
         this.tcp = tcp;
         this.refusals = refusals;
         this.tlsListener = tlsListener;
+        this.stallTimeout = stallTimeout;
     }
 
     @Override
@@ -103,19 +107,26 @@ final class AdmissionNegotiator implements InternalProtocolNegotiator.ProtocolNe
         public void channelActive(ChannelHandlerContext ctx) throws Exception {
             Channel ch = ctx.channel();
             String peer;
+            String who; // for log lines: the process too
             boolean owner;
             if (tcp) {
                 peer = ch.remoteAddress() instanceof InetSocketAddress a && a.getAddress() != null
                         ? a.getAddress().getHostAddress() : String.valueOf(ch.remoteAddress());
                 owner = false;
+                who = String.valueOf(ch.remoteAddress());
             } else {
                 int uid = -1;
+                int pid = 0;
                 try {
-                    uid = ((EpollDomainSocketChannel) ch).peerCredentials().uid();
+                    io.grpc.netty.shaded.io.netty.channel.unix.PeerCredentials c =
+                            ((EpollDomainSocketChannel) ch).peerCredentials();
+                    uid = c.uid();
+                    pid = c.pid();
                 } catch (java.io.IOException | RuntimeException e) {
                     // unknown: counted as another peer
                 }
                 peer = "uid " + uid;
+                who = "pid " + pid + " " + peer;
                 owner = uid == ownerUid;
             }
             String refused = counter.admit(peer, owner);
@@ -125,6 +136,7 @@ final class AdmissionNegotiator implements InternalProtocolNegotiator.ProtocolNe
                 return;
             }
             ch.closeFuture().addListener(f -> counter.release(peer, owner));
+            StallGuard.watch(ch, stallTimeout, who, refusals);
             if (tcp) {
                 ch.eventLoop().schedule(() -> {
                     if (ch.isActive() && !madeACall(ch)) {

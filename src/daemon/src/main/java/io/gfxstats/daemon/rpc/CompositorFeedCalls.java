@@ -28,18 +28,33 @@ import org.slf4j.LoggerFactory;
 final class CompositorFeedCalls {
     private static final Logger LOG = LoggerFactory.getLogger(CompositorFeedCalls.class);
 
-    private final StatsBackend backend;
+    /** Feeds open at once: a compositor needs one (two while it restarts). */
+    static final int MAX_FEEDS = 16;
+    static final int MAX_FEEDS_PER_PEER = 4;
 
-    CompositorFeedCalls(StatsBackend backend) {
+    private final StatsBackend backend;
+    private final StreamShares shares;
+    private final int ownerUid;
+    private final RefusalLog refusals;
+
+    /** @param shares the daemon's feed shares (one for all calls), see {@link #shares()} */
+    CompositorFeedCalls(StatsBackend backend, StreamShares shares, int ownerUid, RefusalLog refusals) {
         this.backend = backend;
+        this.shares = shares;
+        this.ownerUid = ownerUid;
+        this.refusals = refusals;
+    }
+
+    static StreamShares shares() {
+        return new StreamShares("compositor feeds", MAX_FEEDS, MAX_FEEDS_PER_PEER, 0);
     }
 
     StreamObserver<DisplayFrameBatch> open(StreamObserver<FeedSummary> observer) {
         Caller caller = Caller.current();
         String refusal = refusal(caller);
         if (refusal != null) {
-            LOG.warn("refused FeedDisplayFrames from {}: {}", caller == null ? "unknown caller" : caller.describe(),
-                    refusal);
+            refusals.refused("refused FeedDisplayFrames from " + (caller == null ? "unknown caller"
+                    : caller.describe()) + ": " + refusal);
             observer.onError(Status.PERMISSION_DENIED.withDescription(refusal).asRuntimeException());
             return Ignored.INSTANCE;
         }
@@ -47,8 +62,16 @@ final class CompositorFeedCalls {
         try {
             publisher = backend.displayFramePublisher(caller.peer());
         } catch (StatsException e) {
-            LOG.warn("refused FeedDisplayFrames from {}: {}", caller.describe(), e.getMessage());
+            refusals.refused("refused FeedDisplayFrames from " + caller.describe() + ": " + e.getMessage());
             observer.onError(e.toStatus().asRuntimeException());
+            return Ignored.INSTANCE;
+        }
+        try {
+            shares.acquire(PeerKey.of(caller, ownerUid))
+                    .releaseWhenDone((io.grpc.stub.ServerCallStreamObserver<FeedSummary>) observer, null);
+        } catch (StreamShares.Refused e) {
+            refusals.refused("refused FeedDisplayFrames from " + caller.describe() + ": " + e.getMessage());
+            observer.onError(Status.RESOURCE_EXHAUSTED.withDescription(e.getMessage()).asRuntimeException());
             return Ignored.INSTANCE;
         }
         LOG.info("compositor feed opened by {}", caller.describe());

@@ -18,26 +18,40 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Dump calls of {@link GfxStatsService}: streamed with flow control in chunks, limited in
- * number overall and per peer ({@link DumpSlots}), cancelled when the client stops reading.
+ * number overall and per peer while they run ({@link DumpSlots}) and until their client has read
+ * them ({@link StreamShares}), cancelled when the client stops reading.
  */
 final class DumpCalls {
     /** The service's logger: log settings that name the service keep covering its calls. */
     private static final Logger LOG = LoggerFactory.getLogger(GfxStatsService.class);
 
+    /** A dump that has waited this long for its client may lose its slot to a new caller. */
+    static final long PREEMPT_AFTER_MILLIS = 1000;
+    /** How long a caller waits for the slot of a dump it preempted. */
+    private static final long SLOT_WAIT_MILLIS = 500;
+
+    private final java.util.Set<DumpChunkStream> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final StatsBackend backend;
     private final BooleanSupplier stopping;
     private final int dumpChunkBytes;
     private final DumpSlots dumpSlots;
+    private final StreamShares streams;
+    private final int ownerUid;
+    private final RefusalLog stalls;
     private final long stallTimeoutNanos;
     private final ExecutorService dumpExecutor;
 
     DumpCalls(StatsBackend backend, BooleanSupplier stopping, int dumpChunkBytes, int maxConcurrentDumps,
-              int maxDumpsPerPeer, long stallTimeoutNanos, ThreadFactory threads) {
+              int maxDumpsPerPeer, long stallTimeoutNanos, ThreadFactory threads, StreamShares streams,
+              int ownerUid, RefusalLog stalls) {
         this.backend = backend;
         this.stopping = stopping;
         this.dumpChunkBytes = dumpChunkBytes;
         this.dumpSlots = new DumpSlots(maxConcurrentDumps, Math.min(maxDumpsPerPeer, maxConcurrentDumps));
         this.stallTimeoutNanos = stallTimeoutNanos;
+        this.streams = streams;
+        this.ownerUid = ownerUid;
+        this.stalls = stalls;
         // Dumps run off the call executor: the dump thread blocks until the client is ready, and
         // the ready signal is delivered on the call executor.
         this.dumpExecutor = Executors.newFixedThreadPool(maxConcurrentDumps, threads);
@@ -53,32 +67,46 @@ final class DumpCalls {
             observer.onError(GfxStatsService.shuttingDown().asRuntimeException());
             return;
         }
-        String peer = peerOf(Caller.current());
+        PeerKey peer = PeerKey.of(Caller.current(), ownerUid);
+        StreamShares.Share share;
+        try {
+            share = streams.acquire(peer);
+        } catch (StreamShares.Refused e) {
+            observer.onError(Status.RESOURCE_EXHAUSTED.withDescription(e.getMessage()).asRuntimeException());
+            return;
+        }
         String full = dumpSlots.tryAcquire(peer);
+        if (full != null && preemptAStalledDump()) {
+            full = awaitSlot(peer);
+        }
         if (full != null) {
+            share.release();
             observer.onError(Status.RESOURCE_EXHAUSTED.withDescription(full).asRuntimeException());
             return;
         }
         ServerCallStreamObserver<DumpChunk> call = (ServerCallStreamObserver<DumpChunk>) observer;
         DumpChunkStream sink = new DumpChunkStream(call, dumpChunkBytes, stallTimeoutNanos);
+        running.add(sink);
         call.setOnReadyHandler(sink::onReady);
-        call.setOnCancelHandler(sink::onCancel);
+        share.releaseWhenDone(call, sink::onCancel);
         try {
             dumpExecutor.execute(Context.current().wrap(() -> runDump(request, call, sink, peer)));
         } catch (RejectedExecutionException e) {
+            running.remove(sink);
             dumpSlots.release(peer);
+            sink.discard();
             observer.onError(GfxStatsService.shuttingDown().asRuntimeException());
         }
     }
 
     private void runDump(DumpRequest request, ServerCallStreamObserver<DumpChunk> call, DumpChunkStream sink,
-                         String peer) {
+                         PeerKey peer) {
         try {
             backend.dump(request, sink);
             sink.finish();
             call.onCompleted();
         } catch (DumpChunkStream.StalledException e) {
-            LOG.warn("dump for {} cancelled: {}", GfxStatsService.describeCaller(), e.getMessage());
+            stalls.refused("dump for " + GfxStatsService.describeCaller() + " cancelled: " + e.getMessage());
             call.onError(Status.DEADLINE_EXCEEDED.withDescription(e.getMessage()).asRuntimeException());
         } catch (StatsException e) {
             if (!sink.cancelled()) {
@@ -103,8 +131,54 @@ final class DumpCalls {
             }
             throw e;
         } finally {
+            running.remove(sink);
+            sink.discard();
             dumpSlots.release(peer);
         }
+    }
+
+    /**
+     * Gives up the running dump that has waited longest for its client to read, if one has
+     * waited {@value #PREEMPT_AFTER_MILLIS} ms: a dump nobody reads is worth less than one that
+     * would be read now, and otherwise processes that reopen stalled dumps could keep every
+     * slot (issue 26: 83 % of the owner's dumps refused) - including processes of the owner's own
+     * uid, which the owner's reserve cannot tell apart.
+     */
+    private boolean preemptAStalledDump() {
+        long now = System.nanoTime();
+        DumpChunkStream longest = null;
+        long longestNanos = PREEMPT_AFTER_MILLIS * 1_000_000L - 1;
+        for (DumpChunkStream s : running) {
+            long waiting = s.waitingNanos(now);
+            if (waiting > longestNanos) {
+                longest = s;
+                longestNanos = waiting;
+            }
+        }
+        if (longest == null) {
+            return false;
+        }
+        longest.preempt();
+        return true;
+    }
+
+    /** A slot for {@code peer} once the preempted dump has let go of its own; null, or why not. */
+    private String awaitSlot(PeerKey peer) {
+        long deadline = System.nanoTime() + SLOT_WAIT_MILLIS * 1_000_000L;
+        String full;
+        do {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            full = dumpSlots.tryAcquire(peer);
+            if (full == null) {
+                return null;
+            }
+        } while (System.nanoTime() < deadline);
+        return dumpSlots.tryAcquire(peer);
     }
 
     /** Dumps already running may finish. */
@@ -115,17 +189,5 @@ final class DumpCalls {
     /** Interrupts dumps still running. */
     void shutdownNow() {
         dumpExecutor.shutdownNow();
-    }
-
-    /** Whom a dump slot is counted against: the process on the Unix socket, the address on TCP. */
-    private static String peerOf(Caller caller) {
-        if (caller == null) {
-            return "an unknown peer";
-        }
-        if (caller.transport() == Transport.UNIX) {
-            return caller.peer() == null ? "unix (no credentials)" : "pid " + caller.peer().pid();
-        }
-        return caller.remoteAddress() instanceof java.net.InetSocketAddress a && a.getAddress() != null
-                ? a.getAddress().getHostAddress() : String.valueOf(caller.remoteAddress());
     }
 }

@@ -21,13 +21,16 @@ final class DumpChunkStream extends OutputStream {
     private static final long READY_POLL_MILLIS = 100;
 
     private final ServerCallStreamObserver<DumpChunk> call;
-    private final byte[] buffer;
+    private byte[] buffer;
     private final long stallTimeoutNanos;
     private final Object readyLock = new Object();
     private int count;
     private long bytesSent;
     private int chunksSent;
     private volatile boolean cancelled;
+    private volatile boolean preempted;
+    /** When the writer started waiting for the client, or -1 while it is not waiting. */
+    private volatile long waitingSince = -1;
     private boolean closed;
 
     DumpChunkStream(ServerCallStreamObserver<DumpChunk> call, int chunkBytes) {
@@ -67,6 +70,18 @@ final class DumpChunkStream extends OutputStream {
 
     boolean cancelled() {
         return cancelled;
+    }
+
+    /** How long the writer has been waiting for the client to read, in ns; -1 when it is not waiting. */
+    long waitingNanos(long now) {
+        long since = waitingSince;
+        return since < 0 ? -1 : now - since;
+    }
+
+    /** Gives the dump up because its slot is needed: the waiting writer fails with {@link StalledException}. */
+    void preempt() {
+        preempted = true;
+        onCancel();
     }
 
     @Override
@@ -117,6 +132,15 @@ final class DumpChunkStream extends OutputStream {
         closed = true;
     }
 
+    /**
+     * Drops the chunk buffer. The call keeps this sink (its handlers) until the client has read
+     * the last byte, which may be never; the buffer must not live that long.
+     */
+    void discard() {
+        closed = true;
+        buffer = null;
+    }
+
     long bytesSent() {
         return bytesSent;
     }
@@ -129,7 +153,7 @@ final class DumpChunkStream extends OutputStream {
         if (cancelled) {
             throw new IOException("dump cancelled: the client went away or its deadline passed");
         }
-        if (closed) {
+        if (closed || buffer == null) {
             throw new IOException("dump sink already closed");
         }
     }
@@ -146,6 +170,14 @@ final class DumpChunkStream extends OutputStream {
         long start = System.nanoTime();
         synchronized (readyLock) {
             while (!call.isReady()) {
+                if (waitingSince < 0) {
+                    waitingSince = start;
+                }
+                if (preempted) {
+                    throw new StalledException("dump given up: the client read nothing for "
+                            + (System.nanoTime() - start) / 1_000_000 + " ms after " + bytesSent
+                            + " bytes while another caller needed its slot");
+                }
                 if (cancelled) {
                     throw new IOException("dump cancelled: the client went away or its deadline passed");
                 }
@@ -162,6 +194,7 @@ final class DumpChunkStream extends OutputStream {
                     throw new IOException("interrupted while waiting for the client to read", e);
                 }
             }
+            waitingSince = -1;
         }
         if (cancelled) {
             throw new IOException("dump cancelled: the client went away or its deadline passed");

@@ -103,7 +103,7 @@ public final class GfxStatsServer {
         NettyServerBuilder builder = NettyServerBuilder
                 .forAddress(new DomainSocketAddress(socketFile.path().toString()),
                         InternalNettyServerCredentials.create(new AdmissionNegotiator(new PeerCredentialsNegotiator(),
-                                connections, limits, ownerUid, false, false, refusals)))
+                                connections, limits, ownerUid, false, false, refusals, config.dumpStallTimeout())))
                 .channelType(EpollServerDomainSocketChannel.class)
                 // Unix sockets have no keepalive; without this Netty warns on every connection.
                 .withChildOption(ChannelOption.SO_KEEPALIVE, null)
@@ -117,7 +117,7 @@ public final class GfxStatsServer {
                 ? InternalProtocolNegotiators.serverTls(tcp.sslContext) : InternalProtocolNegotiators.serverPlaintext();
         NettyServerBuilder builder = NettyServerBuilder.forAddress(tcp.address, InternalNettyServerCredentials.create(
                         new AdmissionNegotiator(negotiation, connections, limits, ownerUid, true, tcp.sslContext != null,
-                                refusals)))
+                                refusals, config.dumpStallTimeout())))
                 .channelType(EpollServerSocketChannel.class)
                 .maxConnectionIdle(limits.tcpIdle().toMillis(), TimeUnit.MILLISECONDS)
                 .addService(ServerInterceptors.intercept(MalformedRequests.guard(service.bindService(), refusals),

@@ -32,10 +32,22 @@ import org.slf4j.LoggerFactory;
 public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
     private static final Logger LOG = LoggerFactory.getLogger(GfxStatsService.class);
 
+    /**
+     * Dump streams open until their client has read them. Flow control keeps what each one
+     * buffers to one chunk beyond gRPC's 32 KiB ready threshold, so these also cap the memory of
+     * unread dumps: 48 x 96 KiB = 4.5 MiB (docs/operations.md, "Memory").
+     */
+    static final int MAX_DUMP_STREAMS = 48;
+    static final int MAX_DUMP_STREAMS_PER_PEER = 8;
+    static final int DUMP_STREAMS_OWNER_RESERVE = 16;
+
     private final StatsBackend backend;
     private final RegisterCalls registrations;
     private final DumpCalls dumps;
     private final LiveWatches watches;
+    private final StreamShares feedShares = CompositorFeedCalls.shares();
+    private final RefusalLog feedRefusals = new RefusalLog();
+    private final int ownerUid;
     private volatile boolean stopping;
 
     public GfxStatsService(StatsBackend backend, int dumpChunkBytes, int maxConcurrentDumps) {
@@ -54,9 +66,23 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
             throw new IllegalArgumentException("chunk size and dump limits must be positive");
         }
         this.registrations = new RegisterCalls(backend, () -> stopping);
+        this.ownerUid = ownUid();
+        RefusalLog stalls = new RefusalLog();
         this.dumps = new DumpCalls(backend, () -> stopping, dumpChunkBytes, maxConcurrentDumps, maxDumpsPerPeer,
-                dumpStallTimeout.toNanos(), daemonThreads("gfxstats-dump-"));
-        this.watches = new LiveWatches(backend, daemonThreads("gfxstats-watch-"));
+                dumpStallTimeout.toNanos(), daemonThreads("gfxstats-dump-"),
+                new StreamShares("open dump streams", MAX_DUMP_STREAMS, MAX_DUMP_STREAMS_PER_PEER,
+                        DUMP_STREAMS_OWNER_RESERVE), ownerUid, stalls);
+        this.watches = new LiveWatches(backend, daemonThreads("gfxstats-watch-"), ownerUid,
+                dumpStallTimeout.toNanos(), stalls);
+    }
+
+    /** The daemon's uid, whose processes may use the reserves; -1 (only root) if it cannot be read. */
+    private static int ownUid() {
+        try {
+            return OwnerOnly.currentUid();
+        } catch (java.io.IOException e) {
+            return -1;
+        }
     }
 
     /** Registrations currently open. */
@@ -103,7 +129,7 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
     @Override
     public StreamObserver<io.gfxstats.rpc.v1.DisplayFrameBatch> feedDisplayFrames(
             StreamObserver<io.gfxstats.rpc.v1.FeedSummary> observer) {
-        return new CompositorFeedCalls(backend).open(observer);
+        return new CompositorFeedCalls(backend, feedShares, ownerUid, feedRefusals).open(observer);
     }
 
     /**

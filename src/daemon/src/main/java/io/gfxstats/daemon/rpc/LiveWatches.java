@@ -11,7 +11,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -22,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * The open {@code Watch} calls: each gets a snapshot at once and then every interval from one
  * scheduler thread, until the client cancels, its deadline passes or the daemon stops. A
  * snapshot is skipped while the client is not ready for more (they are cumulative, so a slow
- * client loses resolution, not counts). Bounded: {@value #MAX_WATCHES} at once.
+ * client loses resolution, not counts); one that has taken nothing for the stall timeout is
+ * ended. Bounded: {@value #MAX_WATCHES} at once, {@value #MAX_WATCHES_PER_PEER} per peer, the last
+ * {@value #OWNER_RESERVE} kept for the daemon's own user ({@link StreamShares}).
  */
 final class LiveWatches {
     private static final Logger LOG = LoggerFactory.getLogger(LiveWatches.class);
@@ -30,15 +31,24 @@ final class LiveWatches {
     static final int MIN_WATCH_INTERVAL_MS = 200;
     static final int MAX_WATCH_INTERVAL_MS = 3_600_000;
     static final int DEFAULT_WATCH_INTERVAL_MS = 1000;
-    static final int MAX_WATCHES = 32;
+    static final int MAX_WATCHES = 40;
+    static final int MAX_WATCHES_PER_PEER = 4;
+    static final int OWNER_RESERVE = 8;
 
     private final StatsBackend backend;
-    private final Semaphore slots = new Semaphore(MAX_WATCHES);
+    private final StreamShares shares = new StreamShares("live watches", MAX_WATCHES, MAX_WATCHES_PER_PEER,
+            OWNER_RESERVE);
+    private final int ownerUid;
+    private final long stallTimeoutNanos;
+    private final RefusalLog stalls;
     private final Set<Watch> open = ConcurrentHashMap.newKeySet();
     private final ScheduledThreadPoolExecutor scheduler;
 
-    LiveWatches(StatsBackend backend, ThreadFactory threads) {
+    LiveWatches(StatsBackend backend, ThreadFactory threads, int ownerUid, long stallTimeoutNanos, RefusalLog stalls) {
         this.backend = backend;
+        this.ownerUid = ownerUid;
+        this.stallTimeoutNanos = stallTimeoutNanos;
+        this.stalls = stalls;
         this.scheduler = new ScheduledThreadPoolExecutor(1, threads);
         scheduler.setRemoveOnCancelPolicy(true);
     }
@@ -50,13 +60,15 @@ final class LiveWatches {
                     + MIN_WATCH_INTERVAL_MS + ".." + MAX_WATCH_INTERVAL_MS + " ms: " + interval).asRuntimeException());
             return;
         }
-        if (!slots.tryAcquire()) {
-            call.onError(Status.RESOURCE_EXHAUSTED.withDescription("too many live watches (limit "
-                    + MAX_WATCHES + "); retry shortly").asRuntimeException());
+        StreamShares.Share share;
+        try {
+            share = shares.acquire(PeerKey.of(Caller.current(), ownerUid));
+        } catch (StreamShares.Refused e) {
+            call.onError(Status.RESOURCE_EXHAUSTED.withDescription(e.getMessage()).asRuntimeException());
             return;
         }
         Watch watch = new Watch(call, request.getPackageName());
-        call.setOnCancelHandler(watch::end);
+        share.releaseWhenDone(call, watch::end);
         open.add(watch);
         try {
             watch.future = scheduler.scheduleAtFixedRate(Context.current().wrap(watch::tick), 0, interval,
@@ -85,6 +97,7 @@ final class LiveWatches {
         private final String packageName;
         private final AtomicBoolean ended = new AtomicBoolean();
         private volatile ScheduledFuture<?> future;
+        private long unreadySince = -1;
 
         Watch(ServerCallStreamObserver<LiveSnapshot> call, String packageName) {
             this.call = call;
@@ -101,8 +114,18 @@ final class LiveWatches {
                 return;
             }
             if (!call.isReady()) {
+                long now = System.nanoTime();
+                if (unreadySince < 0) {
+                    unreadySince = now;
+                } else if (now - unreadySince > stallTimeoutNanos) {
+                    String why = "watch stalled: the client read nothing for " + stallTimeoutNanos / 1_000_000
+                            + " ms (setting dump.stall.timeout)";
+                    stalls.refused("watch for " + GfxStatsService.describeCaller() + " ended: " + why);
+                    fail(Status.DEADLINE_EXCEEDED.withDescription(why));
+                }
                 return;
             }
+            unreadySince = -1;
             try {
                 LiveSnapshot s = backend.liveSnapshot(packageName);
                 synchronized (this) {
@@ -113,6 +136,10 @@ final class LiveWatches {
             } catch (StatsException e) {
                 fail(e.toStatus());
             } catch (RuntimeException e) {
+                if (call.isCancelled() || ended.get()) {
+                    end(); // the client left while the snapshot was made: nothing to report
+                    return;
+                }
                 LOG.error("watch failed for {}", GfxStatsService.describeCaller(), e);
                 fail(GfxStatsService.internal("watch failed", e));
             }
@@ -125,7 +152,6 @@ final class LiveWatches {
             }
             cancel();
             open.remove(this);
-            slots.release();
             return true;
         }
 

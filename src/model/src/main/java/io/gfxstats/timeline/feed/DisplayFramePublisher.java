@@ -16,17 +16,33 @@ public final class DisplayFramePublisher implements AutoCloseable {
     private final DisplayOutcomeWriter ring;
     /** Distinct outputs a daemon keeps state for: far more than displays, few enough to bound memory. */
     public static final int MAX_OUTPUTS = 256;
+    /**
+     * An output that has presented nothing for this long may give its place to a new one: real
+     * compositors get new output ids at every monitor hot-plug, and a feed that once named
+     * thousands of ids must not refuse every new one until the daemon restarts (issue 26).
+     */
+    public static final long OUTPUT_IDLE_NANOS = 60_000_000_000L;
 
-    private final Map<Long, OutputState> outputs = new HashMap<>();
+    /** In order of last publication, oldest first. */
+    private final Map<Long, OutputState> outputs = new java.util.LinkedHashMap<>(16, 0.75f, true);
+    private final java.util.function.LongSupplier nanoClock;
 
     private static final class OutputState {
         long lastMsc;
         long previousPresent;
+        long lastPublishedNanos;
     }
 
     public DisplayFramePublisher(Thresholds thresholds, DisplayOutcomeWriter ring) {
+        this(thresholds, ring, System::nanoTime);
+    }
+
+    /** @param nanoClock monotonic nanoseconds (tests move it) */
+    public DisplayFramePublisher(Thresholds thresholds, DisplayOutcomeWriter ring,
+                                 java.util.function.LongSupplier nanoClock) {
         this.classifier = new FrameTimelineClassifier(thresholds);
         this.ring = java.util.Objects.requireNonNull(ring, "ring");
+        this.nanoClock = nanoClock;
     }
 
     public java.nio.file.Path ringPath() {
@@ -42,13 +58,15 @@ public final class DisplayFramePublisher implements AutoCloseable {
      * The problem with publishing a frame of {@code output} at {@code msc} now, or null: an
      * output's MSCs must increase, except that the first frame of an output in a new feed (a
      * compositor that restarted, a display that was re-plugged) may start lower; at most
-     * {@link #MAX_OUTPUTS} outputs.
+     * {@link #MAX_OUTPUTS} outputs, of which the one idle longest makes room once it has been
+     * idle for {@link #OUTPUT_IDLE_NANOS}.
      */
     public synchronized String check(long output, long msc, boolean firstOfFeed) {
         OutputState s = outputs.get(output);
-        if (s == null && outputs.size() >= MAX_OUTPUTS) {
+        if (s == null && outputs.size() >= MAX_OUTPUTS && !forgetIdleOutput()) {
             return "output " + Long.toUnsignedString(output) + " would be output number " + (MAX_OUTPUTS + 1)
-                    + "; the daemon keeps at most " + MAX_OUTPUTS + " (output ids are the outputs' wl_registry names)";
+                    + "; the daemon keeps at most " + MAX_OUTPUTS + " that presented in the last "
+                    + OUTPUT_IDLE_NANOS / 1_000_000_000L + " s (output ids are the outputs' wl_registry names)";
         }
         if (s == null || firstOfFeed || msc > s.lastMsc) {
             return null;
@@ -83,7 +101,18 @@ public final class DisplayFramePublisher implements AutoCloseable {
         classifier.classify(df, s.previousPresent);
         s.previousPresent = df.actualPresent();
         s.lastMsc = msc;
+        s.lastPublishedNanos = nanoClock.getAsLong();
         ring.publish(output, msc, df);
+    }
+
+    /** Forgets the output idle longest if it has been idle long enough; whether it did. */
+    private boolean forgetIdleOutput() {
+        java.util.Iterator<OutputState> oldest = outputs.values().iterator();
+        if (oldest.hasNext() && nanoClock.getAsLong() - oldest.next().lastPublishedNanos >= OUTPUT_IDLE_NANOS) {
+            oldest.remove();
+            return true;
+        }
+        return false;
     }
 
     @Override
