@@ -45,7 +45,7 @@ final class TimelineCommand implements Command {
             PrintStream to = argv.length == 0 ? err : out;
             to.println("usage: gfxstats timeline classify [--present-threshold-ns N] [--deadline-threshold-ns N]"
                     + " [--start-threshold-ns N] [--extended-present-threshold] FILE|-");
-            to.println("       gfxstats timeline perfetto TRACE");
+            to.println("       gfxstats timeline perfetto [--max-packet-mib N] [--sort-window N] TRACE|-");
             to.println("       gfxstats timeline feed [--socket PATH] FILE|-");
             to.println();
             to.println("  classify   classify a frame log (JSON Lines, one DisplayFrame per line) by Android 16's rules");
@@ -56,7 +56,7 @@ final class TimelineCommand implements Command {
         String[] rest = Arrays.copyOfRange(argv, 1, argv.length);
         return switch (argv[0]) {
             case "classify" -> classify(rest, in, out);
-            case "perfetto" -> TimelinePerfetto.run(rest, out);
+            case "perfetto" -> TimelinePerfetto.run(rest, in, out, err);
             case "feed" -> TimelineFeed.run(rest, in, out, System.getenv());
             default -> throw new UsageException("unknown subcommand '" + argv[0] + "' (classify, perfetto or feed)");
         };
