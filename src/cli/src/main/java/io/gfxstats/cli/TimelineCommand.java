@@ -3,7 +3,6 @@ package io.gfxstats.cli;
 import io.gfxstats.timeline.Thresholds;
 import io.gfxstats.timeline.log.FrameLogClassifier;
 import io.gfxstats.timeline.log.FrameLogException;
-import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
@@ -96,13 +95,18 @@ final class TimelineCommand implements Command {
         String input = args.positionals().get(0);
         String name = input.equals("-") ? "stdin" : input;
         OutputStream stdout = BinaryStdout.of(out);
-        try (BufferedReader reader = new BufferedReader(open(input, in))) {
+        try (Reader reader = open(input, in)) {
             Writer writer = new BufferedWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8));
+            long frames;
             try {
-                new FrameLogClassifier(thresholds).classify(reader, writer);
+                frames = new FrameLogClassifier(thresholds).classify(reader, writer);
             } catch (FrameLogException e) {
                 writer.flush();
                 throw new UsageException(name + " " + e.getMessage(), e);
+            }
+            if (frames == 0) {
+                throw new UsageException(name + ": no frames (the input is empty or blank; a frame log has one JSON"
+                        + " object per line, see docs/frametimeline.md)");
             }
             return 0;
         } catch (java.nio.charset.CharacterCodingException e) {

@@ -11,19 +11,25 @@ import java.util.TreeMap;
  * Perfetto's {@code android_frame_timeline_metric} of one process: frames and missed frames counted
  * per distinct token, durations of the frames not dropped, distinct tokens per jank type and present
  * type. The metric needs every token (it counts distinct ones) and every duration (its percentiles
- * are exact), so each actual SurfaceFrame costs 21 bytes in primitive arrays and nothing else; the
- * counts are worked out once, when first asked for.
+ * are exact), so each actual SurfaceFrame costs 4 bytes (its duration) and each app frame 13 (its
+ * token, jank and present type; the layers of one frame that finish together share them), in
+ * primitive blocks. The counts are worked out once, when first asked for.
  */
 public final class ProcessMetric {
     private static final int PRESENT_TYPES = 6;
 
+    /** Columns grow a block at a time: no copy of everything held, no doubling past what is needed. */
+    private static final int BLOCK = 1 << 16;
+
     final int pid;
-    private long[] tokens = new long[64];
-    private int[] janks = new int[64];
-    private byte[] presents = new byte[64];
+    private long[][] tokens = new long[0][];
+    private int[][] janks = new int[0][];
+    private byte[][] presents = new byte[0][];
     private int frames;
-    private long[] durations = new long[64];
+    private int[][] durations = new int[0][];
     private int durationCount;
+    /** Durations of 2^31 ns (2.1 s) or more: rare, so kept apart from the 4-byte column. */
+    private long[] longDurations = new long[0];
     private Counts counts;
 
     ProcessMetric(int pid) {
@@ -31,27 +37,63 @@ public final class ProcessMetric {
     }
 
     void add(long token, int protoJank, int presentType, long dur, boolean dropped) {
-        if (frames == tokens.length) {
-            int n = frames * 2;
-            tokens = Arrays.copyOf(tokens, n);
-            janks = Arrays.copyOf(janks, n);
-            presents = Arrays.copyOf(presents, n);
-        }
-        tokens[frames] = token;
-        janks[frames] = protoJank;
-        presents[frames] = (byte) presentType;
-        frames++;
-        if (!dropped && dur >= 0) {
-            if (durationCount == durations.length) {
-                durations = Arrays.copyOf(durations, durationCount * 2);
-            }
-            durations[durationCount++] = dur;
-        }
         counts = null;
+        if (!dropped && dur >= 0) {
+            if (dur > Integer.MAX_VALUE) {
+                longDurations = java.util.Arrays.copyOf(longDurations, longDurations.length + 1);
+                longDurations[longDurations.length - 1] = dur;
+            } else {
+                if (durationCount == durations.length * BLOCK) {
+                    durations = Arrays.copyOf(durations, durations.length + 1);
+                    durations[durations.length - 1] = new int[BLOCK];
+                }
+                durations[durationCount / BLOCK][durationCount % BLOCK] = (int) dur;
+                durationCount++;
+            }
+        }
+        // The layers of one app frame usually finish together: one record for the token then.
+        if (frames > 0) {
+            int last = frames - 1;
+            if (tokens[last / BLOCK][last % BLOCK] == token && janks[last / BLOCK][last % BLOCK] == protoJank
+                    && presents[last / BLOCK][last % BLOCK] == presentType) {
+                return;
+            }
+        }
+        if (frames == tokens.length * BLOCK) {
+            tokens = Arrays.copyOf(tokens, tokens.length + 1);
+            tokens[tokens.length - 1] = new long[BLOCK];
+            janks = Arrays.copyOf(janks, janks.length + 1);
+            janks[janks.length - 1] = new int[BLOCK];
+            presents = Arrays.copyOf(presents, presents.length + 1);
+            presents[presents.length - 1] = new byte[BLOCK];
+        }
+        tokens[frames / BLOCK][frames % BLOCK] = token;
+        janks[frames / BLOCK][frames % BLOCK] = protoJank;
+        presents[frames / BLOCK][frames % BLOCK] = (byte) presentType;
+        frames++;
+    }
+
+    private long token(int i) {
+        return tokens[i / BLOCK][i % BLOCK];
+    }
+
+    private int jank(int i) {
+        return janks[i / BLOCK][i % BLOCK];
+    }
+
+    private int present(int i) {
+        return presents[i / BLOCK][i % BLOCK];
     }
 
     private record Counts(int total, int missed, int missedApp, int missedSf, int dropped,
-            Map<String, int[]> jankTypes, long[] sortedDurations) {
+            Map<String, int[]> jankTypes, int[] shortSorted, long[] longSorted) {
+        int durations() {
+            return shortSorted.length + longSorted.length;
+        }
+
+        long duration(int i) {
+            return i < shortSorted.length ? shortSorted[i] : longSorted[i - shortSorted.length];
+        }
     }
 
     private Counts counts() {
@@ -75,7 +117,7 @@ public final class ProcessMetric {
         Map<String, int[]> types = new TreeMap<>();
         Map<Integer, java.util.List<String>> names = new LinkedHashMap<>();
         for (int i = 0; i < frames; i++) {
-            for (String type : names.computeIfAbsent(janks[i], PerfettoNames::jankTypes)) {
+            for (String type : names.computeIfAbsent(jank(i), PerfettoNames::jankTypes)) {
                 types.putIfAbsent(type, null);
             }
         }
@@ -84,25 +126,32 @@ public final class ProcessMetric {
             for (int p = -1; p < PRESENT_TYPES; p++) {
                 int n = 0;
                 for (int i = 0; i < frames; i++) {
-                    if ((p < 0 || presents[i] == p) && names.get(janks[i]).contains(type)) {
-                        scratch[n++] = tokens[i];
+                    if ((p < 0 || present(i) == p) && names.get(jank(i)).contains(type)) {
+                        scratch[n++] = token(i);
                     }
                 }
                 byPresent[p + 1] = distinctCount(scratch, n);
             }
             types.put(type, byPresent);
         }
-        long[] sorted = Arrays.copyOf(durations, durationCount);
-        Arrays.sort(sorted);
-        return new Counts(total, missed, missedApp, missedSf, droppedFrames, types, sorted);
+        scratch = null;
+        // Every long duration is above every int one: the two sorted columns read as one.
+        int[] shortSorted = new int[durationCount];
+        for (int b = 0; b < durations.length; b++) {
+            System.arraycopy(durations[b], 0, shortSorted, b * BLOCK, Math.min(BLOCK, durationCount - b * BLOCK));
+        }
+        Arrays.sort(shortSorted);
+        long[] longSorted = longDurations.clone();
+        Arrays.sort(longSorted);
+        return new Counts(total, missed, missedApp, missedSf, droppedFrames, types, shortSorted, longSorted);
     }
 
     /** Distinct tokens of the frames with any of the jank bits {@code anyOf} (0: all frames). */
     private int distinct(long[] scratch, int anyOf) {
         int n = 0;
         for (int i = 0; i < frames; i++) {
-            if (anyOf == 0 || (janks[i] & anyOf) != 0) {
-                scratch[n++] = tokens[i];
+            if (anyOf == 0 || (jank(i) & anyOf) != 0) {
+                scratch[n++] = token(i);
             }
         }
         return distinctCount(scratch, n);
@@ -140,29 +189,30 @@ public final class ProcessMetric {
     }
 
     public long durMax() {
-        long[] d = counts().sortedDurations;
-        return d.length == 0 ? 0 : d[d.length - 1];
+        Counts c = counts();
+        return c.durations() == 0 ? 0 : c.duration(c.durations() - 1);
     }
 
     public long durAvg() {
-        long[] d = counts().sortedDurations;
+        Counts c = counts();
         long sum = 0;
-        for (long v : d) {
-            sum += v;
+        for (int i = 0; i < c.durations(); i++) {
+            sum += c.duration(i);
         }
-        return d.length == 0 ? 0 : sum / d.length;
+        return c.durations() == 0 ? 0 : sum / c.durations();
     }
 
     /** Percentile with linear interpolation between ranks, as the metric computes it. */
     public double durPercentile(double p) {
-        long[] sorted = counts().sortedDurations;
-        if (sorted.length == 0) {
+        Counts c = counts();
+        int n = c.durations();
+        if (n == 0) {
             return 0;
         }
-        double rank = p / 100.0 * (sorted.length - 1);
+        double rank = p / 100.0 * (n - 1);
         int lo = (int) Math.floor(rank);
-        int hi = Math.min(lo + 1, sorted.length - 1);
-        return sorted[lo] + (rank - lo) * (sorted[hi] - sorted[lo]);
+        int hi = Math.min(lo + 1, n - 1);
+        return c.duration(lo) + (rank - lo) * (c.duration(hi) - c.duration(lo));
     }
 
     /** Distinct tokens with this jank type, in total ({@code present} -1) or with present type {@code present}. */
