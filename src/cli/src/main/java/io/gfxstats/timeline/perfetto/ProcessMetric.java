@@ -31,12 +31,18 @@ public final class ProcessMetric {
     /** Durations of 2^31 ns (2.1 s) or more: rare, so kept apart from the 4-byte column. */
     private long[] longDurations = new long[0];
     private Counts counts;
+    /** Whether tokens were added in non-decreasing order. */
+    private boolean ascending = true;
+    private long[] scratch;
 
     ProcessMetric(int pid) {
         this.pid = pid;
     }
 
     void add(long token, int protoJank, int presentType, long dur, boolean dropped) {
+        if (durations == null) {
+            throw new IllegalStateException("frames added after the metric was counted");
+        }
         counts = null;
         if (!dropped && dur >= 0) {
             if (dur > Integer.MAX_VALUE) {
@@ -66,6 +72,9 @@ public final class ProcessMetric {
             janks[janks.length - 1] = new int[BLOCK];
             presents = Arrays.copyOf(presents, presents.length + 1);
             presents[presents.length - 1] = new byte[BLOCK];
+        }
+        if (frames > 0 && token < token(frames - 1)) {
+            ascending = false;
         }
         tokens[frames / BLOCK][frames % BLOCK] = token;
         janks[frames / BLOCK][frames % BLOCK] = protoJank;
@@ -107,13 +116,11 @@ public final class ProcessMetric {
         int app = JankType.toProto(JankType.PERFETTO_APP_JANK);
         int sf = JankType.toProto(JankType.PERFETTO_SF_JANK);
         int dropped = JankType.toProto(JankType.DROPPED);
-        // One pass per question over a reused scratch array: memory stays at one more long per frame.
-        long[] scratch = new long[frames];
-        int total = distinct(scratch, 0);
-        int missed = distinct(scratch, app | sf | dropped);
-        int missedApp = distinct(scratch, app);
-        int missedSf = distinct(scratch, sf);
-        int droppedFrames = distinct(scratch, dropped);
+        int total = distinct(i -> true);
+        int missed = distinct(i -> (jank(i) & (app | sf | dropped)) != 0);
+        int missedApp = distinct(i -> (jank(i) & app) != 0);
+        int missedSf = distinct(i -> (jank(i) & sf) != 0);
+        int droppedFrames = distinct(i -> (jank(i) & dropped) != 0);
         Map<String, int[]> types = new TreeMap<>();
         Map<Integer, java.util.List<String>> names = new LinkedHashMap<>();
         for (int i = 0; i < frames; i++) {
@@ -124,44 +131,58 @@ public final class ProcessMetric {
         for (String type : types.keySet()) {
             int[] byPresent = new int[PRESENT_TYPES + 1];
             for (int p = -1; p < PRESENT_TYPES; p++) {
-                int n = 0;
-                for (int i = 0; i < frames; i++) {
-                    if ((p < 0 || present(i) == p) && names.get(jank(i)).contains(type)) {
-                        scratch[n++] = token(i);
-                    }
-                }
-                byPresent[p + 1] = distinctCount(scratch, n);
+                int present = p;
+                byPresent[p + 1] = distinct(i -> (present < 0 || present(i) == present)
+                        && names.get(jank(i)).contains(type));
             }
             types.put(type, byPresent);
         }
         scratch = null;
-        // Every long duration is above every int one: the two sorted columns read as one.
+        // Every long duration is above every int one: the two sorted columns read as one. The
+        // blocks are let go while they are copied, so the sort needs no second copy.
         int[] shortSorted = new int[durationCount];
         for (int b = 0; b < durations.length; b++) {
             System.arraycopy(durations[b], 0, shortSorted, b * BLOCK, Math.min(BLOCK, durationCount - b * BLOCK));
+            durations[b] = null;
         }
+        durations = null;
         Arrays.sort(shortSorted);
         long[] longSorted = longDurations.clone();
         Arrays.sort(longSorted);
         return new Counts(total, missed, missedApp, missedSf, droppedFrames, types, shortSorted, longSorted);
     }
 
-    /** Distinct tokens of the frames with any of the jank bits {@code anyOf} (0: all frames). */
-    private int distinct(long[] scratch, int anyOf) {
+    /**
+     * Distinct tokens of the frames {@code keep} selects. SurfaceFlinger hands out tokens in
+     * increasing order, so in a trace they usually come sorted: then a scan counts them with no
+     * copy; otherwise they are copied and sorted.
+     */
+    private int distinct(java.util.function.IntPredicate keep) {
+        int distinct = 0;
+        if (ascending) {
+            boolean any = false;
+            long last = 0;
+            for (int i = 0; i < frames; i++) {
+                if (keep.test(i) && (!any || token(i) != last)) {
+                    distinct++;
+                    last = token(i);
+                    any = true;
+                }
+            }
+            return distinct;
+        }
+        if (scratch == null) {
+            scratch = new long[frames];
+        }
         int n = 0;
         for (int i = 0; i < frames; i++) {
-            if (anyOf == 0 || (jank(i) & anyOf) != 0) {
+            if (keep.test(i)) {
                 scratch[n++] = token(i);
             }
         }
-        return distinctCount(scratch, n);
-    }
-
-    private static int distinctCount(long[] values, int n) {
-        Arrays.sort(values, 0, n);
-        int distinct = 0;
+        Arrays.sort(scratch, 0, n);
         for (int i = 0; i < n; i++) {
-            if (i == 0 || values[i] != values[i - 1]) {
+            if (i == 0 || scratch[i] != scratch[i - 1]) {
                 distinct++;
             }
         }
