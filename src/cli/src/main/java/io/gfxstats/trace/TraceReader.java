@@ -28,7 +28,6 @@ public final class TraceReader {
     private static final byte[] PRINT = MarkerLine.ascii("print");
 
     private final String source;
-    private final MarkerSink sink;
     private final RowHeader header;
     private final MarkerLine marker = new MarkerLine();
     private static final byte[] HTML_DOCTYPE = MarkerLine.ascii("<!DOCTYPE html");
@@ -47,15 +46,19 @@ public final class TraceReader {
     private long firstTs = Long.MAX_VALUE;
     private long lastTs = Long.MIN_VALUE;
 
+    private final MarkerWindow window;
+    /** Marker lines held to put them in timestamp order. */
+    public static final int SORT_WINDOW = MarkerWindow.LINES;
+
     private TraceReader(String source, MarkerSink sink) {
         this.source = source;
-        this.sink = sink;
+        this.window = new MarkerWindow(sink);
         this.header = new RowHeader(source);
     }
 
     /** What a read found besides the markers it delivered. */
     public record Stats(long eventLines, long markerLines, long droppedMarkers, long firstTs, long lastTs,
-            long skippedLines, long firstSkippedLine) {
+            long skippedLines, long firstSkippedLine, long unsortedLines) {
         public boolean hasEvents() {
             return eventLines > 0;
         }
@@ -69,8 +72,9 @@ public final class TraceReader {
             throws IOException, TraceFormatException {
         TraceReader reader = new TraceReader(source, sink);
         new LineScanner(source).scan(in, reader::line, progress);
+        reader.window.finish();
         return new Stats(reader.eventLines, reader.markerLines, reader.droppedMarkers, reader.firstTs, reader.lastTs,
-                reader.skippedLines, reader.firstSkippedLine);
+                reader.skippedLines, reader.firstSkippedLine, reader.window.late());
     }
 
     /** Parses one line [start, end) (without its '\n'). */
@@ -86,6 +90,10 @@ public final class TraceReader {
         if (p >= end) {
             return;
         }
+        lineWithText(b, start, p, end, lineNumber);
+    }
+
+    private void lineWithText(byte[] b, int start, int p, int end, long lineNumber) throws TraceFormatException {
         if (html == null) {
             html = equalsIgnoringCase(b, p, end, HTML_DOCTYPE) || equalsIgnoringCase(b, p, end, HTML);
         }
@@ -142,7 +150,7 @@ public final class TraceReader {
         m.tid = h.tid;
         m.rowTgid = h.rowTgid;
         m.ts = ts;
-        sink.marker(m);
+        window.add(m, p, end);
     }
 
     /** A marker line without a row header is skipped and counted, as trace_streamer skips it. */

@@ -101,6 +101,32 @@ class TraceFilesTest {
     }
 
     @Test
+    void shouldPutSwappedLinesBackInTimeOrder() throws Exception {
+        List<String> r = rows();
+        // The second B is printed before the first E, by another CPU's buffer.
+        String swapped = String.join("\n", List.of(r.get(0), r.get(2), r.get(1), r.get(3))) + "\n";
+        List<TraceReaderTest.Decoded> d = decode(swapped);
+        assertEquals(List.of('B', 'E', 'B', 'E'), d.stream().map(TraceReaderTest.Decoded::phase).toList());
+        assertEquals(List.of(10_000_100_000L, 10_000_200_000L, 10_000_300_000L, 10_000_400_000L),
+                d.stream().map(TraceReaderTest.Decoded::ts).toList());
+        TraceReader.Stats stats = TraceReader.read(new ByteArrayInputStream(swapped.getBytes(StandardCharsets.UTF_8)),
+                "t", m -> { }, null);
+        assertEquals(0, stats.unsortedLines());
+    }
+
+    @Test
+    void shouldCountLinesOutOfOrderByMoreThanTheWindow() throws Exception {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i <= TraceReader.SORT_WINDOW + 1; i++) {
+            text.append(row(String.format(java.util.Locale.ROOT, "20.%06d", i + 10), "B|77|x")).append('\n');
+        }
+        text.append(row("20.000001", "E|77")).append('\n');
+        TraceReader.Stats stats = TraceReader.read(new ByteArrayInputStream(text.toString().getBytes(StandardCharsets.UTF_8)),
+                "t", m -> { }, null);
+        assertEquals(1, stats.unsortedLines());
+    }
+
+    @Test
     void shouldDropASecondOpenFrameQueuedAsTraceStreamerDoes() throws Exception {
         TraceText t = DumpsysMappingTest.trace();
         // Frame C's Frame queued (cookie 3) opened at 100.0995 s and finished at 100.105 s: a second S
