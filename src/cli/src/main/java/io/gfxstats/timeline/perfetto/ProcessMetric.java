@@ -30,6 +30,7 @@ public final class ProcessMetric {
     private int durationCount;
     /** Durations of 2^31 ns (2.1 s) or more: rare, so kept apart from the 4-byte column. */
     private long[] longDurations = new long[0];
+    private int longCount;
     private Counts counts;
     /** Whether tokens were added in non-decreasing order. */
     private boolean ascending = true;
@@ -46,8 +47,10 @@ public final class ProcessMetric {
         counts = null;
         if (!dropped && dur >= 0) {
             if (dur > Integer.MAX_VALUE) {
-                longDurations = java.util.Arrays.copyOf(longDurations, longDurations.length + 1);
-                longDurations[longDurations.length - 1] = dur;
+                if (longCount == longDurations.length) {
+                    longDurations = Arrays.copyOf(longDurations, Math.max(8, longCount * 2));
+                }
+                longDurations[longCount++] = dur;
             } else {
                 if (durationCount == durations.length * BLOCK) {
                     durations = Arrays.copyOf(durations, durations.length + 1);
@@ -95,13 +98,86 @@ public final class ProcessMetric {
     }
 
     private record Counts(int total, int missed, int missedApp, int missedSf, int dropped,
-            Map<String, int[]> jankTypes, int[] shortSorted, long[] longSorted) {
-        int durations() {
-            return shortSorted.length + longSorted.length;
+            Map<String, int[]> jankTypes, SortedDurations durations) {
+    }
+
+    /**
+     * The durations with each block sorted in place (no second copy of them all) and the rare long
+     * ones sorted apart: the i-th smallest is found by bisecting on the value, counting in each
+     * block how many are at most that.
+     */
+    private static final class SortedDurations {
+        private final int[][] blocks;
+        private final int count;
+        private final long[] longs;
+
+        SortedDurations(int[][] blocks, int count, long[] longs) {
+            this.blocks = blocks;
+            this.count = count;
+            this.longs = longs;
+            for (int b = 0; b < blocks.length; b++) {
+                Arrays.sort(blocks[b], 0, blockLength(b));
+            }
+            Arrays.sort(longs);
         }
 
-        long duration(int i) {
-            return i < shortSorted.length ? shortSorted[i] : longSorted[i - shortSorted.length];
+        private int blockLength(int b) {
+            return Math.min(BLOCK, count - b * BLOCK);
+        }
+
+        int size() {
+            return count + longs.length;
+        }
+
+        long sum() {
+            long sum = 0;
+            for (int b = 0; b < blocks.length; b++) {
+                for (int i = 0, n = blockLength(b); i < n; i++) {
+                    sum += blocks[b][i];
+                }
+            }
+            for (long v : longs) {
+                sum += v;
+            }
+            return sum;
+        }
+
+        /** The {@code rank}-th smallest (from 0). */
+        long get(int rank) {
+            if (rank >= count) {
+                return longs[rank - count];
+            }
+            // Every long duration is above every int one: the answer is an int.
+            long lo = 0;
+            long hi = Integer.MAX_VALUE;
+            while (lo < hi) {
+                long mid = (lo + hi) >>> 1;
+                if (atMost(mid) > rank) {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            return lo;
+        }
+
+        private long atMost(long value) {
+            long n = 0;
+            for (int b = 0; b < blocks.length; b++) {
+                int[] block = blocks[b];
+                int lo = 0;
+                int hi = blockLength(b);
+                while (lo < hi) {
+                    int mid = (lo + hi) >>> 1;
+                    if (block[mid] <= value) {
+                        lo = mid + 1;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                n += lo;
+            }
+            return n;
         }
     }
 
@@ -138,18 +214,9 @@ public final class ProcessMetric {
             types.put(type, byPresent);
         }
         scratch = null;
-        // Every long duration is above every int one: the two sorted columns read as one. The
-        // blocks are let go while they are copied, so the sort needs no second copy.
-        int[] shortSorted = new int[durationCount];
-        for (int b = 0; b < durations.length; b++) {
-            System.arraycopy(durations[b], 0, shortSorted, b * BLOCK, Math.min(BLOCK, durationCount - b * BLOCK));
-            durations[b] = null;
-        }
+        SortedDurations sorted = new SortedDurations(durations, durationCount, Arrays.copyOf(longDurations, longCount));
         durations = null;
-        Arrays.sort(shortSorted);
-        long[] longSorted = longDurations.clone();
-        Arrays.sort(longSorted);
-        return new Counts(total, missed, missedApp, missedSf, droppedFrames, types, shortSorted, longSorted);
+        return new Counts(total, missed, missedApp, missedSf, droppedFrames, types, sorted);
     }
 
     /**
@@ -210,30 +277,27 @@ public final class ProcessMetric {
     }
 
     public long durMax() {
-        Counts c = counts();
-        return c.durations() == 0 ? 0 : c.duration(c.durations() - 1);
+        SortedDurations d = counts().durations;
+        return d.size() == 0 ? 0 : d.get(d.size() - 1);
     }
 
     public long durAvg() {
-        Counts c = counts();
-        long sum = 0;
-        for (int i = 0; i < c.durations(); i++) {
-            sum += c.duration(i);
-        }
-        return c.durations() == 0 ? 0 : sum / c.durations();
+        SortedDurations d = counts().durations;
+        return d.size() == 0 ? 0 : d.sum() / d.size();
     }
 
     /** Percentile with linear interpolation between ranks, as the metric computes it. */
     public double durPercentile(double p) {
-        Counts c = counts();
-        int n = c.durations();
+        SortedDurations d = counts().durations;
+        int n = d.size();
         if (n == 0) {
             return 0;
         }
         double rank = p / 100.0 * (n - 1);
         int lo = (int) Math.floor(rank);
         int hi = Math.min(lo + 1, n - 1);
-        return c.duration(lo) + (rank - lo) * (c.duration(hi) - c.duration(lo));
+        long low = d.get(lo);
+        return low + (rank - lo) * (d.get(hi) - low);
     }
 
     /** Distinct tokens with this jank type, in total ({@code present} -1) or with present type {@code present}. */
