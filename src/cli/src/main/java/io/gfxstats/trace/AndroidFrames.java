@@ -29,15 +29,21 @@ final class AndroidFrames {
         }
     }
 
-    /** A doFrame and the DrawFrames of the same vsyncId, if any. */
-    record Frame(Slice doFrame, Slice drawFrames) {
+    /**
+     * A doFrame, the DrawFrames of the same vsyncId (null if none) and when that vsync reached the
+     * process ({@link FrameTable#INVALID} when the trace has no {@code Choreographer#onVsync} for it).
+     */
+    record Frame(Slice doFrame, Slice drawFrames, long vsyncTime) {
     }
 
     private final List<Slice> doFrames = new ArrayList<>();
+    /** When each vsync was delivered to the app: the start of {@code Choreographer#onVsync <vsyncId>}. */
+    private final Map<Long, Long> onVsync = new HashMap<>();
     private final Map<Long, Slice> drawByKey = new HashMap<>();
 
     static final String DO_FRAME = "Choreographer#doFrame ";
     static final String DRAW_FRAMES = "DrawFrames ";
+    static final String ON_VSYNC = "Choreographer#onVsync ";
 
     /** The vsyncId of a name {@code prefix<digits>}, or -1. */
     static long idAfter(String name, String prefix) {
@@ -67,6 +73,10 @@ final class AndroidFrames {
         return s;
     }
 
+    void onVsync(int pid, long vsyncId, long ts) {
+        onVsync.putIfAbsent(key(pid, vsyncId), ts);
+    }
+
     private static long key(int pid, long vsyncId) {
         return ((long) pid << 40) ^ vsyncId;
     }
@@ -75,7 +85,8 @@ final class AndroidFrames {
         List<Frame> out = new ArrayList<>(doFrames.size());
         for (Slice d : doFrames) {
             Slice r = drawByKey.get(key(d.pid, d.vsyncId));
-            out.add(new Frame(d, r != null && r.pid == d.pid && r.vsyncId == d.vsyncId ? r : null));
+            out.add(new Frame(d, r != null && r.pid == d.pid && r.vsyncId == d.vsyncId ? r : null,
+                    onVsync.getOrDefault(key(d.pid, d.vsyncId), FrameTable.INVALID)));
         }
         return out;
     }
