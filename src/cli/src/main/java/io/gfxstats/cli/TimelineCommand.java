@@ -47,7 +47,7 @@ final class TimelineCommand implements Command {
             to.println("       gfxstats timeline perfetto [--max-packet-mib N] [--sort-window N] TRACE|-");
             to.println("       gfxstats timeline feed [--socket PATH] FILE|-");
             to.println();
-            to.println("  classify   classify a frame log (JSON Lines, one DisplayFrame per line) by Android 16's rules");
+            to.println("  classify   classify a frame log (JSON Lines, one DisplayFrame per line) by SurfaceFlinger's April 2025 rules");
             to.println("  perfetto   FrameTimeline jank per process and layer of a Perfetto trace");
             to.println("  feed       send a compositor's display frames (with output and msc) to the daemon");
             return argv.length == 0 ? EXIT_ERROR : 0;
@@ -63,7 +63,7 @@ final class TimelineCommand implements Command {
 
     private static Args classifySpec() {
         return new Args("timeline classify")
-                .value("--present-threshold-ns", "N", "present threshold (default 2000000, Android 16's 2 ms)")
+                .value("--present-threshold-ns", "N", "present threshold (default 2000000, SurfaceFlinger's 2 ms)")
                 .value("--deadline-threshold-ns", "N", "deadline threshold (default 0)")
                 .value("--start-threshold-ns", "N", "start threshold of display frames (default 2000000)")
                 .flag("--extended-present-threshold", "the 4 ms present threshold (Android's "
