@@ -118,7 +118,9 @@ class TimelineClassifyInputTest {
         try (OutputStream in = p.getOutputStream();
                 BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             for (int i = 1; i <= 5; i++) {
-                in.write((frame(i, 40_000_000L * i, 40_000_000L * i) + "\n").getBytes(StandardCharsets.UTF_8));
+                // Odd frames end in CR LF: the LF must not pass for a waiting line and hold the answer back.
+                in.write((frame(i, 40_000_000L * i, 40_000_000L * i) + (i % 2 == 1 ? "\r\n" : "\n"))
+                        .getBytes(StandardCharsets.UTF_8));
                 in.flush();
                 // The answer must come while the input stays open and nothing else is written.
                 String answer = reader.submit(out::readLine).get(1, TimeUnit.MINUTES);

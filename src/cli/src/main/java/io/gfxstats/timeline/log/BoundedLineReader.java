@@ -59,6 +59,11 @@ final class BoundedLineReader {
                     append(start, pos);
                     pos++;
                     skipLf = c == '\r';
+                    if (skipLf && pos < end && buf[pos] == '\n') {
+                        // The LF of a CR LF at hand is taken now, so ready() does not mistake it for a line.
+                        pos++;
+                        skipLf = false;
+                    }
                     return line.toString();
                 }
                 pos++;
