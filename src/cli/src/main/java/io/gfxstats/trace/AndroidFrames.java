@@ -30,8 +30,9 @@ final class AndroidFrames {
     }
 
     /**
-     * A doFrame, the DrawFrames of the same vsyncId (null if none) and when that vsync reached the
-     * process ({@link FrameTable#INVALID} when the trace has no {@code Choreographer#onVsync} for it).
+     * A doFrame, the DrawFrames of the same vsyncId (null if none) and when its vsync was: the
+     * process's {@code Choreographer#onVsync} of that vsyncId, else the last {@code VSYNC-app} tick
+     * before the doFrame, else {@link FrameTable#INVALID}.
      */
     record Frame(Slice doFrame, Slice drawFrames, long vsyncTime) {
     }
@@ -44,6 +45,10 @@ final class AndroidFrames {
     static final String DO_FRAME = "Choreographer#doFrame ";
     static final String DRAW_FRAMES = "DrawFrames ";
     static final String ON_VSYNC = "Choreographer#onVsync ";
+    static final String VSYNC_APP = "VSYNC-app";
+    /** When SurfaceFlinger's app vsync ticked (its VSYNC-app counter changes at every tick), in trace order. */
+    private long[] vsyncApp = new long[64];
+    private int vsyncAppCount;
 
     /** The vsyncId of a name {@code prefix<digits>}, or -1. */
     static long idAfter(String name, String prefix) {
@@ -77,16 +82,44 @@ final class AndroidFrames {
         onVsync.putIfAbsent(key(pid, vsyncId), ts);
     }
 
+    void vsyncApp(long ts) {
+        if (vsyncAppCount == vsyncApp.length) {
+            vsyncApp = java.util.Arrays.copyOf(vsyncApp, vsyncAppCount * 2);
+        }
+        vsyncApp[vsyncAppCount++] = ts;
+    }
+
+    /** The last VSYNC-app tick at or before {@code ts}, or {@link FrameTable#INVALID}. */
+    private long lastVsyncAppTick(long ts, long[] sortedTicks) {
+        int lo = 0;
+        int hi = sortedTicks.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (sortedTicks[mid] <= ts) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo == 0 ? FrameTable.INVALID : sortedTicks[lo - 1];
+    }
+
     private static long key(int pid, long vsyncId) {
         return ((long) pid << 40) ^ vsyncId;
     }
 
     List<Frame> frames() {
+        long[] ticks = java.util.Arrays.copyOf(vsyncApp, vsyncAppCount);
+        java.util.Arrays.sort(ticks);
         List<Frame> out = new ArrayList<>(doFrames.size());
         for (Slice d : doFrames) {
             Slice r = drawByKey.get(key(d.pid, d.vsyncId));
-            out.add(new Frame(d, r != null && r.pid == d.pid && r.vsyncId == d.vsyncId ? r : null,
-                    onVsync.getOrDefault(key(d.pid, d.vsyncId), FrameTable.INVALID)));
+            // The app's own onVsync first; else SurfaceFlinger's last VSYNC-app tick before the doFrame.
+            long vsync = onVsync.getOrDefault(key(d.pid, d.vsyncId), FrameTable.INVALID);
+            if (vsync == FrameTable.INVALID) {
+                vsync = lastVsyncAppTick(d.start, ticks);
+            }
+            out.add(new Frame(d, r != null && r.pid == d.pid && r.vsyncId == d.vsyncId ? r : null, vsync));
         }
         return out;
     }

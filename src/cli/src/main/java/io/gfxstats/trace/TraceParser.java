@@ -15,6 +15,7 @@ public final class TraceParser implements MarkerSink {
     private static final byte[] DO_FRAME = MarkerLine.ascii(AndroidFrames.DO_FRAME);
     private static final byte[] DRAW_FRAMES = MarkerLine.ascii(AndroidFrames.DRAW_FRAMES);
     private static final byte[] ON_VSYNC = MarkerLine.ascii(AndroidFrames.ON_VSYNC);
+    private static final byte[] VSYNC_APP = MarkerLine.ascii(AndroidFrames.VSYNC_APP);
 
     private final OhosFrames ohos = new OhosFrames();
     private final AndroidFrames android = new AndroidFrames();
@@ -48,6 +49,11 @@ public final class TraceParser implements MarkerSink {
             case 'E' -> stacks.end(line, t);
             case 'S' -> stacks.asyncStart(line);
             case 'F' -> stacks.asyncFinish(line);
+            case 'C' -> {
+                if (line.nameEquals(VSYNC_APP)) {
+                    android.vsyncApp(line.ts());
+                }
+            }
             default -> {
                 // counters and track-async markers carry nothing frames use
             }

@@ -71,6 +71,20 @@ class AndroidTraceFramesTest {
     }
 
     @Test
+    void shouldTakeTheVsyncFromSurfaceFlingersVsyncAppTicksWithoutOnVsync() throws Exception {
+        TraceText t = trace(false);
+        // SurfaceFlinger (pid 600) flips its VSYNC-app counter at every app vsync.
+        TraceText ticks = new TraceText();
+        ticks.api19 = false;
+        ticks.raw(1_000_000_000L, 600, 600, "C|600|VSYNC-app|1");
+        ticks.raw(1_016_667_000L, 600, 600, "C|600|VSYNC-app|0");
+        ticks.raw(1_033_334_000L, 600, 600, "C|600|VSYNC-app|1");
+        List<TraceFrame> frames = frames(ticks.text() + t.text());
+        assertEquals(List.of(1_000_000_000L, 1_016_667_000L), frames.stream().map(TraceFrame::expectedStart).toList());
+        assertEquals(List.of(0, 0), frames.stream().map(TraceFrame::flag).toList());
+    }
+
+    @Test
     void shouldCountOnlyFramesThatDrewInEveryOutput(@TempDir Path dir) throws Exception {
         assertEquals(2, frames(trace().text()).size(), "vsync 8's doFrame drew nothing: no frame, as on Android");
         Path file = dir.resolve("android.atrace");
