@@ -129,7 +129,7 @@ GFX_CLI_FLAGS=(
 )
 # `gfxstats record` runs as long as the renderer feeding it: the optimizing compiler pays for itself
 # there (about 2x fewer CPU ns per line than C1 alone, docs/benchmarks.md), so it goes without
-# TieredStopAtLevel.
+# TieredStopAtLevel; so does `gfxstats timeline` (live frame logs, traces of gigabytes).
 GFX_RECORD_FLAGS=(
   -XX:+UseSerialGC
   -XX:-UsePerfData

@@ -3,7 +3,6 @@ package io.gfxstats.cli;
 import io.gfxstats.timeline.Thresholds;
 import io.gfxstats.timeline.log.FrameLogClassifier;
 import io.gfxstats.timeline.log.FrameLogException;
-import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,10 +44,10 @@ final class TimelineCommand implements Command {
             PrintStream to = argv.length == 0 ? err : out;
             to.println("usage: gfxstats timeline classify [--present-threshold-ns N] [--deadline-threshold-ns N]"
                     + " [--start-threshold-ns N] [--extended-present-threshold] FILE|-");
-            to.println("       gfxstats timeline perfetto TRACE");
+            to.println("       gfxstats timeline perfetto [--max-packet-mib N] [--sort-window N] TRACE|-");
             to.println("       gfxstats timeline feed [--socket PATH] FILE|-");
             to.println();
-            to.println("  classify   classify a frame log (JSON Lines, one DisplayFrame per line) by Android 16's rules");
+            to.println("  classify   classify a frame log (JSON Lines, one DisplayFrame per line) by SurfaceFlinger's April 2025 rules");
             to.println("  perfetto   FrameTimeline jank per process and layer of a Perfetto trace");
             to.println("  feed       send a compositor's display frames (with output and msc) to the daemon");
             return argv.length == 0 ? EXIT_ERROR : 0;
@@ -56,7 +55,7 @@ final class TimelineCommand implements Command {
         String[] rest = Arrays.copyOfRange(argv, 1, argv.length);
         return switch (argv[0]) {
             case "classify" -> classify(rest, in, out);
-            case "perfetto" -> TimelinePerfetto.run(rest, out);
+            case "perfetto" -> TimelinePerfetto.run(rest, in, out, err);
             case "feed" -> TimelineFeed.run(rest, in, out, System.getenv());
             default -> throw new UsageException("unknown subcommand '" + argv[0] + "' (classify, perfetto or feed)");
         };
@@ -64,7 +63,7 @@ final class TimelineCommand implements Command {
 
     private static Args classifySpec() {
         return new Args("timeline classify")
-                .value("--present-threshold-ns", "N", "present threshold (default 2000000, Android 16's 2 ms)")
+                .value("--present-threshold-ns", "N", "present threshold (default 2000000, SurfaceFlinger's 2 ms)")
                 .value("--deadline-threshold-ns", "N", "deadline threshold (default 0)")
                 .value("--start-threshold-ns", "N", "start threshold of display frames (default 2000000)")
                 .flag("--extended-present-threshold", "the 4 ms present threshold (Android's "
@@ -96,13 +95,18 @@ final class TimelineCommand implements Command {
         String input = args.positionals().get(0);
         String name = input.equals("-") ? "stdin" : input;
         OutputStream stdout = BinaryStdout.of(out);
-        try (BufferedReader reader = new BufferedReader(open(input, in))) {
+        try (Reader reader = open(input, in)) {
             Writer writer = new BufferedWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8));
+            long frames;
             try {
-                new FrameLogClassifier(thresholds).classify(reader, writer);
+                frames = new FrameLogClassifier(thresholds).classify(reader, writer);
             } catch (FrameLogException e) {
                 writer.flush();
                 throw new UsageException(name + " " + e.getMessage(), e);
+            }
+            if (frames == 0) {
+                throw new UsageException(name + ": no frames (the input is empty or blank; a frame log has one JSON"
+                        + " object per line, see docs/frametimeline.md)");
             }
             return 0;
         } catch (java.nio.charset.CharacterCodingException e) {

@@ -1,9 +1,8 @@
 package io.gfxstats.cli;
 
-import io.gfxstats.timeline.perfetto.FrameTimelineTrace;
+import io.gfxstats.timeline.perfetto.FrameTimelineReader;
 import io.gfxstats.timeline.perfetto.PerfettoReport;
 import io.gfxstats.timeline.perfetto.TraceFormatException;
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -20,30 +19,38 @@ final class TimelinePerfetto {
     }
 
     private static Args spec() {
-        return new Args("timeline perfetto").positional("TRACE");
+        return new Args("timeline perfetto")
+                .value("--max-packet-mib", "N", "how far one compressed packet may expand before it is refused as a "
+                        + "compression bomb (default 64)")
+                .value("--sort-window", "N", "events held to put the trace in timestamp order (default 65536)")
+                .positional("TRACE|-");
     }
 
-    static int run(String[] argv, PrintStream out) throws UsageException {
+    static int run(String[] argv, InputStream stdin, PrintStream out, PrintStream err) throws UsageException {
         Args spec = spec();
         Args.Parsed args = spec.parse(argv);
         if (args.help()) {
-            out.print(spec.help("timeline perfetto TRACE",
+            out.print(spec.help("timeline perfetto [options] TRACE",
                     "Reads the FrameTimeline events (android.surfaceflinger.frametimeline) of a Perfetto trace -\n"
-                    + "plain, deflate- or zstd-compressed packets - and prints per process Perfetto's frame timeline\n"
-                    + "metric and per layer the TimeStats-style summary (see docs/frametimeline.md)."));
+                    + "plain, deflate- or zstd-compressed packets, as a stream - and prints per process Perfetto's frame\n"
+                    + "timeline metric and per layer the TimeStats-style summary (see docs/frametimeline.md). A trace\n"
+                    + "cut short is read up to the cut (exit status 1, the cut named on stderr)."));
             return 0;
         }
         if (args.positionals().size() != 1) {
             throw new UsageException("expected one trace file (try: gfxstats timeline perfetto --help)");
         }
+        long maxPacket = positive(args, "--max-packet-mib", 64, 1 << 20) << 20;
+        int window = (int) positive(args, "--sort-window", 1 << 16, 1 << 26);
         String input = args.positionals().get(0);
         Path path = Path.of(input);
-        if (Files.isDirectory(path)) {
+        if (!input.equals("-") && Files.isDirectory(path)) {
             throw new UsageException("cannot read " + input + ": is a directory");
         }
-        FrameTimelineTrace trace;
-        try (InputStream in = new BufferedInputStream(Files.newInputStream(path), 1 << 16)) {
-            trace = FrameTimelineTrace.read(in);
+        PerfettoReport report = new PerfettoReport();
+        FrameTimelineReader.Result result;
+        try (InputStream in = input.equals("-") ? stdin : Files.newInputStream(path)) {
+            result = FrameTimelineReader.read(in, report, maxPacket, window, input.equals("-") ? -1 : Files.size(path));
         } catch (NoSuchFileException e) {
             throw new UsageException("cannot read " + input + ": no such file");
         } catch (AccessDeniedException e) {
@@ -53,17 +60,41 @@ final class TimelinePerfetto {
         } catch (IOException e) {
             throw new UsageException("cannot read " + input + ": " + e.getMessage(), e);
         }
-        if (trace.slices().isEmpty()) {
+        report.finish(result);
+        FrameTimelineReader.Cut cut = result.cut();
+        String cutNote = cut == null ? "" : " the trace ends inside packet " + cut.packet() + " (bytes "
+                + cut.offset() + " to " + cut.fileBytes() + " of the file are a cut-off packet: an interrupted pull?)";
+        if (report.surfaceFrames() == 0) {
             throw new UsageException(input + ": no FrameTimeline events (record with the data source "
-                    + "android.surfaceflinger.frametimeline, Android 12 or newer)");
+                    + "android.surfaceflinger.frametimeline, Android 12 or newer)" + (cut == null ? "" : ";" + cutNote));
         }
         OutputStream stdout = BinaryStdout.of(out);
         try {
-            stdout.write(new PerfettoReport(trace).text().getBytes(StandardCharsets.UTF_8));
+            stdout.write(report.text().getBytes(StandardCharsets.UTF_8));
             stdout.flush();
-            return 0;
         } catch (IOException e) {
             return BinaryStdout.writeFailed(e);
         }
+        if (cut != null) {
+            err.println("gfxstats timeline: " + input + ": read up to the cut;" + cutNote);
+            return 1;
+        }
+        return 0;
+    }
+
+    private static long positive(Args.Parsed args, String option, long fallback, long max) throws UsageException {
+        String v = args.value(option);
+        if (v == null) {
+            return fallback;
+        }
+        try {
+            long n = Long.parseLong(v.trim());
+            if (n >= 1 && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new UsageException("option " + option + " must be a whole number from 1 to " + max + ", got '" + v + "'");
     }
 }

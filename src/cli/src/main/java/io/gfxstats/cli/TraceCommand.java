@@ -53,6 +53,18 @@ final class TraceCommand implements Command {
         }
         TraceOptions options = parsed.get();
         Trace trace = read(options.input(), in, options.clock(), err);
+        long unsorted = trace.stats().unsortedLines();
+        if (unsorted > 0) {
+            err.println("gfxstats trace: " + options.input() + ": " + unsorted + " marker line" + (unsorted == 1 ? " is" : "s are")
+                    + " out of time order by more than " + io.gfxstats.trace.TraceReader.SORT_WINDOW
+                    + " lines; read where they stand");
+        }
+        long skipped = trace.stats().skippedLines();
+        if (skipped > 0) {
+            err.println("gfxstats trace: " + options.input() + ": skipped " + skipped + " tracing_mark_write line"
+                    + (skipped == 1 ? "" : "s") + " without the ftrace row header (the first is line "
+                    + trace.stats().firstSkippedLine() + "); the rest of the trace is read");
+        }
         long androidPeriod = options.refresh() > 0 ? options.refresh() : io.gfxstats.frame.TrackerConfig.NANOS_60HZ;
         List<TraceFrames.ProcessFrames> all = TraceFrames.of(trace, androidPeriod);
         List<TraceFrames.ProcessFrames> selected = select(all, options.platform(), options.processes(), trace);

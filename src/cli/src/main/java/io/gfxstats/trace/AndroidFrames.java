@@ -29,15 +29,26 @@ final class AndroidFrames {
         }
     }
 
-    /** A doFrame and the DrawFrames of the same vsyncId, if any. */
-    record Frame(Slice doFrame, Slice drawFrames) {
+    /**
+     * A doFrame, the DrawFrames of the same vsyncId (null if none) and when its vsync was: the
+     * process's {@code Choreographer#onVsync} of that vsyncId, else the last {@code VSYNC-app} tick
+     * before the doFrame, else {@link FrameTable#INVALID}.
+     */
+    record Frame(Slice doFrame, Slice drawFrames, long vsyncTime) {
     }
 
     private final List<Slice> doFrames = new ArrayList<>();
+    /** When each vsync was delivered to the app: the start of {@code Choreographer#onVsync <vsyncId>}. */
+    private final Map<Long, Long> onVsync = new HashMap<>();
     private final Map<Long, Slice> drawByKey = new HashMap<>();
 
     static final String DO_FRAME = "Choreographer#doFrame ";
     static final String DRAW_FRAMES = "DrawFrames ";
+    static final String ON_VSYNC = "Choreographer#onVsync ";
+    static final String VSYNC_APP = "VSYNC-app";
+    /** When SurfaceFlinger's app vsync ticked (its VSYNC-app counter changes at every tick), in trace order. */
+    private long[] vsyncApp = new long[64];
+    private int vsyncAppCount;
 
     /** The vsyncId of a name {@code prefix<digits>}, or -1. */
     static long idAfter(String name, String prefix) {
@@ -67,15 +78,48 @@ final class AndroidFrames {
         return s;
     }
 
+    void onVsync(int pid, long vsyncId, long ts) {
+        onVsync.putIfAbsent(key(pid, vsyncId), ts);
+    }
+
+    void vsyncApp(long ts) {
+        if (vsyncAppCount == vsyncApp.length) {
+            vsyncApp = java.util.Arrays.copyOf(vsyncApp, vsyncAppCount * 2);
+        }
+        vsyncApp[vsyncAppCount++] = ts;
+    }
+
+    /** The last VSYNC-app tick at or before {@code ts}, or {@link FrameTable#INVALID}. */
+    private long lastVsyncAppTick(long ts, long[] sortedTicks) {
+        int lo = 0;
+        int hi = sortedTicks.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (sortedTicks[mid] <= ts) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo == 0 ? FrameTable.INVALID : sortedTicks[lo - 1];
+    }
+
     private static long key(int pid, long vsyncId) {
         return ((long) pid << 40) ^ vsyncId;
     }
 
     List<Frame> frames() {
+        long[] ticks = java.util.Arrays.copyOf(vsyncApp, vsyncAppCount);
+        java.util.Arrays.sort(ticks);
         List<Frame> out = new ArrayList<>(doFrames.size());
         for (Slice d : doFrames) {
             Slice r = drawByKey.get(key(d.pid, d.vsyncId));
-            out.add(new Frame(d, r != null && r.pid == d.pid && r.vsyncId == d.vsyncId ? r : null));
+            // The app's own onVsync first; else SurfaceFlinger's last VSYNC-app tick before the doFrame.
+            long vsync = onVsync.getOrDefault(key(d.pid, d.vsyncId), FrameTable.INVALID);
+            if (vsync == FrameTable.INVALID) {
+                vsync = lastVsyncAppTick(d.start, ticks);
+            }
+            out.add(new Frame(d, r != null && r.pid == d.pid && r.vsyncId == d.vsyncId ? r : null, vsync));
         }
         return out;
     }

@@ -30,7 +30,10 @@ final class LineScanner {
     /** Only the start is checked: a text trace has no NUL there, binary formats have them early. */
     private static final int BINARY_CHECK_BYTES = 4096;
 
-    /** Gets each line without its '\n' (a CR before it is left to the handler). */
+    /**
+     * Gets each line without its '\n' (CRs before it are left to the handler). A text whose first
+     * block has carriage returns but no line feed (classic Mac line ends) is cut at each CR instead.
+     */
     interface LineHandler {
         void line(byte[] b, int start, int end, long lineNumber) throws TraceFormatException;
     }
@@ -68,9 +71,13 @@ final class LineScanner {
         int len = 0;
         long lineNumber = 0;
         boolean checkedBinary = false;
+        long separators = NEWLINES;
+        byte separator = '\n';
+        int start = 0;
         while (true) {
             int n = in.readNBytes(buf, len, buf.length - len);
             boolean eof = n < buf.length - len;
+            start = 0;
             text += n;
             if (gzip && text > EXPANSION_FREE_BYTES && text / Math.max(1, counted.count) > MAX_GZIP_EXPANSION) {
                 throw new TraceFormatException(source + ": gzip data expands more than " + MAX_GZIP_EXPANSION
@@ -80,11 +87,18 @@ final class LineScanner {
             if (!checkedBinary && len + n > 0) {
                 checkBinary(buf, len + n);
                 checkedBinary = true;
+                // A UTF-8 byte order mark (Windows editors) is not part of the first task name.
+                if (len + n >= 3 && buf[0] == (byte) 0xef && buf[1] == (byte) 0xbb && buf[2] == (byte) 0xbf) {
+                    start = 3;
+                }
+                if (indexOfNewline(buf, 0, len + n) < 0 && indexOf(buf, 0, len + n, CRS, (byte) '\r') >= 0) {
+                    separators = CRS;
+                    separator = '\r';
+                }
             }
             len += n;
-            int start = 0;
             int nl;
-            while ((nl = indexOfNewline(buf, start, len)) >= 0) {
+            while ((nl = indexOf(buf, start, len, separators, separator)) >= 0) {
                 lineNumber++;
                 handler.line(buf, start, nl, lineNumber);
                 start = nl + 1;
@@ -136,16 +150,22 @@ final class LineScanner {
      * ends is most of the work for lines that are not markers.
      */
     static int indexOfNewline(byte[] buf, int from, int to) {
+        return indexOf(buf, from, to, NEWLINES, (byte) '\n');
+    }
+
+    private static final long CRS = 0x0D0D_0D0D_0D0D_0D0DL;
+
+    private static int indexOf(byte[] buf, int from, int to, long pattern, byte one) {
         int i = from;
         for (; i + 8 <= to; i += 8) {
-            long x = (long) LONGS.get(buf, i) ^ NEWLINES;
+            long x = (long) LONGS.get(buf, i) ^ pattern;
             long t = (x - ONES) & ~x & HIGHS;
             if (t != 0) {
                 return i + (Long.numberOfTrailingZeros(t) >>> 3);
             }
         }
         for (; i < to; i++) {
-            if (buf[i] == '\n') {
+            if (buf[i] == one) {
                 return i;
             }
         }

@@ -29,6 +29,12 @@ final class MarkerDecoder {
         if ("BECSFGH".indexOf(phase) < 0) {
             return false;
         }
+        if (phase == 'E') {
+            // "E|1234 " (a blank after the pid, as some writers leave it) still ends the slice.
+            while (end > p + 1 && (b[end - 1] == ' ' || b[end - 1] == '\t')) {
+                end--;
+            }
+        }
         int len = end - p;
         if (len == 1 && phase != 'E') {
             return false;

@@ -83,6 +83,11 @@ public final class MarkerLine {
         return true;
     }
 
+    /** Whether the name is {@code name} (ASCII), without making a String. */
+    public boolean nameEquals(byte[] name) {
+        return nameEnd - nameStart == name.length && nameStartsWith(name);
+    }
+
     static byte[] ascii(String s) {
         return s.getBytes(StandardCharsets.US_ASCII);
     }

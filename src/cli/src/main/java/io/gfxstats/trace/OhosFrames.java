@@ -2,8 +2,10 @@ package io.gfxstats.trace;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * OpenHarmony frames as trace_streamer's frame filter makes them (spec 3.3, with the quirks of 3.7
@@ -45,7 +47,9 @@ final class OhosFrames {
     private final Map<Integer, List<Frame>> open = new HashMap<>();
     /** App frames per (main-thread internal id, transaction index). */
     private final Map<Integer, Map<Long, Frame>> byIndex = new HashMap<>();
-    private long minRenderStartMinusNow = Long.MAX_VALUE;
+    /** Per thread, the least (ReceiveVsync B ts - now): a clock sample once the thread composes. */
+    private final Map<Integer, Long> minStartMinusNowByThread = new HashMap<>();
+    private final Set<Integer> composingThreads = new HashSet<>();
     private long[] scratch = new long[8];
     private long[] scratchExpected = new long[8];
 
@@ -72,6 +76,9 @@ final class OhosFrames {
         f.row = table.append(ts, ipid, itid, vsyncId, callstack);
         f.expectedRow = table.appendExpected(now, expectedEnd, ipid, itid, vsyncId, callstack);
         openOf(itid).add(f);
+        if (now != INVALID) {
+            minStartMinusNowByThread.merge(itid, ts - now, Math::min);
+        }
     }
 
     /** Rule 2: OnVsyncEvent B on a thread that is not its process's main thread. */
@@ -136,9 +143,7 @@ final class OhosFrames {
         }
         f.isRender = true;
         table.markRender(f.row);
-        if (f.now != INVALID) {
-            minRenderStartMinusNow = Math.min(minRenderStartMinusNow, f.startTs - f.now);
-        }
+        composingThreads.add(itid);
     }
 
     /** Rule 6: {@code pairs} holds (app main-thread internal id, index) pairs. */
@@ -242,9 +247,17 @@ final class OhosFrames {
         }
     }
 
-    /** The clock-offset fallback: min over render frames of (ReceiveVsync B ts - now), if any. */
+    /**
+     * The clock-offset fallback: min of (ReceiveVsync B ts - now) over every ReceiveVsync of the
+     * threads that compose (DoComposition), named or not, with or without a DoComposition of its
+     * own: each was logged after its vsync, so each is a bound; Long.MAX_VALUE without any.
+     */
     long minRenderStartMinusNow() {
-        return minRenderStartMinusNow;
+        long min = Long.MAX_VALUE;
+        for (int itid : composingThreads) {
+            min = Math.min(min, minStartMinusNowByThread.getOrDefault(itid, Long.MAX_VALUE));
+        }
+        return min;
     }
 
     /** Rule 9 and the table's finish. */

@@ -131,27 +131,51 @@ final class RowHeader {
         return dot;
     }
 
-    /** "<sec>.<frac>" in [from, to) as nanoseconds; fractions longer than 9 digits are cut. */
+    private static final double[] POWERS_OF_TEN = new double[23];
+
+    static {
+        POWERS_OF_TEN[0] = 1;
+        for (int i = 1; i < POWERS_OF_TEN.length; i++) {
+            POWERS_OF_TEN[i] = POWERS_OF_TEN[i - 1] * 10;
+        }
+    }
+
+    /**
+     * "<sec>.<frac>" in [from, to) as nanoseconds the way trace_streamer computes them: the text as
+     * the nearest double, times 1e9 in double arithmetic, truncated. The double nearest to
+     * "1.000001" is a hair below it, so that row is at 1000000999 ns.
+     */
     private long parseTimestamp(byte[] b, int from, int to, long lineNumber) throws TraceFormatException {
-        long sec = 0;
-        int i = from;
-        while (i < to && b[i] != '.') {
-            sec = sec * 10 + (b[i] - '0');
-            if (sec > 9_000_000_000L) {
-                throw new TraceFormatException(source + ":" + lineNumber + ": timestamp out of range");
+        long mantissa = 0;
+        int fractionDigits = 0;
+        boolean fraction = false;
+        boolean exact = true;
+        for (int i = from; i < to; i++) {
+            if (b[i] == '.') {
+                fraction = true;
+                continue;
             }
-            i++;
+            if (mantissa >= 100_000_000_000_000L) {
+                exact = false;
+                break;
+            }
+            mantissa = mantissa * 10 + (b[i] - '0');
+            if (fraction) {
+                fractionDigits++;
+            }
         }
-        i++;
-        long frac = 0;
-        int digits = 0;
-        for (; i < to && digits < 9; i++, digits++) {
-            frac = frac * 10 + (b[i] - '0');
+        double seconds;
+        if (exact && fractionDigits < POWERS_OF_TEN.length) {
+            // Both below 2^53 and exact: one correctly rounded division gives the nearest double,
+            // as strtod does.
+            seconds = mantissa / POWERS_OF_TEN[fractionDigits];
+        } else {
+            seconds = Double.parseDouble(new String(b, from, to - from, java.nio.charset.StandardCharsets.US_ASCII));
         }
-        for (; digits < 9; digits++) {
-            frac *= 10;
+        if (seconds > 9_000_000_000.0) {
+            throw new TraceFormatException(source + ":" + lineNumber + ": timestamp out of range");
         }
-        return sec * 1_000_000_000L + frac;
+        return (long) (seconds * 1e9);
     }
 
     /** The TGID column's content: digits, or dashes / blanks for an unknown TGID (-1). */

@@ -81,6 +81,11 @@ final class SliceStacks {
         if (key == null) {
             return;
         }
+        if (openFrameQueued.containsKey(key)) {
+            // A second S of the same process, name and cookie while the first is open: trace_streamer
+            // drops it, so the GPU interval keeps the first start.
+            return;
+        }
         openFrameQueued.put(key, id);
         if (ohos.frameQueuedStart(line.ts(), threads.itidOrNone(line.pid()))) {
             frameQueuedIds.add(id);

@@ -182,13 +182,21 @@ public final class TraceFrames {
         for (AndroidFrames.Frame f : trace.androidFrames()) {
             AndroidFrames.Slice d = f.doFrame();
             AndroidFrames.Slice r = f.drawFrames();
+            if (r == null) {
+                // A doFrame that drew nothing (input or animation callbacks that changed no view):
+                // the RenderThread gets no frame, and Android's JankTracker and FrameTimeline count none.
+                continue;
+            }
             long a = anchor.get(d.pid);
-            long intended = a + (d.start - a) / period * period;
+            // The vsync the frame was for: Choreographer#onVsync <vsyncId> says when it arrived;
+            // without it, the period grid anchored at the process's first doFrame.
+            long intended = f.vsyncTime() != FrameTable.INVALID && f.vsyncTime() <= d.start
+                    ? f.vsyncTime() : a + (d.start - a) / period * period;
             long deadline = intended + period;
             long appEnd = known(d.end);
-            long rStart = r == null ? TraceFrame.UNKNOWN : r.start;
-            long rEnd = r == null ? TraceFrame.UNKNOWN : known(r.end);
-            long end = r == null ? appEnd : rEnd;
+            long rStart = r.start;
+            long rEnd = known(r.end);
+            long end = rEnd;
             int flag;
             String why;
             if (end == TraceFrame.UNKNOWN || appEnd == TraceFrame.UNKNOWN) {
@@ -199,12 +207,12 @@ public final class TraceFrames {
                 why = appEnd > deadline ? "app-late" : "render-late";
             } else {
                 flag = FrameTable.FLAG_ON_TIME;
-                why = r == null ? "no-render-link" : "none";
+                why = "none";
             }
             TraceFrame frame = new TraceFrame("android", names.getOrDefault(d.pid, "pid " + d.pid), d.pid, d.tid,
                     d.vsyncId, TraceFrame.UNKNOWN, d.start, appEnd, intended, deadline, rStart, rEnd,
                     TraceFrame.UNKNOWN, TraceFrame.UNKNOWN, TraceFrame.UNKNOWN, d.start, end, period, flag, why,
-                    r != null, -1);
+                    true, -1);
             byPid.computeIfAbsent(d.pid, k -> new ArrayList<>()).add(frame);
         }
     }

@@ -14,6 +14,8 @@ public final class TraceParser implements MarkerSink {
     private static final byte[] H_PREFIX = MarkerLine.ascii("H:");
     private static final byte[] DO_FRAME = MarkerLine.ascii(AndroidFrames.DO_FRAME);
     private static final byte[] DRAW_FRAMES = MarkerLine.ascii(AndroidFrames.DRAW_FRAMES);
+    private static final byte[] ON_VSYNC = MarkerLine.ascii(AndroidFrames.ON_VSYNC);
+    private static final byte[] VSYNC_APP = MarkerLine.ascii(AndroidFrames.VSYNC_APP);
 
     private final OhosFrames ohos = new OhosFrames();
     private final AndroidFrames android = new AndroidFrames();
@@ -47,6 +49,11 @@ public final class TraceParser implements MarkerSink {
             case 'E' -> stacks.end(line, t);
             case 'S' -> stacks.asyncStart(line);
             case 'F' -> stacks.asyncFinish(line);
+            case 'C' -> {
+                if (line.nameEquals(VSYNC_APP)) {
+                    android.vsyncApp(line.ts());
+                }
+            }
             default -> {
                 // counters and track-async markers carry nothing frames use
             }
@@ -68,6 +75,11 @@ public final class TraceParser implements MarkerSink {
             long vsyncId = AndroidFrames.idAfter(line.name(), AndroidFrames.DO_FRAME);
             if (vsyncId >= 0) {
                 tag = android.doFrame(p.pid, t.tid, vsyncId, line.ts());
+            }
+        } else if (line.nameStartsWith(ON_VSYNC)) {
+            long vsyncId = AndroidFrames.idAfter(line.name(), AndroidFrames.ON_VSYNC);
+            if (vsyncId >= 0) {
+                android.onVsync(p.pid, vsyncId, line.ts());
             }
         } else if (line.nameStartsWith(DRAW_FRAMES)) {
             long vsyncId = AndroidFrames.idAfter(line.name(), AndroidFrames.DRAW_FRAMES);

@@ -18,7 +18,9 @@ import java.util.function.LongConsumer;
  * <p>Row grammar (spec 2.1): {@code <TASK>-<TID> (<TGID>) [<CPU>] <FLAGS> <SEC>.<FRAC>: <EVENT>: <PAYLOAD>}.
  * The TGID column and the flags may be missing; the TGID may be dashes; the task may contain spaces
  * and dashes (it ends at the last {@code -<digits>}); lines may start with spaces or tabs and end in
- * CRLF; fractions have any number of digits up to 9. Only {@code tracing_mark_write} and
+ * CRLF, CR CR LF or CR alone; fractions have any number of digits up to 9. A marker line without a
+ * row header is skipped and counted ({@link Stats#skippedLines}); systrace HTML is read from its
+ * trace-data blocks. Only {@code tracing_mark_write} and
  * {@code print} rows are decoded further; every other row costs one scan to its end.
  */
 public final class TraceReader {
@@ -26,23 +28,37 @@ public final class TraceReader {
     private static final byte[] PRINT = MarkerLine.ascii("print");
 
     private final String source;
-    private final MarkerSink sink;
     private final RowHeader header;
     private final MarkerLine marker = new MarkerLine();
+    private static final byte[] HTML_DOCTYPE = MarkerLine.ascii("<!DOCTYPE html");
+    private static final byte[] HTML = MarkerLine.ascii("<html");
+    private static final byte[] TRACE_DATA = MarkerLine.ascii("<script class=\"trace-data\"");
+    private static final byte[] SCRIPT_END = MarkerLine.ascii("</script>");
+
+    /** Systrace HTML: null until the first line says, then whether rows are inside a trace-data block. */
+    private Boolean html;
+    private boolean inTraceData;
+    private long skippedLines;
+    private long firstSkippedLine;
     private long eventLines;
     private long markerLines;
     private long droppedMarkers;
     private long firstTs = Long.MAX_VALUE;
     private long lastTs = Long.MIN_VALUE;
 
+    private final MarkerWindow window;
+    /** Marker lines held to put them in timestamp order. */
+    public static final int SORT_WINDOW = MarkerWindow.LINES;
+
     private TraceReader(String source, MarkerSink sink) {
         this.source = source;
-        this.sink = sink;
+        this.window = new MarkerWindow(sink);
         this.header = new RowHeader(source);
     }
 
     /** What a read found besides the markers it delivered. */
-    public record Stats(long eventLines, long markerLines, long droppedMarkers, long firstTs, long lastTs) {
+    public record Stats(long eventLines, long markerLines, long droppedMarkers, long firstTs, long lastTs,
+            long skippedLines, long firstSkippedLine, long unsortedLines) {
         public boolean hasEvents() {
             return eventLines > 0;
         }
@@ -56,19 +72,44 @@ public final class TraceReader {
             throws IOException, TraceFormatException {
         TraceReader reader = new TraceReader(source, sink);
         new LineScanner(source).scan(in, reader::line, progress);
-        return new Stats(reader.eventLines, reader.markerLines, reader.droppedMarkers, reader.firstTs, reader.lastTs);
+        reader.window.finish();
+        return new Stats(reader.eventLines, reader.markerLines, reader.droppedMarkers, reader.firstTs, reader.lastTs,
+                reader.skippedLines, reader.firstSkippedLine, reader.window.late());
     }
 
     /** Parses one line [start, end) (without its '\n'). */
     private void line(byte[] b, int start, int end, long lineNumber) throws TraceFormatException {
-        if (end > start && b[end - 1] == '\r') {
+        // CR CR LF (a CRLF file converted again) ends in more than one CR.
+        while (end > start && b[end - 1] == '\r') {
             end--;
         }
         int p = start;
         while (p < end && isBlank(b[p])) {
             p++;
         }
-        if (p >= end || b[p] == '#') {
+        if (p >= end) {
+            return;
+        }
+        lineWithText(b, start, p, end, lineNumber);
+    }
+
+    private void lineWithText(byte[] b, int start, int p, int end, long lineNumber) throws TraceFormatException {
+        if (html == null) {
+            html = equalsIgnoringCase(b, p, end, HTML_DOCTYPE) || equalsIgnoringCase(b, p, end, HTML);
+        }
+        if (html) {
+            // Systrace HTML: rows only inside <script class="trace-data"> blocks; the viewer's own
+            // JavaScript around them mentions tracing_mark_write and is not trace text.
+            if (!inTraceData) {
+                inTraceData = contains(b, p, end, TRACE_DATA);
+                return;
+            }
+            if (contains(b, p, end, SCRIPT_END)) {
+                inTraceData = false;
+                return;
+            }
+        }
+        if (b[p] == '#') {
             return;
         }
         RowHeader h = header;
@@ -109,14 +150,27 @@ public final class TraceReader {
         m.tid = h.tid;
         m.rowTgid = h.rowTgid;
         m.ts = ts;
-        sink.marker(m);
+        window.add(m, p, end);
     }
 
-    private void malformedUnlessMarker(byte[] b, int start, int end, long lineNumber) throws TraceFormatException {
+    /** A marker line without a row header is skipped and counted, as trace_streamer skips it. */
+    private void malformedUnlessMarker(byte[] b, int start, int end, long lineNumber) {
         if (contains(b, start, end, TRACING_MARK_WRITE)) {
-            throw new TraceFormatException(source + ":" + lineNumber
-                    + ": a tracing_mark_write line without the ftrace row header"
-                    + " '<task>-<tid> (<tgid>) [<cpu>] <flags> <sec>.<frac>: '");
+            if (skippedLines++ == 0) {
+                firstSkippedLine = lineNumber;
+            }
         }
+    }
+
+    private static boolean equalsIgnoringCase(byte[] b, int p, int end, byte[] prefix) {
+        if (end - p < prefix.length) {
+            return false;
+        }
+        for (int i = 0; i < prefix.length; i++) {
+            if (Character.toLowerCase(b[p + i]) != Character.toLowerCase(prefix[i])) {
+                return false;
+            }
+        }
+        return true;
     }
 }

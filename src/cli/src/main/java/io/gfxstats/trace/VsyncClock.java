@@ -44,7 +44,7 @@ final class VsyncClock {
         }
         long fallback = ohos.minRenderStartMinusNow();
         if (fallback != Long.MAX_VALUE) {
-            return new ClockOffset.Applied(fallback, "auto: min(ReceiveVsync ts - now) over RenderService frames");
+            return new ClockOffset.Applied(fallback, "auto: min(ReceiveVsync ts - now) over the ReceiveVsyncs of composing threads");
         }
         return new ClockOffset.Applied(0, "auto: no vsync clock in the trace, raw");
     }

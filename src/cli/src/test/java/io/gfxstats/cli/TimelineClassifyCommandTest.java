@@ -47,7 +47,7 @@ class TimelineClassifyCommandTest {
     void shouldReportBadLinesWithTheirNumberInOneLine() throws Exception {
         assertError(D3 + "\n{\"token\":2,\n", "line 2: not valid JSON");
         assertError(D3 + "\n" + D3.replace("\"gpu_fence\"", "\"gpu_fenc\""), "line 2: unknown field 'gpu_fenc'");
-        assertError(D3.replace("\"present\":50", "\"present\":50.5"), "line 1: actual.present must be a 64-bit integer");
+        assertError(D3.replace("\"present\":50", "\"present\":50.5"), "line 1: actual.present must be an integer (nanoseconds, digits only), got 50.5");
         assertError(D3.replace("\"prediction\":\"valid\",\"predicted\":{\"start\":5", "\"prediction\":\"maybe\",\"predicted\":{\"start\":5"),
                 "line 1: surfaces[0].prediction must be \"valid\", \"expired\" or \"none\", got \"maybe\"");
         assertError(D3.replace("\"end\":26,", ""), "line 1: missing actual.end");

@@ -48,9 +48,11 @@ class TimelinePerfettoCommandTest {
 
         Path corrupt = dir.resolve("corrupt.pftrace");
         byte[] bytes = trace().deflated();
-        Files.write(corrupt, java.util.Arrays.copyOf(bytes, bytes.length - 7));
+        bytes[bytes.length - 3] ^= 0x55;
+        Files.write(corrupt, bytes);
         CliRun bad = CliRun.main("timeline", "perfetto", corrupt.toString());
         assertEquals(Command.EXIT_ERROR, bad.exit());
-        assertTrue(bad.onlyErrorLine().startsWith("gfxstats timeline: " + corrupt + ": "), bad.stderr());
+        assertTrue(bad.onlyErrorLine().startsWith("gfxstats timeline: " + corrupt + ": not a Perfetto trace, or corrupt:"
+                + " packet 1 at byte 0: "), bad.stderr());
     }
 }

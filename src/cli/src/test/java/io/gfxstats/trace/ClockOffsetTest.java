@@ -78,7 +78,22 @@ class ClockOffsetTest {
         Trace trace = TraceParser.parse(new java.io.ByteArrayInputStream(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
                 "t", ClockOffset.AUTO, null);
         assertEquals(AHEAD + 300_000, trace.clockOffset().nanos(), "min(ReceiveVsync B ts - now) over DoComposition frames");
-        assertEquals("auto: min(ReceiveVsync ts - now) over RenderService frames", trace.clockOffset().source());
+        assertEquals("auto: min(ReceiveVsync ts - now) over the ReceiveVsyncs of composing threads",
+                trace.clockOffset().source());
+    }
+
+    @Test
+    void shouldTakeEveryReceiveVsyncOfAComposingThreadAsAClockSample() throws Exception {
+        // RenderService's thread also receives an unnamed vsync it does not compose for, logged only
+        // 120 us after its vsync: a closer bound than the composed frame's 300 us.
+        long now = 50_000_000_000L + 3 * PERIOD;
+        TraceText extra = new TraceText();
+        extra.b(now + AHEAD + 120_000, 1000, 1000, receiveVsync(now, now + PERIOD, 12).replace("name:WM ", ""));
+        extra.e(now + AHEAD + 200_000, 1000, 1000);
+        String text = slept(false).text().replace("H:ReceiveVsync name:rs ", "H:ReceiveVsync ") + extra.text();
+        Trace trace = TraceParser.parse(new java.io.ByteArrayInputStream(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                "t", ClockOffset.AUTO, null);
+        assertEquals(AHEAD + 120_000, trace.clockOffset().nanos());
     }
 
     @Test

@@ -76,7 +76,10 @@ public final class ReferenceFrameTimeline {
         long previousPresent = 0;
         for (JsonObject line : lines) {
             out.add(classifyLine(line, previousPresent));
-            previousPresent = line.getAsJsonObject("actual").get("present").getAsLong();
+            long present = line.getAsJsonObject("actual").get("present").getAsLong();
+            if (present != -1) {
+                previousPresent = present;
+            }
         }
         return out;
     }

@@ -5,15 +5,16 @@ import io.gfxstats.timeline.FrameTimelineClassifier;
 import io.gfxstats.timeline.JankType;
 import io.gfxstats.timeline.SurfaceFrame;
 import io.gfxstats.timeline.Thresholds;
-import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.Reader;
 import java.io.Writer;
 
 /**
  * The offline classifier of {@code gfxstats timeline classify}: reads a frame log (JSON Lines,
  * one DisplayFrame per line in presentation order) and writes one classification per line, in
  * the same order. Blank lines are skipped. The previous present of a line is the previous
- * frame's actual present as given (0 before the first), as SurfaceFlinger keeps it - per output
+ * frame's actual present (0 before the first; a present of -1, a fence that never signalled, is
+ * passed over), as SurfaceFlinger keeps it - per output
  * when lines name their {@code output} (compositor feed logs), as each display keeps its own.
  */
 public final class FrameLogClassifier {
@@ -23,8 +24,16 @@ public final class FrameLogClassifier {
         this.classifier = new FrameTimelineClassifier(thresholds);
     }
 
-    /** Classifies every line; stops at the first bad one. Returns the number of frames written. */
-    public long classify(BufferedReader in, Writer out) throws IOException, FrameLogException {
+    /** The longest line read: a frame with a few thousand surfaces. */
+    public static final int MAX_LINE_CHARS = 4 << 20;
+
+    /**
+     * Classifies every line; stops at the first bad one. Each answer is written out as soon as no
+     * further line is waiting in the input, so a live pipe gets one answer per frame as it comes.
+     * Returns the number of frames written.
+     */
+    public long classify(Reader input, Writer out) throws IOException, FrameLogException {
+        BoundedLineReader in = new BoundedLineReader(input, MAX_LINE_CHARS);
         FrameLogParser parser = new FrameLogParser();
         FrameLogLine line = new FrameLogLine();
         StringBuilder sb = new StringBuilder(256);
@@ -32,15 +41,26 @@ public final class FrameLogClassifier {
         long lineNumber = 0;
         long frames = 0;
         String text;
-        while ((text = in.readLine()) != null) {
+        while (true) {
             lineNumber++;
+            try {
+                text = in.readLine();
+            } catch (BoundedLineReader.LineTooLongException e) {
+                throw new FrameLogException(lineNumber, e.getMessage());
+            }
+            if (text == null) {
+                break;
+            }
             if (text.isBlank()) {
                 continue;
             }
             parser.parse(text, lineNumber, line);
             DisplayFrame df = line.display;
             classifier.classify(df, previousPresent.getOrDefault(line.output, 0L));
-            previousPresent.put(line.output, df.actualPresent());
+            if (df.actualPresent() != -1) {
+                // A fence that never signalled is no present: SurfaceFlinger keeps the one before it.
+                previousPresent.put(line.output, df.actualPresent());
+            }
             sb.setLength(0);
             sb.append("{\"token\":").append(line.displayToken);
             appendResult(sb, df.jank(), df.present().json(), df.finish().json());
@@ -60,6 +80,9 @@ public final class FrameLogClassifier {
             sb.append("]}\n");
             out.write(sb.toString());
             frames++;
+            if (!in.ready()) {
+                out.flush();
+            }
         }
         out.flush();
         return frames;

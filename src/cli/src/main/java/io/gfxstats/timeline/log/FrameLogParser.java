@@ -3,19 +3,11 @@ package io.gfxstats.timeline.log;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
 import com.google.gson.JsonPrimitive;
-import com.google.gson.Strictness;
-import com.google.gson.stream.JsonReader;
-import com.google.gson.stream.JsonToken;
 import io.gfxstats.timeline.DisplayFrame;
 import io.gfxstats.timeline.Prediction;
 import io.gfxstats.timeline.PresentState;
 import io.gfxstats.timeline.SurfaceFrame;
-import java.io.IOException;
-import java.io.StringReader;
-import java.math.BigDecimal;
 import java.util.Map;
 import java.util.Set;
 
@@ -35,6 +27,8 @@ final class FrameLogParser {
             "present_state", "last_latch_time");
     private static final Set<String> TIMES = Set.of("start", "end", "present");
     private static final Set<String> SURFACE_ACTUAL = Set.of("start", "end");
+
+    private static final java.util.regex.Pattern INTEGER = java.util.regex.Pattern.compile("-?(0|[1-9][0-9]*)");
 
     private long lineNumber;
 
@@ -90,18 +84,9 @@ final class FrameLogParser {
 
     private JsonElement parseJson(String text) throws FrameLogException {
         try {
-            JsonReader reader = new JsonReader(new StringReader(text));
-            reader.setStrictness(Strictness.STRICT);
-            JsonElement element = JsonParser.parseReader(reader);
-            if (reader.peek() != JsonToken.END_DOCUMENT) {
-                throw error("text after the JSON object");
-            }
-            return element;
-        } catch (JsonParseException | IOException | IllegalStateException e) {
-            String message = e.getMessage() == null ? e.toString() : e.getMessage();
-            // Gson appends a link to its troubleshooting page; keep the one-line message short.
-            int see = message.indexOf("\nSee ");
-            throw error("not valid JSON: " + (see > 0 ? message.substring(0, see) : message).replace('\n', ' '));
+            return StrictJson.parse(text);
+        } catch (StrictJson.Invalid e) {
+            throw error(e.getMessage());
         }
     }
 
@@ -226,12 +211,14 @@ final class FrameLogParser {
     }
 
     private long integer(JsonElement e, String what) throws FrameLogException {
-        if (e == null || !e.isJsonPrimitive() || !e.getAsJsonPrimitive().isNumber()) {
-            throw error(what + " must be an integer (nanoseconds), got " + e);
+        // The number's own text: 2.2e7 or 1.0 is a measurement that lost its nanoseconds, not an integer.
+        if (e == null || !e.isJsonPrimitive() || !e.getAsJsonPrimitive().isNumber()
+                || !INTEGER.matcher(e.getAsString()).matches()) {
+            throw error(what + " must be an integer (nanoseconds, digits only), got " + e);
         }
         try {
-            return new BigDecimal(e.getAsString()).toBigIntegerExact().longValueExact();
-        } catch (ArithmeticException | NumberFormatException x) {
+            return Long.parseLong(e.getAsString());
+        } catch (NumberFormatException x) {
             throw error(what + " must be a 64-bit integer, got " + e.getAsString());
         }
     }

@@ -10,164 +10,139 @@ import io.gfxstats.timeline.TimeStatsText;
 import io.gfxstats.timeline.TimelineCounters;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * What {@code gfxstats timeline perfetto} reports of a trace's actual SurfaceFrames: per process
- * Perfetto's {@code android_frame_timeline_metric} (frames and missed frames counted per distinct
- * token, durations without dropped frames, per jank type and present type), and per process and
+ * Perfetto's {@code android_frame_timeline_metric} ({@link ProcessMetric}), and per process and
  * layer the gfxstats FrameTimeline counters (the TimeStats block) and Perfetto's jank tags.
  * SurfaceFlinger's classification in the trace is taken as it is; nothing is re-classified.
+ *
+ * <p>It is a {@link SliceSink}: slices arrive as the reader pairs them and are counted at once. A
+ * SurfaceFrame waits only for the two slices of its display frame (the present delay is their
+ * difference), and a bounded number of those waits and of display frames is kept.
  */
-public final class PerfettoReport {
-    /** Perfetto metric of one process. */
-    public static final class ProcessMetric {
-        final int pid;
-        final Set<Long> tokens = new HashSet<>();
-        final Set<Long> missed = new HashSet<>();
-        final Set<Long> missedApp = new HashSet<>();
-        final Set<Long> missedSf = new HashSet<>();
-        final Set<Long> dropped = new HashSet<>();
-        final List<Long> durations = new ArrayList<>();
-        /** jank type text -> present type (0..5) -> tokens. */
-        final Map<String, List<Set<Long>>> jankTypes = new TreeMap<>();
-
-        ProcessMetric(int pid) {
-            this.pid = pid;
-        }
-
-        public int totalFrames() {
-            return tokens.size();
-        }
-
-        public int missedFrames() {
-            return missed.size();
-        }
-
-        public int missedAppFrames() {
-            return missedApp.size();
-        }
-
-        public int missedSfFrames() {
-            return missedSf.size();
-        }
-
-        public int droppedFrames() {
-            return dropped.size();
-        }
-
-        public long durMax() {
-            return durations.stream().mapToLong(Long::longValue).max().orElse(0);
-        }
-
-        public long durAvg() {
-            return durations.isEmpty() ? 0 : durations.stream().mapToLong(Long::longValue).sum() / durations.size();
-        }
-
-        /** Percentile with linear interpolation between ranks, as the metric computes it. */
-        public double durPercentile(double p) {
-            if (durations.isEmpty()) {
-                return 0;
-            }
-            List<Long> sorted = new ArrayList<>(durations);
-            sorted.sort(null);
-            double rank = p / 100.0 * (sorted.size() - 1);
-            int lo = (int) Math.floor(rank);
-            int hi = Math.min(lo + 1, sorted.size() - 1);
-            return sorted.get(lo) + (rank - lo) * (sorted.get(hi) - sorted.get(lo));
-        }
-
-        /** Distinct tokens with this jank type, in total or with present type {@code present}. */
-        public int jankTypeCount(String type, int present) {
-            List<Set<Long>> byPresent = jankTypes.get(type);
-            if (byPresent == null) {
-                return 0;
-            }
-            if (present < 0) {
-                Set<Long> all = new HashSet<>();
-                byPresent.forEach(all::addAll);
-                return all.size();
-            }
-            return byPresent.get(present).size();
-        }
-
-        public Set<String> jankTypeNames() {
-            return jankTypes.keySet();
-        }
-    }
+public final class PerfettoReport implements SliceSink {
+    /** Display frames remembered for SurfaceFrames still to come. */
+    private static final int DISPLAY_FRAMES = 1 << 14;
+    /** SurfaceFrames waiting for their display frame; past this the oldest is counted without it. */
+    private static final int WAITING_SURFACES = 1 << 14;
 
     /** Key of one (process, layer). */
     record LayerKey(int pid, String layer) {
     }
 
-    private final FrameTimelineTrace trace;
     private final Map<Integer, ProcessMetric> processes = new TreeMap<>();
     private final Map<LayerKey, TimelineCounters> layers = new TreeMap<>(
             (a, b) -> a.pid != b.pid ? Integer.compare(a.pid, b.pid) : a.layer.compareTo(b.layer));
     private final Map<LayerKey, Map<String, Integer>> tags = new HashMap<>();
+    private final Map<Long, Long> actualDisplayEnds = lru();
+    private final Map<Long, Long> expectedDisplayEnds = lru();
+    private final LinkedHashMap<Long, List<FrameSlice>> waiting = new LinkedHashMap<>();
+    private int waitingCount;
     private long unknownJankBits;
+    private long actualSurfaces;
+    private long actualDisplays;
+    private FrameTimelineReader.Result result;
 
+    /** A report to feed with {@link FrameTimelineReader#read} and close with {@link #finish}. */
+    public PerfettoReport() {
+    }
+
+    /** The report of a trace read whole. */
     public PerfettoReport(FrameTimelineTrace trace) {
-        this.trace = trace;
-        Map<Long, FrameSlice> actualDisplay = new HashMap<>();
-        Map<Long, FrameSlice> expectedDisplay = new HashMap<>();
-        for (FrameSlice s : trace.slices()) {
-            if (s.kind() == FrameSlice.Kind.ACTUAL_DISPLAY) {
-                actualDisplay.put(s.token(), s);
-            } else if (s.kind() == FrameSlice.Kind.EXPECTED_DISPLAY) {
-                expectedDisplay.put(s.token(), s);
+        trace.slices().forEach(this::finished);
+        finish(trace.result());
+    }
+
+    private static Map<Long, Long> lru() {
+        return new LinkedHashMap<>(16, 0.75f, false) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Long, Long> eldest) {
+                return size() > DISPLAY_FRAMES;
             }
-        }
-        for (FrameSlice s : trace.slices()) {
-            if (s.kind() == FrameSlice.Kind.ACTUAL_SURFACE) {
+        };
+    }
+
+    @Override
+    public void finished(FrameSlice s) {
+        switch (s.kind()) {
+            case ACTUAL_SURFACE -> {
+                actualSurfaces++;
                 addMetric(s);
-                addCounters(s, actualDisplay.get(s.displayFrameToken()), expectedDisplay.get(s.displayFrameToken()));
+                if (displayKnown(s.displayFrameToken())) {
+                    addCounters(s);
+                } else {
+                    waiting.computeIfAbsent(s.displayFrameToken(), k -> new ArrayList<>(2)).add(s);
+                    if (++waitingCount > WAITING_SURFACES) {
+                        Map.Entry<Long, List<FrameSlice>> oldest = waiting.entrySet().iterator().next();
+                        waiting.remove(oldest.getKey());
+                        release(oldest.getValue());
+                    }
+                }
+            }
+            case ACTUAL_DISPLAY, EXPECTED_DISPLAY -> {
+                if (s.kind() == FrameSlice.Kind.ACTUAL_DISPLAY) {
+                    actualDisplays++;
+                    actualDisplayEnds.put(s.token(), s.end());
+                } else {
+                    expectedDisplayEnds.put(s.token(), s.end());
+                }
+                if (displayKnown(s.token())) {
+                    List<FrameSlice> ready = waiting.remove(s.token());
+                    if (ready != null) {
+                        release(ready);
+                    }
+                }
+            }
+            default -> {
+                // expected SurfaceFrames add nothing to the metric or the counters
             }
         }
+    }
+
+    private boolean displayKnown(long token) {
+        return actualDisplayEnds.getOrDefault(token, -1L) >= 0 && expectedDisplayEnds.getOrDefault(token, -1L) >= 0;
+    }
+
+    private void release(List<FrameSlice> surfaces) {
+        waitingCount -= surfaces.size();
+        surfaces.forEach(this::addCounters);
+    }
+
+    /** Counts the SurfaceFrames still waiting (their display frame never closed) and keeps the reader's result. */
+    public void finish(FrameTimelineReader.Result result) {
+        this.result = result;
+        List<List<FrameSlice>> rest = new ArrayList<>(waiting.values());
+        waiting.clear();
+        rest.forEach(this::release);
+    }
+
+    /** What the reader found besides slices (packets, unpaired ends, a cut). */
+    public FrameTimelineReader.Result result() {
+        return result;
+    }
+
+    /** Actual SurfaceFrames read. */
+    public long surfaceFrames() {
+        return actualSurfaces;
     }
 
     private void addMetric(FrameSlice s) {
         ProcessMetric m = processes.computeIfAbsent(s.pid(), ProcessMetric::new);
-        long token = s.token();
         int jank = s.jankType() == FrameSlice.ABSENT ? 0 : s.jankType();
-        m.tokens.add(token);
-        boolean app = (jank & JankType.toProto(JankType.PERFETTO_APP_JANK)) != 0;
-        boolean sf = (jank & JankType.toProto(JankType.PERFETTO_SF_JANK)) != 0;
         boolean dropped = (jank & JankType.toProto(JankType.DROPPED)) != 0;
-        if (app) {
-            m.missedApp.add(token);
-        }
-        if (sf) {
-            m.missedSf.add(token);
-        }
-        if (dropped) {
-            m.dropped.add(token);
-        }
-        if (app || sf || dropped) {
-            m.missed.add(token);
-        }
-        if (!dropped && s.dur() >= 0) {
-            m.durations.add(s.dur());
-        }
         int present = s.presentType() >= 0 && s.presentType() <= 5 ? s.presentType() : 0;
-        for (String type : PerfettoNames.jankTypes(jank)) {
-            List<Set<Long>> byPresent = m.jankTypes.computeIfAbsent(type, k -> {
-                List<Set<Long>> l = new ArrayList<>();
-                for (int i = 0; i < 6; i++) {
-                    l.add(new HashSet<>());
-                }
-                return l;
-            });
-            byPresent.get(present).add(token);
-        }
+        m.add(s.token(), jank, present, s.dur(), dropped);
     }
 
-    private void addCounters(FrameSlice s, FrameSlice actualDisplay, FrameSlice expectedDisplay) {
+    private void addCounters(FrameSlice s) {
+        long actualEnd = actualDisplayEnds.getOrDefault(s.displayFrameToken(), -1L);
+        long expectedEnd = expectedDisplayEnds.getOrDefault(s.displayFrameToken(), -1L);
         LayerKey key = new LayerKey(s.pid(), s.layerName() == null ? "" : s.layerName());
         TimelineCounters c = layers.computeIfAbsent(key, k -> new TimelineCounters());
         tags.computeIfAbsent(key, k -> new TreeMap<>()).merge(PerfettoNames.jankTag(s), 1, Integer::sum);
@@ -201,11 +176,10 @@ public final class PerfettoReport {
         boolean delayKnown = true;
         if (!Float.isNaN(s.presentDelayMillis())) {
             delay = Math.round(s.presentDelayMillis() * 1e6);
-        } else if (actualDisplay != null && expectedDisplay != null && actualDisplay.end() >= 0
-                && expectedDisplay.end() >= 0) {
+        } else if (actualEnd >= 0 && expectedEnd >= 0) {
             // SurfaceFlinger's predicted end is its predicted present; the actual display slice
             // ends at the present fence.
-            delay = actualDisplay.end() - expectedDisplay.end();
+            delay = actualEnd - expectedEnd;
         } else {
             delayKnown = false;
         }
@@ -234,18 +208,20 @@ public final class PerfettoReport {
     }
 
     public String processName(int pid) {
-        return trace.processNames().getOrDefault(pid, "pid " + pid);
+        return result.processNames().getOrDefault(pid, "pid " + pid);
     }
 
     /** The report as text. */
     public String text() {
         StringBuilder sb = new StringBuilder();
-        long actualSurfaces = trace.slices().stream().filter(s -> s.kind() == FrameSlice.Kind.ACTUAL_SURFACE).count();
-        long actualDisplays = trace.slices().stream().filter(s -> s.kind() == FrameSlice.Kind.ACTUAL_DISPLAY).count();
         sb.append("FrameTimeline: ").append(actualSurfaces).append(" surface frames, ").append(actualDisplays)
                 .append(" display frames, ").append(processes.size()).append(" processes");
-        if (trace.unpairedEnds() > 0) {
-            sb.append(", ").append(trace.unpairedEnds()).append(" frame ends without a start");
+        if (result.unpairedEnds() > 0) {
+            sb.append(", ").append(result.unpairedEnds()).append(" frame ends without a start");
+        }
+        if (result.lateEvents() > 0) {
+            sb.append(", ").append(result.lateEvents()).append(" events out of order by more than the sort window"
+                    + " (--sort-window)");
         }
         if (unknownJankBits > 0) {
             sb.append(", ").append(unknownJankBits).append(" frames with unknown jank bits");

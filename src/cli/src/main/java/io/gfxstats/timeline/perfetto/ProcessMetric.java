@@ -1,0 +1,312 @@
+package io.gfxstats.timeline.perfetto;
+
+import io.gfxstats.timeline.JankType;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Perfetto's {@code android_frame_timeline_metric} of one process: frames and missed frames counted
+ * per distinct token, durations of the frames not dropped, distinct tokens per jank type and present
+ * type. The metric needs every token (it counts distinct ones) and every duration (its percentiles
+ * are exact), so each actual SurfaceFrame costs 4 bytes (its duration) and each app frame 13 (its
+ * token, jank and present type; the layers of one frame that finish together share them), in
+ * primitive blocks. The counts are worked out once, when first asked for.
+ */
+public final class ProcessMetric {
+    private static final int PRESENT_TYPES = 6;
+
+    /** Columns grow a block at a time: no copy of everything held, no doubling past what is needed. */
+    private static final int BLOCK = 1 << 16;
+
+    final int pid;
+    private long[][] tokens = new long[0][];
+    private int[][] janks = new int[0][];
+    private byte[][] presents = new byte[0][];
+    private int frames;
+    private int[][] durations = new int[0][];
+    private int durationCount;
+    /** Durations of 2^31 ns (2.1 s) or more: rare, so kept apart from the 4-byte column. */
+    private long[] longDurations = new long[0];
+    private int longCount;
+    private Counts counts;
+    /** Whether tokens were added in non-decreasing order. */
+    private boolean ascending = true;
+    private long[] scratch;
+
+    ProcessMetric(int pid) {
+        this.pid = pid;
+    }
+
+    void add(long token, int protoJank, int presentType, long dur, boolean dropped) {
+        if (durations == null) {
+            throw new IllegalStateException("frames added after the metric was counted");
+        }
+        counts = null;
+        if (!dropped && dur >= 0) {
+            if (dur > Integer.MAX_VALUE) {
+                if (longCount == longDurations.length) {
+                    longDurations = Arrays.copyOf(longDurations, Math.max(8, longCount * 2));
+                }
+                longDurations[longCount++] = dur;
+            } else {
+                if (durationCount == durations.length * BLOCK) {
+                    durations = Arrays.copyOf(durations, durations.length + 1);
+                    durations[durations.length - 1] = new int[BLOCK];
+                }
+                durations[durationCount / BLOCK][durationCount % BLOCK] = (int) dur;
+                durationCount++;
+            }
+        }
+        // The layers of one app frame usually finish together: one record for the token then.
+        if (frames > 0) {
+            int last = frames - 1;
+            if (tokens[last / BLOCK][last % BLOCK] == token && janks[last / BLOCK][last % BLOCK] == protoJank
+                    && presents[last / BLOCK][last % BLOCK] == presentType) {
+                return;
+            }
+        }
+        if (frames == tokens.length * BLOCK) {
+            tokens = Arrays.copyOf(tokens, tokens.length + 1);
+            tokens[tokens.length - 1] = new long[BLOCK];
+            janks = Arrays.copyOf(janks, janks.length + 1);
+            janks[janks.length - 1] = new int[BLOCK];
+            presents = Arrays.copyOf(presents, presents.length + 1);
+            presents[presents.length - 1] = new byte[BLOCK];
+        }
+        if (frames > 0 && token < token(frames - 1)) {
+            ascending = false;
+        }
+        tokens[frames / BLOCK][frames % BLOCK] = token;
+        janks[frames / BLOCK][frames % BLOCK] = protoJank;
+        presents[frames / BLOCK][frames % BLOCK] = (byte) presentType;
+        frames++;
+    }
+
+    private long token(int i) {
+        return tokens[i / BLOCK][i % BLOCK];
+    }
+
+    private int jank(int i) {
+        return janks[i / BLOCK][i % BLOCK];
+    }
+
+    private int present(int i) {
+        return presents[i / BLOCK][i % BLOCK];
+    }
+
+    private record Counts(int total, int missed, int missedApp, int missedSf, int dropped,
+            Map<String, int[]> jankTypes, SortedDurations durations) {
+    }
+
+    /**
+     * The durations with each block sorted in place (no second copy of them all) and the rare long
+     * ones sorted apart: the i-th smallest is found by bisecting on the value, counting in each
+     * block how many are at most that.
+     */
+    private static final class SortedDurations {
+        private final int[][] blocks;
+        private final int count;
+        private final long[] longs;
+
+        SortedDurations(int[][] blocks, int count, long[] longs) {
+            this.blocks = blocks;
+            this.count = count;
+            this.longs = longs;
+            for (int b = 0; b < blocks.length; b++) {
+                Arrays.sort(blocks[b], 0, blockLength(b));
+            }
+            Arrays.sort(longs);
+        }
+
+        private int blockLength(int b) {
+            return Math.min(BLOCK, count - b * BLOCK);
+        }
+
+        int size() {
+            return count + longs.length;
+        }
+
+        long sum() {
+            long sum = 0;
+            for (int b = 0; b < blocks.length; b++) {
+                for (int i = 0, n = blockLength(b); i < n; i++) {
+                    sum += blocks[b][i];
+                }
+            }
+            for (long v : longs) {
+                sum += v;
+            }
+            return sum;
+        }
+
+        /** The {@code rank}-th smallest (from 0). */
+        long get(int rank) {
+            if (rank >= count) {
+                return longs[rank - count];
+            }
+            // Every long duration is above every int one: the answer is an int.
+            long lo = 0;
+            long hi = Integer.MAX_VALUE;
+            while (lo < hi) {
+                long mid = (lo + hi) >>> 1;
+                if (atMost(mid) > rank) {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            return lo;
+        }
+
+        private long atMost(long value) {
+            long n = 0;
+            for (int b = 0; b < blocks.length; b++) {
+                int[] block = blocks[b];
+                int lo = 0;
+                int hi = blockLength(b);
+                while (lo < hi) {
+                    int mid = (lo + hi) >>> 1;
+                    if (block[mid] <= value) {
+                        lo = mid + 1;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                n += lo;
+            }
+            return n;
+        }
+    }
+
+    private Counts counts() {
+        if (counts == null) {
+            counts = count();
+        }
+        return counts;
+    }
+
+    private Counts count() {
+        int app = JankType.toProto(JankType.PERFETTO_APP_JANK);
+        int sf = JankType.toProto(JankType.PERFETTO_SF_JANK);
+        int dropped = JankType.toProto(JankType.DROPPED);
+        int total = distinct(i -> true);
+        int missed = distinct(i -> (jank(i) & (app | sf | dropped)) != 0);
+        int missedApp = distinct(i -> (jank(i) & app) != 0);
+        int missedSf = distinct(i -> (jank(i) & sf) != 0);
+        int droppedFrames = distinct(i -> (jank(i) & dropped) != 0);
+        Map<String, int[]> types = new TreeMap<>();
+        Map<Integer, java.util.List<String>> names = new LinkedHashMap<>();
+        for (int i = 0; i < frames; i++) {
+            for (String type : names.computeIfAbsent(jank(i), PerfettoNames::jankTypes)) {
+                types.putIfAbsent(type, null);
+            }
+        }
+        for (String type : types.keySet()) {
+            int[] byPresent = new int[PRESENT_TYPES + 1];
+            for (int p = -1; p < PRESENT_TYPES; p++) {
+                int present = p;
+                byPresent[p + 1] = distinct(i -> (present < 0 || present(i) == present)
+                        && names.get(jank(i)).contains(type));
+            }
+            types.put(type, byPresent);
+        }
+        scratch = null;
+        SortedDurations sorted = new SortedDurations(durations, durationCount, Arrays.copyOf(longDurations, longCount));
+        durations = null;
+        return new Counts(total, missed, missedApp, missedSf, droppedFrames, types, sorted);
+    }
+
+    /**
+     * Distinct tokens of the frames {@code keep} selects. SurfaceFlinger hands out tokens in
+     * increasing order, so in a trace they usually come sorted: then a scan counts them with no
+     * copy; otherwise they are copied and sorted.
+     */
+    private int distinct(java.util.function.IntPredicate keep) {
+        int distinct = 0;
+        if (ascending) {
+            boolean any = false;
+            long last = 0;
+            for (int i = 0; i < frames; i++) {
+                if (keep.test(i) && (!any || token(i) != last)) {
+                    distinct++;
+                    last = token(i);
+                    any = true;
+                }
+            }
+            return distinct;
+        }
+        if (scratch == null) {
+            scratch = new long[frames];
+        }
+        int n = 0;
+        for (int i = 0; i < frames; i++) {
+            if (keep.test(i)) {
+                scratch[n++] = token(i);
+            }
+        }
+        Arrays.sort(scratch, 0, n);
+        for (int i = 0; i < n; i++) {
+            if (i == 0 || scratch[i] != scratch[i - 1]) {
+                distinct++;
+            }
+        }
+        return distinct;
+    }
+
+    public int totalFrames() {
+        return counts().total;
+    }
+
+    public int missedFrames() {
+        return counts().missed;
+    }
+
+    public int missedAppFrames() {
+        return counts().missedApp;
+    }
+
+    public int missedSfFrames() {
+        return counts().missedSf;
+    }
+
+    public int droppedFrames() {
+        return counts().dropped;
+    }
+
+    public long durMax() {
+        SortedDurations d = counts().durations;
+        return d.size() == 0 ? 0 : d.get(d.size() - 1);
+    }
+
+    public long durAvg() {
+        SortedDurations d = counts().durations;
+        return d.size() == 0 ? 0 : d.sum() / d.size();
+    }
+
+    /** Percentile with linear interpolation between ranks, as the metric computes it. */
+    public double durPercentile(double p) {
+        SortedDurations d = counts().durations;
+        int n = d.size();
+        if (n == 0) {
+            return 0;
+        }
+        double rank = p / 100.0 * (n - 1);
+        int lo = (int) Math.floor(rank);
+        int hi = Math.min(lo + 1, n - 1);
+        long low = d.get(lo);
+        return low + (rank - lo) * (d.get(hi) - low);
+    }
+
+    /** Distinct tokens with this jank type, in total ({@code present} -1) or with present type {@code present}. */
+    public int jankTypeCount(String type, int present) {
+        int[] byPresent = counts().jankTypes.get(type);
+        return byPresent == null ? 0 : byPresent[present + 1];
+    }
+
+    public Set<String> jankTypeNames() {
+        return counts().jankTypes.keySet();
+    }
+}

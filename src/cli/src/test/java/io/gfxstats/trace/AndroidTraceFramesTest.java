@@ -1,0 +1,107 @@
+package io.gfxstats.trace;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.gfxstats.cli.Main;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Android frames of a text trace: the vsync each frame was for, and which doFrames are frames. */
+class AndroidTraceFramesTest {
+    private static final int UI = 500;
+    private static final int RT = 501;
+    private static final long PERIOD = 16_666_666L;
+
+    /**
+     * Vsync 6 arrives at 1.000 s but its doFrame starts 10 ms late; vsync 7 arrives at 1.016667 s,
+     * its frame ends at 1.030 s, within its own deadline (1.033333 s) but past the deadline of a
+     * grid anchored at the first doFrame (1.026667 s). Vsync 8's doFrame draws nothing.
+     */
+    private static TraceText trace() {
+        return trace(true);
+    }
+
+    private static TraceText trace(boolean onVsync) {
+        TraceText t = new TraceText();
+        t.api19 = false;
+        if (onVsync) {
+            t.b(1_000_000_000L, UI, UI, "Choreographer#onVsync 6").e(1_000_100_000L, UI, UI);
+        }
+        t.b(1_010_000_000L, UI, UI, "Choreographer#doFrame 6").e(1_012_000_000L, UI, UI);
+        t.b(1_012_100_000L, UI, RT, "DrawFrames 6").e(1_015_000_000L, UI, RT);
+        if (onVsync) {
+            t.b(1_016_667_000L, UI, UI, "Choreographer#onVsync 7").e(1_016_767_000L, UI, UI);
+        }
+        t.b(1_017_000_000L, UI, UI, "Choreographer#doFrame 7").e(1_020_000_000L, UI, UI);
+        t.b(1_020_100_000L, UI, RT, "DrawFrames 7").e(1_030_000_000L, UI, RT);
+        if (onVsync) {
+            t.b(1_033_334_000L, UI, UI, "Choreographer#onVsync 8").e(1_033_434_000L, UI, UI);
+        }
+        t.b(1_033_500_000L, UI, UI, "Choreographer#doFrame 8").e(1_033_675_000L, UI, UI);
+        return t;
+    }
+
+    private static List<TraceFrame> frames(String text) throws Exception {
+        Trace trace = TraceParser.parse(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), "t",
+                ClockOffset.NONE, null);
+        List<TraceFrames.ProcessFrames> all = TraceFrames.of(trace, PERIOD);
+        assertEquals(1, all.size());
+        return all.get(0).frames();
+    }
+
+    @Test
+    void shouldTakeEachFramesVsyncFromChoreographerOnVsync() throws Exception {
+        List<TraceFrame> frames = frames(trace().text());
+        assertEquals(List.of(1_000_000_000L, 1_016_667_000L), frames.stream().map(TraceFrame::expectedStart).toList());
+        assertEquals(List.of(0, 0), frames.stream().map(TraceFrame::flag).toList(), "both within their own vsync's deadline");
+    }
+
+    @Test
+    void shouldFallBackToTheGridWithoutOnVsync() throws Exception {
+        List<TraceFrame> frames = frames(trace(false).text());
+        assertEquals(1_010_000_000L, frames.get(1).expectedStart(), "the grid anchored at the first doFrame");
+        assertEquals(1, frames.get(1).flag());
+    }
+
+    @Test
+    void shouldTakeTheVsyncFromSurfaceFlingersVsyncAppTicksWithoutOnVsync() throws Exception {
+        TraceText t = trace(false);
+        // SurfaceFlinger (pid 600) flips its VSYNC-app counter at every app vsync.
+        TraceText ticks = new TraceText();
+        ticks.api19 = false;
+        ticks.raw(1_000_000_000L, 600, 600, "C|600|VSYNC-app|1");
+        ticks.raw(1_016_667_000L, 600, 600, "C|600|VSYNC-app|0");
+        ticks.raw(1_033_334_000L, 600, 600, "C|600|VSYNC-app|1");
+        List<TraceFrame> frames = frames(ticks.text() + t.text());
+        assertEquals(List.of(1_000_000_000L, 1_016_667_000L), frames.stream().map(TraceFrame::expectedStart).toList());
+        assertEquals(List.of(0, 0), frames.stream().map(TraceFrame::flag).toList());
+    }
+
+    @Test
+    void shouldCountOnlyFramesThatDrewInEveryOutput(@TempDir Path dir) throws Exception {
+        assertEquals(2, frames(trace().text()).size(), "vsync 8's doFrame drew nothing: no frame, as on Android");
+        Path file = dir.resolve("android.atrace");
+        Files.writeString(file, trace().text());
+        String summary = run("trace", file.toString());
+        String dumpsys = run("trace", file.toString(), "--format", "dumpsys");
+        assertEquals(true, summary.contains("\nFrames: 2 (linked 2, unlinked 0; empty 0, unfinished 0)\n"
+                + "Janky frames: 0 (0.00%)\n"), summary);
+        assertEquals(true, dumpsys.contains("Total frames rendered: 2\n"), dumpsys);
+        assertEquals(true, dumpsys.contains("Janky frames: 0 "), dumpsys);
+    }
+
+    private static String run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = Main.run(args, new PrintStream(out, true), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
+        return out.toString(StandardCharsets.UTF_8);
+    }
+}
