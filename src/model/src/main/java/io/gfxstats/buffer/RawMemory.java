@@ -18,7 +18,7 @@ import java.nio.ByteBuffer;
  *
  * <p>Why at all: the per-frame path makes about 20 loads and stores; through byte-buffer
  * VarHandles, with their bounds, alignment and read-only checks on each, recording a frame cost
- * about 4 times as much (docs/benchmarks.md, "Mapping with the JDK alone").
+ * about three times as long (docs/benchmarks.md, "Mapping with the JDK alone").
  */
 final class RawMemory {
     /** Last JDK feature release whose {@code sun.misc.Unsafe} memory methods run without a warning. */
