@@ -19,7 +19,8 @@ import java.util.List;
  * draw as a JSON block. Nothing is fetched when the file is opened.
  */
 public final class HtmlReport {
-    static final String UPLOT_DIR = "/META-INF/resources/webjars/uplot/1.6.30/dist/";
+    /** Where the uPlot WebJar keeps its files; its version is the build's, read from the WebJar itself. */
+    static final String UPLOT_DIR = "/META-INF/resources/webjars/uplot/" + webJarVersion("org.webjars.npm", "uplot") + "/dist/";
     /** The percentiles a dump prints. */
     static final int[] PERCENTILES = {50, 90, 95, 99};
     /** The jank types a dump prints, in its order. */
@@ -263,5 +264,20 @@ public final class HtmlReport {
 
     static String esc(String s) {
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+
+    /** A WebJar's version, from the pom.properties Maven put in it: the pom's uplot.version is the one place it is written. */
+    private static String webJarVersion(String group, String artifact) {
+        String name = "/META-INF/maven/" + group + "/" + artifact + "/pom.properties";
+        try (java.io.InputStream in = HtmlReport.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException(name + " missing: the " + artifact + " WebJar is not on the class path");
+            }
+            java.util.Properties p = new java.util.Properties();
+            p.load(in);
+            return p.getProperty("version");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }

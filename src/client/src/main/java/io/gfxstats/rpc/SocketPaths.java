@@ -10,6 +10,9 @@ import java.util.Map;
  * {@code $HOME/.local/state/gfxstats/gfxstatsd.sock}.
  */
 public final class SocketPaths {
+    /** Longest Unix socket path, in bytes: sun_path holds 108 with the terminating NUL (Linux's unix(7)). */
+    public static final int MAX_PATH_BYTES = 107;
+
     public static final String SOCKET_ENV = "GFXSTATS_SOCKET";
     public static final String SOCKET_FILE_NAME = "gfxstatsd.sock";
 

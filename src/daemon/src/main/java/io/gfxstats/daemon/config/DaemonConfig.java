@@ -15,7 +15,7 @@ import java.util.Optional;
  */
 public final class DaemonConfig {
     /** Longest Unix socket path: sun_path is 108 bytes including the terminating NUL. */
-    public static final int MAX_SOCKET_PATH_BYTES = 107;
+    public static final int MAX_SOCKET_PATH_BYTES = io.gfxstats.rpc.SocketPaths.MAX_PATH_BYTES;
 
     private final Map<Setting<?>, Object> values;
 

@@ -47,8 +47,9 @@ public final class Setting<T> {
             data.dir, nor data.dir inside it.""");
 
     public static final Setting<Path> SOCKET_PATH = path("socket.path", "${state.dir}/gfxstatsd.sock", false, """
-            The gRPC Unix socket that clients and `gfxstats` connect to. At most 107 bytes long (a
-            limit of Unix sockets); pick a shorter path if your home directory is very deep.""");
+            The gRPC Unix socket that clients and `gfxstats` connect to. At most %d bytes long (a
+            limit of Unix sockets); pick a shorter path if your home directory is very deep.""".formatted(
+            io.gfxstats.rpc.SocketPaths.MAX_PATH_BYTES));
 
     // --- Saving and retention ---
 
