@@ -71,9 +71,12 @@ public final class BufferRegistry {
         return b;
     }
 
-    /** Forgets a buffer and releases its mapping. */
+    /**
+     * Forgets a buffer and releases its mapping. A stale one (its key since registered again) is
+     * left alone: removing by key alone would drop the live entry and leave its mapping open.
+     */
     public void remove(LiveBuffer buffer) {
-        if (buffers.remove(buffer.key()) == buffer) {
+        if (buffers.remove(buffer.key(), buffer)) {
             buffer.close();
         }
     }

@@ -1,0 +1,94 @@
+package io.gfxstats.daemon.registry;
+
+import io.gfxstats.buffer.BufferReader;
+import io.gfxstats.buffer.TestBuffers;
+import io.gfxstats.stats.Pipeline;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The daemon's table of live buffers, over real buffer files: its bound, its counts per process and user, its releases. */
+class BufferRegistryTest {
+    @TempDir
+    Path dir;
+
+    private int files;
+
+    private LiveBuffer add(BufferRegistry r, String key, int pid, int uid) throws IOException {
+        Path file = TestBuffers.create(dir, key + "-" + files++, 1);
+        return r.add(key, pid, uid, "com.example." + key, 1, Pipeline.GL, file, BufferReader.open(file, TestBuffers.uid()),
+                new long[0], 1_700_000_000_000L);
+    }
+
+    @Test
+    void shouldBeFullAtItsBoundAndCountByProcessAndUser() throws IOException {
+        BufferRegistry r = new BufferRegistry(3);
+        add(r, "a", 10, 1000);
+        add(r, "b", 10, 1000);
+        assertFalse(r.isFull());
+        add(r, "c", 11, 1001);
+        assertTrue(r.isFull());
+        assertEquals(3, r.size());
+        assertEquals(2, r.countByPid(10));
+        assertEquals(1, r.countByPid(11));
+        assertEquals(0, r.countByPid(12));
+        assertEquals(2, r.countByUid(1000));
+        assertEquals(1, r.countByUid(1001));
+        assertEquals(List.of("a", "b", "c"), List.copyOf(r.keys()), "in registration order");
+        r.closeAll();
+    }
+
+    @Test
+    void shouldRefuseASecondBufferUnderOneKey() throws IOException {
+        BufferRegistry r = new BufferRegistry(4);
+        LiveBuffer first = add(r, "a", 10, 1000);
+        Path other = TestBuffers.create(dir, "other", 1);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> r.add("a", 10, 1000, "com.example.a", 1,
+                Pipeline.GL, other, BufferReader.open(other, TestBuffers.uid()), new long[0], 0));
+        assertEquals("buffer a is registered already", e.getMessage());
+        assertSame(first, r.get("a"), "the first one stays");
+        r.closeAll();
+    }
+
+    @Test
+    void shouldReleaseTheMappingOfWhatItForgetsAndIgnoreAStaleEntry() throws IOException {
+        BufferRegistry r = new BufferRegistry(2);
+        LiveBuffer a = add(r, "a", 10, 1000);
+        r.remove(a);
+        assertNull(r.get("a"));
+        assertEquals(0, r.size());
+        assertThrows(IllegalStateException.class, a::snapshot, "its reader is closed");
+        // A stale LiveBuffer for a key now held by another must not remove the new one.
+        LiveBuffer again = add(r, "a", 11, 1000);
+        r.remove(a);
+        assertSame(again, r.get("a"));
+        r.closeAll();
+        assertEquals(0, r.size());
+        assertThrows(IllegalStateException.class, again::snapshot);
+    }
+
+    @Test
+    void shouldTellARunningProcessFromAGoneOne() throws Exception {
+        int self = (int) ProcessHandle.current().pid();
+        assertTrue(ProcessLiveness.pidExists(self));
+        assertTrue(ProcessLiveness.pidAlive(self));
+        Process p = new ProcessBuilder("true").start();
+        int gone = (int) p.pid();
+        p.waitFor();
+        assertFalse(ProcessLiveness.pidAlive(gone));
+        assertFalse(ProcessLiveness.pidExists(-1));
+        assertTrue(ProcessLiveness.heartbeatFresh(System.currentTimeMillis(), 1_000));
+        assertFalse(ProcessLiveness.heartbeatFresh(System.currentTimeMillis() - 5_000, 1_000), "stale: a reused pid");
+        assertFalse(ProcessLiveness.heartbeatFresh(0, 1_000), "never written");
+    }
+}
