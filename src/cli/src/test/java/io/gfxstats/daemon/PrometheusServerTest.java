@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A real Prometheus server (Debian's, installed by scripts/ensure-tool when missing) scraping a
+ * A real Prometheus server (Debian's, installed by scripts/ci-deps) scraping a
  * real daemon fed by {@code gfxstats synth}: PromQL through its HTTP API gives the dump's total
  * frames and a 90th percentile in the bucket of the dump's.
  */

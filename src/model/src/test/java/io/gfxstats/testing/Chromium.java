@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Debian's headless Chromium (installed by scripts/ensure-tool when missing), each run with a
+ * Debian's headless Chromium (installed by scripts/ci-deps), each run with a
  * fresh profile directory and no network use, loading a local file.
  */
 public final class Chromium {

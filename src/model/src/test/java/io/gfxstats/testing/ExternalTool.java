@@ -1,37 +1,30 @@
 package io.gfxstats.testing;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.io.File;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 
 /**
- * A program a test needs from the system (Prometheus, Chromium), installed by the project's own
- * {@code scripts/ensure-tool} when it is missing; the test is skipped, with the script's reason,
- * only when it truly cannot be installed (no root, no apt-get, no package).
+ * A program a test needs from the system (Prometheus, Chromium, tmux...). {@code scripts/ci-deps},
+ * which {@code .ci/run} calls first, installs them; a test never skips for want of one, it fails
+ * saying what to run, so a CI without the program cannot pass by testing less.
  */
 public final class ExternalTool {
     private ExternalTool() {
     }
 
-    /** The program's path, installing Debian package {@code debianPackage} if needed. */
-    public static Path require(String program, String debianPackage) throws IOException, InterruptedException {
-        Path script = Path.of(System.getProperty("user.dir"), "scripts", "ensure-tool");
-        Process p = new ProcessBuilder(script.toString(), program, debianPackage).start();
-        p.getOutputStream().close();
-        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        if (!p.waitFor(15, TimeUnit.MINUTES)) {
-            p.destroyForcibly();
-            throw new IOException("installing " + debianPackage + " took more than 15 minutes");
+    /** The program's path on {@code $PATH}; fails naming scripts/ci-deps and the Debian package. */
+    public static Path require(String program, String debianPackage) {
+        String path = System.getenv("PATH");
+        if (path != null) {
+            for (String dir : path.split(File.pathSeparator)) {
+                Path candidate = Path.of(dir.isEmpty() ? "." : dir, program);
+                if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+                    return candidate;
+                }
+            }
         }
-        // 3: cannot be installed here (no root, no apt-get, no such package): skip, saying why.
-        assumeTrue(p.exitValue() != 3, "skipped: " + program + " is not available: " + err);
-        if (p.exitValue() != 0) {
-            throw new IOException("scripts/ensure-tool " + program + " failed (" + p.exitValue() + "): " + err);
-        }
-        return Path.of(out);
+        throw new AssertionError(program + " is not installed: run scripts/ci-deps (it installs Debian package '"
+                + debianPackage + "'; .ci/run calls it before the tests)");
     }
 }
