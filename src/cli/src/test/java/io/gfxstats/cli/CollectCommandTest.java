@@ -150,7 +150,7 @@ class CollectCommandTest {
         assertTrue(status.get(3).startsWith(tb + "\tok\t1\t1\t"), status.get(3));
         assertTrue(status.get(4).startsWith(tc + "\tok\t1\t1\t"), status.get(4));
         String json = Files.readString(out.resolve(CollectOutput.STATUS_JSON));
-        assertTrue(json.contains("\"targets_ok\": 3"), json);
+        assertTrue(json.contains("\"targetsOk\": 3"), json);
         assertTrue(json.contains("{\"target\": \"" + down + "\", \"status\": \"failed\""), json);
         assertFalse(a.pulls.take().getLastFullDay());
     }
