@@ -1,6 +1,7 @@
 package io.gfxstats.cli;
 
 import io.gfxstats.timeline.perfetto.FrameTimelineTrace;
+import io.gfxstats.timeline.perfetto.PerfettoJson;
 import io.gfxstats.timeline.perfetto.PerfettoReport;
 import io.gfxstats.timeline.perfetto.TraceFormatException;
 import java.io.BufferedInputStream;
@@ -20,14 +21,15 @@ final class TimelinePerfetto {
     }
 
     private static Args spec() {
-        return new Args("timeline perfetto").positional("TRACE");
+        return new Args("timeline perfetto").positional("TRACE")
+                .flag("--json", "one JSON object (the names of pull --json) instead of text");
     }
 
     static int run(String[] argv, PrintStream out) throws UsageException {
         Args spec = spec();
         Args.Parsed args = spec.parse(argv);
         if (args.help()) {
-            out.print(spec.help("timeline perfetto TRACE",
+            out.print(spec.help("timeline perfetto [--json] TRACE",
                     "Reads the FrameTimeline events (android.surfaceflinger.frametimeline) of a Perfetto trace -\n"
                     + "plain, deflate- or zstd-compressed packets - and prints per process Perfetto's frame timeline\n"
                     + "metric and per layer the TimeStats-style summary (see docs/frametimeline.md)."));
@@ -59,7 +61,9 @@ final class TimelinePerfetto {
         }
         OutputStream stdout = BinaryStdout.of(out);
         try {
-            stdout.write(new PerfettoReport(trace).text().getBytes(StandardCharsets.UTF_8));
+            PerfettoReport report = new PerfettoReport(trace);
+            String text = args.has("--json") ? PerfettoJson.write(report, trace) + "\n" : report.text();
+            stdout.write(text.getBytes(StandardCharsets.UTF_8));
             stdout.flush();
             return 0;
         } catch (IOException e) {

@@ -228,6 +228,11 @@ public final class PerfettoReport {
         return t;
     }
 
+    /** The layers of one process, in name order ("" for frames without a layer name). */
+    public java.util.List<String> layerNames(int pid) {
+        return layers.keySet().stream().filter(k -> k.pid() == pid).map(LayerKey::layer).toList();
+    }
+
     /** Perfetto's jank tag counts of one process's layer. */
     public Map<String, Integer> jankTags(int pid, String layer) {
         return tags.getOrDefault(new LayerKey(pid, layer), Map.of());
