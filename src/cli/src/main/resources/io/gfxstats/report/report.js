@@ -124,7 +124,8 @@
     }
     var opts = {
       width: WIDTH, height: tilted ? HEIGHT + 90 : HEIGHT,
-      scales: { x: { time: false, range: [-0.5, n - 0.5] } },
+      // Bars are read from zero: an axis starting at 215 makes 215 and 237 look like 1 and 20.
+      scales: { x: { time: false, range: [-0.5, n - 0.5] }, y: { range: function (u, lo, hi) { return [0, Math.max(1, hi * 1.05)]; } } },
       axes: [
         { label: xLabel, values: function (u, s) { return s.map(function (v) { return Number.isInteger(v) ? d.labels[v] : ''; }); },
           // Long category names (FrameTimeline's types) would overlap when level: tilted, with room below.
