@@ -123,8 +123,10 @@ final class ReportCommand implements Command {
         data = data.withScenes(sceneRows(sceneEntries, ReportData.oldestKept(entries, days)))
                 .withFrameTimeline(timeline, ReportData.oldestKept(entries, days));
         write(target, data);
-        out.println("wrote " + target + ": " + data.total().totalFrames() + " frames, " + data.days().size()
-                + " days, " + data.apps().size() + " packages");
+        // An offline input has no days: its "packages" are the capture's windows or the trace's processes.
+        String parts = args.has("--trace") ? " processes" : args.has("--framestats") ? " windows" : null;
+        out.println("wrote " + target + ": " + data.total().totalFrames() + " frames, " + (parts != null
+                ? data.apps().size() + parts : data.days().size() + " days, " + data.apps().size() + " packages"));
         return 0;
     }
 
