@@ -79,6 +79,17 @@ public final class HtmlReport {
             packages(h, data);
             byDay(h, data);
         }
+        if (data.frames() != null) {
+            FrameSeries f = data.frames();
+            chart(h, "chart-frames", "Each frame over time", "Every counted frame (" + f.samples().size()
+                    + ", the total above) at the time it completed, its time from IntendedVsync to FrameCompleted;"
+                    + " janky frames marked by their first cause; dashed: the refresh interval ("
+                    + String.format(java.util.Locale.ROOT, "%.1f", f.refreshMillis()) + " ms). It opens on the"
+                    + " latest 98 % of the frames when a few are much older; drag to zoom, double-click to see every"
+                    + " frame. Left out: " + f.inFlightRows() + " rows of frames still in flight"
+                    + " when the capture was taken, and " + f.ignoredFrames() + " frames with no duration, which"
+                    + " Android ignores too.");
+        }
         chart(h, "chart-cpu", "Frame time", "Frames per bucket of Android's histogram; dashed: 16.7 ms and"
                 + " 33.3 ms (one and two frames at 60 Hz); solid: the 50th, 90th, 95th and 99th percentiles.");
         if (t.jankyFrames() > 0) {
@@ -134,6 +145,35 @@ public final class HtmlReport {
                 .append("<script>\n").append(script(resource("report.js"))).append("\n</script>\n")
                 .append("</body>\n</html>\n");
         return h.toString();
+    }
+
+    /** Seconds since the first frame, frame times, and per cause the janky frames' times (null elsewhere). */
+    private static void frames(Json j, FrameSeries f) {
+        List<FrameSeries.Sample> s = f.samples();
+        long first = s.isEmpty() ? 0 : s.get(0).completedNanos();
+        j.key("frames").open('{').key("refreshMs").value(f.refreshMillis()).key("t").open('[');
+        for (FrameSeries.Sample x : s) {
+            j.value((x.completedNanos() - first) / 1e9);
+        }
+        j.close(']').key("ms").open('[');
+        for (FrameSeries.Sample x : s) {
+            j.value(x.millis());
+        }
+        j.close(']').key("marks").open('[');
+        List<String> names = FrameSeries.causeNames();
+        for (int c = 0; c < names.size(); c++) {
+            j.open('{').key("name").value(names.get(c)).key("color")
+                    .value(io.gfxstats.palette.Severity.values()[Math.min(c + 1, 4)].hex()).key("values").open('[');
+            for (FrameSeries.Sample x : s) {
+                if (x.cause() == c) {
+                    j.value(x.millis());
+                } else {
+                    j.value(Double.NaN); // written as null: no mark here
+                }
+            }
+            j.close(']').close('}');
+        }
+        j.close(']').close('}');
     }
 
     /** Frames with a GPU time: processes that report none get no (empty) GPU chart. */
@@ -224,6 +264,9 @@ public final class HtmlReport {
         }
         j.close(']').close('}');
         FrameTimelineSection.json(j, data.frameTimelines(), data.frameTimelines().size() > 1);
+        if (data.frames() != null) {
+            frames(j, data.frames());
+        }
         return j.close('}').toString();
     }
 

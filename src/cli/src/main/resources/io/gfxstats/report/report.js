@@ -81,6 +81,55 @@
     }, [indices(n), h.counts.slice(0, n)], el);
   }
 
+  // Each frame's time over the capture's time, janky frames marked by cause, the refresh interval
+  // dashed; uPlot zooms on a horizontal drag and zooms out on a double click.
+  function frameTimes(el, f) {
+    var series = [
+      { label: 'time', value: function (u, v) { return v == null ? '' : v.toFixed(3) + ' s'; } },
+      { label: 'frame time', stroke: '#4e79a7', width: 1, points: { show: false },
+        value: function (u, v) { return v == null ? '' : v.toFixed(2) + ' ms'; } }
+    ];
+    var columns = [f.t, f.ms];
+    f.marks.forEach(function (m) {
+      series.push({ label: m.name, stroke: m.color, paths: function () { return null; },
+        points: { show: true, size: 7, fill: m.color, stroke: m.color },
+        value: function (u, v) { return v == null ? '' : v.toFixed(2) + ' ms'; } });
+      columns.push(m.values);
+    });
+    var refresh = function (u) {
+      var y = Math.round(u.valToPos(f.refreshMs, 'y', true));
+      var ctx = u.ctx;
+      ctx.save();
+      ctx.strokeStyle = '#888';
+      ctx.lineWidth = devicePixelRatio;
+      ctx.setLineDash([5 * devicePixelRatio, 4 * devicePixelRatio]);
+      ctx.beginPath();
+      ctx.moveTo(u.bbox.left, y);
+      ctx.lineTo(u.bbox.left + u.bbox.width, y);
+      ctx.stroke();
+      ctx.restore();
+    };
+    return new uPlot({
+      width: WIDTH, height: HEIGHT,
+      scales: { x: { time: false }, y: { range: function (u, lo, hi) { return [0, Math.max(hi, f.refreshMs) * 1.05]; } } },
+      cursor: { drag: { x: true, y: false } },
+      axes: [{ label: 'seconds since the first frame' }, { label: 'frame time (ms)', size: fit }],
+      series: series,
+      hooks: {
+        draw: [refresh],
+        // A capture can hold a few frames from long before the rest: open on the latest 98 % of
+        // the frames when they span less than half the time (a double click shows every frame).
+        ready: [function (u) {
+          var n = f.t.length;
+          if (n < 50) return;
+          var lo = f.t[Math.floor(n * 0.02)], hi = f.t[n - 1];
+          // After uPlot's own first sizing, which would otherwise put the full range back.
+          if (hi - lo < 0.5 * (hi - f.t[0])) setTimeout(function () { u.setScale('x', { min: lo, max: hi }); }, 0);
+        }]
+      }
+    }, columns, el);
+  }
+
   // Janky frames, then how many of them had each cause: one bar each, the summary's numbers.
   function causes(el, d) {
     var n = d.labels.length;
@@ -176,6 +225,7 @@
   }
 
   var charts = [
+    ['chart-frames', function (el) { return frameTimes(el, data.frames); }],
     ['chart-cpu', function (el) { return histogram(el, data.cpu, data.cpu.marks, 'frame time'); }],
     ['chart-causes', function (el) { return causes(el, data.causes); }],
     ['chart-days', function (el) { return days(el, data.days); }],

@@ -185,7 +185,27 @@ class ReportEndToEndTest {
             total += Long.parseLong(m.group(1));
             windows++;
         }
-        Chromium.Page page = checkLayout(chromium, html, tmp, "chart-cpu", "chart-causes", "chart-gpu");
+        Chromium.Page page = checkLayout(chromium, html, tmp, "chart-frames", "chart-cpu", "chart-causes",
+                "chart-gpu");
+        assertTrue(page.dom().indexOf("id=\"chart-frames\"") < page.dom().indexOf("id=\"chart-cpu\""),
+                "a capture leads with its frames over time");
+        // The frames drawn are the frames counted, the janky ones marked once each.
+        String frames = field(field(page.dom(), "id=\"report-data\">(.*?)</script>"), "\"frames\":(\\{.*\\})\\}$");
+        com.google.gson.JsonObject f = com.google.gson.JsonParser.parseString(frames).getAsJsonObject();
+        assertEquals(total, f.getAsJsonArray("ms").size());
+        long marked = 0;
+        for (com.google.gson.JsonElement mark : f.getAsJsonArray("marks")) {
+            for (com.google.gson.JsonElement v : mark.getAsJsonObject().getAsJsonArray("values")) {
+                marked += v.isJsonNull() ? 0 : 1;
+            }
+        }
+        long janky = 0;
+        Matcher jm = Pattern.compile("Janky frames: (\\d+)").matcher(text);
+        while (jm.find()) {
+            janky += Long.parseLong(jm.group(1));
+        }
+        assertEquals(janky, marked, "janky frames marked");
+        assertTrue(page.dom().contains("Left out: "), "the chart says what it leaves out");
         assertFalse(page.dom().contains("id=\"chart-days\""), "a capture has no days");
         assertFalse(page.dom().contains(">capture<"), "no day labelled capture");
         assertEquals(Long.toString(total), cells(page.dom()).get("total-frames"));
