@@ -43,7 +43,8 @@ final class DumpCommand implements Command {
 
     @Override
     public String synopsis() {
-        return "dump [--socket PATH] [--proto] [--package NAME] [--format " + FORMAT_NAMES + "] [--frametimeline]";
+        return "dump [--socket PATH] [--from FILE] [--proto] [--package NAME] [--format " + FORMAT_NAMES
+                + "] [--frametimeline]";
     }
 
     private static Args spec() {
@@ -53,6 +54,8 @@ final class DumpCommand implements Command {
                 .value("--package", "NAME", "only this package")
                 .value("--format", "FORMAT", "text variant: " + FORMAT_NAMES + " (default android14)")
                 .flag("--frametimeline", "the FrameTimeline summary per package instead (TimeStats-style text)")
+                .value("--from", "FILE", "read a GraphicsStatsServiceDumpProto file (collect's merged.pb, dump --proto's"
+                        + " output) instead of asking the daemon")
                 .value(DaemonCall.DEADLINE_OPTION, "SECONDS", DaemonCall.DEADLINE_HELP);
     }
 
@@ -69,14 +72,24 @@ final class DumpCommand implements Command {
         args.exclusive("--frametimeline", "--format");
         DumpQuery query = new DumpQuery(args.has("--proto"), args.has("--package") ? args.value("--package") : "",
                 args.has("--format") ? format(args.value("--format")) : null, args.has("--frametimeline"));
+        if (args.has("--from")) {
+            args.exclusive("--from", DaemonCall.SOCKET_OPTION);
+            args.exclusive("--from", "--frametimeline");
+            return DumpFromFile.run(java.nio.file.Path.of(args.value("--from")), query, BinaryStdout.of(out), err);
+        }
         boolean grpcJava = grpcJava(env);
-        OutputStream stdout = BinaryStdout.of(out);
+        CountingOutputStream stdout = new CountingOutputStream(BinaryStdout.of(out));
         try {
             if (grpcJava) {
                 GrpcJavaDump.dump(args, env, query, stdout);
             } else {
                 DaemonCall.skipSelectorProviderSearch();
                 new UnixDumpClient(DaemonCall.socket(args, env), DaemonCall.deadline(args)).dump(query, stdout);
+            }
+            if (stdout.count() == 0) {
+                // Android prints nothing either; a person at a terminal deserves to know it is not a failure.
+                err.println("gfxstats dump: no data yet" + (query.packageName().isEmpty() ? ""
+                        : " for " + query.packageName()) + ": no frames recorded and no day file retained");
             }
             return 0;
         } catch (GfxStatsClientException e) {

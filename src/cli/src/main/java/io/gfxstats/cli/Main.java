@@ -46,6 +46,10 @@ public final class Main {
             usage(commands, args.length == 0 ? err : out);
             return args.length == 0 ? Command.EXIT_ERROR : 0;
         }
+        if (args[0].equals("--version") || args[0].equals("version")) {
+            out.println(Version.line());
+            return 0;
+        }
         Command command = commands.get(args[0]);
         if (command == null && args[0].equals("run")) {
             err.println("gfxstats run: start it through scripts/gfxstats (it runs scripts/gfxstats-run, no JVM)");
@@ -71,7 +75,7 @@ public final class Main {
     }
 
     private static void usage(Map<String, Command> commands, PrintStream to) {
-        to.println("usage: gfxstats <command> [options]");
+        to.println("usage: gfxstats <command> [options]     (gfxstats --version: the version)");
         to.println();
         for (Command c : commands.values()) {
             to.println("  " + c.synopsis());

@@ -109,15 +109,24 @@ final class RecordCommand implements Command {
         Path socket = DaemonCall.socket(args, env);
         InputStream input = file.equals("-") ? in : open(file);
 
-        StatsSession session = StatsSession.open(options, new DaemonBufferProvider(socket));
-        LineRecorder recorder = new LineRecorder(format, session, options.refreshIntervalNanos(),
+        java.util.concurrent.atomic.AtomicReference<StatsSession> opened = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.function.Supplier<StatsSession> sessionAtFirstFrame = () -> {
+            if (opened.get() == null) {
+                opened.set(StatsSession.open(options, new DaemonBufferProvider(socket)));
+            }
+            return opened.get();
+        };
+        LineRecorder recorder = new LineRecorder(format, sessionAtFirstFrame, options.refreshIntervalNanos(),
                 problem -> err.println("gfxstats record: " + problem));
         // SIGTERM/SIGINT while reading: what is counted is in the mapped buffer (the daemon saves
         // it when this process is gone); only frames counted before the daemon answered need it
         // to answer, so wait for that as at the end of the input.
         Thread hook = new Thread(() -> {
+            StatsSession session = opened.get();
             try {
-                session.awaitAttached(attachTimeout);
+                if (session != null) {
+                    session.awaitAttached(attachTimeout);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -131,13 +140,17 @@ final class RecordCommand implements Command {
                         + e.getMessage() + "; keeping the " + recorder.recorded() + " frames read before");
             }
             recorder.finish();
-            if (!session.awaitAttached(attachTimeout)) {
+            StatsSession session = opened.get();
+            if (session == null) {
+                err.println("gfxstats record: no frame in the input: nothing was sent to the daemon");
+            } else if (!session.awaitAttached(attachTimeout)) {
                 session.close();
                 throw new UsageException("no gfxstats daemon answered at " + socket + " within "
                         + attachTimeout.toSeconds() + " s (is gfxstatsd running? set --socket or GFXSTATS_SOCKET); "
                         + recorder.recorded() + " frames were not stored");
+            } else {
+                session.close();
             }
-            session.close();
         } finally {
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);

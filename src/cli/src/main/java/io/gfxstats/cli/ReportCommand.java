@@ -1,5 +1,7 @@
 package io.gfxstats.cli;
 
+import io.gfxstats.stats.ProfileData;
+
 import io.gfxstats.dayfile.DayFileException;
 import io.gfxstats.framestats.FramestatsBlock;
 import io.gfxstats.framestats.FramestatsReplay;
@@ -86,6 +88,7 @@ final class ReportCommand implements Command {
         List<io.gfxstats.report.FrameTimelineText.Block> timeline = List.of();
         String title;
         String source;
+        io.gfxstats.report.FrameSeries frames = null;
         args.exclusive("--framestats", "--trace");
         if (args.has("--trace")) {
             args.exclusive("--trace", DaemonCall.SOCKET_OPTION);
@@ -101,7 +104,11 @@ final class ReportCommand implements Command {
             args.exclusive("--framestats", DaemonCall.SOCKET_OPTION);
             args.exclusive("--framestats", "--days");
             String file = args.value("--framestats");
-            entries = framestats(file, in, pkg);
+            List<FramestatsBlock> blocks = FramestatsInput.read(file, in).stream()
+                    .filter(b -> pkg == null || pkg.equals(FramestatsReplay.toProto(b, new ProfileData()).getPackageName()))
+                    .toList();
+            entries = framestats(blocks);
+            frames = io.gfxstats.report.FrameSeries.of(blocks);
             title = "gfxstats report: " + (file.equals("-") ? "framestats capture" : Path.of(file).getFileName());
             source = "offline replay of " + (file.equals("-") ? "standard input" : file);
         } else {
@@ -121,10 +128,12 @@ final class ReportCommand implements Command {
             throw new UsageException("cannot report: " + e.getMessage(), e);
         }
         data = data.withScenes(sceneRows(sceneEntries, ReportData.oldestKept(entries, days)))
-                .withFrameTimeline(timeline, ReportData.oldestKept(entries, days));
+                .withFrameTimeline(timeline, ReportData.oldestKept(entries, days)).withFrames(frames);
         write(target, data);
-        out.println("wrote " + target + ": " + data.total().totalFrames() + " frames, " + data.days().size()
-                + " days, " + data.apps().size() + " packages");
+        // An offline input has no days: its "packages" are the capture's windows or the trace's processes.
+        String parts = args.has("--trace") ? " processes" : args.has("--framestats") ? " windows" : null;
+        out.println("wrote " + target + ": " + data.total().totalFrames() + " frames, " + (parts != null
+                ? data.apps().size() + parts : data.days().size() + " days, " + data.apps().size() + " packages"));
         return 0;
     }
 
@@ -199,15 +208,10 @@ final class ReportCommand implements Command {
         return rows;
     }
 
-    private static List<GraphicsStatsProto> framestats(String file, InputStream in, String pkg)
-            throws UsageException, IOException {
-        List<FramestatsBlock> blocks = FramestatsInput.read(file, in);
+    private static List<GraphicsStatsProto> framestats(List<FramestatsBlock> blocks) {
         List<GraphicsStatsProto> entries = new ArrayList<>();
         for (FramestatsBlock b : blocks) {
-            GraphicsStatsProto entry = FramestatsReplay.toProto(b, FramestatsReplay.replay(b, FramestatsReplay.DEFAULT_REFRESH_INTERVAL_NANOS));
-            if (pkg == null || pkg.equals(entry.getPackageName())) {
-                entries.add(entry);
-            }
+            entries.add(FramestatsReplay.toProto(b, FramestatsReplay.replay(b, FramestatsReplay.DEFAULT_REFRESH_INTERVAL_NANOS)));
         }
         return entries;
     }

@@ -1,6 +1,7 @@
 package io.gfxstats.cli;
 
 import io.gfxstats.timeline.perfetto.FrameTimelineReader;
+import io.gfxstats.timeline.perfetto.PerfettoJson;
 import io.gfxstats.timeline.perfetto.PerfettoReport;
 import io.gfxstats.timeline.perfetto.TraceFormatException;
 import java.io.IOException;
@@ -20,6 +21,7 @@ final class TimelinePerfetto {
 
     private static Args spec() {
         return new Args("timeline perfetto")
+                .flag("--json", "one JSON object (the names of pull --json) instead of text")
                 .value("--max-packet-mib", "N", "how far one compressed packet may expand before it is refused as a "
                         + "compression bomb (default 64)")
                 .value("--sort-window", "N", "events held to put the trace in timestamp order (default 65536)")
@@ -70,7 +72,8 @@ final class TimelinePerfetto {
         }
         OutputStream stdout = BinaryStdout.of(out);
         try {
-            stdout.write(report.text().getBytes(StandardCharsets.UTF_8));
+            String text = args.has("--json") ? PerfettoJson.write(report) + "\n" : report.text();
+            stdout.write(text.getBytes(StandardCharsets.UTF_8));
             stdout.flush();
         } catch (IOException e) {
             return BinaryStdout.writeFailed(e);

@@ -17,7 +17,7 @@ import java.util.Map;
 /**
  * {@code gfxstats top}: a live view of every package and scene, from the daemon's {@code Watch}
  * stream: throughput FPS, Matrix fps, jank %, Matrix level counts and dropped frames over the last
- * interval (or since start), rows coloured by their worst level. On a terminal it is interactive;
+ * interval (or since start), rows coloured by their janky percentage. On a terminal it is interactive;
  * elsewhere, or with {@code --once}, it prints one snapshot; {@code --json} prints one JSON object
  * per refresh.
  */
@@ -69,10 +69,15 @@ final class TopCommand implements Command {
         Args.Parsed args = spec.parse(argv);
         if (args.help()) {
             out.print(spec.help(synopsis(), """
-                    FPS: frames per wall-clock second. mFPS: Matrix 2.1's fps, 1e9 x frames / sum of max(frame
-                    time, refresh interval) ('-' with 20 frames or fewer, Matrix's gate). JANK%: Android's janky
-                    frames. BEST..FROZ: frames per Matrix level (dropped frames 0-2, 3-8, 9-23, 24-41, 42+).
-                    DROPPED: dropped frames summed. Rows are coloured by their worst level.
+                    VER: the version code. FPS: frames per wall-clock second over the last interval, also in
+                    cumulative mode. mFPS: Matrix 2.1's fps, 1e9 x frames / sum of max(frame time, refresh
+                    interval) ('-' with 20 frames or fewer, Matrix's gate). JANK%: Android's janky frames in %
+                    of FRAMES ('-' without frames); JANKY: their count. BEST..FROZ: frames per Matrix level
+                    (dropped frames 0-2, 3-8, 9-23, 24-41, 42+). DROPPED: dropped frames summed. The other
+                    columns count the last interval, or since top started with --cumulative (c), where a
+                    package whose processes ended keeps its totals. Rows are coloured by JANK%: green below
+                    5 %, then 5-10, 10-20, 20-40, red from 40 % (the report's level colours). On a narrow
+                    terminal whole columns are left out (the title says how many), never part of a number.
                     Keys: q or Ctrl-C quit, s next sort, c cumulative on/off."""));
             return 0;
         }
@@ -121,7 +126,7 @@ final class TopCommand implements Command {
                 if (json) {
                     out.println(TopRenderer.json(model.frame()));
                 } else {
-                    for (String line : renderer.lines(model.frame(), 120, false, false)) {
+                    for (String line : renderer.lines(model.frame(), onceWidth(), 0, false, false)) {
                         out.println(line);
                     }
                 }
@@ -129,6 +134,16 @@ final class TopCommand implements Command {
                 printed++;
             }
             return 0;
+        }
+    }
+
+    /** Text without a terminal: as wide as {@code $COLUMNS} says (a shell exports it), else 120. */
+    private int onceWidth() {
+        try {
+            int w = Integer.parseInt(env.getOrDefault("COLUMNS", "120").trim());
+            return w >= 40 ? w : 120;
+        } catch (NumberFormatException e) {
+            return 120;
         }
     }
 

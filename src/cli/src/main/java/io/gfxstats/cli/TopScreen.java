@@ -92,7 +92,7 @@ final class TopScreen {
                     dirty.set(true);
                 }
                 if (dirty.getAndSet(false) && model.ready()) {
-                    draw(terminal, renderer.lines(model.frame(), terminal.getWidth(), colour, true));
+                    draw(terminal, renderer.lines(model.frame(), terminal.getWidth(), terminal.getHeight(), colour, true));
                 }
             }
         } finally {

@@ -64,11 +64,11 @@ public final class CollectOutput {
 
     static String json(Collector.Result result) {
         StringBuilder sb = new StringBuilder("{\n");
-        sb.append("  \"targets_total\": ").append(result.targets().size()).append(",\n");
-        sb.append("  \"targets_ok\": ").append(result.succeeded()).append(",\n");
-        sb.append("  \"entries_merged\": ").append(result.entriesMerged()).append(",\n");
-        sb.append("  \"merged_entries\": ").append(result.merged().getStatsCount()).append(",\n");
-        sb.append("  \"merged_written\": ").append(result.succeeded() > 0).append(",\n");
+        sb.append("  \"targetsTotal\": ").append(result.targets().size()).append(",\n");
+        sb.append("  \"targetsOk\": ").append(result.succeeded()).append(",\n");
+        sb.append("  \"entriesMerged\": ").append(result.entriesMerged()).append(",\n");
+        sb.append("  \"mergedEntries\": ").append(result.merged().getStatsCount()).append(",\n");
+        sb.append("  \"mergedWritten\": ").append(result.succeeded() > 0).append(",\n");
         sb.append("  \"saturated\": ");
         array(sb, result.saturated());
         sb.append(",\n  \"targets\": [");

@@ -6,10 +6,12 @@ import java.util.List;
  * One refresh of {@code gfxstats top}: per package its total row and its scenes' rows, in the
  * chosen order.
  *
- * @param seconds    the wall time the rows cover (the interval, or since start when cumulative);
- *                   0 before a second snapshot
+ * @param intervalSeconds the last interval, which FPS covers; 0 before a second snapshot
+ * @param seconds         the wall time the counts cover: the interval, or since start when
+ *                        cumulative; 0 before a second snapshot
  */
-public record TopFrame(long wallMillis, double seconds, boolean cumulative, TopSort sort, List<Package> packages) {
+public record TopFrame(long wallMillis, double intervalSeconds, double seconds, boolean cumulative, TopSort sort,
+                       List<Package> packages) {
     public TopFrame {
         packages = List.copyOf(packages);
     }

@@ -22,7 +22,7 @@ public final class LineRecorder implements LineInput.Handler {
     private static final int MAX_VALUES = 64;
 
     private final LineFormat format;
-    private final StatsSession session;
+    private final java.util.function.Supplier<StatsSession> session;
     private final long refreshIntervalNanos;
     private final Consumer<String> problems;
     private final long[] values = new long[MAX_VALUES];
@@ -33,8 +33,12 @@ public final class LineRecorder implements LineInput.Handler {
     private long inFlight;
     private long malformed;
 
-    /** @param problems told about each of the first malformed lines, one line of text each */
-    public LineRecorder(LineFormat format, StatsSession session, long refreshIntervalNanos,
+    /**
+     * @param session  asked for the session at the first valid line, so an input without one
+     *                 never registers with the daemon (which would keep a 0-frame entry)
+     * @param problems told about each of the first malformed lines, one line of text each
+     */
+    public LineRecorder(LineFormat format, java.util.function.Supplier<StatsSession> session, long refreshIntervalNanos,
                         Consumer<String> problems) {
         this.format = format;
         this.session = session;
@@ -91,7 +95,7 @@ public final class LineRecorder implements LineInput.Handler {
             return;
         }
         if (tracker == null) {
-            tracker = session.newTracker();
+            tracker = session.get().newTracker();
         }
         tracker.record(values[0], values[1], values[2], values[3], values[4]);
         recorded++;
@@ -137,7 +141,7 @@ public final class LineRecorder implements LineInput.Handler {
             return;
         }
         if (tracker == null) {
-            tracker = session.newTracker(FramestatsReplay.trackerFor(rows.columnSet(), refreshIntervalNanos,
+            tracker = session.get().newTracker(FramestatsReplay.trackerFor(rows.columnSet(), refreshIntervalNanos,
                     DaveyListener.ignoring()));
         }
         tracker.record(frame);

@@ -26,6 +26,12 @@ public final class HtmlReport {
     /** The jank types a dump prints, in its order. */
     static final List<JankType> CAUSES = List.of(JankType.MISSED_VSYNC, JankType.HIGH_INPUT_LATENCY,
             JankType.SLOW_UI_THREAD, JankType.SLOW_BITMAP_UPLOAD, JankType.SLOW_DRAW, JankType.MISSED_DEADLINE);
+    /**
+     * What the causes chart draws after the janky frames: the causes Android checks on a janky
+     * frame. High input latency is left out: it counts frames that were not janky (some twice).
+     */
+    static final List<JankType> JANK_CAUSES = List.of(JankType.MISSED_VSYNC, JankType.SLOW_UI_THREAD,
+            JankType.SLOW_BITMAP_UPLOAD, JankType.SLOW_DRAW);
     /** Frame-time marks: one and two frames at 60 Hz. */
     static final double[] MARKS_MS = {1000.0 / 60, 2000.0 / 60};
 
@@ -64,35 +70,56 @@ public final class HtmlReport {
         for (int p : PERCENTILES) {
             row(h, p + "th gpu percentile", "gpu-p" + p, t.gpuPercentile(p) + "ms");
         }
-        h.append("</table></section>\n");
-
+        h.append("</table><p class=\"caption\" id=\"hil-note\">High input latency is not a jank cause: Android"
+                + " counts a frame there when it made its deadline only thanks to triple buffering, and its older"
+                + " accounting can count the same frame a second time, so the number can exceed the total frames."
+                + "</p></section>\n");
+        // A daemon's report answers "which app, which day" first; an offline input has neither.
+        boolean offline = data.days().stream().allMatch(d -> d.dayStart() == 0);
+        if (!offline) {
+            packages(h, data);
+            byDay(h, data);
+        }
+        if (data.frames() != null) {
+            FrameSeries f = data.frames();
+            chart(h, "chart-frames", "Each frame over time", "Every counted frame (" + f.samples().size()
+                    + ", the total above) at the time it completed, its time from IntendedVsync to FrameCompleted;"
+                    + " janky frames marked by their first cause; dashed: the refresh interval ("
+                    + String.format(java.util.Locale.ROOT, "%.1f", f.refreshMillis()) + " ms). It opens on the"
+                    + " latest 98 % of the frames when a few are much older; drag to zoom, double-click to see every"
+                    + " frame. Left out: " + f.inFlightRows() + " rows of frames still in flight"
+                    + " when the capture was taken, and " + f.ignoredFrames() + " frames with no duration, which"
+                    + " Android ignores too.");
+        }
         chart(h, "chart-cpu", "Frame time", "Frames per bucket of Android's histogram; dashed: 16.7 ms and"
                 + " 33.3 ms (one and two frames at 60 Hz); solid: the 50th, 90th, 95th and 99th percentiles.");
-        chart(h, "chart-causes", "Jank causes per day", "Janky frames by cause, stacked (a frame can have"
-                + " several causes).");
-        chart(h, "chart-days", "Frames and jank per day", "Bars: frames rendered; line: janky frames in %.");
-        chart(h, "chart-gpu", "GPU time", "Frames per 1 ms GPU bucket, with the GPU percentiles.");
-
-        h.append("<section><h2>By package</h2><table class=\"list\" id=\"apps\"><tr><th>Package</th><th>Version</th>")
-                .append("<th>Frames</th><th>Janky</th><th>50th</th><th>90th</th><th>95th</th><th>99th</th></tr>\n");
-        for (ReportData.App a : data.apps()) {
-            ProfileData d = a.data();
-            h.append("<tr><td>").append(esc(a.packageName())).append("</td><td>").append(a.versionCode())
-                    .append("</td><td>").append(d.totalFrames()).append("</td><td>").append(d.jankyFrames())
-                    .append(" (").append(percent(d)).append(")</td>");
-            for (int p : PERCENTILES) {
-                h.append("<td>").append(d.cpuPercentile(p)).append("ms</td>");
-            }
-            h.append("</tr>\n");
+        if (t.jankyFrames() > 0) {
+            chart(h, "chart-causes", "Janky frames and their causes", "Janky frames (each one missed its"
+                    + " deadline), then how many of them had each cause; a janky frame can have several causes or"
+                    + " none of these, so the causes need not add up to the janky frames. The numbers of the summary"
+                    + " above.");
+        } else {
+            h.append("<section><h2>Janky frames and their causes</h2><p class=\"caption\" id=\"no-jank\">No janky"
+                    + " frames: nothing to break down.</p></section>\n");
         }
-        h.append("</table></section>\n");
+        if (!offline && t.totalFrames() > 0) {
+            chart(h, "chart-days", "Frames and jank per day", "Bars: frames rendered; line: janky frames in %.");
+        }
+        if (gpuFrames(t) > 0) {
+            chart(h, "chart-gpu", "GPU time", "Frames per 1 ms GPU bucket, with the GPU percentiles.");
+        }
+        if (offline) {
+            packages(h, data);
+        }
         if (!data.scenes().isEmpty()) {
-            chart(h, "chart-scenes", "Scenes", "Frames per scene by Matrix dropped-frame level (best, normal,"
-                    + " middle, high, frozen), stacked.");
+            chart(h, "chart-scenes", "Scenes", "Frames per scene by Matrix dropped-frame level, stacked, in the"
+                    + " colours of gfxstats' one scale (best green to frozen red; gfxstats top colours rows by janky"
+                    + " percentage on the same scale).");
             h.append("<section><table class=\"list\" id=\"scenes\"><tr><th>Package</th><th>Scene</th><th>Frames</th>")
                     .append("<th>Janky</th><th>Matrix fps</th>");
             for (int l = 0; l < io.gfxstats.buffer.SceneGroup.LEVELS; l++) {
-                h.append("<th>").append(levelName(l)).append("</th>");
+                h.append("<th style=\"color:").append(io.gfxstats.palette.Severity.ofLevel(l).hex()).append("\">")
+                        .append(levelName(l)).append("</th>");
             }
             h.append("</tr>\n");
             for (ReportData.Scene s : data.scenes()) {
@@ -113,6 +140,69 @@ public final class HtmlReport {
             chart(h, "chart-frametimeline", "FrameTimeline types", "Frames per jank type that occurred, then per"
                     + " present type (on time, late, early), stacked by package.");
         }
+
+        h.append("<script type=\"application/json\" id=\"report-data\">").append(json(data)).append("</script>\n")
+                .append("<script>\n").append(script(resource(UPLOT_DIR + "uPlot.iife.min.js"))).append("\n</script>\n")
+                .append("<script>\n").append(script(resource("report.js"))).append("\n</script>\n")
+                .append("</body>\n</html>\n");
+        return h.toString();
+    }
+
+    /** Seconds since the first frame, frame times, and per cause the janky frames' times (null elsewhere). */
+    private static void frames(Json j, FrameSeries f) {
+        List<FrameSeries.Sample> s = f.samples();
+        long first = s.isEmpty() ? 0 : s.get(0).completedNanos();
+        j.key("frames").open('{').key("refreshMs").value(f.refreshMillis()).key("t").open('[');
+        for (FrameSeries.Sample x : s) {
+            j.value((x.completedNanos() - first) / 1e9);
+        }
+        j.close(']').key("ms").open('[');
+        for (FrameSeries.Sample x : s) {
+            j.value(x.millis());
+        }
+        j.close(']').key("marks").open('[');
+        List<String> names = FrameSeries.causeNames();
+        for (int c = 0; c < names.size(); c++) {
+            j.open('{').key("name").value(names.get(c)).key("color")
+                    .value(io.gfxstats.palette.Severity.values()[Math.min(c + 1, 4)].hex()).key("values").open('[');
+            for (FrameSeries.Sample x : s) {
+                if (x.cause() == c) {
+                    j.value(x.millis());
+                } else {
+                    j.value(Double.NaN); // written as null: no mark here
+                }
+            }
+            j.close(']').close('}');
+        }
+        j.close(']').close('}');
+    }
+
+    /** Frames with a GPU time: processes that report none get no (empty) GPU chart. */
+    private static long gpuFrames(ProfileData t) {
+        long n = 0;
+        for (int i = 0; i < Histograms.GPU_BUCKETS; i++) {
+            n += t.gpuBucket(i);
+        }
+        return n;
+    }
+
+    private static void packages(StringBuilder h, ReportData data) {
+        h.append("<section><h2>By package</h2><table class=\"list\" id=\"apps\"><tr><th>Package</th><th>Version</th>")
+                .append("<th>Frames</th><th>Janky</th><th>50th</th><th>90th</th><th>95th</th><th>99th</th></tr>\n");
+        for (ReportData.App a : data.apps()) {
+            ProfileData d = a.data();
+            h.append("<tr><td>").append(esc(a.packageName())).append("</td><td>").append(a.versionCode())
+                    .append("</td><td>").append(d.totalFrames()).append("</td><td>").append(d.jankyFrames())
+                    .append(" (").append(percent(d)).append(")</td>");
+            for (int p : PERCENTILES) {
+                h.append("<td>").append(d.cpuPercentile(p)).append("ms</td>");
+            }
+            h.append("</tr>\n");
+        }
+        h.append("</table></section>\n");
+    }
+
+    private static void byDay(StringBuilder h, ReportData data) {
         h.append("<section><h2>By day</h2><table class=\"list\" id=\"days\"><tr><th>Day (UTC)</th><th>Frames</th>")
                 .append("<th>Janky</th><th>90th</th></tr>\n");
         for (ReportData.Day d : data.days()) {
@@ -121,12 +211,6 @@ public final class HtmlReport {
                     .append(")</td><td>").append(d.data().cpuPercentile(90)).append("ms</td></tr>\n");
         }
         h.append("</table></section>\n");
-
-        h.append("<script type=\"application/json\" id=\"report-data\">").append(json(data)).append("</script>\n")
-                .append("<script>\n").append(script(resource(UPLOT_DIR + "uPlot.iife.min.js"))).append("\n</script>\n")
-                .append("<script>\n").append(script(resource("report.js"))).append("\n</script>\n")
-                .append("</body>\n</html>\n");
-        return h.toString();
     }
 
     /** The data the charts draw: the dump's histograms, percentiles and per-day counters. */
@@ -156,13 +240,14 @@ public final class HtmlReport {
         for (ReportData.Day d : data.days()) {
             j.value(Double.parseDouble(String.format(java.util.Locale.ROOT, "%.2f", percentValue(d.data()))));
         }
-        j.close(']').key("causes").open('[');
-        for (JankType c : CAUSES) {
-            j.open('{').key("name").value(c.label()).key("values").open('[');
-            for (ReportData.Day d : data.days()) {
-                j.value(d.data().jankCount(c));
-            }
-            j.close(']').close('}');
+        j.close(']').close('}');
+        j.key("causes").open('{').key("labels").open('[').value("Janky frames");
+        for (JankType c : JANK_CAUSES) {
+            j.value(c.label());
+        }
+        j.close(']').key("values").open('[').value(t.jankyFrames());
+        for (JankType c : JANK_CAUSES) {
+            j.value(t.jankCount(c));
         }
         j.close(']').close('}');
         j.key("scenes").open('{').key("labels").open('[');
@@ -171,7 +256,8 @@ public final class HtmlReport {
         }
         j.close(']').key("levels").open('[');
         for (int l = 0; l < io.gfxstats.buffer.SceneGroup.LEVELS; l++) {
-            j.open('{').key("name").value(levelName(l)).key("values").open('[');
+            j.open('{').key("name").value(levelName(l))
+                    .key("color").value(io.gfxstats.palette.Severity.ofLevel(l).hex()).key("values").open('[');
             for (ReportData.Scene s : data.scenes()) {
                 j.value(s.levels()[l]);
             }
@@ -179,6 +265,9 @@ public final class HtmlReport {
         }
         j.close(']').close('}');
         FrameTimelineSection.json(j, data.frameTimelines(), data.frameTimelines().size() > 1);
+        if (data.frames() != null) {
+            frames(j, data.frames());
+        }
         return j.close('}').toString();
     }
 

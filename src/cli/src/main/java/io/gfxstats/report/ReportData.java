@@ -19,9 +19,15 @@ import java.util.TreeMap;
  * @param total  every entry merged
  * @param days   per UTC day of the entries' start, oldest first (one "capture" day for offline input)
  * @param apps   per (package, version), in name order
+ * @param frames each frame over time, for an offline capture; null when the input has none
  */
 public record ReportData(String title, String source, long generatedAtMillis, ProfileData total, List<Day> days,
-                         List<App> apps, List<Scene> scenes, List<FrameTimeline> frameTimelines) {
+                         List<App> apps, List<Scene> scenes, List<FrameTimeline> frameTimelines, FrameSeries frames) {
+    /** The same report with each frame of the capture over time. */
+    public ReportData withFrames(FrameSeries series) {
+        return new ReportData(title, source, generatedAtMillis, total, days, apps, scenes, frameTimelines, series);
+    }
+
     /**
      * The FrameTimeline counters of one (package, version) summed over the report's days, named as
      * {@code gfxstats dump --frametimeline} prints them ({@link FrameTimelineText}).
@@ -43,7 +49,8 @@ public record ReportData(String title, String source, long generatedAtMillis, Pr
                     k -> new FrameTimeline(b.packageName(), b.versionCode(), new java.util.LinkedHashMap<>()));
             b.counters().forEach((name, v) -> f.counters().merge(name, v, Long::sum));
         }
-        return new ReportData(title, source, generatedAtMillis, total, days, apps, scenes, List.copyOf(sums.values()));
+        return new ReportData(title, source, generatedAtMillis, total, days, apps, scenes, List.copyOf(sums.values()),
+                frames);
     }
 
     /**
@@ -56,7 +63,8 @@ public record ReportData(String title, String source, long generatedAtMillis, Pr
 
     /** The same report with per-scene rows. */
     public ReportData withScenes(List<Scene> rows) {
-        return new ReportData(title, source, generatedAtMillis, total, days, apps, List.copyOf(rows), frameTimelines);
+        return new ReportData(title, source, generatedAtMillis, total, days, apps, List.copyOf(rows), frameTimelines,
+                frames);
     }
 
     /** UTC midnight of the oldest day a report of the newest {@code days} days keeps (0 days: all). */
@@ -102,7 +110,7 @@ public record ReportData(String title, String source, long generatedAtMillis, Pr
         List<Day> dayList = new ArrayList<>();
         byDay.forEach((k, v) -> dayList.add(new Day(k, v)));
         return new ReportData(title, source, nowMillis, total, List.copyOf(dayList), List.copyOf(byApp.values()),
-                List.of(), List.of());
+                List.of(), List.of(), null);
     }
 
     private static long dayOf(GraphicsStatsProto e) {

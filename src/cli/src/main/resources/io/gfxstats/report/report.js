@@ -3,13 +3,28 @@
 (function () {
   'use strict';
   var data = JSON.parse(document.getElementById('report-data').textContent);
-  var WIDTH = 920, HEIGHT = 300;
+  // As wide as the page allows (an 800 px window has no room for 920), never wider.
+  var WIDTH = Math.min(920, Math.max(320, document.body.clientWidth - 8)), HEIGHT = 300;
   var COLORS = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948'];
 
   function indices(n) {
     var xs = [];
     for (var i = 0; i < n; i++) xs.push(i);
     return xs;
+  }
+
+  // A vertical axis as wide as its longest tick value plus the gap, so its title never sits on
+  // the numbers (uPlot's fixed default is too narrow for "17,000" or "1.2M").
+  function fit(u, values, axisIdx, cycleNum) {
+    var axis = u.axes[axisIdx];
+    if (cycleNum > 1) return axis._size;
+    var longest = '';
+    (values || []).forEach(function (v) { if (v != null && String(v).length > longest.length) longest = String(v); });
+    u.ctx.save();
+    u.ctx.font = axis.font[0];
+    var w = u.ctx.measureText(longest).width / devicePixelRatio;
+    u.ctx.restore();
+    return Math.ceil(axis.ticks.size + axis.gap + w + 8);
   }
 
   function bars() {
@@ -56,7 +71,7 @@
         { label: name + ' (ms, bucket label)', values: function (u, splits) {
           return splits.map(function (v) { return Number.isInteger(v) && v < n ? h.labels[v] : ''; });
         } },
-        { label: 'frames' }
+        { label: 'frames', size: fit }
       ],
       series: [
         { label: 'bucket', value: function (u, v) { return v == null ? '' : h.labels[v] + 'ms'; } },
@@ -66,8 +81,70 @@
     }, [indices(n), h.counts.slice(0, n)], el);
   }
 
+  // Each frame's time over the capture's time, janky frames marked by cause, the refresh interval
+  // dashed; uPlot zooms on a horizontal drag and zooms out on a double click.
+  function frameTimes(el, f) {
+    var series = [
+      { label: 'time', value: function (u, v) { return v == null ? '' : v.toFixed(3) + ' s'; } },
+      { label: 'frame time', stroke: '#4e79a7', width: 1, points: { show: false },
+        value: function (u, v) { return v == null ? '' : v.toFixed(2) + ' ms'; } }
+    ];
+    var columns = [f.t, f.ms];
+    f.marks.forEach(function (m) {
+      series.push({ label: m.name, stroke: m.color, paths: function () { return null; },
+        points: { show: true, size: 7, fill: m.color, stroke: m.color },
+        value: function (u, v) { return v == null ? '' : v.toFixed(2) + ' ms'; } });
+      columns.push(m.values);
+    });
+    var refresh = function (u) {
+      var y = Math.round(u.valToPos(f.refreshMs, 'y', true));
+      var ctx = u.ctx;
+      ctx.save();
+      ctx.strokeStyle = '#888';
+      ctx.lineWidth = devicePixelRatio;
+      ctx.setLineDash([5 * devicePixelRatio, 4 * devicePixelRatio]);
+      ctx.beginPath();
+      ctx.moveTo(u.bbox.left, y);
+      ctx.lineTo(u.bbox.left + u.bbox.width, y);
+      ctx.stroke();
+      ctx.restore();
+    };
+    return new uPlot({
+      width: WIDTH, height: HEIGHT,
+      scales: { x: { time: false }, y: { range: function (u, lo, hi) { return [0, Math.max(hi, f.refreshMs) * 1.05]; } } },
+      cursor: { drag: { x: true, y: false } },
+      axes: [{ label: 'seconds since the first frame' }, { label: 'frame time (ms)', size: fit }],
+      series: series,
+      hooks: {
+        draw: [refresh],
+        // A capture can hold a few frames from long before the rest: open on the latest 98 % of
+        // the frames when they span less than half the time (a double click shows every frame).
+        ready: [function (u) {
+          var n = f.t.length;
+          if (n < 50) return;
+          var lo = f.t[Math.floor(n * 0.02)], hi = f.t[n - 1];
+          // After uPlot's own first sizing, which would otherwise put the full range back.
+          if (hi - lo < 0.5 * (hi - f.t[0])) setTimeout(function () { u.setScale('x', { min: lo, max: hi }); }, 0);
+        }]
+      }
+    }, columns, el);
+  }
+
+  // Janky frames, then how many of them had each cause: one bar each, the summary's numbers.
   function causes(el, d) {
-    return stacked(el, d.labels, d.causes, 'day (UTC)', 'janky frames by cause');
+    var n = d.labels.length;
+    return new uPlot({
+      width: WIDTH, height: HEIGHT,
+      scales: { x: { time: false, range: [-0.5, n - 0.5] } },
+      axes: [
+        { values: function (u, s) { return s.map(function (v) { return Number.isInteger(v) ? d.labels[v] : ''; }); } },
+        { label: 'frames', size: fit }
+      ],
+      series: [
+        { label: 'what', value: function (u, v) { return v == null ? '' : d.labels[v]; } },
+        { label: 'frames', fill: 'rgba(215,95,0,0.6)', stroke: '#d75f00', paths: bars(), points: { show: false } }
+      ]
+    }, [indices(n), d.values], el);
   }
 
   // Stacked bars: series k is the sum of the first k+1 parts, drawn from the tallest down so each
@@ -86,7 +163,8 @@
     for (var k = d.causes.length - 1; k >= 0; k--) {
       (function (k) {
         series.push({
-          label: d.causes[k].name, fill: COLORS[k % COLORS.length], stroke: COLORS[k % COLORS.length],
+          label: d.causes[k].name, fill: d.causes[k].color || COLORS[k % COLORS.length],
+          stroke: d.causes[k].color || COLORS[k % COLORS.length],
           paths: bars(), points: { show: false },
           value: function (u, v, s, i) { return i == null ? '' : d.causes[k].values[i]; }
         });
@@ -95,12 +173,13 @@
     }
     var opts = {
       width: WIDTH, height: tilted ? HEIGHT + 90 : HEIGHT,
-      scales: { x: { time: false, range: [-0.5, n - 0.5] } },
+      // Bars are read from zero: an axis starting at 215 makes 215 and 237 look like 1 and 20.
+      scales: { x: { time: false, range: [-0.5, n - 0.5] }, y: { range: function (u, lo, hi) { return [0, Math.max(1, hi * 1.05)]; } } },
       axes: [
         { label: xLabel, values: function (u, s) { return s.map(function (v) { return Number.isInteger(v) ? d.labels[v] : ''; }); },
           // Long category names (FrameTimeline's types) would overlap when level: tilted, with room below.
           rotate: tilted ? -30 : 0, size: tilted ? 130 : 50 },
-        { label: yLabel }
+        { label: yLabel, size: fit }
       ],
       series: series
     };
@@ -117,8 +196,8 @@
       scales: { x: { time: false, range: [-0.5, n - 0.5] }, pct: { range: function (u, lo, hi) { return [0, Math.max(5, hi * 1.2)]; } } },
       axes: [
         { label: 'day (UTC)', values: function (u, s) { return s.map(function (v) { return Number.isInteger(v) ? d.labels[v] : ''; }); } },
-        { label: 'frames' },
-        { scale: 'pct', side: 1, label: 'janky %', grid: { show: false } }
+        { label: 'frames', size: fit },
+        { scale: 'pct', side: 1, label: 'janky %', grid: { show: false }, size: fit }
       ],
       series: [
         { label: 'day', value: function (u, v) { return v == null ? '' : d.labels[v]; } },
@@ -146,11 +225,13 @@
   }
 
   var charts = [
+    ['chart-frames', function (el) { return frameTimes(el, data.frames); }],
     ['chart-cpu', function (el) { return histogram(el, data.cpu, data.cpu.marks, 'frame time'); }],
-    ['chart-causes', function (el) { return causes(el, data.days); }],
+    ['chart-causes', function (el) { return causes(el, data.causes); }],
     ['chart-days', function (el) { return days(el, data.days); }],
     ['chart-gpu', function (el) { return histogram(el, data.gpu, [], 'GPU time'); }],
-    ['chart-scenes', function (el) { return stacked(el, data.scenes.labels, data.scenes.levels, 'scene', 'frames by Matrix level'); }],
+    // Scene names are long: tilted, so neighbours never run into each other.
+    ['chart-scenes', function (el) { return stacked(el, data.scenes.labels, data.scenes.levels, 'scene', 'frames by Matrix level', true); }],
     ['chart-frametimeline', function (el) { return stacked(el, data.frameTimeline.labels, data.frameTimeline.parts, 'FrameTimeline type', 'frames', true); }]
   ];
   charts.forEach(function (c) {

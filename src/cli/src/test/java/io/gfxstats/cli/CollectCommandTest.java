@@ -150,9 +150,41 @@ class CollectCommandTest {
         assertTrue(status.get(3).startsWith(tb + "\tok\t1\t1\t"), status.get(3));
         assertTrue(status.get(4).startsWith(tc + "\tok\t1\t1\t"), status.get(4));
         String json = Files.readString(out.resolve(CollectOutput.STATUS_JSON));
-        assertTrue(json.contains("\"targets_ok\": 3"), json);
+        assertTrue(json.contains("\"targetsOk\": 3"), json);
         assertTrue(json.contains("{\"target\": \"" + down + "\", \"status\": \"failed\""), json);
         assertFalse(a.pulls.take().getLastFullDay());
+    }
+
+    @Test
+    void shouldPrintCollectsMergeAsAndroidsTextWithDumpFrom() throws Exception {
+        FixedBackend a = backendWith(entry("com.example.game", 100, 12), entry("com.example.mail", 5, 8));
+        FixedBackend b = backendWith(entry("com.example.game", 40, 30));
+        Path out = tmp.resolve("out");
+        CliRun collect = CliRun.main("collect", "--targets", tcpServer(a, TcpConfig.loopback(0)) + "," + unixServer(b),
+                "--out", out.toString());
+        assertEquals(0, collect.exit(), collect.stderr());
+        Path merged = out.resolve(CollectOutput.MERGED);
+        GraphicsStatsServiceDumpProto proto = GraphicsStatsServiceDumpProto.parseFrom(Files.readAllBytes(merged));
+
+        CliRun text = CliRun.main("dump", "--from", merged.toString());
+        assertEquals(0, text.exit(), text.stderr());
+        java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+        new io.gfxstats.dump.TextDumpWriter(io.gfxstats.dump.DumpFormat.ANDROID14).write(proto.getStatsList(), expected);
+        assertEquals(expected.toString(StandardCharsets.UTF_8), text.out());
+        assertTrue(text.out().contains("\nPackage: com.example.game\n") && text.out().contains("Total frames rendered: 140\n"),
+                text.out());
+        assertEquals("", text.stderr());
+
+        CliRun mail = CliRun.main("dump", "--from", merged.toString(), "--package", "com.example.mail", "--proto");
+        assertEquals(0, mail.exit(), mail.stderr());
+        assertEquals(List.of(proto.getStats(1)), GraphicsStatsServiceDumpProto.parseFrom(mail.stdout()).getStatsList());
+
+        CliRun none = CliRun.main("dump", "--from", merged.toString(), "--package", "com.example.none");
+        assertEquals(0, none.exit());
+        assertEquals(0, none.stdout().length);
+        assertEquals("gfxstats dump: " + merged + " holds no entry of com.example.none", none.onlyErrorLine());
+        assertEquals("gfxstats dump: no such file: " + tmp.resolve("nope.pb"),
+                CliRun.main("dump", "--from", tmp.resolve("nope.pb").toString()).onlyErrorLine());
     }
 
     @Test

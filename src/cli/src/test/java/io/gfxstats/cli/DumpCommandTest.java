@@ -98,6 +98,25 @@ class DumpCommandTest {
     }
 
     @Test
+    void shouldSayOnStderrThatAnEmptyDaemonHasNoDataYetAndKeepStdoutEmpty() throws Exception {
+        backend.text = new byte[0];
+
+        CliRun run = CliRun.main("dump", "--socket", socket);
+
+        assertEquals(0, run.exit(), run.stderr());
+        assertEquals(0, run.stdout().length, "Android's bytes for no entry: none");
+        assertEquals("gfxstats dump: no data yet: no frames recorded and no day file retained", run.onlyErrorLine());
+    }
+
+    @Test
+    void shouldPrintTheProjectsVersion() {
+        CliRun run = CliRun.main("--version");
+
+        assertEquals(0, run.exit(), run.stderr());
+        assertTrue(run.out().matches("gfxstats 0\\.1\\.0-SNAPSHOT \\(Java [0-9][^)]*\\)\n"), run.out());
+    }
+
+    @Test
     void shouldPassPackageAndFormatToTheDaemon() throws Exception {
         CliRun run = CliRun.main("dump", "--socket", socket, "--package", "com.example.b", "--format", "Android9");
 
@@ -208,7 +227,7 @@ class DumpCommandTest {
         CliRun run = CliRun.main("dump", "--help");
 
         assertEquals(0, run.exit());
-        assertTrue(run.out().startsWith("usage: gfxstats dump [--socket PATH] [--proto]"), run.out());
+        assertTrue(run.out().startsWith("usage: gfxstats dump [--socket PATH] [--from FILE] [--proto]"), run.out());
         assertTrue(run.out().contains("--format FORMAT"), run.out());
         assertEquals("", run.stderr());
     }
@@ -225,6 +244,7 @@ class DumpCommandTest {
         assertTrue(help.contains("  dump [--socket PATH]"), help);
         assertTrue(help.contains("  pull [--socket PATH]"), help);
         assertTrue(help.contains("  collect --targets"), help);
+        assertTrue(help.startsWith("usage: gfxstats <command> [options]     (gfxstats --version: the version)\n"), help);
     }
 
     @Test

@@ -8,13 +8,28 @@ import java.util.Map;
 
 /**
  * {@code gfxstats top} on a terminal over a real capture replayed as the live feed, one snapshot
- * every 200 ms of wall time (args: capture file, then top's options). For the terminal tests.
+ * every 200 ms of wall time (args: optionally {@code --hold} and {@code --pace-ms N}, then the
+ * capture file, then top's options). With {@code --hold} the feed stays open after the last snapshot, as a daemon with
+ * nothing new to say, so the last screen stays up to be read. For the terminal tests.
  */
 public final class ReplayTopMain {
     private ReplayTopMain() {
     }
 
     public static void main(String[] args) throws Exception {
+        boolean hold = false;
+        long pace = 200;
+        while (args[0].startsWith("--")) {
+            if (args[0].equals("--hold")) {
+                hold = true;
+                args = java.util.Arrays.copyOfRange(args, 1, args.length);
+            } else {
+                pace = Long.parseLong(args[1]);
+                args = java.util.Arrays.copyOfRange(args, 2, args.length);
+            }
+        }
+        boolean holdAtEnd = hold;
+        long paceMillis = pace;
         Path capture = Path.of(args[0]);
         TopCommand.FeedOpener paced = (a, env, interval, pkg) -> {
             CaptureFeed feed;
@@ -26,8 +41,12 @@ public final class ReplayTopMain {
             return new SceneFeed() {
                 @Override
                 public LiveSnapshot next() throws InterruptedException {
-                    Thread.sleep(200);
-                    return feed.next();
+                    Thread.sleep(paceMillis);
+                    LiveSnapshot s = feed.next();
+                    if (s == null && holdAtEnd) {
+                        Thread.sleep(Long.MAX_VALUE); // until top quits and its process ends
+                    }
+                    return s;
                 }
 
                 @Override

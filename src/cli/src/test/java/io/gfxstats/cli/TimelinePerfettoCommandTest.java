@@ -19,6 +19,29 @@ class TimelinePerfettoCommandTest {
     }
 
     @Test
+    void shouldPrintTheSameNumbersAsOneJsonObjectInThePullsNames(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("trace.pftrace");
+        Files.write(file, trace().zstd());
+        CliRun run = CliRun.main("timeline", "perfetto", "--json", file.toString());
+        assertEquals(0, run.exit(), run.stderr());
+        assertEquals(1, run.out().lines().count(), run.out());
+        com.google.gson.JsonObject o = com.google.gson.JsonParser.parseString(run.out()).getAsJsonObject();
+        assertEquals(1, o.get("surfaceFrames").getAsInt());
+        com.google.gson.JsonObject p = o.getAsJsonArray("processes").get(0).getAsJsonObject();
+        assertEquals("com.example.app", p.get("process").getAsString());
+        assertEquals(1001, p.get("pid").getAsInt());
+        assertEquals(1, p.get("totalFrames").getAsInt());
+        assertEquals(1, p.get("jankyFrames").getAsInt(), "Perfetto's missed frames");
+        assertEquals(1, p.get("missedSfFrames").getAsInt());
+        com.google.gson.JsonObject layer = p.getAsJsonArray("layers").get(0).getAsJsonObject();
+        assertEquals("SurfaceView[com.example.app]", layer.get("layer").getAsString());
+        assertEquals(1, layer.getAsJsonObject("jankTags").get("Other Jank").getAsInt());
+        com.google.gson.JsonObject counters = layer.getAsJsonObject("frameTimeline");
+        assertEquals(1, counters.get("jankyFrames").getAsInt(), "pull --json's frameTimeline names: " + counters);
+        assertTrue(!run.out().matches("(?s).*\"[a-z0-9]+_[a-z0-9_]+\":.*"), "camelCase keys only: " + run.out());
+    }
+
+    @Test
     void shouldPrintPerProcessAndLayerCountsOfZstdTraces(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("trace.pftrace");
         Files.write(file, trace().zstd());

@@ -83,19 +83,19 @@ class TopDaemonTest {
         assertEquals(1, lines.size(), run.out());
         JsonObject o = JsonParser.parseString(lines.get(0)).getAsJsonObject();
         JsonObject pkg = o.getAsJsonArray("packages").get(0).getAsJsonObject();
-        assertEquals("com.example.stutter", pkg.get("package").getAsString());
-        assertEquals(7, pkg.get("version").getAsLong());
-        assertTrue(pkg.get("frames").getAsLong() > 0, lines.get(0));
+        assertEquals("com.example.stutter", pkg.get("packageName").getAsString());
+        assertEquals(7, pkg.get("versionCode").getAsLong());
+        assertTrue(pkg.get("totalFrames").getAsLong() > 0, lines.get(0));
         double fps = pkg.get("fps").getAsDouble();
         assertTrue(fps > 20 && fps < 70, "about 60 frames a second: " + fps);
         long levels = 0;
-        for (String level : List.of("BEST", "NORMAL", "MIDDLE", "HIGH", "FROZEN")) {
-            levels += pkg.getAsJsonObject("levels").get(level).getAsLong();
+        for (var level : pkg.getAsJsonArray("levelCounts")) {
+            levels += level.getAsLong();
         }
-        assertEquals(pkg.get("frames").getAsLong(), levels, "every synth frame has a Matrix level: " + lines.get(0));
+        assertEquals(pkg.get("totalFrames").getAsLong(), levels, "every synth frame has a Matrix level: " + lines.get(0));
         JsonObject scene = pkg.getAsJsonArray("scenes").get(0).getAsJsonObject();
         assertEquals("default", scene.get("scene").getAsString());
-        assertTrue(scene.get("matrix_fps").getAsDouble() > 0, lines.get(0));
+        assertTrue(scene.get("matrixFps").getAsDouble() > 0, lines.get(0));
     }
 
     @Test
@@ -107,9 +107,9 @@ class TopDaemonTest {
         Files.writeString(script, cmd.stream().map(TopDaemonTest::quote).collect(Collectors.joining(" "))
                 + "\necho \"TOP-EXIT $?\"\nstty -a | tr ' ' '\\n' | grep -E '^-?(icanon|echo|isig)$' | tr '\\n' ' '\n"
                 + "echo; echo END\nsleep 60\n");
-        try (TmuxSession t = TmuxSession.start(state, 120, 30, "bash " + quote(script.toString()))) {
-            String screen = t.await(s -> s.contains("com.example.janky (7)") && s.contains("  default")
-                    && s.matches("(?s).*com\\.example\\.janky \\(7\\)\\s+[0-9]+\\.[0-9].*"), 60, "a row with FPS");
+        try (TmuxSession t = TmuxSession.start(state, 80, 24, "bash " + quote(script.toString()))) {
+            String screen = t.await(s -> s.contains("  default")
+                    && s.matches("(?s).*\ncom\\.example\\.janky +7 +[0-9]+\\.[0-9] .*"), 60, "a row with FPS");
             Files.writeString(state.resolve("top-screen.txt"), screen);
             t.sendKeys("q");
             String end = t.await(s -> s.contains("END"), 20, "top to quit");

@@ -73,10 +73,12 @@ class TraceCommandTest {
         assertEquals(0, r.exit(), r.stderr());
         String out = r.out();
         assertTrue(out.startsWith("{\"trace\":{\"source\":"), out);
-        assertTrue(out.contains("\"platform\":\"ohos\",\"clock_offset_ns\":0,"), out);
-        assertTrue(out.contains("{\"process\":\"render_service\",\"pid\":1864,\"summary\":{\"frames\":11,"), out);
+        assertTrue(out.contains("\"platform\":\"ohos\",\"clockOffsetNs\":0,"), out);
+        assertTrue(out.contains("{\"process\":\"render_service\",\"pid\":1864,\"summary\":{\"totalFrames\":11,"), out);
+        assertTrue(out.contains(",\"jankyFrames\":"), "janky counts in the pull's name: " + out);
         assertFalse(out.contains("\"role\":\"android\""), out);
-        assertTrue(out.contains("\"vsync_id\":475870,\"frame_index\":null,"), out);
+        assertTrue(out.contains("\"vsyncId\":475870,\"frameIndex\":null,"), out);
+        assertFalse(out.matches("(?s).*\"[a-z0-9]+_[a-z0-9_]+\":.*"), "camelCase keys only: " + out);
     }
 
     @Test

@@ -237,6 +237,35 @@ class MetricsEndToEndTest {
     }
 
     @Test
+    void shouldExplainHighInputLatencyCountTheSeriesOfAPackageAndExposeTheDaemonsProcess() throws Exception {
+        try (DaemonProcess daemon = new DaemonProcess(tmp.resolve("n"), METRICS_ON).start()) {
+            ClientProcess c = ClientProcess.start(daemon, "com.example.count", 2, 700, 700, 0, "wait-attach", "hang");
+            c.await("recorded 700", 60);
+            Exposition e = scrape(daemon);
+            List<String> help = e.text().lines().filter(l -> l.startsWith("# HELP gfxstats_jank_cause")).toList();
+            assertEquals(List.of("# HELP gfxstats_jank_cause_total Android's jank counters: missed_vsync, "
+                    + "slow_ui_thread, slow_bitmap_uploads, slow_issue_draw_commands and frame_deadline_missed count "
+                    + "janky frames (a frame can have several); high_input_latency counts frames that made their "
+                    + "deadline only thanks to triple buffering, up to twice a frame by Android's rule, so it can "
+                    + "exceed gfxstats_frames_total"), help);
+            // docs/operations.md: 163 series per (package, version, uid), 27 more with GPU times, 7 per
+            // scene (every session has "default"); this client records GPU times and no other scene.
+            String label = "package=\"com.example.count\"";
+            long series = e.series().keySet().stream().filter(k -> k.contains(label)).count();
+            assertTrue(e.series().keySet().stream()
+                    .anyMatch(k -> k.startsWith("gfxstats_gpu_duration_seconds") && k.contains(label)), e.text());
+            assertTrue(e.value("gfxstats_scene_frames_total", label, "scene=\"default\"") > 0, e.text());
+            assertEquals(163 + 27 + 7, series, e.text());
+            for (String own : List.of("process_cpu_seconds_total", "process_resident_memory_bytes",
+                    "process_open_fds", "jvm_memory_used_bytes", "jvm_threads_current")) {
+                assertTrue(e.series().keySet().stream().anyMatch(k -> k.equals(own) || k.startsWith(own + "{")),
+                        "the daemon's own " + own + ":\n" + e.text());
+            }
+            c.kill();
+        }
+    }
+
+    @Test
     void shouldServeNoMetricsByDefault() throws Exception {
         try (DaemonProcess daemon = new DaemonProcess(tmp.resolve("d")).start()) {
             assertTrue(!daemon.logText().contains("metrics: http"), daemon.logText());

@@ -22,6 +22,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -94,6 +96,81 @@ class PrometheusServerTest {
                 }
             }
         }
+    }
+
+    /**
+     * config/grafana/gfxstats-dashboard.json: every query of every panel, with the dashboard's
+     * variables at "All", answers with data from a real Prometheus scraping a real daemon that a
+     * synth feeds (one synth has exited, so a save happened; another renders meanwhile).
+     */
+    @Test
+    void shouldReturnDataForEveryQueryOfTheGrafanaDashboard() throws Exception {
+        Path prometheus = ExternalTool.require("prometheus", "prometheus");
+        com.google.gson.JsonObject dashboard = com.google.gson.JsonParser.parseString(Files.readString(
+                Path.of("config", "grafana", "gfxstats-dashboard.json"))).getAsJsonObject();
+        List<String[]> queries = new ArrayList<>();
+        for (com.google.gson.JsonElement p : dashboard.getAsJsonArray("panels")) {
+            for (com.google.gson.JsonElement t : p.getAsJsonObject().getAsJsonArray("targets")) {
+                queries.add(new String[] {p.getAsJsonObject().get("title").getAsString(),
+                        t.getAsJsonObject().get("expr").getAsString()});
+            }
+        }
+        assertTrue(queries.size() >= 12, "panels: " + queries.size());
+        try (DaemonProcess daemon = new DaemonProcess(tmp.resolve("g"), "--set", "metrics.enabled=true",
+                "--set", "metrics.port=0").start()) {
+            Process first = JavaProcess.builder(Main.class, "synth", "--socket", daemon.socket().toString(),
+                    "--package", PKG, "--version-code", "7", "--seconds", "2", "--seed", "3")
+                    .redirectErrorStream(true).redirectOutput(daemon.clientLog().toFile()).start();
+            assertTrue(first.waitFor(90, TimeUnit.SECONDS), "synth did not finish");
+            Process running = JavaProcess.builder(Main.class, "synth", "--socket", daemon.socket().toString(),
+                    "--package", "com.example.running", "--version-code", "2", "--seconds", "120",
+                    "--jank-profile", "janky", "--seed", "4")
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(
+                            daemon.clientLog().toFile())).start();
+            Process server = null;
+            try {
+                int webPort = freePort();
+                Path config = tmp.resolve("prometheus.yml");
+                Files.writeString(config, """
+                        global:
+                          scrape_interval: 1s
+                          scrape_timeout: 1s
+                        scrape_configs:
+                          - job_name: gfxstats
+                            static_configs:
+                              - targets: ['127.0.0.1:%d']
+                        """.formatted(daemon.metricsPort()));
+                server = new ProcessBuilder(prometheus.toString(), "--config.file=" + config,
+                        "--storage.tsdb.path=" + tmp.resolve("tsdb-g"), "--web.listen-address=127.0.0.1:" + webPort)
+                        .redirectErrorStream(true).redirectOutput(tmp.resolve("prometheus.log").toFile()).start();
+                String api = "http://127.0.0.1:" + webPort;
+                awaitScrapes(api, server, 4);
+                for (String[] q : queries) {
+                    // Grafana's variables: every package and job, a rate window of several scrapes.
+                    String expr = q[1].replace("$__rate_interval", "20s").replace("$package", ".+")
+                            .replace("$job", ".+");
+                    String body = get(api, expr);
+                    assertTrue(body.contains("\"status\":\"success\"") && body.contains("\"value\":["),
+                            q[0] + ": " + expr + " returned no data: " + body);
+                }
+            } finally {
+                running.destroy();
+                running.waitFor(20, TimeUnit.SECONDS);
+                running.destroyForcibly().waitFor();
+                if (server != null) {
+                    server.destroy();
+                    if (!server.waitFor(20, TimeUnit.SECONDS)) {
+                        server.destroyForcibly().waitFor();
+                    }
+                }
+            }
+        }
+    }
+
+    private static String get(String api, String promql) throws IOException, InterruptedException {
+        HttpRequest r = HttpRequest.newBuilder(URI.create(api + "/api/v1/query?query="
+                + URLEncoder.encode(promql, StandardCharsets.UTF_8))).timeout(Duration.ofSeconds(10)).build();
+        return HttpClient.newHttpClient().send(r, HttpResponse.BodyHandlers.ofString()).body();
     }
 
     private static int labelIndex(int label) {

@@ -99,6 +99,30 @@ class RecordEndToEndTest {
     }
 
     @Test
+    void shouldLeaveNoEntryWhenNoLineIsAFrame() throws Exception {
+        Path input = tmp.resolve("garbage.csv");
+        Files.writeString(input, "# only a comment\n1,2,oops,4,5\nnot a frame\n");
+        try (DaemonProcess daemon = new DaemonProcess(tmp.resolve("g")).start()) {
+            Process rec = JavaProcess.builder(Main.class, "record", "--socket", daemon.socket().toString(),
+                    "--package", "com.example.none", "--version-code", "1", input.toString())
+                    .redirectError(ProcessBuilder.Redirect.appendTo(tmp.resolve("none.err").toFile())).start();
+            assertTrue(rec.waitFor(60, TimeUnit.SECONDS));
+            String out = new String(rec.getInputStream().readAllBytes());
+            String err = Files.readString(tmp.resolve("none.err"));
+            assertEquals(1, rec.exitValue(), out + err);
+            assertEquals("recorded 0 frames, 2 malformed lines skipped\n", out);
+            assertTrue(err.contains("gfxstats record: no frame in the input: nothing was sent to the daemon"), err);
+            assertTrue(daemon.entry("com.example.none", 1).isEmpty(), daemon.dumpText());
+            // Stop the daemon so that anything it held is saved: no day file names the package.
+            assertEquals(0, daemon.stop());
+            try (java.util.stream.Stream<Path> files = Files.walk(daemon.dataDir())) {
+                List<Path> kept = files.filter(f -> f.toString().contains("com.example.none")).toList();
+                assertTrue(kept.isEmpty(), "a 0-frame entry was kept: " + kept);
+            }
+        }
+    }
+
+    @Test
     void shouldRecordAShellLoopWritingIntoAFifoAndReportMalformedLines() throws Exception {
         Path fifo = tmp.resolve("frames.fifo");
         Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();

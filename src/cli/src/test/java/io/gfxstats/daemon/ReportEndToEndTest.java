@@ -51,9 +51,8 @@ class ReportEndToEndTest {
             String file = Files.readString(html);
             assertFalse(Pattern.compile("(src|href)=\"?(https?:)?//").matcher(file).find(), "fetches something");
 
-            Chromium.Page page = chromium.dumpDom(html);
-            assertNoErrors(page);
-            assertPainted(page.dom(), "chart-cpu", "chart-causes", "chart-days", "chart-gpu");
+            Chromium.Page page = checkLayout(chromium, html, tmp, "chart-cpu", "chart-causes", "chart-days",
+                    "chart-gpu");
 
             // The dump of the same package, as dumpsys prints it: every number the page shows.
             String dump = new String(dumpText(daemon, "com.example.report"));
@@ -70,6 +69,13 @@ class ReportEndToEndTest {
                 {"missed_deadline", "Frame deadline missed"}}) {
                 assertEquals(field(dump, "Number " + c[1] + ": (\\d+)"), cells.get("cause-" + c[0]), c[1]);
             }
+            // The causes chart draws the summary's numbers: janky frames, then the four causes.
+            String causes = field(field(page.dom(), "id=\"report-data\">(.*?)</script>"),
+                    "\"causes\":\\{\"labels\":\\[[^]]*\\],\"values\":\\[([^]]*)\\]");
+            assertEquals(String.join(",", field(dump, "Janky frames: (\\d+)"),
+                    field(dump, "Number Missed Vsync: (\\d+)"), field(dump, "Number Slow UI thread: (\\d+)"),
+                    field(dump, "Number Slow bitmap uploads: (\\d+)"),
+                    field(dump, "Number Slow issue draw commands: (\\d+)")), causes);
             // What the frame-time chart draws is the dump's histogram.
             String histogram = field(dump, "\nHISTOGRAM: ([^\n]*)");
             List<String> counts = new ArrayList<>();
@@ -102,9 +108,7 @@ class ReportEndToEndTest {
             }
             Path html = tmp.resolve("scenes.html");
             report("--socket", daemon.socket().toString(), "--out", html.toString());
-            Chromium.Page page = chromium.dumpDom(html);
-            assertNoErrors(page);
-            assertPainted(page.dom(), "chart-cpu", "chart-scenes");
+            Chromium.Page page = checkLayout(chromium, html, tmp, "chart-cpu", "chart-scenes");
             String table = field(page.dom(), "<table class=\"list\" id=\"scenes\">(.*?)</table>");
             for (java.util.Map.Entry<String, Long> e : frames.entrySet()) {
                 assertTrue(table.contains("<td>com.example.scenes</td><td>" + e.getKey() + "</td><td>" + e.getValue()
@@ -128,9 +132,7 @@ class ReportEndToEndTest {
 
             Path html = tmp.resolve("frametimeline.html");
             report("--socket", daemon.socket().toString(), "--package", "com.example.wayland", "--out", html.toString());
-            Chromium.Page page = chromium.dumpDom(html);
-            assertNoErrors(page);
-            assertPainted(page.dom(), "chart-frametimeline");
+            Chromium.Page page = checkLayout(chromium, html, tmp, "chart-frametimeline");
 
             Process p = JavaProcess.builder(Main.class, "dump", "--frametimeline", "--socket", daemon.socket().toString(),
                     "--package", "com.example.wayland").start();
@@ -183,9 +185,29 @@ class ReportEndToEndTest {
             total += Long.parseLong(m.group(1));
             windows++;
         }
-        Chromium.Page page = chromium.dumpDom(html);
-        assertNoErrors(page);
-        assertPainted(page.dom(), "chart-cpu", "chart-causes", "chart-days", "chart-gpu");
+        Chromium.Page page = checkLayout(chromium, html, tmp, "chart-frames", "chart-cpu", "chart-causes",
+                "chart-gpu");
+        assertTrue(page.dom().indexOf("id=\"chart-frames\"") < page.dom().indexOf("id=\"chart-cpu\""),
+                "a capture leads with its frames over time");
+        // The frames drawn are the frames counted, the janky ones marked once each.
+        String frames = field(field(page.dom(), "id=\"report-data\">(.*?)</script>"), "\"frames\":(\\{.*\\})\\}$");
+        com.google.gson.JsonObject f = com.google.gson.JsonParser.parseString(frames).getAsJsonObject();
+        assertEquals(total, f.getAsJsonArray("ms").size());
+        long marked = 0;
+        for (com.google.gson.JsonElement mark : f.getAsJsonArray("marks")) {
+            for (com.google.gson.JsonElement v : mark.getAsJsonObject().getAsJsonArray("values")) {
+                marked += v.isJsonNull() ? 0 : 1;
+            }
+        }
+        long janky = 0;
+        Matcher jm = Pattern.compile("Janky frames: (\\d+)").matcher(text);
+        while (jm.find()) {
+            janky += Long.parseLong(jm.group(1));
+        }
+        assertEquals(janky, marked, "janky frames marked");
+        assertTrue(page.dom().contains("Left out: "), "the chart says what it leaves out");
+        assertFalse(page.dom().contains("id=\"chart-days\""), "a capture has no days");
+        assertFalse(page.dom().contains(">capture<"), "no day labelled capture");
         assertEquals(Long.toString(total), cells(page.dom()).get("total-frames"));
         int rows = page.dom().split("<tr>").length - 1;
         assertTrue(rows >= windows, "one row per window");
@@ -215,12 +237,66 @@ class ReportEndToEndTest {
             janky += Long.parseLong(m.group(2));
         }
         assertTrue(total > 0, text);
-        Chromium.Page page = chromium.dumpDom(html);
-        assertNoErrors(page);
-        assertPainted(page.dom(), "chart-cpu", "chart-causes", "chart-days", "chart-gpu");
+        Chromium.Page page = checkLayout(chromium, html, tmp, "chart-cpu", "chart-gpu");
         java.util.Map<String, String> cells = cells(page.dom());
         assertEquals(Long.toString(total), cells.get("total-frames"));
         assertTrue(cells.get("janky-frames").startsWith(janky + " ("), cells.get("janky-frames"));
+    }
+
+    /**
+     * Marks, on the page's root, every two pieces of text whose boxes overlap and every text cut
+     * by the window's right edge; run after the report's own scripts.
+     */
+    private static final String LAYOUT_CHECK = """
+            <script>(function () {
+              var els = [];
+              document.querySelectorAll('h1,h2,p,th,td,.u-legend .u-label,.u-legend .u-value').forEach(function (e) {
+                var r = e.getBoundingClientRect();
+                if (r.width > 0 && r.height > 0 && e.textContent.trim()) els.push({ e: e, r: r });
+              });
+              var bad = [];
+              var w = document.documentElement.clientWidth;
+              for (var i = 0; i < els.length; i++) {
+                var a = els[i].r;
+                if (a.right > w + 1) bad.push('cut: ' + els[i].e.textContent.trim().slice(0, 40));
+                for (var j = i + 1; j < els.length; j++) {
+                  if (els[i].e.contains(els[j].e) || els[j].e.contains(els[i].e)) continue;
+                  var c = els[j].r;
+                  if (a.left < c.right - 1 && c.left < a.right - 1 && a.top < c.bottom - 1 && c.top < a.bottom - 1) {
+                    bad.push(els[i].e.textContent.trim().slice(0, 40) + ' / ' + els[j].e.textContent.trim().slice(0, 40));
+                  }
+                }
+              }
+              document.documentElement.setAttribute('data-overlaps', bad.join(' | '));
+            })();</script>
+            """;
+
+    /**
+     * The report at 1280 and 800 pixels: no console error, every chart painted, no text on other
+     * text nor cut by the window; returns the page at 1280.
+     */
+    static Chromium.Page checkLayout(Chromium chromium, Path html, Path tmp, String... charts) throws Exception {
+        Path checked = tmp.resolve("layout-" + html.getFileName());
+        Files.writeString(checked, Files.readString(html).replace("</body>", LAYOUT_CHECK + "</body>"));
+        Chromium.Page wide = null;
+        for (int width : new int[] {1280, 800}) {
+            Chromium.Page page = chromium.dumpDom(checked, width);
+            assertNoErrors(page);
+            assertPainted(page.dom(), charts);
+            Matcher every = CHART.matcher(page.dom());
+            while (every.find()) {
+                // Every chart on the page draws its data, if only thin bars and the percentile lines.
+                Matcher c = COLOURED.matcher(every.group());
+                long n = c.find() ? Long.parseLong(c.group(1)) : 0;
+                assertTrue(n > 300, width + " px: " + every.group(1) + " painted " + n + " coloured pixels");
+            }
+            String overlaps = field(page.dom(), "data-overlaps=\"([^\"]*)\"");
+            assertEquals("", overlaps, width + " px: text on text or cut");
+            if (wide == null) {
+                wide = page;
+            }
+        }
+        return wide;
     }
 
     /** Runs {@code gfxstats report ARGS} as its own process; it must succeed. */

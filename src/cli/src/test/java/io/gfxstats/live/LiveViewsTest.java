@@ -112,7 +112,7 @@ class LiveViewsTest {
     }
 
     @Test
-    void shouldSortAndColourRowsByTheirWorstLevel() throws Exception {
+    void shouldSortAndColourRowsByTheirJankyPercentage() throws Exception {
         CaptureFeed feed = new CaptureFeed(CAPTURE, 1_000_000_000L);
         TopModel model = new TopModel(TopSort.NAME, true);
         feed.all().forEach(model::accept);
@@ -122,15 +122,29 @@ class LiveViewsTest {
         for (int i = 1; i < frame.packages().size(); i++) {
             assertTrue(frame.packages().get(i - 1).total().fps() <= frame.packages().get(i).total().fps());
         }
-        List<String> lines = new TopRenderer(ZoneOffset.UTC).lines(frame, 120, true, true);
+        List<String> lines = new TopRenderer(ZoneOffset.UTC).lines(frame, 120, 0, true, true);
         assertTrue(lines.get(0).contains("gfxstats top") && lines.get(0).contains("sort fps")
                 && lines.get(0).contains("(q quit, s sort, c cumulative)"), lines.get(0));
         assertTrue(lines.get(1).startsWith("PACKAGE / SCENE"));
-        String taskbar = lines.stream().filter(l -> l.contains("  Taskbar ")).findFirst().orElseThrow();
-        assertTrue(taskbar.startsWith("\u001b[38;5;46m"), "all BEST: Matrix's green: " + taskbar);
-        String docs = lines.stream().filter(l -> l.contains("NavigationActivity")).findFirst().orElseThrow();
-        assertTrue(docs.startsWith("\u001b[38;5;196m"), "a FROZEN frame: red: " + docs);
-        List<String> plain = new TopRenderer(ZoneOffset.UTC).lines(frame, 120, false, false);
+        int rows = 0;
+        int line = 2;
+        for (TopFrame.Package p : frame.packages()) {
+            List<TopRow> all = new ArrayList<>();
+            all.add(p.total());
+            all.addAll(p.scenes());
+            for (TopRow r : all) {
+                String text = lines.get(line++);
+                if (r.frames() == 0) {
+                    assertFalse(text.startsWith("\u001b[38;5;"), "an idle row keeps the terminal's colour: " + text);
+                    continue;
+                }
+                String expected = io.gfxstats.palette.Severity.ofJankPercent(r.jankPercent()).ansiForeground();
+                assertTrue(text.startsWith(expected), r.jankPercent() + " % janky: " + text);
+                rows++;
+            }
+        }
+        assertTrue(rows >= 10, "rows checked: " + rows);
+        List<String> plain = new TopRenderer(ZoneOffset.UTC).lines(frame, 120, 0, false, false);
         assertTrue(plain.stream().noneMatch(l -> l.contains("\u001b")));
         assertTrue(plain.stream().allMatch(l -> l.length() <= 120), String.join("\n", plain));
     }
@@ -151,13 +165,18 @@ class LiveViewsTest {
                 JsonObject scene = s.getAsJsonObject();
                 if (scene.get("scene").getAsString().equals("Taskbar")) {
                     sawTaskbar = true;
-                    assertEquals(120, scene.getAsJsonObject("levels").get("BEST").getAsLong());
-                    assertEquals("BEST", scene.get("worst_level").getAsString());
-                    assertTrue(scene.get("fps").getAsDouble() > 0);
-                    assertTrue(scene.get("matrix_fps").getAsDouble() > 59);
+                    assertEquals(120, scene.getAsJsonArray("levelCounts").get(0).getAsLong());
+                    assertEquals("BEST", scene.get("worstLevel").getAsString());
+                    assertTrue(scene.get("fps").getAsDouble() >= 0, "the last interval's: " + scene);
+                    assertTrue(scene.get("matrixFps").getAsDouble() > 59);
+                    assertEquals(scene.get("jankyFrames").getAsLong() * 100.0 / scene.get("totalFrames").getAsLong(),
+                            scene.get("jankPercent").getAsDouble(), 1e-9);
                 }
-                if (scene.get("frames").getAsLong() <= 20) {
-                    assertTrue(scene.get("matrix_fps").isJsonNull(), "Matrix's gate: " + scene);
+                for (String key : scene.keySet()) {
+                    assertTrue(key.matches("[a-z]+([A-Z][a-z]*)*"), "camelCase: " + key);
+                }
+                if (scene.get("totalFrames").getAsLong() <= 20) {
+                    assertTrue(scene.get("matrixFps").isJsonNull(), "Matrix's gate: " + scene);
                 }
             }
         }

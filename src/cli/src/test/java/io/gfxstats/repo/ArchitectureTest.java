@@ -37,7 +37,7 @@ class ArchitectureTest {
             new Layer("daemon", "io.gfxstats.daemon..", "io.gfxstats.store.."),
             new Layer("cli", "io.gfxstats.cli..", "io.gfxstats.dumpclient..", "io.gfxstats.replay..", "io.gfxstats.record..",
                     "io.gfxstats.demo..", "io.gfxstats.framestats..", "io.gfxstats.trace..", "io.gfxstats.timeline.log..",
-                    "io.gfxstats.timeline.perfetto..", "io.gfxstats.report..", "io.gfxstats.live..", "io.gfxstats.collect.."));
+                    "io.gfxstats.timeline.perfetto..", "io.gfxstats.report..", "io.gfxstats.palette..", "io.gfxstats.live..", "io.gfxstats.collect.."));
 
     record Layer(String name, String... packages) {
     }

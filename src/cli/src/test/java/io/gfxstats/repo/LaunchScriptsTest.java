@@ -38,7 +38,7 @@ class LaunchScriptsTest {
     @BeforeEach
     void copyScripts() throws IOException {
         Files.createDirectories(root.resolve("scripts"));
-        for (String script : List.of("lib.sh", "gfxstatsd", "gfxstats", "build")) {
+        for (String script : List.of("lib.sh", "gfxstatsd", "gfxstats", "build", "uninstall")) {
             Files.copy(Path.of("scripts", script), root.resolve("scripts").resolve(script),
                     StandardCopyOption.COPY_ATTRIBUTES);
         }
@@ -99,6 +99,30 @@ class LaunchScriptsTest {
         assertEquals("gfxstatsd: " + root.resolve("target/gfxstats.jar") + " is missing: run scripts/build first\n",
                 r.stderr());
         assertFalse(mavenCalled());
+    }
+
+    @Test
+    void shouldTakeNoBuildAnywhereOnTheLineAndListItInTheHelp() throws Exception {
+        mavenThat("exit 0");
+        Result r = run(Map.of(), "scripts/gfxstatsd", "--print-config", "--no-build");
+        assertEquals(2, r.status(), r.stderr());
+        assertEquals("gfxstatsd: " + root.resolve("target/gfxstats.jar") + " is missing: run scripts/build first\n",
+                r.stderr());
+        assertFalse(mavenCalled());
+        assertTrue(io.gfxstats.daemon.config.DaemonArgs.usage().contains("\n  --no-build "),
+                io.gfxstats.daemon.config.DaemonArgs.usage());
+        assertTrue(io.gfxstats.daemon.config.DaemonArgs.parse(new String[] {"--no-build", "--print-config"})
+                .printConfig());
+    }
+
+    @Test
+    void shouldPrintOnlyTheHeaderCommentAsUninstallsHelp() throws Exception {
+        Result r = run(Map.of(), "scripts/uninstall", "--help");
+        assertEquals(0, r.status(), r.stderr());
+        String out = Files.readString(root.resolve("stdout"));
+        assertTrue(out.startsWith("Removes what scripts/install put in place"), out);
+        assertTrue(out.endsWith("  scripts/uninstall [--user|--system] [--prefix DIR] [--no-reload]\n"), out);
+        assertFalse(out.contains("set -"), "no line of the script's code: " + out);
     }
 
     @Test

@@ -128,6 +128,8 @@ public final class Daemon {
         try {
             totals.seed();
             registry.register(new FrameMetrics(totals, totals::scenes));
+            // The daemon's own process: memory, CPU, threads, GC, open files (process_*, jvm_*).
+            io.prometheus.metrics.instrumentation.jvm.JvmMetrics.builder().register(registry);
             state.events = new HealthMetrics(registry, clock, totals::liveBuffers, store::quarantineCount);
             MetricsServer m = MetricsServer.start(registry, config.get(Setting.METRICS_HOST),
                     config.get(Setting.METRICS_PORT), config.get(Setting.TLS_CERT), config.get(Setting.TLS_KEY),

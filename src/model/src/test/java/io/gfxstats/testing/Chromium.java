@@ -44,8 +44,14 @@ public final class Chromium {
     }
 
     public Page dumpDom(Path html) throws IOException, InterruptedException {
+        return dumpDom(html, 1280);
+    }
+
+    /** The DOM after the page's scripts ran in a window {@code width} pixels wide. */
+    public Page dumpDom(Path html, int width) throws IOException, InterruptedException {
         Path log = work.resolve("chromium-dom.log");
         List<String> cmd = command("dom");
+        cmd.add("--window-size=" + width + ",1000");
         cmd.add("--enable-logging=stderr");
         cmd.add("--v=0");
         cmd.add("--dump-dom");
@@ -72,7 +78,8 @@ public final class Chromium {
         Path dir = work.resolve("profile-" + profile);
         Files.createDirectories(dir);
         return new ArrayList<>(List.of(binary.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-                "--disable-background-networking", "--no-first-run", "--user-data-dir=" + dir));
+                "--disable-background-networking", "--no-first-run", "--disable-component-update", "--disable-sync",
+                "--user-data-dir=" + dir));
     }
 
     private static void finish(Process p, Path log) throws IOException, InterruptedException {

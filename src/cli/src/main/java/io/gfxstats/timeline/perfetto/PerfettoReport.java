@@ -186,6 +186,11 @@ public final class PerfettoReport implements SliceSink {
         c.add(prediction, state, jank, present, finish, severity, delay, delayKnown, true);
     }
 
+    /** Actual display frames read (SurfaceFlinger's own). */
+    public long displayFrames() {
+        return actualDisplays;
+    }
+
     public Map<Integer, ProcessMetric> processes() {
         return processes;
     }
@@ -200,6 +205,11 @@ public final class PerfettoReport implements SliceSink {
         TimelineCounters t = new TimelineCounters();
         layers.values().forEach(t::addAll);
         return t;
+    }
+
+    /** The layers of one process, in name order ("" for frames without a layer name). */
+    public java.util.List<String> layerNames(int pid) {
+        return layers.keySet().stream().filter(k -> k.pid() == pid).map(LayerKey::layer).toList();
     }
 
     /** Perfetto's jank tag counts of one process's layer. */

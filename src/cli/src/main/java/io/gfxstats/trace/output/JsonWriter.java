@@ -9,7 +9,8 @@ import java.util.Locale;
 
 /**
  * {@code {"trace":{...},"processes":[{"process":..,"pid":..,"summary":{..},"frames":[..]}]}}; frame
- * objects have the CSV's fields.
+ * objects have the CSV's fields, in the camelCase of every gfxstats JSON (pull --json's
+ * {@code totalFrames}, {@code jankyFrames}).
  */
 public final class JsonWriter {
     private JsonWriter() {
@@ -19,11 +20,11 @@ public final class JsonWriter {
         StringBuilder sb = new StringBuilder(1 << 16);
         sb.append("{\"trace\":{\"source\":").append(JsonText.quote(report.source()))
                 .append(",\"platform\":").append(JsonText.quote(report.platform()))
-                .append(",\"clock_offset_ns\":").append(report.clockOffsetNanos())
-                .append(",\"clock_offset_source\":").append(JsonText.quote(report.trace().clockOffset().source()))
-                .append(",\"first_ts\":").append(report.trace().stats().firstTs())
-                .append(",\"last_ts\":").append(report.trace().stats().lastTs())
-                .append(",\"span_ns\":").append(TraceReport.span(report.trace()))
+                .append(",\"clockOffsetNs\":").append(report.clockOffsetNanos())
+                .append(",\"clockOffsetSource\":").append(JsonText.quote(report.trace().clockOffset().source()))
+                .append(",\"firstTs\":").append(report.trace().stats().firstTs())
+                .append(",\"lastTs\":").append(report.trace().stats().lastTs())
+                .append(",\"spanNs\":").append(TraceReport.span(report.trace()))
                 .append("},\"processes\":[");
         for (int p = 0; p < report.processes().size(); p++) {
             TraceFrames.ProcessFrames pf = report.processes().get(p);
@@ -32,16 +33,16 @@ public final class JsonWriter {
                 sb.append(',');
             }
             sb.append("\n{\"process\":").append(JsonText.quote(pf.name())).append(",\"pid\":").append(pf.pid())
-                    .append(",\"summary\":{\"frames\":").append(s.frames())
+                    .append(",\"summary\":{\"totalFrames\":").append(s.frames())
                     .append(",\"linked\":").append(s.linked()).append(",\"unlinked\":").append(s.unlinked())
                     .append(",\"empty\":").append(s.empty()).append(",\"unfinished\":").append(s.unfinished())
-                    .append(",\"janky\":").append(s.janky())
-                    .append(",\"janky_percent\":").append(String.format(Locale.ROOT, "%.4f", s.jankyPercent()))
-                    .append(",\"abnormal_render_start\":").append(s.abnormalStart())
+                    .append(",\"jankyFrames\":").append(s.janky())
+                    .append(",\"jankPercent\":").append(String.format(Locale.ROOT, "%.4f", s.jankyPercent()))
+                    .append(",\"abnormalRenderStart\":").append(s.abnormalStart())
                     .append(",\"fps\":").append(String.format(Locale.ROOT, "%.4f", s.fps()))
-                    .append(",\"p50_ns\":").append(Text.json(s.p50())).append(",\"p90_ns\":").append(Text.json(s.p90()))
-                    .append(",\"p95_ns\":").append(Text.json(s.p95())).append(",\"p99_ns\":").append(Text.json(s.p99()))
-                    .append(",\"longest_jank_streak\":").append(s.longestJankStreak())
+                    .append(",\"p50Ns\":").append(Text.json(s.p50())).append(",\"p90Ns\":").append(Text.json(s.p90()))
+                    .append(",\"p95Ns\":").append(Text.json(s.p95())).append(",\"p99Ns\":").append(Text.json(s.p99()))
+                    .append(",\"longestJankStreak\":").append(s.longestJankStreak())
                     .append("},\"frames\":[");
             for (int i = 0; i < pf.frames().size(); i++) {
                 TraceFrame f = pf.frames().get(i);
@@ -49,23 +50,23 @@ public final class JsonWriter {
                     sb.append(',');
                 }
                 sb.append("\n{\"tid\":").append(f.tid()).append(",\"role\":").append(JsonText.quote(f.role()))
-                        .append(",\"vsync_id\":").append(Text.json(f.vsyncId()))
-                        .append(",\"frame_index\":").append(Text.json(f.frameIndex()))
-                        .append(",\"app_start\":").append(Text.json(f.appStart()))
-                        .append(",\"app_end\":").append(Text.json(f.appEnd()))
-                        .append(",\"expected_start\":").append(Text.json(f.expectedStart()))
-                        .append(",\"expected_end\":").append(Text.json(f.expectedEnd()))
-                        .append(",\"render_start\":").append(Text.json(f.renderStart()))
-                        .append(",\"render_end\":").append(Text.json(f.renderEnd()))
-                        .append(",\"render_expected_start\":").append(Text.json(f.renderExpectedStart()))
-                        .append(",\"render_expected_end\":").append(Text.json(f.renderExpectedEnd()))
-                        .append(",\"gpu_dur\":").append(Text.json(f.gpuDur()))
-                        .append(",\"timeline_start\":").append(Text.json(f.timelineStart()))
-                        .append(",\"timeline_end\":").append(Text.json(f.timelineEnd()))
-                        .append(",\"frame_time\":").append(Text.json(f.frameTime()))
+                        .append(",\"vsyncId\":").append(Text.json(f.vsyncId()))
+                        .append(",\"frameIndex\":").append(Text.json(f.frameIndex()))
+                        .append(",\"appStart\":").append(Text.json(f.appStart()))
+                        .append(",\"appEnd\":").append(Text.json(f.appEnd()))
+                        .append(",\"expectedStart\":").append(Text.json(f.expectedStart()))
+                        .append(",\"expectedEnd\":").append(Text.json(f.expectedEnd()))
+                        .append(",\"renderStart\":").append(Text.json(f.renderStart()))
+                        .append(",\"renderEnd\":").append(Text.json(f.renderEnd()))
+                        .append(",\"renderExpectedStart\":").append(Text.json(f.renderExpectedStart()))
+                        .append(",\"renderExpectedEnd\":").append(Text.json(f.renderExpectedEnd()))
+                        .append(",\"gpuDur\":").append(Text.json(f.gpuDur()))
+                        .append(",\"timelineStart\":").append(Text.json(f.timelineStart()))
+                        .append(",\"timelineEnd\":").append(Text.json(f.timelineEnd()))
+                        .append(",\"frameTime\":").append(Text.json(f.frameTime()))
                         .append(",\"period\":").append(Text.json(f.period()))
                         .append(",\"flag\":").append(f.flag())
-                        .append(",\"jank_reason\":").append(JsonText.quote(f.jankReason())).append('}');
+                        .append(",\"jankReason\":").append(JsonText.quote(f.jankReason())).append('}');
                 if (sb.length() > (1 << 16)) {
                     out.print(sb);
                     sb.setLength(0);

@@ -57,6 +57,7 @@ public record DaemonArgs(Optional<String> configFile, List<Override> overrides, 
                     noInline(name, inline);
                     help = true;
                 }
+                case "--no-build" -> noInline(name, inline); // the launcher's: the JVM runs a built jar anyway
                 case "--print-config" -> {
                     noInline(name, inline);
                     print = true;
@@ -113,6 +114,8 @@ public record DaemonArgs(Optional<String> configFile, List<Override> overrides, 
                 "  --socket PATH        gRPC Unix socket (default <state-dir>/gfxstatsd.sock)",
                 "  --set KEY=VALUE      any setting, e.g. --set flush.interval=1m (repeatable)",
                 "  --print-config       print the effective settings and exit",
+                "  --no-build           (scripts/gfxstatsd, anywhere on the line) run the jar scripts/build",
+                "                       made, never Maven; implied under systemd",
                 "  -h, --help           this help",
                 "");
     }

@@ -78,6 +78,7 @@ public final class DumpService {
                     .setStatsStart(p.getStatsStart()).setStatsEnd(p.getStatsEnd())
                     .setPipeline(p.getPipeline().getNumber())
                     .setTotalFrames(s.getTotalFrames())
+                    .setJankyFrames(s.getJankyFrames())
                     .setMissedVsyncCount(s.getMissedVsyncCount())
                     .setHighInputLatencyCount(s.getHighInputLatencyCount())
                     .setSlowUiThreadCount(s.getSlowUiThreadCount())

@@ -89,7 +89,10 @@ public final class FrameMetrics implements MultiCollector {
         CounterSnapshot.Builder janky = CounterSnapshot.builder().name(JANKY_FRAMES)
                 .help("Janky frames (Android's 'Janky frames')");
         CounterSnapshot.Builder causes = CounterSnapshot.builder().name(JANK_CAUSE)
-                .help("Janky frames by Android jank type; a frame can have several causes");
+                .help("Android's jank counters: missed_vsync, slow_ui_thread, slow_bitmap_uploads, "
+                        + "slow_issue_draw_commands and frame_deadline_missed count janky frames (a frame can have "
+                        + "several); high_input_latency counts frames that made their deadline only thanks to triple "
+                        + "buffering, up to twice a frame by Android's rule, so it can exceed gfxstats_frames_total");
         HistogramSnapshot.Builder cpu = HistogramSnapshot.builder().name(FRAME_DURATION).unit(Unit.SECONDS)
                 .help("Frame durations in Android's 154 CPU buckets (le = where the next bucket starts); no _sum");
         HistogramSnapshot.Builder gpu = HistogramSnapshot.builder().name(GPU_DURATION).unit(Unit.SECONDS)

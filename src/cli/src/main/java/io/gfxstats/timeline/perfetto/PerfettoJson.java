@@ -1,0 +1,83 @@
+package io.gfxstats.timeline.perfetto;
+
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.util.JsonFormat;
+import io.gfxstats.timeline.TimelineCounters;
+import io.gfxstats.timeline.TimelineProtos;
+import java.util.Map;
+
+/**
+ * {@code timeline perfetto --json}: the numbers of {@link PerfettoReport#text()} as one JSON object,
+ * in the names every gfxstats JSON uses ({@code totalFrames}, {@code jankyFrames}; a layer's
+ * counters as {@code pull --json}'s {@code frameTimeline}).
+ */
+public final class PerfettoJson {
+    private PerfettoJson() {
+    }
+
+    public static String write(PerfettoReport report) {
+        JsonObject root = new JsonObject();
+        root.addProperty("surfaceFrames", report.surfaceFrames());
+        root.addProperty("displayFrames", report.displayFrames());
+        root.addProperty("unpairedEnds", report.result().unpairedEnds());
+        JsonArray processes = new JsonArray();
+        for (ProcessMetric m : report.processes().values()) {
+            JsonObject p = new JsonObject();
+            p.addProperty("process", report.processName(m.pid));
+            p.addProperty("pid", m.pid);
+            p.addProperty("totalFrames", m.totalFrames());
+            // Perfetto's missed frames: app, SurfaceFlinger or dropped; the report's janky count.
+            p.addProperty("jankyFrames", m.missedFrames());
+            p.addProperty("missedAppFrames", m.missedAppFrames());
+            p.addProperty("missedSfFrames", m.missedSfFrames());
+            p.addProperty("droppedFrames", m.droppedFrames());
+            JsonObject dur = new JsonObject();
+            dur.addProperty("maxMs", m.durMax() / 1e6);
+            dur.addProperty("avgMs", m.durAvg() / 1e6);
+            for (int pct : new int[] {50, 90, 95, 99}) {
+                dur.addProperty("p" + pct + "Ms", m.durPercentile(pct) / 1e6);
+            }
+            p.add("frameDuration", dur);
+            JsonArray types = new JsonArray();
+            for (String type : m.jankTypeNames()) {
+                JsonObject t = new JsonObject();
+                t.addProperty("jankType", type);
+                t.addProperty("frames", m.jankTypeCount(type, -1));
+                String[] present = {"unspecified", "onTime", "late", "early", "dropped", "unknown"};
+                for (int i = 0; i < present.length; i++) {
+                    t.addProperty(present[i], m.jankTypeCount(type, i));
+                }
+                types.add(t);
+            }
+            p.add("jankTypes", types);
+            JsonArray layers = new JsonArray();
+            for (String layer : report.layerNames(m.pid)) {
+                JsonObject l = new JsonObject();
+                l.addProperty("layer", layer);
+                JsonObject tags = new JsonObject();
+                for (Map.Entry<String, Integer> e : report.jankTags(m.pid, layer).entrySet()) {
+                    tags.addProperty(e.getKey(), e.getValue());
+                }
+                l.add("jankTags", tags);
+                l.add("frameTimeline", JsonParser.parseString(counters(report.layer(m.pid, layer))));
+                layers.add(l);
+            }
+            p.add("layers", layers);
+            processes.add(p);
+        }
+        root.add("processes", processes);
+        return new GsonBuilder().disableHtmlEscaping().create().toJson(root);
+    }
+
+    private static String counters(TimelineCounters c) {
+        try {
+            return JsonFormat.printer().omittingInsignificantWhitespace().print(TimelineProtos.toProto(c));
+        } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException("a counters message always prints", e);
+        }
+    }
+}
