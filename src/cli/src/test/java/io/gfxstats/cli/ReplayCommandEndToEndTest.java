@@ -243,7 +243,9 @@ class ReplayCommandEndToEndTest {
     void shouldLeaveTheBufferForTheNextDaemonWhenTheDaemonDoesNotComeBack() throws Exception {
         daemon = newDaemon().start();
         List<String> err;
-        try (ReplayProcess r = replay("--rate", RATE, "--attach-timeout", "0.5")) {
+        // Slower than RATE: the replay must still be recording when it is seen attached, however
+        // long a loaded machine takes to start it (at RATE it could end first and exit, never attached).
+        try (ReplayProcess r = replay("--rate", "100", "--attach-timeout", "0.5")) {
             await(() -> attached() && r.recorded() >= 200, "replay attached and recording");
             daemon.kill();
             assertEquals(2, r.waitFor(60), "stderr: " + r.err());

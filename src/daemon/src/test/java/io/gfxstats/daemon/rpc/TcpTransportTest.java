@@ -1,5 +1,9 @@
 package io.gfxstats.daemon.rpc;
 
+import java.time.Duration;
+
+import io.gfxstats.rpc.ClientOptions;
+
 import io.gfxstats.rpc.DisplayFrameFeed;
 import io.gfxstats.rpc.GfxStatsClient;
 import io.gfxstats.rpc.GfxStatsClientException;
@@ -76,7 +80,8 @@ class TcpTransportTest {
     }
 
     private GfxStatsClient tlsClient(String token) {
-        return GfxStatsClient.tcp("127.0.0.1", server.tcpPort(), cert, token);
+        return GfxStatsClient.tcp("127.0.0.1", server.tcpPort(), cert, token,
+                ClientOptions.DEFAULTS.withHealthDeadline(Duration.ofSeconds(60)));
     }
 
     @Test
@@ -171,7 +176,9 @@ class TcpTransportTest {
     @Test
     void shouldRefuseAPlaintextClientOnTheTlsListener() throws Exception {
         startTlsWithToken();
-        try (GfxStatsClient client = GfxStatsClient.tcp("127.0.0.1", server.tcpPort(), null, TOKEN)) {
+        // The refusal is what is checked, not its speed: a deadline a loaded machine cannot miss.
+        try (GfxStatsClient client = GfxStatsClient.tcp("127.0.0.1", server.tcpPort(), null, TOKEN,
+                ClientOptions.DEFAULTS.withHealthDeadline(Duration.ofSeconds(60)))) {
             GfxStatsClientException e = assertThrows(GfxStatsClientException.class, client::health);
             assertEquals("gfxstats daemon at 127.0.0.1:" + server.tcpPort() + " speaks TLS, this client plaintext "
                     + "(give the client the daemon's certificate)", e.getMessage());
