@@ -138,13 +138,17 @@ final class AdmissionNegotiator implements InternalProtocolNegotiator.ProtocolNe
             ch.closeFuture().addListener(f -> counter.release(peer, owner));
             StallGuard.watch(ch, stallTimeout, who, refusals);
             if (tcp) {
-                ch.eventLoop().schedule(() -> {
+                var idle = ch.eventLoop().schedule(() -> {
                     if (ch.isActive() && !madeACall(ch)) {
                         refusals.refused("closed a connection from " + peer + ": no call within "
                                 + limits.tcpIdle().toMillis() + " ms (setting tcp.idle.timeout)");
                         ch.close();
                     }
                 }, limits.tcpIdle().toMillis(), TimeUnit.MILLISECONDS);
+                // Cancelled with the connection: the pending timer would keep the closed channel and
+                // its whole HTTP/2 pipeline reachable for tcp.idle.timeout, and a peer opening and
+                // dropping thousands of connections a second filled the heap that way.
+                ch.closeFuture().addListener(f -> idle.cancel(false));
             }
             if (tcp && tlsListener) {
                 ctx.pipeline().addAfter(ctx.name(), null, new PlaintextOnTlsListener());
