@@ -6,6 +6,7 @@ ROOT="$(cd "$NATIVE/../.." && pwd)"
 OUT="$NATIVE/target"
 T_DIR="$(mktemp -d "${TMPDIR:-/tmp}/gfxstats-native.XXXXXX")"
 T_PIDS=()
+T_DISPLAYS=()
 T_NAME="$(basename "$0")"
 
 t_cleanup() {
@@ -13,6 +14,10 @@ t_cleanup() {
   for p in "${T_PIDS[@]}"; do
     kill -KILL "$p" 2>/dev/null || true
     wait "$p" 2>/dev/null || true
+  done
+  # A killed X server leaves its lock and socket behind: remove those of the servers started here.
+  for p in "${T_DISPLAYS[@]}"; do
+    rm -f "/tmp/.X$p-lock" "/tmp/.X11-unix/X$p"
   done
   if [ "$rc" != 0 ] && [ -f "$T_DIR/daemon.log" ]; then
     echo "--- $T_NAME: daemon log (last 30 lines)" >&2
@@ -61,6 +66,7 @@ t_start_xvfb() {
     [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ] && continue
     Xvfb ":$n" -screen 0 640x480x24 -nolisten tcp >"$T_DIR/xvfb.log" 2>&1 &
     T_PIDS+=($!)
+    T_DISPLAYS+=("$n")
     if t_wait_for 20 test -e "/tmp/.X11-unix/X$n"; then
       export DISPLAY=":$n"
       return 0

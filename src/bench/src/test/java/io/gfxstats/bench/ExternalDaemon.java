@@ -202,5 +202,12 @@ final class ExternalDaemon implements AutoCloseable {
             process.destroyForcibly();
             process.onExit().join();
         }
+        // jcmd's attach socket outlives a JVM killed with SIGKILL.
+        try {
+            java.nio.file.Files.deleteIfExists(java.nio.file.Path.of(System.getProperty("java.io.tmpdir"),
+                    ".java_pid" + process.pid()));
+        } catch (java.io.IOException e) {
+            // nothing else to do: the file is left, as before
+        }
     }
 }
