@@ -184,5 +184,11 @@ public final class DaemonProcess implements AutoCloseable {
             process.toHandle().destroyForcibly();
             process.onExit().join();
         }
+        // The attach socket of a daemon jcmd looked at outlives its SIGKILL.
+        try {
+            Files.deleteIfExists(Path.of(System.getProperty("java.io.tmpdir"), ".java_pid" + process.pid()));
+        } catch (java.io.IOException e) {
+            // left behind, as before
+        }
     }
 }
