@@ -96,14 +96,6 @@ public final class DeviceStats {
         return gpuPercentiles;
     }
 
-    public boolean hasCpuHistogram() {
-        return cpuHistogram != null;
-    }
-
-    public boolean hasGpuHistogram() {
-        return gpuHistogram != null;
-    }
-
     /** The 154 CPU bucket counts, in label order. */
     public long[] cpuHistogram() {
         if (cpuHistogram == null) {

@@ -33,11 +33,6 @@ public final class JvmFlags {
         return ALL;
     }
 
-    /** Only the {@code -D} options: for JVMs that load no native library (the dump client). */
-    public static List<String> systemProperties() {
-        return ALL.stream().filter(f -> f.startsWith("-D")).toList();
-    }
-
     private static List<String> load() {
         try (InputStream in = JvmFlags.class.getResourceAsStream(RESOURCE)) {
             if (in == null) {

@@ -103,16 +103,6 @@ public final class SceneGroup {
         return CounterGroups.vectorOffset(GROUP) + sum(slot, field);
     }
 
-    /** Offset of u32 counter {@code field} of {@code slot} inside a group stripe. */
-    public static int counterOffset(int slot, int field) {
-        return GROUP.elementOffset(counter(slot, field));
-    }
-
-    /** Offset of u64 sum {@code field} of {@code slot} inside a group stripe. */
-    public static int sumOffset(int slot, int field) {
-        return GROUP.elementOffset(sum(slot, field));
-    }
-
     /**
      * Checks a scene name: 1..{@value #NAME_MAX_BYTES} UTF-8 bytes, no control characters.
      *

@@ -188,11 +188,6 @@ public final class StripeWriter extends SceneStripe implements StatsSink, io.gfx
         BufferMemory.writeInt(r, BufferMemory.readInt(r) + 1);
     }
 
-    /** True if this stripe has the FrameTimeline group. */
-    public boolean hasTimeline() {
-        return timelineRecord != 0;
-    }
-
     /**
      * Adds {@code delta} (taken as unsigned 32-bit, like the counters) to one counter. Used to
      * move counts between stripes; same single-writer rule as {@link #increment}.
@@ -242,11 +237,6 @@ public final class StripeWriter extends SceneStripe implements StatsSink, io.gfx
         }
     }
 
-    /** True if this stripe counts the known group {@code index} of {@link CounterGroups#KNOWN}. */
-    public boolean hasGroup(int index) {
-        return groups.has(index);
-    }
-
     /** The buffer this stripe lives in, null for an in-memory stripe. */
     public BufferWriter buffer() {
         return buffer;
@@ -285,10 +275,6 @@ public final class StripeWriter extends SceneStripe implements StatsSink, io.gfx
             }
             buffer.region().release();
         }
-    }
-
-    public boolean isReleased() {
-        return released;
     }
 
     @Override

@@ -57,14 +57,4 @@ public final class FrameMetric {
     public static String key(int metric) {
         return KEYS[metric];
     }
-
-    /** The FrameInfo field a metric starts at. */
-    public static int startField(int metric) {
-        return START[metric];
-    }
-
-    /** The FrameInfo field a metric ends at. */
-    public static int endField(int metric) {
-        return END[metric];
-    }
 }

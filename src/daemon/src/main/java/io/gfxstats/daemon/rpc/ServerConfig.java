@@ -62,11 +62,6 @@ public record ServerConfig(Path socket, TcpConfig tcp, int dumpChunkBytes, int m
                 dumpStallTimeout, connections);
     }
 
-    public ServerConfig withDumpChunkBytes(int bytes) {
-        return new ServerConfig(socket, tcp, bytes, maxConcurrentDumps, shutdownGrace, maxDumpsPerPeer,
-                dumpStallTimeout, connections);
-    }
-
     public ServerConfig withMaxConcurrentDumps(int max) {
         return new ServerConfig(socket, tcp, dumpChunkBytes, max, shutdownGrace, Math.min(maxDumpsPerPeer, max),
                 dumpStallTimeout, connections);

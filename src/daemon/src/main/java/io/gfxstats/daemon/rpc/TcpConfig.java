@@ -55,8 +55,4 @@ public record TcpConfig(boolean enabled, String host, int port, Path tlsCertific
     public TcpConfig withTokenFile(Path file) {
         return new TcpConfig(enabled, host, port, tlsCertificate, tlsPrivateKey, file);
     }
-
-    public TcpConfig withHost(String newHost) {
-        return new TcpConfig(enabled, newHost, port, tlsCertificate, tlsPrivateKey, tokenFile);
-    }
 }
