@@ -1,6 +1,6 @@
 package io.gfxstats.client;
 
-import io.gfxstats.buffer.SceneStripe;
+import io.gfxstats.buffer.StripeView;
 import io.gfxstats.buffer.StripeWriter;
 import io.gfxstats.frame.ModernJankTracker;
 import io.gfxstats.scene.SceneFrameCounter;
@@ -9,26 +9,21 @@ import io.gfxstats.stats.FrameOutcome;
 /**
  * The per-frame path of {@link WindowTracker#record(long, long, long, long, long)} under the
  * modern rules: the rules decide the frame ({@link ModernJankTracker#classify}), and this writes
- * what they decided and, for a frame within one interval, Matrix's values straight into the
- * stripe's and the scene's memory. The addresses, and Matrix's values of an on-time frame, are
- * kept here and refreshed only when the stripe, the scene or the interval changes, so that a
- * frame reads one object's fields (docs/benchmarks.md, "Where the time goes": each dependent
- * load and each check on this path costs measurably). Anything else (a shared stripe, a frame
- * the rules do not count, a late frame's Matrix values) goes through the stripe's own methods.
- * Confined to the tracker's thread.
+ * what they decided and, for a frame within one interval, Matrix's values through its
+ * {@link StripeView} of the stripe and scene. The view, and Matrix's values of an on-time frame,
+ * are refreshed only when the stripe, the scene or the interval changes, so that a frame reads
+ * one object's fields (docs/benchmarks.md, "Where the time goes": each dependent load and each
+ * check on this path costs measurably). Anything else (a shared stripe, a frame the rules do not
+ * count, a late frame's Matrix values) goes through the stripe's own methods, with this path's
+ * scene selected in the stripe first. Confined to the tracker's thread.
  */
-final class TimesPath {
+final class TimesPath extends StripeView {
     private final ModernJankTracker rules;
     /** Matrix values and scene sums; null when the session counts no scenes. */
     private final SceneFrameCounter scenes;
-    /** The stripe and scene slot the addresses below belong to. */
+    /** The stripe and scene slot viewed. */
     private StripeWriter stripe;
     private int slot = Integer.MIN_VALUE;
-    /** The stripe's counters, 0 for a shared stripe (every count then goes through the stripe). */
-    private long counters;
-    /** The selected scene's counters and sums; 0: no scene to count in. */
-    private long sceneCounters;
-    private long sceneSums;
     /** Matrix's values of a frame within one interval, at {@link #matrixInterval}. */
     private long matrixInterval = Long.MIN_VALUE;
     private long onTimeMaxTotal;
@@ -51,14 +46,12 @@ final class TimesPath {
             locate(stripe, slot);
         }
         int outcome = rules.classify(intendedVsync, vsync, frameCompleted, gpuCompleted, interval);
-        long c = counters;
-        if (c == 0 || !FrameOutcome.isCounted(outcome)) {
+        if (!viewsStripe() || !FrameOutcome.isCounted(outcome)) {
             countThroughStripe(outcome, intendedVsync, frameCompleted, interval);
             return;
         }
-        long u = sceneCounters;
-        StripeWriter.countCounted(c, u, outcome);
-        if (u == 0) {
+        countFramePlain(outcome);
+        if (!viewsScene()) {
             return;
         }
         if (interval != matrixInterval) {
@@ -67,18 +60,15 @@ final class TimesPath {
         long total = frameCompleted - intendedVsync;
         if (total <= onTimeMaxTotal) {
             // Most frames: within one interval the 2.1 rule drops nothing (see SceneFrameCounter).
-            SceneStripe.addMatrixFrame(u, sceneSums, onTimeLevel, 0, onTimeCostNanos, 0, refreshMilliHz, total);
+            addOnTimeMatrixFramePlain(onTimeLevel, onTimeCostNanos, refreshMilliHz, total);
         } else {
+            stripe.selectScene(slot);
             scenes.countCounted(total, interval, stripe);
         }
     }
 
-    /** Another path selected a scene in the stripe: select ours again before the next frame. */
-    void forgetScene() {
-        slot = Integer.MIN_VALUE;
-    }
-
     private void countThroughStripe(int outcome, long intendedVsync, long frameCompleted, long interval) {
+        stripe.selectScene(slot);
         stripe.countFrame(outcome);
         if (scenes != null) {
             scenes.count(intendedVsync, frameCompleted, interval, stripe);
@@ -86,13 +76,10 @@ final class TimesPath {
     }
 
     private void locate(StripeWriter stripe, int slot) {
-        stripe.selectScene(slot);
+        // A shared stripe is not viewed: the stripe's own methods count its frames.
+        viewStripe(stripe, scenes != null ? slot : -1);
         this.stripe = stripe;
         this.slot = slot;
-        counters = stripe.exclusiveCounters();
-        // 0 for a shared stripe as for no scene: the stripe's own methods count those.
-        sceneCounters = scenes != null ? stripe.selectedSceneCounters() : 0;
-        sceneSums = scenes != null ? stripe.selectedSceneSums() : 0;
     }
 
     private void matrixChanged(long interval) {

@@ -102,7 +102,6 @@ public final class WindowTracker implements AutoCloseable {
             sink.selectScene(currentScene().slotFor(frame.get(FrameInfo.INTENDED_VSYNC)));
         }
         if (modern != null) {
-            times.forgetScene(); // it selects its scene again at its next frame
             sink.countFrame(modern.classify(frame));
         } else {
             s.rules.finishFrame(frame, sink);

@@ -1,6 +1,6 @@
 package io.gfxstats.client;
 
-import io.gfxstats.buffer.BufferMemory;
+import io.gfxstats.buffer.BufferWriter;
 
 import io.gfxstats.buffer.BufferReader;
 import io.gfxstats.buffer.BufferSnapshot;
@@ -304,10 +304,10 @@ class StatsSessionTest {
         assertThrows(IllegalStateException.class, () -> closed.record(stream.next()));
 
         session.close();
-        assertTrue(BufferMemory.isMapped(file), "a tracker still open keeps the mapping");
+        assertTrue(BufferWriter.isMapped(file), "a tracker still open keeps the mapping");
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> open.record(stream.next()));
         assertTrue(e.getMessage().contains("session closed"));
-        assertFalse(BufferMemory.isMapped(file), "the last tracker let go of the buffer");
+        assertFalse(BufferWriter.isMapped(file), "the last tracker let go of the buffer");
         assertEquals(FrameStream.expected(9, 2).totalFrames(), snapshot(file).totalFrames());
         assertThrows(IllegalStateException.class, session::newTracker);
     }

@@ -20,20 +20,11 @@ import java.nio.ByteOrder;
  *
  * <p>Counters are little-endian, as the buffer format says, on any platform.
  */
-public final class BufferMemory {
+final class BufferMemory {
     private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private BufferMemory() {
-    }
-
-    /**
-     * Whether this process still holds {@code file} mapped for counting (a writer or a stripe not yet
-     * released). Once false, nothing of ours touches the file again; the JDK removes the mapping
-     * itself when it is collected.
-     */
-    public static boolean isMapped(java.nio.file.Path file) {
-        return MappedRegion.isMapped(file);
     }
 
     static long address(int region, long offset) {
@@ -48,14 +39,14 @@ public final class BufferMemory {
         return (int) address;
     }
 
-    public static int readInt(long address) {
+    static int readInt(long address) {
         if (RawMemory.AVAILABLE) {
             return RawMemory.getInt(address);
         }
         return (int) INT.get(buffer(address), offset(address));
     }
 
-    public static void writeInt(long address, int value) {
+    static void writeInt(long address, int value) {
         if (RawMemory.AVAILABLE) {
             RawMemory.putInt(address, value);
             return;
@@ -63,7 +54,7 @@ public final class BufferMemory {
         INT.set(buffer(address), offset(address), value);
     }
 
-    public static int readVolatileInt(long address) {
+    static int readVolatileInt(long address) {
         if (RawMemory.AVAILABLE) {
             return RawMemory.getIntVolatile(address);
         }
@@ -71,7 +62,7 @@ public final class BufferMemory {
     }
 
     /** A release store: every load and store before it is visible before this value is. */
-    public static void writeOrderedInt(long address, int value) {
+    static void writeOrderedInt(long address, int value) {
         if (RawMemory.AVAILABLE) {
             RawMemory.putOrderedInt(address, value);
             return;
@@ -80,7 +71,7 @@ public final class BufferMemory {
     }
 
     /** An atomic add (for the shared stripe, which several writers count into). */
-    public static void addInt(long address, int delta) {
+    static void addInt(long address, int delta) {
         if (RawMemory.AVAILABLE) {
             RawMemory.getAndAddInt(address, delta);
             return;
@@ -88,21 +79,21 @@ public final class BufferMemory {
         INT.getAndAdd(buffer(address), offset(address), delta);
     }
 
-    public static boolean compareAndSwapInt(long address, int expected, int value) {
+    static boolean compareAndSwapInt(long address, int expected, int value) {
         if (RawMemory.AVAILABLE) {
             return RawMemory.compareAndSwapInt(address, expected, value);
         }
         return INT.compareAndSet(buffer(address), offset(address), expected, value);
     }
 
-    public static long readLong(long address) {
+    static long readLong(long address) {
         if (RawMemory.AVAILABLE) {
             return RawMemory.getLong(address);
         }
         return (long) LONG.get(buffer(address), offset(address));
     }
 
-    public static void writeLong(long address, long value) {
+    static void writeLong(long address, long value) {
         if (RawMemory.AVAILABLE) {
             RawMemory.putLong(address, value);
             return;
@@ -110,14 +101,14 @@ public final class BufferMemory {
         LONG.set(buffer(address), offset(address), value);
     }
 
-    public static long readVolatileLong(long address) {
+    static long readVolatileLong(long address) {
         if (RawMemory.AVAILABLE) {
             return RawMemory.getLongVolatile(address);
         }
         return (long) LONG.getVolatile(buffer(address), offset(address));
     }
 
-    public static void writeOrderedLong(long address, long value) {
+    static void writeOrderedLong(long address, long value) {
         if (RawMemory.AVAILABLE) {
             RawMemory.putOrderedLong(address, value);
             return;
@@ -125,7 +116,7 @@ public final class BufferMemory {
         LONG.setRelease(buffer(address), offset(address), value);
     }
 
-    public static void addLong(long address, long delta) {
+    static void addLong(long address, long delta) {
         if (RawMemory.AVAILABLE) {
             RawMemory.getAndAddLong(address, delta);
             return;
@@ -133,21 +124,21 @@ public final class BufferMemory {
         LONG.getAndAdd(buffer(address), offset(address), delta);
     }
 
-    public static boolean compareAndSwapLong(long address, long expected, long value) {
+    static boolean compareAndSwapLong(long address, long expected, long value) {
         if (RawMemory.AVAILABLE) {
             return RawMemory.compareAndSwapLong(address, expected, value);
         }
         return LONG.compareAndSet(buffer(address), offset(address), expected, value);
     }
 
-    public static byte readByte(long address) {
+    static byte readByte(long address) {
         if (RawMemory.AVAILABLE) {
             return RawMemory.getByte(address);
         }
         return buffer(address).get(offset(address));
     }
 
-    public static void writeByte(long address, byte value) {
+    static void writeByte(long address, byte value) {
         if (RawMemory.AVAILABLE) {
             RawMemory.putByte(address, value);
             return;

@@ -139,6 +139,15 @@ public final class BufferWriter implements AutoCloseable {
         BufferMemory.writeOrderedInt(base + header.claimOffset(stripe), 0);
     }
 
+    /**
+     * Whether this process still holds {@code file} mapped for counting (a writer or a stripe not yet
+     * released). Once false, nothing of ours touches the file again; the JDK removes the mapping
+     * itself when it is collected.
+     */
+    public static boolean isMapped(java.nio.file.Path file) {
+        return MappedRegion.isMapped(file);
+    }
+
     MappedRegion region() {
         return region;
     }

@@ -50,19 +50,24 @@ public class SceneStripe {
         }
     }
 
-    /**
-     * The selected slot's u32 counters, for a tracker that writes a frame's common counters itself
-     * ({@link StripeWriter#countCounted}, {@link #addMatrixFrame}); 0 when no slot is selected or
-     * the stripe is shared. Valid until the next {@link #selectScene}.
-     */
-    public final long selectedSceneCounters() {
+    /** The selected slot's u32 counters, for {@link StripeWriter#countFrame}; 0 when none is selected or the stripe is shared. */
+    final long selectedSceneCounters() {
         return slotOffset < 0 || sharedScenes ? 0 : sceneRecord + slotOffset;
     }
 
-    /** The selected slot's u64 sums, under the same rules as {@link #selectedSceneCounters}. */
-    public final long selectedSceneSums() {
-        return slotOffset < 0 || sharedScenes ? 0 : sceneRecord + wideOffset;
+    /** Slot {@code slot}'s u32 counters for a {@link StripeView}; 0 for -1, no scene group or a shared stripe. */
+    final long sceneCountersOf(int slot) {
+        return slot < 0 || sceneRecord == 0 || sharedScenes ? 0 : sceneRecord + (long) slot * SLOT_BYTES;
     }
+
+    /** Slot {@code slot}'s u64 sums, under the rules of {@link #sceneCountersOf}. */
+    final long sceneSumsOf(int slot) {
+        return slot < 0 || sceneRecord == 0 || sharedScenes ? 0 : sceneRecord + WIDE_OFFSET + (long) slot * SLOT_WIDE_BYTES;
+    }
+
+    /** Bytes of one slot's counters and of its sums: what a view of the slot may touch. */
+    static final int SLOT_COUNTER_BYTES = SLOT_BYTES;
+    static final int SLOT_SUM_BYTES = SLOT_WIDE_BYTES;
 
     /**
      * Selects the scene slot that the following frames count into (0..{@link SceneGroup#SLOTS}-1),
@@ -101,11 +106,8 @@ public class SceneStripe {
                 refreshMilliHz, totalNanos);
     }
 
-    /**
-     * {@link #countMatrix} at raw addresses (from {@link #selectedSceneCounters} and
-     * {@link #selectedSceneSums}) of an exclusive or in-memory stripe.
-     */
-    public static void addMatrixFrame(long u, long w, int level, int dropped, long costNanos, long droppedQ20,
+    /** {@link #countMatrix} at the addresses of a slot's counters and sums in an exclusive or in-memory stripe. */
+    static void addMatrixFrame(long u, long w, int level, int dropped, long costNanos, long droppedQ20,
                                       long refreshMilliHz, long totalNanos) {
         Objects.checkIndex(level, SceneGroup.LEVELS);
         long a = u + (SceneGroup.MATRIX_FRAMES << 2);

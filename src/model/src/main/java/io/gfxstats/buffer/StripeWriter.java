@@ -126,23 +126,38 @@ public final class StripeWriter extends SceneStripe implements StatsSink, io.gfx
     }
 
     /**
-     * Where this writer's counters are, for a tracker that writes a frame's common counters
-     * itself ({@link #countCounted}): the stripe's address for an exclusive or in-memory stripe,
-     * 0 for a shared one (whose counts must go through {@link #increment}). Single-writer rules
-     * as {@link #increment}.
+     * This exclusive or in-memory stripe's counters, for a {@link StripeView}, after checking that
+     * the writer is live and that its counters and scene slots lie inside its memory.
      */
-    public long exclusiveCounters() {
-        return shared ? 0 : record;
+    long countersForView() {
+        if (released) {
+            throw new IllegalStateException(this + " was released; count with the tracker's current stripe");
+        }
+        MappedRegion memory = privateMemory != null ? privateMemory : buffer.region();
+        checkWithin(memory, record, BYTES);
+        for (int slot = 0; hasScenes() && slot < SceneGroup.SLOTS; slot++) {
+            checkWithin(memory, sceneCountersOf(slot), SLOT_COUNTER_BYTES);
+            checkWithin(memory, sceneSumsOf(slot), SLOT_SUM_BYTES);
+        }
+        return record;
+    }
+
+    private void checkWithin(MappedRegion memory, long address, int bytes) {
+        long base = memory.baseAddress();
+        if (address < base || address + bytes > base + memory.capacity()) {
+            throw new IllegalStateException(this + ": " + bytes + " bytes at offset " + (address - base)
+                    + " lie outside its " + memory.capacity() + "-byte memory");
+        }
     }
 
     /**
-     * Counts a counted frame's {@link FrameOutcome} at raw addresses (from
-     * {@link #exclusiveCounters} and {@link #selectedSceneCounters}; 0: no scene): total (then a
+     * Counts a counted frame's {@link FrameOutcome} at the addresses of an exclusive or in-memory
+     * stripe's counters and of a scene slot's (0: no scene): total (then a
      * store fence, as in {@link #increment}), CPU bucket, High input latency 0-2 times, the rare
      * jank counters ({@link FrameOutcome#RARE}, one pass over the bits set) and the GPU bucket,
      * and in the scene the total, latency and rare counters (they are all mirrored).
      */
-    public static void countCounted(long counters, long sceneCounters, int outcome) {
+    static void countCounted(long counters, long sceneCounters, int outcome) {
         bump(counters + TOTAL_OFFSET, 1);
         VarHandle.releaseFence();
         bump(counters + ((long) Objects.checkIndex(Counters.CPU_BUCKET_BASE + FrameOutcome.cpuBucket(outcome),

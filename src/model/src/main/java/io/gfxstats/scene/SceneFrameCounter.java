@@ -92,7 +92,7 @@ public final class SceneFrameCounter {
     /**
      * Makes {@link #onTimeMaxTotal}, {@link #onTimeLevel}, {@link #onTimeCostNanos} and
      * {@link #refreshMilliHz} those of {@code frameIntervalNanos}, for a tracker that adds the
-     * values of frames within one interval itself ({@link io.gfxstats.buffer.SceneStripe#addMatrixFrame}).
+     * values of frames within one interval itself ({@link io.gfxstats.buffer.StripeView}, for the client's per-frame path).
      */
     public void useInterval(long frameIntervalNanos) {
         if (frameIntervalNanos != cachedInterval) {

@@ -171,10 +171,10 @@ class BufferWriterTest {
         assertFalse(writer.isUnmapped(), "a stripe in use keeps the mapping");
         stripe.increment(Counters.TOTAL_FRAMES);
         assertThrows(IllegalStateException.class, writer::claimStripe);
-        long kept = stripe.exclusiveCounters();
+        long kept = stripe.countersForView();
         stripe.release();
         assertTrue(writer.isUnmapped());
-        assertFalse(BufferMemory.isMapped(file));
+        assertFalse(BufferWriter.isMapped(file));
         // The JDK unmaps when the mapping is collected. Where addresses are checked (the VarHandle
         // way, which the build runs these tests in too), one kept past the release fails instead of
         // writing into the file.

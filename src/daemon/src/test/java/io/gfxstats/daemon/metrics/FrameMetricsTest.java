@@ -57,19 +57,19 @@ class FrameMetricsTest {
         String text = exposition(Map.of(APP, vector()), Map.of());
         String labels = "package=\"com.example.app\",uid=\"10042\",version=\"7\"";
         assertEquals("# HELP gfxstats_frames_total Frames rendered (Android's 'Total frames rendered'), live frames "
-                + "included\n# TYPE gfxstats_frames_total counter\ngfxstats_frames_total{" + labels + "} 10\n",
+                + "included\n# TYPE gfxstats_frames_total counter\ngfxstats_frames_total{" + labels + "} 10.0\n",
                 family(text, "gfxstats_frames_total"));
         assertEquals("# HELP gfxstats_janky_frames_total Janky frames (Android's 'Janky frames')\n"
-                + "# TYPE gfxstats_janky_frames_total counter\ngfxstats_janky_frames_total{" + labels + "} 3\n",
+                + "# TYPE gfxstats_janky_frames_total counter\ngfxstats_janky_frames_total{" + labels + "} 3.0\n",
                 family(text, "gfxstats_janky_frames_total"));
         String causes = family(text, "gfxstats_jank_cause_total");
         assertEquals(String.join("\n",
-                "gfxstats_jank_cause_total{cause=\"frame_deadline_missed\"," + labels + "} 3",
-                "gfxstats_jank_cause_total{cause=\"high_input_latency\"," + labels + "} 14",
-                "gfxstats_jank_cause_total{cause=\"missed_vsync\"," + labels + "} 1",
-                "gfxstats_jank_cause_total{cause=\"slow_bitmap_uploads\"," + labels + "} 0",
-                "gfxstats_jank_cause_total{cause=\"slow_issue_draw_commands\"," + labels + "} 0",
-                "gfxstats_jank_cause_total{cause=\"slow_ui_thread\"," + labels + "} 2") + "\n",
+                "gfxstats_jank_cause_total{cause=\"frame_deadline_missed\"," + labels + "} 3.0",
+                "gfxstats_jank_cause_total{cause=\"high_input_latency\"," + labels + "} 14.0",
+                "gfxstats_jank_cause_total{cause=\"missed_vsync\"," + labels + "} 1.0",
+                "gfxstats_jank_cause_total{cause=\"slow_bitmap_uploads\"," + labels + "} 0.0",
+                "gfxstats_jank_cause_total{cause=\"slow_issue_draw_commands\"," + labels + "} 0.0",
+                "gfxstats_jank_cause_total{cause=\"slow_ui_thread\"," + labels + "} 2.0") + "\n",
                 causes.lines().filter(l -> !l.startsWith("#")).collect(Collectors.joining("\n", "", "\n")),
                 "six persisted causes, never the legacy-only counter");
         assertTrue(causes.contains("so it can exceed gfxstats_frames_total"), causes);
@@ -80,7 +80,7 @@ class FrameMetricsTest {
         String text = exposition(Map.of(APP, vector()), Map.of());
         String cpu = family(text, "gfxstats_frame_duration_seconds_bucket");
         assertEquals(Histograms.CPU_BUCKETS, cpu.lines().count(), cpu);
-        assertTrue(cpu.startsWith("gfxstats_frame_duration_seconds_bucket{le=\""), cpu);
+        assertTrue(cpu.startsWith("gfxstats_frame_duration_seconds_bucket{package=\"com.example.app\",uid=\"10042\",version=\"7\",le=\"0.00"), cpu);
         String[] counts = cpu.lines().map(l -> l.substring(l.lastIndexOf(' ') + 1)).toArray(String[]::new);
         assertEquals("6", counts[0]);
         assertEquals("6", counts[2]);
@@ -110,14 +110,14 @@ class FrameMetricsTest {
         SeriesKey quiet = new SeriesKey("com.example.quiet", 1, 10043);
         Map<SeriesKey, long[]> totals = new TreeMap<>(Map.of(APP, c, quiet, vector()));
         String text = exposition(totals, Map.of());
-        assertEquals("gfxstats_frametimeline_frames_total{package=\"com.example.app\",uid=\"10042\",version=\"7\"} 9\n",
+        assertEquals("gfxstats_frametimeline_frames_total{package=\"com.example.app\",uid=\"10042\",version=\"7\"} 9.0\n",
                 family(text, "gfxstats_frametimeline_frames_total").lines().filter(l -> !l.startsWith("#"))
                         .collect(Collectors.joining("\n", "", "\n")));
         String jank = family(text, "gfxstats_frametimeline_jank_total");
         long types = java.util.Arrays.stream(TimelineCounter.values()).filter(t -> t.name().startsWith("JANK_")).count();
         assertEquals(types, jank.lines().filter(l -> !l.startsWith("#")).count(), jank);
         assertTrue(jank.contains("gfxstats_frametimeline_jank_total{jank_type=\"app_deadline_missed\",package="
-                + "\"com.example.app\",uid=\"10042\",version=\"7\"} 4\n"), jank);
+                + "\"com.example.app\",uid=\"10042\",version=\"7\"} 4.0\n"), jank);
         assertTrue(!jank.contains("com.example.quiet"), jank);
     }
 
@@ -130,14 +130,14 @@ class FrameMetricsTest {
         scene[SceneGroup.LEVEL_COUNT_BASE + 4] = 2;
         String text = exposition(Map.of(APP, vector()), Map.of(APP, Map.of("checkout", scene)));
         String s = "package=\"com.example.app\",scene=\"checkout\",uid=\"10042\",version=\"7\"";
-        assertEquals("gfxstats_scene_frames_total{" + s + "} 5\n", family(text, "gfxstats_scene_frames_total")
+        assertEquals("gfxstats_scene_frames_total{" + s + "} 5.0\n", family(text, "gfxstats_scene_frames_total")
                 .lines().filter(l -> !l.startsWith("#")).collect(Collectors.joining("\n", "", "\n")));
         assertEquals(String.join("\n",
-                "gfxstats_scene_matrix_frames_total{level=\"best\"," + s + "} 3",
-                "gfxstats_scene_matrix_frames_total{level=\"frozen\"," + s + "} 2",
-                "gfxstats_scene_matrix_frames_total{level=\"high\"," + s + "} 0",
-                "gfxstats_scene_matrix_frames_total{level=\"middle\"," + s + "} 0",
-                "gfxstats_scene_matrix_frames_total{level=\"normal\"," + s + "} 0") + "\n",
+                "gfxstats_scene_matrix_frames_total{level=\"best\"," + s + "} 3.0",
+                "gfxstats_scene_matrix_frames_total{level=\"frozen\"," + s + "} 2.0",
+                "gfxstats_scene_matrix_frames_total{level=\"high\"," + s + "} 0.0",
+                "gfxstats_scene_matrix_frames_total{level=\"middle\"," + s + "} 0.0",
+                "gfxstats_scene_matrix_frames_total{level=\"normal\"," + s + "} 0.0") + "\n",
                 family(text, "gfxstats_scene_matrix_frames_total").lines().filter(l -> !l.startsWith("#"))
                         .collect(Collectors.joining("\n", "", "\n")));
     }

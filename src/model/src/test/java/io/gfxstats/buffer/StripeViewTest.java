@@ -1,0 +1,119 @@
+package io.gfxstats.buffer;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gfxstats.stats.Counters;
+import io.gfxstats.stats.FrameOutcome;
+import io.gfxstats.stats.JankType;
+import java.io.IOException;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The per-frame path's view counts what the stripe's own methods count, in the slot it was given. */
+class StripeViewTest {
+    /** A frame in CPU bucket 7, GPU bucket 2, janky: it missed its deadline and the UI thread was slow. */
+    private static final int JANKY_FRAME = FrameOutcome.withGpu(FrameOutcome.counted(7), 2) | FrameOutcome.LATENCY_ONE
+            | FrameOutcome.MISSED_AND_JANKY | FrameOutcome.SLOW_UI_THREAD;
+
+    @TempDir
+    Path dir;
+
+    private static final class Path1 extends StripeView {
+        boolean view(StripeWriter stripe, int slot) {
+            return viewStripe(stripe, slot);
+        }
+
+        void count(int outcome) {
+            countFramePlain(outcome);
+        }
+
+        void matrix(int level, long cost, long refresh, long total) {
+            addOnTimeMatrixFramePlain(level, cost, refresh, total);
+        }
+
+        boolean scene() {
+            return viewsScene();
+        }
+    }
+
+    @Test
+    void shouldCountAFrameAsTheStripeDoesAndInTheViewedSlotOnly() throws IOException {
+        Path viewFile = TestBuffers.create(dir, "view", 2);
+        Path stripeFile = TestBuffers.create(dir, "stripe", 2);
+        try (BufferWriter viewBuffer = BufferWriter.open(viewFile); BufferWriter stripeBuffer = BufferWriter.open(stripeFile)) {
+            StripeWriter viewed = viewBuffer.claimStripe();
+            StripeWriter counted = stripeBuffer.claimStripe();
+            Path1 view = new Path1();
+            assertTrue(view.view(viewed, 3));
+            assertTrue(view.scene());
+            viewed.selectScene(5); // another path's selection does not move the view
+            view.count(JANKY_FRAME);
+            view.count(FrameOutcome.counted(0));
+            counted.selectScene(3);
+            counted.countFrame(JANKY_FRAME);
+            counted.countFrame(FrameOutcome.counted(0));
+            long[] a = viewBuffer.snapshot().vector();
+            long[] b = stripeBuffer.snapshot().vector();
+            assertArrayEquals(b, a);
+            assertEquals(2, a[Counters.TOTAL_FRAMES]);
+            assertEquals(1, a[JankType.SLOW_UI_THREAD.counter()]);
+            assertEquals(2, a[SceneGroup.vectorCounter(3, Counters.TOTAL_FRAMES)]);
+            assertEquals(0, a[SceneGroup.vectorCounter(5, Counters.TOTAL_FRAMES)]);
+            viewed.release();
+            counted.release();
+        }
+    }
+
+    @Test
+    void shouldAddOnTimeMatrixValuesAsCountMatrixDoes() throws IOException {
+        Path viewFile = TestBuffers.create(dir, "view", 2);
+        Path stripeFile = TestBuffers.create(dir, "stripe", 2);
+        try (BufferWriter viewBuffer = BufferWriter.open(viewFile); BufferWriter stripeBuffer = BufferWriter.open(stripeFile)) {
+            StripeWriter viewed = viewBuffer.claimStripe();
+            StripeWriter counted = stripeBuffer.claimStripe();
+            Path1 view = new Path1();
+            view.view(viewed, 0);
+            view.matrix(1, 16_666_666, 60_000, 9_000_000);
+            counted.selectScene(0);
+            counted.countMatrix(1, 0, 16_666_666, 0, 60_000, 9_000_000);
+            assertArrayEquals(stripeBuffer.snapshot().vector(), viewBuffer.snapshot().vector());
+            assertEquals(16_666_666, viewBuffer.snapshot().vector()[SceneGroup.vectorSum(0, SceneGroup.COST_NANOS)]);
+            viewed.release();
+            counted.release();
+        }
+    }
+
+    @Test
+    void shouldViewNothingOfASharedStripeAndCountNothingThroughIt() throws IOException {
+        Path file = TestBuffers.create(dir, "b", 1);
+        try (BufferWriter buffer = BufferWriter.open(file)) {
+            StripeWriter own = buffer.claimStripe();
+            StripeWriter shared = buffer.claimStripe();
+            assertTrue(shared.isShared(), "one writer stripe: the second claim shares");
+            Path1 view = new Path1();
+            assertFalse(view.view(shared, 0), "atomic adds needed: the stripe's own methods count");
+            assertFalse(view.scene());
+            view.count(JANKY_FRAME);
+            assertEquals(0, buffer.snapshot().counter(Counters.TOTAL_FRAMES));
+            shared.release();
+            own.release();
+        }
+    }
+
+    @Test
+    void shouldRefuseAReleasedStripeAndASlotOutOfRange() throws IOException {
+        StripeWriter memory = StripeWriter.inMemory();
+        Path1 view = new Path1();
+        assertThrows(IndexOutOfBoundsException.class, () -> view.view(memory, SceneGroup.SLOTS));
+        assertTrue(view.view(memory, -1));
+        assertFalse(view.scene());
+        memory.release();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> view.view(memory, 0));
+        assertTrue(e.getMessage().contains("was released"), e.getMessage());
+    }
+}
