@@ -85,7 +85,7 @@ final class ReportCommand implements Command {
         int days = args.intValue("--days", 0, 1, MAX_DAYS);
         List<GraphicsStatsProto> entries;
         List<io.gfxstats.rpc.v1.SceneEntry> sceneEntries = List.of();
-        List<io.gfxstats.report.FrameTimelineText.Block> timeline = List.of();
+        List<io.gfxstats.report.FrameTimelineBlocks.Block> timeline = List.of();
         String title;
         String source;
         io.gfxstats.report.FrameSeries frames = null;
@@ -114,7 +114,7 @@ final class ReportCommand implements Command {
         } else {
             entries = fromDaemon(args, pkg);
             sceneEntries = scenesFromDaemon(args, pkg);
-            timeline = frameTimelineFromDaemon(args, pkg);
+            timeline = io.gfxstats.report.FrameTimelineBlocks.of(entries);
             title = "gfxstats report" + (pkg != null ? ": " + pkg : "");
             source = "daemon at " + DaemonCall.socket(args, env) + (days > 0 ? ", newest " + days + " days" : "");
         }
@@ -137,38 +137,18 @@ final class ReportCommand implements Command {
         return 0;
     }
 
+    /**
+     * The daemon's entries over every retained day, live frames included, with their FrameTimeline
+     * counters kept (a gfxstats field of the request: Android's proto without them otherwise). A
+     * daemon older than that field sends none, and the report has no FrameTimeline part.
+     */
     private List<GraphicsStatsProto> fromDaemon(Args.Parsed args, String pkg) throws UsageException, IOException {
-        DumpRequest.Builder request = DumpRequest.newBuilder().setProto(true);
+        DumpRequest.Builder request = DumpRequest.newBuilder().setProto(true).setKeepFrameTimeline(true);
         if (pkg != null) {
             request.setPackageName(pkg);
         }
         byte[] dump = DaemonCall.call(args, env, client -> client.dumpBytes(request.build()));
         return GraphicsStatsServiceDumpProto.parseFrom(dump).getStatsList();
-    }
-
-    /**
-     * The daemon's FrameTimeline counters per (package, version, day): the text of
-     * {@code dump --frametimeline}, read back. One Dump call covers every retained day and the live,
-     * unsaved frames (a Pull covers one day only, and {@code dump --proto} is Android's, without
-     * them); the page then shows exactly what that command prints. None from a daemon without it.
-     */
-    private List<io.gfxstats.report.FrameTimelineText.Block> frameTimelineFromDaemon(Args.Parsed args, String pkg)
-            throws UsageException {
-        DumpRequest.Builder request = DumpRequest.newBuilder().setFrametimeline(true);
-        if (pkg != null) {
-            request.setPackageName(pkg);
-        }
-        String text = new String(DaemonCall.call(args, env, client -> client.dumpBytes(request.build())),
-                java.nio.charset.StandardCharsets.UTF_8);
-        // A daemon older than FrameTimeline ignores the flag and answers with the Android dump.
-        if (!text.startsWith(io.gfxstats.dump.FrameTimelineDumpWriter.HEADING)) {
-            return List.of();
-        }
-        try {
-            return io.gfxstats.report.FrameTimelineText.parse(text);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("cannot report the daemon's FrameTimeline counters: " + e.getMessage(), e);
-        }
     }
 
     /** The daemon's per-scene counters over its retained days; none when it has no Scenes call. */

@@ -1,8 +1,10 @@
 package io.gfxstats.collect;
 
-import io.gfxstats.json.JsonText;
+import com.google.gson.stream.JsonWriter;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -62,46 +64,50 @@ public final class CollectOutput {
         return sb.toString();
     }
 
+    /** The status as JSON, written by Gson (escaping, numbers), indented for people who open the file. */
     static String json(Collector.Result result) {
-        StringBuilder sb = new StringBuilder("{\n");
-        sb.append("  \"targetsTotal\": ").append(result.targets().size()).append(",\n");
-        sb.append("  \"targetsOk\": ").append(result.succeeded()).append(",\n");
-        sb.append("  \"entriesMerged\": ").append(result.entriesMerged()).append(",\n");
-        sb.append("  \"mergedEntries\": ").append(result.merged().getStatsCount()).append(",\n");
-        sb.append("  \"mergedWritten\": ").append(result.succeeded() > 0).append(",\n");
-        sb.append("  \"saturated\": ");
-        array(sb, result.saturated());
-        sb.append(",\n  \"targets\": [");
-        List<TargetResult> targets = result.targets();
-        for (int i = 0; i < targets.size(); i++) {
-            TargetResult t = targets.get(i);
-            sb.append(i == 0 ? "\n" : ",\n");
-            sb.append("    {\"target\": ").append(JsonText.quote(t.target().toString()))
-                    .append(", \"status\": ").append(JsonText.quote(t.ok() ? "ok" : "failed"))
-                    .append(", \"entries\": ").append(t.entries())
-                    .append(", \"attempts\": ").append(t.attempts())
-                    .append(", \"ms\": ").append(t.millis())
-                    .append(", \"error\": ").append(t.error() == null ? "null" : JsonText.quote(t.error()))
-                    .append(", \"rejected\": ");
-            array(sb, t.rejected());
-            sb.append('}');
+        StringWriter text = new StringWriter();
+        try (JsonWriter w = new JsonWriter(text)) {
+            w.setIndent("  ");
+            w.beginObject();
+            w.name("targetsTotal").value(result.targets().size());
+            w.name("targetsOk").value(result.succeeded());
+            w.name("entriesMerged").value(result.entriesMerged());
+            w.name("mergedEntries").value(result.merged().getStatsCount());
+            w.name("mergedWritten").value(result.succeeded() > 0);
+            array(w.name("saturated"), result.saturated());
+            w.name("targets").beginArray();
+            for (TargetResult t : result.targets()) {
+                w.beginObject();
+                w.name("target").value(t.target().toString());
+                w.name("status").value(t.ok() ? "ok" : "failed");
+                w.name("entries").value(t.entries());
+                w.name("attempts").value(t.attempts());
+                w.name("ms").value(t.millis());
+                w.name("error");
+                if (t.error() == null) {
+                    w.nullValue();
+                } else {
+                    w.value(t.error());
+                }
+                array(w.name("rejected"), t.rejected());
+                w.endObject();
+            }
+            w.endArray();
+            w.endObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing to a string", e);
         }
-        sb.append(targets.isEmpty() ? "]\n}\n" : "\n  ]\n}\n");
-        return sb.toString();
+        return text.append('\n').toString();
     }
 
-    private static void array(StringBuilder sb, List<String> items) {
-        if (items.isEmpty()) {
-            sb.append("[]");
-            return;
+    private static void array(JsonWriter w, List<String> items) throws IOException {
+        w.beginArray();
+        for (String item : items) {
+            w.value(item);
         }
-        sb.append('[');
-        for (int i = 0; i < items.size(); i++) {
-            sb.append(i == 0 ? "" : ", ").append(JsonText.quote(items.get(i)));
-        }
-        sb.append(']');
+        w.endArray();
     }
-
 
     /** TSV has no quoting: tabs and line breaks inside a field become spaces. */
     private static String oneField(String s) {

@@ -30,7 +30,7 @@ public record ReportData(String title, String source, long generatedAtMillis, Pr
 
     /**
      * The FrameTimeline counters of one (package, version) summed over the report's days, named as
-     * {@code gfxstats dump --frametimeline} prints them ({@link FrameTimelineText}).
+     * {@code gfxstats dump --frametimeline} prints them ({@link FrameTimelineBlocks}).
      */
     public record FrameTimeline(String packageName, long versionCode, java.util.Map<String, Long> counters) {
         public long get(String name) {
@@ -39,9 +39,9 @@ public record ReportData(String title, String source, long generatedAtMillis, Pr
     }
 
     /** The same report with FrameTimeline rows: the blocks of the kept days, summed per (package, version). */
-    public ReportData withFrameTimeline(List<FrameTimelineText.Block> blocks, long oldestKept) {
+    public ReportData withFrameTimeline(List<FrameTimelineBlocks.Block> blocks, long oldestKept) {
         Map<String, FrameTimeline> sums = new TreeMap<>();
-        for (FrameTimelineText.Block b : blocks) {
+        for (FrameTimelineBlocks.Block b : blocks) {
             if ((b.statsStart() > 0 ? Days.dayStart(b.statsStart()) : 0) < oldestKept) {
                 continue;
             }

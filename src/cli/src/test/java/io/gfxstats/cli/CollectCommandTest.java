@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import io.gfxstats.collect.CollectOutput;
 import io.gfxstats.proto.GraphicsStatsHistogramBucketProto;
 import io.gfxstats.proto.GraphicsStatsProto;
@@ -149,9 +151,17 @@ class CollectCommandTest {
         assertTrue(status.get(2).endsWith("not reachable (connection refused)"), status.get(2));
         assertTrue(status.get(3).startsWith(tb + "\tok\t1\t1\t"), status.get(3));
         assertTrue(status.get(4).startsWith(tc + "\tok\t1\t1\t"), status.get(4));
-        String json = Files.readString(out.resolve(CollectOutput.STATUS_JSON));
-        assertTrue(json.contains("\"targetsOk\": 3"), json);
-        assertTrue(json.contains("{\"target\": \"" + down + "\", \"status\": \"failed\""), json);
+        JsonObject json = JsonParser.parseString(Files.readString(out.resolve(CollectOutput.STATUS_JSON)))
+                .getAsJsonObject();
+        assertEquals(4, json.get("targetsTotal").getAsInt());
+        assertEquals(3, json.get("targetsOk").getAsInt());
+        assertTrue(json.get("mergedWritten").getAsBoolean());
+        JsonObject failed = json.getAsJsonArray("targets").get(1).getAsJsonObject();
+        assertEquals(down, failed.get("target").getAsString());
+        assertEquals("failed", failed.get("status").getAsString());
+        assertEquals(2, failed.get("attempts").getAsInt());
+        assertTrue(failed.get("error").getAsString().endsWith("not reachable (connection refused)"), json.toString());
+        assertTrue(json.getAsJsonArray("targets").get(0).getAsJsonObject().get("error").isJsonNull());
         assertFalse(a.pulls.take().getLastFullDay());
     }
 
@@ -256,7 +266,10 @@ class CollectCommandTest {
                 + " histogram mismatch: CPU histogram has 153 buckets, expected 154", run.onlyErrorLine());
         assertEquals(1, GraphicsStatsServiceDumpProto.parseFrom(Files.readAllBytes(out.resolve(CollectOutput.MERGED)))
                 .getStatsCount());
-        assertTrue(Files.readString(out.resolve(CollectOutput.STATUS_JSON)).contains("\"rejected\": [\"entry com.example.odd"));
+        JsonObject status = JsonParser.parseString(Files.readString(out.resolve(CollectOutput.STATUS_JSON)))
+                .getAsJsonObject();
+        assertTrue(status.getAsJsonArray("targets").get(0).getAsJsonObject().getAsJsonArray("rejected").get(0)
+                .getAsString().startsWith("entry com.example.odd"), status.toString());
     }
 
     @Test

@@ -7,8 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gfxstats.dayfile.DayFileCodec;
 import io.gfxstats.dayfile.StatsProtos;
 import io.gfxstats.proto.GraphicsStatsProto;
+import io.gfxstats.proto.GraphicsStatsServiceDumpProto;
+import io.gfxstats.rpc.GfxStatsClient;
+import io.gfxstats.rpc.v1.DumpRequest;
 import io.gfxstats.stats.Counters;
 import io.gfxstats.stats.ProfileData;
+import io.gfxstats.testing.Await;
 import io.gfxstats.store.Days;
 import io.gfxstats.timeline.FinishMetadata;
 import io.gfxstats.timeline.JankType;
@@ -23,6 +27,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -104,6 +110,17 @@ class FrameTimelineDumpEndToEndTest {
         GraphicsStatsProto dumped = daemon.entry("com.timeline.app", 1).orElseThrow();
         assertFalse(dumped.hasGfxstatsFrameTimeline(), "dump --proto is Android's: no private fields");
         assertTrue(dumped.getUnknownFields().asMap().isEmpty());
+        // The report's call: the same proto entries with the counters kept, and no other private field.
+        try (GfxStatsClient c = GfxStatsClient.unix(daemon.socket())) {
+            List<GraphicsStatsProto> kept = GraphicsStatsServiceDumpProto.parseFrom(c.dumpBytes(DumpRequest.newBuilder()
+                    .setProto(true).setKeepFrameTimeline(true).build())).getStatsList();
+            GraphicsStatsProto withCounters = kept.stream().filter(e -> e.getPackageName().equals("com.timeline.app"))
+                    .findFirst().orElseThrow();
+            assertEquals(counters(3), TimelineProtos.fromProto(withCounters.getGfxstatsFrameTimeline()));
+            assertEquals(dumped, withCounters.toBuilder().clearGfxstatsFrameTimeline().build());
+            assertFalse(kept.stream().filter(e -> e.getPackageName().equals("com.plain.app")).findFirst().orElseThrow()
+                    .hasGfxstatsFrameTimeline());
+        }
 
         String json = cli("pull", "--json", "--socket", socket);
         assertTrue(json.contains("\"frameTimeline\""), json);
@@ -113,9 +130,8 @@ class FrameTimelineDumpEndToEndTest {
         try (ClientProcess c = ClientProcess.start(daemon, "com.timeline.app", 1, 50, 50, 0)) {
             assertEquals(0, c.waitFor());
         }
-        for (int i = 0; i < 200 && daemon.totalFrames("com.timeline.app") != 63; i++) {
-            Thread.sleep(50);
-        }
+        Await.until(() -> daemon.totalFrames("com.timeline.app") == 63, Duration.ofSeconds(30),
+                () -> "the client's 50 frames harvested: " + daemon.logText());
         assertEquals(0, daemon.stop());
         daemon = null;
         GraphicsStatsProto saved = DayFileCodec.decode(Files.readAllBytes(dayFile(today, "com.timeline.app", 1)));

@@ -2,12 +2,13 @@ package io.gfxstats.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gfxstats.dayfile.StatsProtos;
 import io.gfxstats.dump.FrameTimelineDumpWriter;
+import io.gfxstats.dump.ProtoDumpWriter;
 import io.gfxstats.proto.GraphicsStatsProto;
+import io.gfxstats.proto.GraphicsStatsServiceDumpProto;
 import io.gfxstats.stats.Counters;
 import io.gfxstats.stats.ProfileData;
 import io.gfxstats.store.Days;
@@ -24,7 +25,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The report's FrameTimeline part: read back from {@code dump --frametimeline} text, summed, shown. */
+/**
+ * The report's FrameTimeline part: the counters of the daemon's structured entries (a proto dump
+ * with {@code keep_frame_timeline}), named and valued as {@code dump --frametimeline} prints them,
+ * summed, shown.
+ */
 class FrameTimelineReportTest {
     private static final long DAY = Days.dayStart(1_700_000_000_000L);
 
@@ -49,42 +54,68 @@ class FrameTimelineReportTest {
                 .setGfxstatsFrameTimeline(TimelineProtos.toProto(timeline)).build();
     }
 
-    private static String dump(GraphicsStatsProto... entries) throws Exception {
+    private static String text(GraphicsStatsProto... entries) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         new FrameTimelineDumpWriter().write(List.of(entries), out);
         return out.toString(StandardCharsets.UTF_8);
     }
 
-    @Test
-    void shouldReadBackEveryCounterTheDumpPrints() throws Exception {
-        List<FrameTimelineText.Block> blocks = FrameTimelineText.parse(dump(entry("com.a", DAY, counters(10, 3)),
-                entry("com.b", DAY, counters(4, 0))));
-        assertEquals(2, blocks.size());
-        FrameTimelineText.Block a = blocks.get(0);
-        assertEquals("com.a", a.packageName());
-        assertEquals(2, a.versionCode());
-        assertEquals(DAY + 1000, a.statsStart());
-        assertEquals(13, a.get("totalTimelineFrames"));
-        assertEquals(3, a.get("jankyFrames"));
-        assertEquals(3, a.get("jankType AppDeadlineMissed"));
-        assertEquals(3, a.get("appBufferStuffingJankyFrames"));
-        assertEquals(10, a.get("presentOnTimeFrames"));
-        assertEquals(3, a.get("presentLateFrames"));
-        assertEquals(4, blocks.get(1).get("totalTimelineFrames"));
+    /** The entries as the report receives them: the daemon's proto dump with the counters kept. */
+    private static List<FrameTimelineBlocks.Block> blocks(GraphicsStatsProto... entries) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ProtoDumpWriter.keepingFrameTimeline().write(List.of(entries), out);
+        return FrameTimelineBlocks.of(GraphicsStatsServiceDumpProto.parseFrom(out.toByteArray()).getStatsList());
+    }
+
+    private static List<FrameTimelineBlocks.Block> androidBlocks(GraphicsStatsProto... entries) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        new ProtoDumpWriter().write(List.of(entries), out);
+        return FrameTimelineBlocks.of(GraphicsStatsServiceDumpProto.parseFrom(out.toByteArray()).getStatsList());
     }
 
     @Test
-    void shouldReadNoBlockFromADumpWithoutCountersAndRejectAForeignLine() throws Exception {
-        assertEquals(List.of(), FrameTimelineText.parse(dump()));
-        assertThrows(IllegalArgumentException.class,
-                () -> FrameTimelineText.parse("FrameTimeline (gfxstats):\n\nPackage: x\nTotal frames rendered: 5\n"));
+    void shouldNameAndValueEveryCounterAsTheTextDumpPrintsIt() throws Exception {
+        GraphicsStatsProto a = entry("com.a", DAY, counters(10, 3));
+        GraphicsStatsProto b = entry("com.b", DAY, counters(4, 0));
+        List<FrameTimelineBlocks.Block> blocks = blocks(a, b);
+        assertEquals(2, blocks.size());
+        FrameTimelineBlocks.Block first = blocks.get(0);
+        assertEquals("com.a", first.packageName());
+        assertEquals(2, first.versionCode());
+        assertEquals(DAY + 1000, first.statsStart());
+        assertEquals(13, first.get("totalTimelineFrames"));
+        assertEquals(3, first.get("jankyFrames"));
+        assertEquals(3, first.get("jankType AppDeadlineMissed"));
+        assertEquals(3, first.get("appBufferStuffingJankyFrames"));
+        assertEquals(10, first.get("presentOnTimeFrames"));
+        assertEquals(3, first.get("presentLateFrames"));
+        assertEquals(4, blocks.get(1).get("totalTimelineFrames"));
+
+        // Every line of the text dump, and nothing else, in its order.
+        StringBuilder lines = new StringBuilder();
+        for (FrameTimelineBlocks.Block block : blocks) {
+            block.counters().forEach((name, v) -> lines.append(name).append(" = ").append(v).append('\n'));
+        }
+        String printed = text(a, b).lines().filter(l -> l.contains(" = ")).map(l -> l + "\n")
+                .reduce("", String::concat);
+        assertEquals(printed, lines.toString());
+    }
+
+    @Test
+    void shouldFindNoCountersInAndroidsProtoDumpOrInEntriesWithoutThem() throws Exception {
+        assertEquals(List.of(), androidBlocks(entry("com.a", DAY, counters(10, 3))),
+                "dump --proto stays Android's: the counters are stripped unless asked for");
+        ProfileData p = new ProfileData();
+        p.add(Counters.TOTAL_FRAMES, 1);
+        p.add(Counters.cpuBucket(3), 1);
+        assertEquals(List.of(), blocks(StatsProtos.toProto(p, new StatsProtos.Source("com.c", 1, 1000, DAY, DAY + 1))));
     }
 
     @Test
     void shouldSumTheKeptDaysPerPackageAndShowOnlyTheJankTypesThatOccurred() throws Exception {
-        List<FrameTimelineText.Block> blocks = FrameTimelineText.parse(dump(
+        List<FrameTimelineBlocks.Block> blocks = blocks(
                 entry("com.a", DAY - 2 * Days.MILLIS_PER_DAY, counters(100, 100)),
-                entry("com.a", DAY - Days.MILLIS_PER_DAY, counters(10, 3)), entry("com.a", DAY, counters(7, 1))));
+                entry("com.a", DAY - Days.MILLIS_PER_DAY, counters(10, 3)), entry("com.a", DAY, counters(7, 1)));
         ReportData data = ReportData.of(List.of(), 0, "t", "s", 0)
                 .withFrameTimeline(blocks, DAY - Days.MILLIS_PER_DAY);
         assertEquals(1, data.frameTimelines().size());

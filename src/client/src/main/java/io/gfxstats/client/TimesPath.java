@@ -46,12 +46,11 @@ final class TimesPath extends StripeView {
             locate(stripe, slot);
         }
         int outcome = rules.classify(intendedVsync, vsync, frameCompleted, gpuCompleted, interval);
-        if (!viewsStripe() || !FrameOutcome.isCounted(outcome)) {
-            countThroughStripe(outcome, intendedVsync, frameCompleted, interval);
-            return;
-        }
-        countFramePlain(outcome);
-        if (!viewsScene()) {
+        int counted = FrameOutcome.isCounted(outcome) ? countFramePlain(outcome) : NOT_VIEWED;
+        if (counted != COUNTED_IN_SCENE) {
+            if (counted == NOT_VIEWED) {
+                countThroughStripe(outcome, intendedVsync, frameCompleted, interval);
+            }
             return;
         }
         if (interval != matrixInterval) {

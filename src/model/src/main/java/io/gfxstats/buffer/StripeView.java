@@ -55,10 +55,10 @@ public abstract class StripeView {
         return true;
     }
 
-    /** Whether a stripe is viewed (not shared). */
-    protected final boolean viewsStripe() {
-        return counters != 0;
-    }
+    /** What {@link #countFramePlain} did: nothing (no stripe viewed), the stripe only, or the stripe and the scene. */
+    protected static final int NOT_VIEWED = 0;
+    protected static final int COUNTED = 1;
+    protected static final int COUNTED_IN_SCENE = 2;
 
     /** Whether the view counts in a scene slot. */
     protected final boolean viewsScene() {
@@ -67,14 +67,20 @@ public abstract class StripeView {
 
     /**
      * Counts a counted frame's {@link io.gfxstats.stats.FrameOutcome} (see
-     * {@link StripeWriter#countFrame}) in the viewed stripe and scene; a view of nothing counts
-     * nothing.
+     * {@link StripeWriter#countFrame}) in the viewed stripe and scene.
+     *
+     * @return {@link #NOT_VIEWED} (nothing counted: a shared stripe's counts go through the
+     *         stripe), {@link #COUNTED} or {@link #COUNTED_IN_SCENE}; one answer, so that the
+     *         per-frame path tests once what it would otherwise ask twice
      */
-    protected final void countFramePlain(int outcome) {
+    protected final int countFramePlain(int outcome) {
         long c = counters;
-        if (c != 0) {
-            StripeWriter.countCounted(c, sceneCounters, outcome);
+        if (c == 0) {
+            return NOT_VIEWED;
         }
+        long u = sceneCounters;
+        StripeWriter.countCounted(c, u, outcome);
+        return u == 0 ? COUNTED : COUNTED_IN_SCENE;
     }
 
     /**

@@ -10,7 +10,8 @@ import java.util.Objects;
 
 /**
  * {@code dumpsys graphicsstats --proto}: one serialized GraphicsStatsServiceDumpProto holding the
- * dumpable entries, stripped of gfxstats' private fields.
+ * dumpable entries, stripped of gfxstats' private fields - or, for gfxstats' own tools, with the
+ * FrameTimeline counters kept (see {@link #keepingFrameTimeline()}).
  *
  * <p>A repeated field is serialized as its elements one after another, so the entries are
  * written one by one as field 1 of the wrapper: the bytes equal those of the built wrapper
@@ -18,6 +19,22 @@ import java.util.Objects;
  */
 public final class ProtoDumpWriter implements DumpWriter {
     private static final int BUFFER_BYTES = 64 * 1024;
+
+    private final boolean keepFrameTimeline;
+
+    /** Android's {@code --proto} bytes. */
+    public ProtoDumpWriter() {
+        this(false);
+    }
+
+    private ProtoDumpWriter(boolean keepFrameTimeline) {
+        this.keepFrameTimeline = keepFrameTimeline;
+    }
+
+    /** Entries with their FrameTimeline counters (field 1010) kept: not Android's bytes, for gfxstats' report. */
+    public static ProtoDumpWriter keepingFrameTimeline() {
+        return new ProtoDumpWriter(true);
+    }
 
     @Override
     public void write(List<GraphicsStatsProto> entries, OutputStream out) throws IOException {
@@ -28,7 +45,11 @@ public final class ProtoDumpWriter implements DumpWriter {
             if (!DumpEntry.isDumpable(proto)) {
                 continue;
             }
-            coded.writeMessage(GraphicsStatsServiceDumpProto.STATS_FIELD_NUMBER, PrivateFields.strip(proto));
+            GraphicsStatsProto stripped = PrivateFields.strip(proto);
+            if (keepFrameTimeline && proto.hasGfxstatsFrameTimeline()) {
+                stripped = stripped.toBuilder().setGfxstatsFrameTimeline(proto.getGfxstatsFrameTimeline()).build();
+            }
+            coded.writeMessage(GraphicsStatsServiceDumpProto.STATS_FIELD_NUMBER, stripped);
         }
         coded.flush();
         out.flush();

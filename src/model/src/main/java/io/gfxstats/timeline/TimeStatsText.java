@@ -1,5 +1,8 @@
 package io.gfxstats.timeline;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
  * The text block of a {@link TimelineCounters} summary: first the lines of SurfaceFlinger's
  * TimeStats text ({@code dumpsys SurfaceFlinger --timestats}, spec 4.4) in its order, so Android
@@ -45,20 +48,29 @@ public final class TimeStatsText {
 
     /** Appends the block for {@code c}, each line prefixed by {@code indent}. */
     public static void write(TimelineCounters c, String indent, StringBuilder out) {
+        lines(c).forEach((name, value) -> out.append(indent).append(name).append(" = ").append(value).append('\n'));
+    }
+
+    /**
+     * The block's lines as name to value, in their printed order: the one list of what the text
+     * shows, for tools that want the numbers rather than the text (the HTML report).
+     */
+    public static Map<String, Long> lines(TimelineCounters c) {
+        Map<String, Long> lines = new LinkedHashMap<>();
         for (Object[] line : TIMESTATS) {
-            out.append(indent).append(line[0]).append(" = ").append(c.get((TimelineCounter) line[1])).append('\n');
+            lines.put((String) line[0], c.get((TimelineCounter) line[1]));
         }
-        out.append(indent).append("recordedFrames = ").append(c.get(TimelineCounter.FRAMES)).append('\n');
+        lines.put("recordedFrames", c.get(TimelineCounter.FRAMES));
         for (int i = 0; i < JankType.count(); i++) {
-            out.append(indent).append("jankType ").append(JankType.name(i)).append(" = ").append(c.jank(i)).append('\n');
+            lines.put("jankType " + JankType.name(i), c.jank(i));
         }
         for (Object[] line : TYPES) {
-            out.append(indent).append(line[0]).append(" = ").append(c.get((TimelineCounter) line[1])).append('\n');
+            lines.put((String) line[0], c.get((TimelineCounter) line[1]));
         }
         for (int i = 0; i < TimelineCounter.presentDelayBuckets(); i++) {
-            out.append(indent).append("presentDelay ").append(TimelineCounter.presentDelayLabel(i)).append(" = ")
-                    .append(c.presentDelay(i)).append('\n');
+            lines.put("presentDelay " + TimelineCounter.presentDelayLabel(i), c.presentDelay(i));
         }
+        return lines;
     }
 
     public static String of(TimelineCounters c, String indent) {

@@ -28,8 +28,8 @@ class StripeViewTest {
             return viewStripe(stripe, slot);
         }
 
-        void count(int outcome) {
-            countFramePlain(outcome);
+        int count(int outcome) {
+            return countFramePlain(outcome);
         }
 
         void matrix(int level, long cost, long refresh, long total) {
@@ -52,8 +52,8 @@ class StripeViewTest {
             assertTrue(view.view(viewed, 3));
             assertTrue(view.scene());
             viewed.selectScene(5); // another path's selection does not move the view
-            view.count(JANKY_FRAME);
-            view.count(FrameOutcome.counted(0));
+            assertEquals(StripeView.COUNTED_IN_SCENE, view.count(JANKY_FRAME));
+            assertEquals(StripeView.COUNTED_IN_SCENE, view.count(FrameOutcome.counted(0)));
             counted.selectScene(3);
             counted.countFrame(JANKY_FRAME);
             counted.countFrame(FrameOutcome.counted(0));
@@ -98,7 +98,7 @@ class StripeViewTest {
             Path1 view = new Path1();
             assertFalse(view.view(shared, 0), "atomic adds needed: the stripe's own methods count");
             assertFalse(view.scene());
-            view.count(JANKY_FRAME);
+            assertEquals(StripeView.NOT_VIEWED, view.count(JANKY_FRAME));
             assertEquals(0, buffer.snapshot().counter(Counters.TOTAL_FRAMES));
             shared.release();
             own.release();
@@ -112,6 +112,7 @@ class StripeViewTest {
         assertThrows(IndexOutOfBoundsException.class, () -> view.view(memory, SceneGroup.SLOTS));
         assertTrue(view.view(memory, -1));
         assertFalse(view.scene());
+        assertEquals(StripeView.COUNTED, view.count(FrameOutcome.counted(1)), "no scene slot: the stripe only");
         memory.release();
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> view.view(memory, 0));
         assertTrue(e.getMessage().contains("was released"), e.getMessage());

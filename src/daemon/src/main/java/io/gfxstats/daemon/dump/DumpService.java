@@ -31,7 +31,7 @@ public final class DumpService {
             return new io.gfxstats.dump.FrameTimelineDumpWriter();
         }
         if (req.getProto()) {
-            return new ProtoDumpWriter();
+            return req.getKeepFrameTimeline() ? ProtoDumpWriter.keepingFrameTimeline() : new ProtoDumpWriter();
         }
         DumpFormat format = switch (req.getFormat()) {
             case DUMP_FORMAT_UNSPECIFIED, ANDROID14 -> DumpFormat.ANDROID14;
