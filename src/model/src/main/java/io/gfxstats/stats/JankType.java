@@ -1,5 +1,7 @@
 package io.gfxstats.stats;
 
+import java.util.List;
+
 /**
  * The per-type jank counters of a ProfileData, in Android's order. The label is the text that
  * follows "Number " in a dumpsys block.
@@ -15,6 +17,18 @@ public enum JankType {
     MISSED_DEADLINE_LEGACY("Frame deadline missed (legacy)");
 
     public static final int COUNT = values().length;
+
+    /** The types Android's dumps print and day files keep, in the dump's order (the legacy-only one is neither). */
+    public static final List<JankType> PERSISTED = List.of(MISSED_VSYNC, HIGH_INPUT_LATENCY, SLOW_UI_THREAD,
+            SLOW_BITMAP_UPLOAD, SLOW_DRAW, MISSED_DEADLINE);
+
+    /**
+     * The causes Android checks on a janky frame (the stages, {@link FrameOutcome#STAGES}). High
+     * input latency is no cause: it counts frames that made their deadline, some twice; a frame
+     * with none of these only missed its deadline.
+     */
+    public static final List<JankType> STAGE_CAUSES = List.of(MISSED_VSYNC, SLOW_UI_THREAD, SLOW_BITMAP_UPLOAD,
+            SLOW_DRAW);
 
     private final String label;
 

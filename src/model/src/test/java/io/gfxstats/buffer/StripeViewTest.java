@@ -11,6 +11,8 @@ import io.gfxstats.stats.FrameOutcome;
 import io.gfxstats.stats.JankType;
 import java.io.IOException;
 import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,51 +43,57 @@ class StripeViewTest {
         }
     }
 
+    /** Two buffers alike: one counted through a view, one through the stripe's own methods. */
+    private BufferWriter viewBuffer;
+    private BufferWriter stripeBuffer;
+    private StripeWriter viewed;
+    private StripeWriter counted;
+
+    @BeforeEach
+    void openTwoBuffers() throws IOException {
+        viewBuffer = BufferWriter.open(TestBuffers.create(dir, "view", 2));
+        stripeBuffer = BufferWriter.open(TestBuffers.create(dir, "stripe", 2));
+        viewed = viewBuffer.claimStripe();
+        counted = stripeBuffer.claimStripe();
+    }
+
+    @AfterEach
+    void closeThem() {
+        viewed.release();
+        counted.release();
+        viewBuffer.close();
+        stripeBuffer.close();
+    }
+
     @Test
     void shouldCountAFrameAsTheStripeDoesAndInTheViewedSlotOnly() throws IOException {
-        Path viewFile = TestBuffers.create(dir, "view", 2);
-        Path stripeFile = TestBuffers.create(dir, "stripe", 2);
-        try (BufferWriter viewBuffer = BufferWriter.open(viewFile); BufferWriter stripeBuffer = BufferWriter.open(stripeFile)) {
-            StripeWriter viewed = viewBuffer.claimStripe();
-            StripeWriter counted = stripeBuffer.claimStripe();
-            Path1 view = new Path1();
-            assertTrue(view.view(viewed, 3));
-            assertTrue(view.scene());
-            viewed.selectScene(5); // another path's selection does not move the view
-            assertEquals(StripeView.COUNTED_IN_SCENE, view.count(JANKY_FRAME));
-            assertEquals(StripeView.COUNTED_IN_SCENE, view.count(FrameOutcome.counted(0)));
-            counted.selectScene(3);
-            counted.countFrame(JANKY_FRAME);
-            counted.countFrame(FrameOutcome.counted(0));
-            long[] a = viewBuffer.snapshot().vector();
-            long[] b = stripeBuffer.snapshot().vector();
-            assertArrayEquals(b, a);
-            assertEquals(2, a[Counters.TOTAL_FRAMES]);
-            assertEquals(1, a[JankType.SLOW_UI_THREAD.counter()]);
-            assertEquals(2, a[SceneGroup.vectorCounter(3, Counters.TOTAL_FRAMES)]);
-            assertEquals(0, a[SceneGroup.vectorCounter(5, Counters.TOTAL_FRAMES)]);
-            viewed.release();
-            counted.release();
-        }
+        Path1 view = new Path1();
+        assertTrue(view.view(viewed, 3));
+        assertTrue(view.scene());
+        viewed.selectScene(5); // another path's selection does not move the view
+        assertEquals(StripeView.COUNTED_IN_SCENE, view.count(JANKY_FRAME));
+        assertEquals(StripeView.COUNTED_IN_SCENE, view.count(FrameOutcome.counted(0)));
+        counted.selectScene(3);
+        counted.countFrame(JANKY_FRAME);
+        counted.countFrame(FrameOutcome.counted(0));
+        long[] a = viewBuffer.snapshot().vector();
+        assertArrayEquals(stripeBuffer.snapshot().vector(), a);
+        assertEquals(2, a[Counters.TOTAL_FRAMES]);
+        assertEquals(1, a[JankType.SLOW_UI_THREAD.counter()]);
+        assertEquals(2, a[SceneGroup.vectorCounter(3, Counters.TOTAL_FRAMES)]);
+        assertEquals(0, a[SceneGroup.vectorCounter(5, Counters.TOTAL_FRAMES)]);
     }
 
     @Test
     void shouldAddOnTimeMatrixValuesAsCountMatrixDoes() throws IOException {
-        Path viewFile = TestBuffers.create(dir, "view", 2);
-        Path stripeFile = TestBuffers.create(dir, "stripe", 2);
-        try (BufferWriter viewBuffer = BufferWriter.open(viewFile); BufferWriter stripeBuffer = BufferWriter.open(stripeFile)) {
-            StripeWriter viewed = viewBuffer.claimStripe();
-            StripeWriter counted = stripeBuffer.claimStripe();
-            Path1 view = new Path1();
-            view.view(viewed, 0);
-            view.matrix(1, 16_666_666, 60_000, 9_000_000);
-            counted.selectScene(0);
-            counted.countMatrix(1, 0, 16_666_666, 0, 60_000, 9_000_000);
-            assertArrayEquals(stripeBuffer.snapshot().vector(), viewBuffer.snapshot().vector());
-            assertEquals(16_666_666, viewBuffer.snapshot().vector()[SceneGroup.vectorSum(0, SceneGroup.COST_NANOS)]);
-            viewed.release();
-            counted.release();
-        }
+        Path1 view = new Path1();
+        view.view(viewed, 0);
+        view.matrix(1, 16_666_666, 60_000, 9_000_000);
+        counted.selectScene(0);
+        counted.countMatrix(1, 0, 16_666_666, 0, 60_000, 9_000_000);
+        long[] a = viewBuffer.snapshot().vector();
+        assertArrayEquals(stripeBuffer.snapshot().vector(), a);
+        assertEquals(16_666_666, a[SceneGroup.vectorSum(0, SceneGroup.COST_NANOS)]);
     }
 
     @Test

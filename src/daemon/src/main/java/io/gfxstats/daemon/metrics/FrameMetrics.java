@@ -33,10 +33,6 @@ public final class FrameMetrics implements MultiCollector {
     public static final String TIMELINE_JANKY = "gfxstats_frametimeline_janky_frames";
     public static final String TIMELINE_JANK = "gfxstats_frametimeline_jank";
 
-    /** The persisted jank types and their label values (the legacy-only type is never saved). */
-    private static final List<JankType> CAUSES = List.of(JankType.MISSED_VSYNC, JankType.HIGH_INPUT_LATENCY,
-            JankType.SLOW_UI_THREAD, JankType.SLOW_BITMAP_UPLOAD, JankType.SLOW_DRAW, JankType.MISSED_DEADLINE);
-
     private static final double[] CPU_BOUNDS = BucketBounds.cpu();
     private static final double[] GPU_BOUNDS = BucketBounds.gpu();
 
@@ -110,7 +106,7 @@ public final class FrameMetrics implements MultiCollector {
                     .labels(labels).value(c[Counters.TOTAL_FRAMES]).build());
             janky.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
                     .labels(labels).value(c[Counters.JANKY_FRAMES]).build());
-            for (JankType t : CAUSES) {
+            for (JankType t : JankType.PERSISTED) {
                 causes.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
                         .labels(labels.add("cause", causeName(t))).value(c[t.counter()]).build());
             }
