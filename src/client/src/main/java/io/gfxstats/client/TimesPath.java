@@ -24,12 +24,8 @@ final class TimesPath extends StripeView {
     /** The stripe and scene slot viewed. */
     private StripeWriter stripe;
     private int slot = Integer.MIN_VALUE;
-    /** Matrix's values of a frame within one interval, at {@link #matrixInterval}. */
+    /** The interval the view's on-time Matrix values are for. */
     private long matrixInterval = Long.MIN_VALUE;
-    private long onTimeMaxTotal;
-    private int onTimeLevel;
-    private long onTimeCostNanos;
-    private long refreshMilliHz;
 
     TimesPath(ModernJankTracker rules, SceneFrameCounter scenes) {
         this.rules = rules;
@@ -46,21 +42,18 @@ final class TimesPath extends StripeView {
             locate(stripe, slot);
         }
         int outcome = rules.classify(intendedVsync, vsync, frameCompleted, gpuCompleted, interval);
-        int counted = FrameOutcome.isCounted(outcome) ? countFramePlain(outcome) : NOT_VIEWED;
-        if (counted != COUNTED_IN_SCENE) {
-            if (counted == NOT_VIEWED) {
-                countThroughStripe(outcome, intendedVsync, frameCompleted, interval);
-            }
-            return;
-        }
         if (interval != matrixInterval) {
             matrixChanged(interval);
         }
         long total = frameCompleted - intendedVsync;
-        if (total <= onTimeMaxTotal) {
-            // Most frames: within one interval the 2.1 rule drops nothing (see SceneFrameCounter).
-            addOnTimeMatrixFramePlain(onTimeLevel, onTimeCostNanos, refreshMilliHz, total);
+        int counted = FrameOutcome.isCounted(outcome) ? countFramePlain(outcome, total) : NOT_VIEWED;
+        if (counted == COUNTED) {
+            return; // most frames
+        }
+        if (counted == NOT_VIEWED) {
+            countThroughStripe(outcome, intendedVsync, frameCompleted, interval);
         } else {
+            // A late frame: Matrix's 2.1 rule decides what it dropped (see SceneFrameCounter).
             stripe.selectScene(slot);
             scenes.countCounted(total, interval, stripe);
         }
@@ -82,12 +75,11 @@ final class TimesPath extends StripeView {
     }
 
     private void matrixChanged(long interval) {
-        SceneFrameCounter sc = scenes;
-        sc.useInterval(interval);
         matrixInterval = interval;
-        onTimeMaxTotal = sc.onTimeMaxTotal();
-        onTimeLevel = sc.onTimeLevel();
-        onTimeCostNanos = sc.onTimeCostNanos();
-        refreshMilliHz = sc.refreshMilliHz();
+        SceneFrameCounter sc = scenes;
+        if (sc != null) {
+            sc.useInterval(interval);
+            onTimeMatrix(sc.onTimeMaxTotal(), sc.onTimeLevel(), sc.onTimeCostNanos(), sc.refreshMilliHz());
+        }
     }
 }

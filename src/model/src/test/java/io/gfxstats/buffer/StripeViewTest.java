@@ -30,12 +30,12 @@ class StripeViewTest {
             return viewStripe(stripe, slot);
         }
 
-        int count(int outcome) {
-            return countFramePlain(outcome);
+        int count(int outcome, long total) {
+            return countFramePlain(outcome, total);
         }
 
-        void matrix(int level, long cost, long refresh, long total) {
-            addOnTimeMatrixFramePlain(level, cost, refresh, total);
+        void onTime(long maxTotal, int level, long cost, long refresh) {
+            onTimeMatrix(maxTotal, level, cost, refresh);
         }
 
         boolean scene() {
@@ -71,8 +71,8 @@ class StripeViewTest {
         assertTrue(view.view(viewed, 3));
         assertTrue(view.scene());
         viewed.selectScene(5); // another path's selection does not move the view
-        assertEquals(StripeView.COUNTED_IN_SCENE, view.count(JANKY_FRAME));
-        assertEquals(StripeView.COUNTED_IN_SCENE, view.count(FrameOutcome.counted(0)));
+        assertEquals(StripeView.MATRIX_LEFT, view.count(JANKY_FRAME, 40_000_000), "no on-time values set");
+        assertEquals(StripeView.MATRIX_LEFT, view.count(FrameOutcome.counted(0), 1_000_000));
         counted.selectScene(3);
         counted.countFrame(JANKY_FRAME);
         counted.countFrame(FrameOutcome.counted(0));
@@ -82,18 +82,27 @@ class StripeViewTest {
         assertEquals(1, a[JankType.SLOW_UI_THREAD.counter()]);
         assertEquals(2, a[SceneGroup.vectorCounter(3, Counters.TOTAL_FRAMES)]);
         assertEquals(0, a[SceneGroup.vectorCounter(5, Counters.TOTAL_FRAMES)]);
+        assertEquals(0, a[SceneGroup.vectorCounter(3, SceneGroup.MATRIX_FRAMES)]);
     }
 
     @Test
-    void shouldAddOnTimeMatrixValuesAsCountMatrixDoes() throws IOException {
+    void shouldAddAnOnTimeFramesMatrixValuesAsCountMatrixDoesAndLeaveALateOnesToTheCaller() throws IOException {
         Path1 view = new Path1();
         view.view(viewed, 0);
-        view.matrix(1, 16_666_666, 60_000, 9_000_000);
+        view.onTime(16_666_666, 1, 16_666_666, 60_000);
+        assertEquals(StripeView.COUNTED, view.count(FrameOutcome.counted(2), 9_000_000));
+        assertEquals(StripeView.COUNTED, view.count(FrameOutcome.counted(2), 16_666_666));
+        assertEquals(StripeView.MATRIX_LEFT, view.count(FrameOutcome.counted(9), 16_666_667));
         counted.selectScene(0);
+        counted.countFrame(FrameOutcome.counted(2));
         counted.countMatrix(1, 0, 16_666_666, 0, 60_000, 9_000_000);
+        counted.countFrame(FrameOutcome.counted(2));
+        counted.countMatrix(1, 0, 16_666_666, 0, 60_000, 16_666_666);
+        counted.countFrame(FrameOutcome.counted(9));
         long[] a = viewBuffer.snapshot().vector();
         assertArrayEquals(stripeBuffer.snapshot().vector(), a);
-        assertEquals(16_666_666, a[SceneGroup.vectorSum(0, SceneGroup.COST_NANOS)]);
+        assertEquals(2 * 16_666_666L, a[SceneGroup.vectorSum(0, SceneGroup.COST_NANOS)]);
+        assertEquals(3, a[SceneGroup.vectorCounter(0, Counters.TOTAL_FRAMES)]);
     }
 
     @Test
@@ -106,7 +115,7 @@ class StripeViewTest {
             Path1 view = new Path1();
             assertFalse(view.view(shared, 0), "atomic adds needed: the stripe's own methods count");
             assertFalse(view.scene());
-            assertEquals(StripeView.NOT_VIEWED, view.count(JANKY_FRAME));
+            assertEquals(StripeView.NOT_VIEWED, view.count(JANKY_FRAME, 1_000_000));
             assertEquals(0, buffer.snapshot().counter(Counters.TOTAL_FRAMES));
             shared.release();
             own.release();
@@ -120,7 +129,7 @@ class StripeViewTest {
         assertThrows(IndexOutOfBoundsException.class, () -> view.view(memory, SceneGroup.SLOTS));
         assertTrue(view.view(memory, -1));
         assertFalse(view.scene());
-        assertEquals(StripeView.COUNTED, view.count(FrameOutcome.counted(1)), "no scene slot: the stripe only");
+        assertEquals(StripeView.COUNTED, view.count(FrameOutcome.counted(1), 1_000_000), "no scene slot: the stripe only");
         memory.release();
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> view.view(memory, 0));
         assertTrue(e.getMessage().contains("was released"), e.getMessage());
