@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gfxstats.cli.Main;
 import io.gfxstats.proto.GraphicsStatsServiceDumpProto;
+import io.gfxstats.testing.Await;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -90,9 +92,7 @@ class CollectFromDaemonsTest {
     }
 
     private static void awaitTotal(DaemonProcess d, String pkg, long expected) throws Exception {
-        for (int i = 0; i < 200 && d.totalFrames(pkg) != expected; i++) {
-            Thread.sleep(50);
-        }
-        assertEquals(expected, d.totalFrames(pkg));
+        Await.until(() -> d.totalFrames(pkg) == expected, Duration.ofSeconds(60),
+                () -> pkg + ": " + d.totalFrames(pkg) + " frames, not " + expected + "\n" + d.logText());
     }
 }

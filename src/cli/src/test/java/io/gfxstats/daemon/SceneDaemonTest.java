@@ -15,6 +15,7 @@ import io.gfxstats.rpc.v1.SceneEntry;
 import io.gfxstats.rpc.v1.ScenesRequest;
 import io.gfxstats.rpc.v1.ScenesResponse;
 import io.gfxstats.rpc.v1.WatchRequest;
+import io.gfxstats.testing.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -197,12 +198,7 @@ class SceneDaemonTest {
     }
 
     private void awaitNoLiveBuffers() throws Exception {
-        for (int i = 0; i < 200; i++) {
-            if (daemon.health().getLiveBuffers() == 0) {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("buffers still live\n" + daemon.logText());
+        Await.until(() -> daemon.health().getLiveBuffers() == 0, Duration.ofSeconds(60),
+                () -> "buffers still live\n" + daemon.logText());
     }
 }

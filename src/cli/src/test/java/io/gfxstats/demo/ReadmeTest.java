@@ -1,5 +1,6 @@
 package io.gfxstats.demo;
 
+import io.gfxstats.testing.Await;
 import io.gfxstats.testing.SourceTree;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -11,6 +12,7 @@ import io.gfxstats.testing.JavaProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -45,11 +47,9 @@ class ReadmeTest {
             assertTrue(p.waitFor(60, TimeUnit.SECONDS));
             assertEquals(0, p.exitValue(), Files.readString(daemon.clientLog()));
 
-            GraphicsStatsProto entry = null;
-            for (int i = 0; i < 200 && (entry == null || daemon.health().getLiveBuffers() > 0); i++) {
-                entry = daemon.entry("com.example.app", 42).orElse(null);
-                Thread.sleep(50);
-            }
+            Await.until(() -> daemon.health().getLiveBuffers() == 0 && daemon.entry("com.example.app", 42).isPresent(),
+                    Duration.ofSeconds(60), daemon::logText);
+            GraphicsStatsProto entry = daemon.entry("com.example.app", 42).orElse(null);
             assertTrue(entry != null, daemon.logText());
             assertEquals(601, entry.getSummary().getTotalFrames());
             assertEquals(60, entry.getSummary().getJankyFrames(), "every 10th frame");

@@ -3,6 +3,8 @@ package io.gfxstats.repo;
 import io.gfxstats.daemon.DaemonProcess;
 import io.gfxstats.demo.RenderLoop;
 import io.gfxstats.proto.GraphicsStatsProto;
+import io.gfxstats.testing.Await;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -122,11 +124,9 @@ class ClientArtifactIT {
             Process p = pb.start();
             assertTrue(p.waitFor(60, TimeUnit.SECONDS));
             assertEquals(0, p.exitValue(), Files.readString(daemon.clientLog()));
-            GraphicsStatsProto entry = null;
-            for (int i = 0; i < 200 && (entry == null || daemon.health().getLiveBuffers() > 0); i++) {
-                entry = daemon.entry("com.example.app", 42).orElse(null);
-                Thread.sleep(50);
-            }
+            Await.until(() -> daemon.health().getLiveBuffers() == 0 && daemon.entry("com.example.app", 42).isPresent(),
+                    Duration.ofSeconds(60), daemon::logText);
+            GraphicsStatsProto entry = daemon.entry("com.example.app", 42).orElse(null);
             assertNotNull(entry, daemon.logText());
             assertEquals(601, entry.getSummary().getTotalFrames());
         } finally {

@@ -15,11 +15,13 @@ import io.gfxstats.rpc.v1.RegisterRequest;
 import io.gfxstats.stats.Counters;
 import io.gfxstats.stats.ProfileData;
 import io.gfxstats.store.Days;
+import io.gfxstats.testing.Await;
 import io.grpc.Status;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -93,10 +95,7 @@ class DaemonBadInputTest {
         try (ClientProcess c = ClientProcess.start(daemon, "com.good.app", 1, 100, 100, 0)) {
             assertEquals(0, c.waitFor());
         }
-        for (int i = 0; i < 100 && daemon.totalFrames("com.good.app") != 100; i++) {
-            Thread.sleep(50);
-        }
-        assertEquals(100, daemon.totalFrames("com.good.app"));
+        Await.until(() -> daemon.totalFrames("com.good.app") == 100, Duration.ofSeconds(60), daemon::logText);
     }
 
     @Test

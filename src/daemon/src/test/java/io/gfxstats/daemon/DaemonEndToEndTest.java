@@ -10,8 +10,10 @@ import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.stats.Counters;
 import io.gfxstats.stats.ProfileData;
 import io.gfxstats.store.Days;
+import io.gfxstats.testing.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -112,9 +114,7 @@ class DaemonEndToEndTest {
         assertEquals(expected, last, "total frames of " + pkg + "\n" + daemon.logText());
     }
 
-    private static void awaitFile(Path file) throws InterruptedException {
-        for (int i = 0; i < 100 && !Files.exists(file); i++) {
-            Thread.sleep(50);
-        }
+    private static void awaitFile(Path file) throws Exception {
+        Await.until(() -> Files.exists(file), Duration.ofSeconds(60), () -> file + " never appeared");
     }
 }

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gfxstats.dayfile.DayFileCodec;
 import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.store.Days;
+import io.gfxstats.testing.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -109,22 +111,12 @@ class DaemonFaultTest {
     }
 
     private void awaitDay(long day) throws Exception {
-        for (int i = 0; i < 100; i++) {
-            if (daemon.health().getCurrentDayStart() == day) {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("daemon did not rotate to " + day + "\n" + daemon.logText());
+        Await.until(() -> daemon.health().getCurrentDayStart() == day, Duration.ofSeconds(60),
+                () -> "daemon did not rotate to " + day + "\n" + daemon.logText());
     }
 
     private void awaitNoLiveBuffers() throws Exception {
-        for (int i = 0; i < 200; i++) {
-            if (daemon.health().getLiveBuffers() == 0) {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("buffers still live\n" + daemon.logText());
+        Await.until(() -> daemon.health().getLiveBuffers() == 0, Duration.ofSeconds(60),
+                () -> "buffers still live\n" + daemon.logText());
     }
 }
