@@ -71,7 +71,9 @@ final class LiveWatches {
         share.releaseWhenDone(call, watch::end);
         open.add(watch);
         try {
-            watch.future = scheduler.scheduleAtFixedRate(Context.current().wrap(watch::tick), 0, interval,
+            // Fixed delay, not rate: a tick the machine held up is not followed by a catch-up burst,
+            // so two snapshots are never closer than the interval the client asked for.
+            watch.future = scheduler.scheduleWithFixedDelay(Context.current().wrap(watch::tick), 0, interval,
                     TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             watch.stop();
