@@ -48,7 +48,7 @@ done
 # log, glxgears is stopped: gfxstats has counted at least every frame MangoHud logged, plus those
 # before MangoHud's window.
 MANGOHUD_CONFIG="output_folder=$T_DIR/mango,autostart_log=1,log_duration=2,log_interval=0" \
-  gfx run -- mangohud glxgears >"$T_DIR/gears.out" 2>&1 &
+  "$ROOT/scripts/gfxstats" run -- mangohud glxgears >"$T_DIR/gears.out" 2>&1 &
 GEARS=$!
 T_PIDS+=("$GEARS")
 gears_csv() { ls "$T_DIR"/mango/glxgears*_summary.csv >/dev/null 2>&1; }
