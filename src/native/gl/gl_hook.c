@@ -24,8 +24,45 @@ static __thread int64_t made_current;
 
 #define GLX_TAG (1ULL << 62)
 
-static void *next(const char *name) {
-    return dlsym(RTLD_NEXT, name);
+/* The functions hooked here, and the application's real ones. A real function is found with
+ * dlsym(RTLD_NEXT) on first use, or - when the application dlopen()ed libGL/libEGL privately
+ * (RTLD_LOCAL, as SDL does), so that RTLD_NEXT cannot see it - taken from the application's own
+ * dlsym(handle, name) of that name, which the dlsym below intercepts. */
+enum { F_GLX_SWAP, F_EGL_SWAP, F_GLX_MAKE, F_GLX_MAKE_CTX, F_EGL_MAKE, F_GLX_GPA_ARB, F_GLX_GPA,
+       F_EGL_GPA, F_COUNT };
+static const char *const names[F_COUNT] = {
+    "glXSwapBuffers", "eglSwapBuffers", "glXMakeCurrent", "glXMakeContextCurrent", "eglMakeCurrent",
+    "glXGetProcAddressARB", "glXGetProcAddress", "eglGetProcAddress",
+};
+static void *reals[F_COUNT];
+
+typedef void *(*dlsym_fn)(void *, const char *);
+
+/* libc's dlsym, looked up by version so that this library's own lookups never go through the
+ * dlsym it exports (that one would hand back the hooks: endless recursion). */
+static dlsym_fn real_dlsym(void) {
+    static dlsym_fn real;
+    dlsym_fn r = __atomic_load_n(&real, __ATOMIC_RELAXED);
+    if (!r) {
+        r = (dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
+        if (!r) {
+            r = (dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+        }
+        __atomic_store_n(&real, r, __ATOMIC_RELAXED);
+    }
+    return r;
+}
+
+static void *real_of(int f) {
+    void *r = __atomic_load_n(&reals[f], __ATOMIC_RELAXED);
+    if (!r) {
+        dlsym_fn d = real_dlsym();
+        r = d ? d(RTLD_NEXT, names[f]) : NULL;
+        if (r) {
+            __atomic_store_n(&reals[f], r, __ATOMIC_RELAXED);
+        }
+    }
+    return r;
 }
 
 static struct hook_surface *surface_for(uint64_t key) {
@@ -53,10 +90,7 @@ static void swap_end(struct hook_surface *s) {
 }
 
 EXPORT void glXSwapBuffers(Display *dpy, GLXDrawable drawable) {
-    static void (*real)(Display *, GLXDrawable);
-    if (!real) {
-        real = (void (*)(Display *, GLXDrawable))next("glXSwapBuffers");
-    }
+    void (*real)(Display *, GLXDrawable) = (void (*)(Display *, GLXDrawable))real_of(F_GLX_SWAP);
     struct hook_surface *s;
     swap_begin(GLX_TAG | (uint64_t)drawable, &s);
     if (real) {
@@ -66,10 +100,7 @@ EXPORT void glXSwapBuffers(Display *dpy, GLXDrawable drawable) {
 }
 
 EXPORT EGLBoolean eglSwapBuffers(EGLDisplay dpy, EGLSurface surface) {
-    static EGLBoolean (*real)(EGLDisplay, EGLSurface);
-    if (!real) {
-        real = (EGLBoolean (*)(EGLDisplay, EGLSurface))next("eglSwapBuffers");
-    }
+    EGLBoolean (*real)(EGLDisplay, EGLSurface) = (EGLBoolean (*)(EGLDisplay, EGLSurface))real_of(F_EGL_SWAP);
     struct hook_surface *s;
     swap_begin((uint64_t)(uintptr_t)surface, &s);
     EGLBoolean r = real ? real(dpy, surface) : 0;
@@ -78,67 +109,94 @@ EXPORT EGLBoolean eglSwapBuffers(EGLDisplay dpy, EGLSurface surface) {
 }
 
 EXPORT Bool glXMakeCurrent(Display *dpy, GLXDrawable drawable, GLXContext ctx) {
-    static Bool (*real)(Display *, GLXDrawable, GLXContext);
-    if (!real) {
-        real = (Bool (*)(Display *, GLXDrawable, GLXContext))next("glXMakeCurrent");
-    }
+    Bool (*real)(Display *, GLXDrawable, GLXContext) = (Bool (*)(Display *, GLXDrawable, GLXContext))real_of(F_GLX_MAKE);
     Bool r = real ? real(dpy, drawable, ctx) : 0;
     made_current = gfxstats_now_ns();
     return r;
 }
 
 EXPORT Bool glXMakeContextCurrent(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXContext ctx) {
-    static Bool (*real)(Display *, GLXDrawable, GLXDrawable, GLXContext);
-    if (!real) {
-        real = (Bool (*)(Display *, GLXDrawable, GLXDrawable, GLXContext))next("glXMakeContextCurrent");
-    }
+    Bool (*real)(Display *, GLXDrawable, GLXDrawable, GLXContext) = (Bool (*)(Display *, GLXDrawable, GLXDrawable, GLXContext))real_of(F_GLX_MAKE_CTX);
     Bool r = real ? real(dpy, draw, read, ctx) : 0;
     made_current = gfxstats_now_ns();
     return r;
 }
 
 EXPORT EGLBoolean eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface read, EGLContext ctx) {
-    static EGLBoolean (*real)(EGLDisplay, EGLSurface, EGLSurface, EGLContext);
-    if (!real) {
-        real = (EGLBoolean (*)(EGLDisplay, EGLSurface, EGLSurface, EGLContext))next("eglMakeCurrent");
-    }
+    EGLBoolean (*real)(EGLDisplay, EGLSurface, EGLSurface, EGLContext) = (EGLBoolean (*)(EGLDisplay, EGLSurface, EGLSurface, EGLContext))real_of(F_EGL_MAKE);
     EGLBoolean r = real ? real(dpy, draw, read, ctx) : 0;
     made_current = gfxstats_now_ns();
     return r;
 }
 
 /* Applications that look the swap functions up at run time get the hooks too. */
-static any_fn hooked(const char *name) {
-    if (name && strcmp(name, "glXSwapBuffers") == 0) return (any_fn)glXSwapBuffers;
-    if (name && strcmp(name, "eglSwapBuffers") == 0) return (any_fn)eglSwapBuffers;
-    if (name && strcmp(name, "glXMakeCurrent") == 0) return (any_fn)glXMakeCurrent;
-    if (name && strcmp(name, "glXMakeContextCurrent") == 0) return (any_fn)glXMakeContextCurrent;
-    if (name && strcmp(name, "eglMakeCurrent") == 0) return (any_fn)eglMakeCurrent;
-    return NULL;
+EXPORT any_fn glXGetProcAddressARB(const unsigned char *name);
+EXPORT any_fn glXGetProcAddress(const unsigned char *name);
+EXPORT any_fn eglGetProcAddress(const char *name);
+
+static void *hook_fn(int f) {
+    switch (f) {
+    case F_GLX_SWAP: return (void *)glXSwapBuffers;
+    case F_EGL_SWAP: return (void *)eglSwapBuffers;
+    case F_GLX_MAKE: return (void *)glXMakeCurrent;
+    case F_GLX_MAKE_CTX: return (void *)glXMakeContextCurrent;
+    case F_EGL_MAKE: return (void *)eglMakeCurrent;
+    case F_GLX_GPA_ARB: return (void *)glXGetProcAddressARB;
+    case F_GLX_GPA: return (void *)glXGetProcAddress;
+    default: return (void *)eglGetProcAddress;
+    }
+}
+
+/* A hooked name that the library defines (r): keep the library's function for the hook to call
+ * (the first one found wins) and hand out the hook; any other name: the library's answer. */
+static void *take(const char *name, void *r) {
+    if (r) {
+        for (int f = 0; f < F_COUNT; f++) {
+            if (strcmp(name, names[f]) == 0) {
+                void *none = NULL;
+                /* A library that itself looks up through the global scope gets our hook back:
+                 * keeping that as the real function would make the hook call itself. */
+                if (r != hook_fn(f)) {
+                    __atomic_compare_exchange_n(&reals[f], &none, r, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+                }
+                return hook_fn(f);
+            }
+        }
+    }
+    return r;
 }
 
 EXPORT any_fn glXGetProcAddressARB(const unsigned char *name) {
-    static any_fn (*real)(const unsigned char *);
-    any_fn h = hooked((const char *)name);
-    if (h) return h;
-    if (!real) real = (any_fn (*)(const unsigned char *))next("glXGetProcAddressARB");
-    return real ? real(name) : NULL;
+    any_fn (*real)(const unsigned char *) = (any_fn (*)(const unsigned char *))real_of(F_GLX_GPA_ARB);
+    any_fn r = real ? real(name) : NULL;
+    return (any_fn)take((const char *)name, (void *)r);
 }
 
 EXPORT any_fn glXGetProcAddress(const unsigned char *name) {
-    static any_fn (*real)(const unsigned char *);
-    any_fn h = hooked((const char *)name);
-    if (h) return h;
-    if (!real) real = (any_fn (*)(const unsigned char *))next("glXGetProcAddress");
-    return real ? real(name) : NULL;
+    any_fn (*real)(const unsigned char *) = (any_fn (*)(const unsigned char *))real_of(F_GLX_GPA);
+    any_fn r = real ? real(name) : NULL;
+    return (any_fn)take((const char *)name, (void *)r);
 }
 
 EXPORT any_fn eglGetProcAddress(const char *name) {
-    static any_fn (*real)(const char *);
-    any_fn h = hooked(name);
-    if (h) return h;
-    if (!real) real = (any_fn (*)(const char *))next("eglGetProcAddress");
-    return real ? real(name) : NULL;
+    any_fn (*real)(const char *) = (any_fn (*)(const char *))real_of(F_EGL_GPA);
+    any_fn r = real ? real(name) : NULL;
+    return (any_fn)take((const char *)name, (void *)r);
+}
+
+/* Applications that dlopen libGL/libEGL and dlsym the swap function (or glXGetProcAddress) from
+ * that handle get the hooks as well; the real function found there is kept for the hook to call.
+ * Lookups with RTLD_NEXT or RTLD_DEFAULT are passed through untouched: other preload libraries
+ * (MangoHud's) find the next swap function that way, and handing them ours would loop. libc's
+ * dlsym resolves RTLD_NEXT relative to its caller's return address, so the pass-through must be a
+ * tail call that leaves the application's return address in place: the hook is built with
+ * -O2 -foptimize-sibling-calls (Makefile) and tests/gl-lookup.sh checks RTLD_NEXT through it. */
+EXPORT void *dlsym(void *handle, const char *name) {
+    dlsym_fn d = real_dlsym();
+    if (handle == RTLD_NEXT || handle == RTLD_DEFAULT || (name[0] != 'g' && name[0] != 'e')) {
+        return d(handle, name);
+    }
+    return take(name, d(handle, name));
 }
 
 __attribute__((destructor)) static void gl_unload(void) {

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Programs that look the swap function up themselves instead of linking libGL: tests/gl-lookup.c
+# (dlopen of libGL with RTLD_LOCAL; glXSwapBuffers from dlsym on that handle, from
+# glXGetProcAddressARB and from glXGetProcAddress, a third of the frames each) must be counted
+# exactly, and dlsym(RTLD_NEXT) from the program must still search after the program; and an
+# unmodified SDL2 OpenGL program from Debian (testgl2 of libsdl2-tests, which loads libGL the same
+# way) is counted through SDL_GL_SwapWindow.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+command -v gcc >/dev/null || t_fail "gcc is not installed (scripts/ci-deps)"
+[ -f /usr/include/X11/Xlib.h ] || t_fail "the X11 headers are not installed (libx11-dev; scripts/ci-deps)"
+gcc -std=gnu11 -Wall -Wextra -Werror -o "$T_DIR/gl-lookup" "$NATIVE/tests/gl-lookup.c" -ldl -lX11 \
+  || t_fail "tests/gl-lookup.c does not build"
+t_start_daemon
+t_start_xvfb
+"$T_DIR/gl-lookup" 30 all >/dev/null || t_fail "gl-lookup fails without the hook"
+# Each lookup path alone (the hook must find the real function through it), then all three in turn.
+expected=0
+for mode in arb gpa dlsym all; do
+  GL_LOOKUP_EXPECT_HOOK=1 gfx run --package gl.lookup -- "$T_DIR/gl-lookup" 150 "$mode" >"$T_DIR/lookup.out" 2>&1 \
+    || { cat "$T_DIR/lookup.out" >&2; t_fail "gl-lookup $mode failed under gfxstats run"; }
+  grep -qx "drew 150" "$T_DIR/lookup.out" || { cat "$T_DIR/lookup.out" >&2; t_fail "gl-lookup $mode did not draw 150 frames"; }
+  expected=$((expected + 150))
+  lookup_done() { [ "$(grep -c "exit: gl.lookup/" "$T_DIR/daemon.log")" -ge $((expected / 150)) ]; }
+  t_wait_for 30 lookup_done || t_fail "the daemon did not see gl-lookup $mode exit"
+  got="$(t_counter gl.lookup "Total frames rendered")"
+  [ "$got" = "$expected" ] || { gfx dump --package gl.lookup >&2; t_fail "gl-lookup $mode: $expected swaps so far, the dump has $got"; }
+done
+
+# testgl2 draws until it is told to quit (SIGTERM is SDL's quit event) and then prints its frame
+# rate, not its frame count, so the check is: frames arrive through SDL's lookups at all (none
+# did before the dlsym interception), and none change after it was stopped and killed.
+TESTGL2=/usr/libexec/installed-tests/SDL2/testgl2
+[ -x "$TESTGL2" ] || t_fail "$TESTGL2 is not installed (libsdl2-tests; scripts/ci-deps)"
+"$ROOT/scripts/gfxstats" run -- "$TESTGL2" >"$T_DIR/testgl2.out" 2>&1 &
+SDL=$!
+T_PIDS+=("$SDL")
+sdl_frames() { [ "$(t_counter testgl2 "Total frames rendered" 2>/dev/null || true)" -ge "$1" ] 2>/dev/null; }
+t_wait_for 60 sdl_frames 200 || { cat "$T_DIR/testgl2.out" >&2; t_fail "testgl2 (SDL2): no frames counted"; }
+kill -STOP "$SDL"
+sdl_live="$(t_counter testgl2 "Total frames rendered")"
+kill -KILL "$SDL" 2>/dev/null
+wait "$SDL" 2>/dev/null || true
+t_wait_for 30 grep -q "exit: testgl2/" "$T_DIR/daemon.log" || t_fail "the daemon did not see testgl2 exit"
+[ "$(t_counter testgl2 "Total frames rendered")" = "$sdl_live" ] || t_fail "testgl2: frames changed at SIGKILL"
+t_pass "gl-lookup: $expected of $expected swaps through glXGetProcAddressARB, glXGetProcAddress, dlsym(handle) and all three; SDL2 testgl2: $sdl_live frames"
