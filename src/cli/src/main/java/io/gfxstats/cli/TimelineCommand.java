@@ -43,7 +43,7 @@ final class TimelineCommand implements Command {
         if (argv.length == 0 || argv[0].equals("-h") || argv[0].equals("--help")) {
             PrintStream to = argv.length == 0 ? err : out;
             to.println("usage: gfxstats timeline classify [--present-threshold-ns N] [--deadline-threshold-ns N]"
-                    + " [--start-threshold-ns N] [--extended-present-threshold] FILE|-");
+                    + " [--start-threshold-ns N] [--extended-present-threshold] [--android 16|16-qpr2] FILE|-");
             to.println("       gfxstats timeline perfetto [--max-packet-mib N] [--sort-window N] TRACE|-");
             to.println("       gfxstats timeline feed [--socket PATH] FILE|-");
             to.println();
@@ -68,6 +68,9 @@ final class TimelineCommand implements Command {
                 .value("--start-threshold-ns", "N", "start threshold of display frames (default 2000000)")
                 .flag("--extended-present-threshold", "the 4 ms present threshold (Android's "
                         + "increase_missed_frame_jank_threshold)")
+                .value("--android", "16|16-qpr2", "SurfaceFlinger's rules: 16 as released (default), or 16-qpr2 with "
+                        + "buffer_stuffing_fix (a frame is Buffer Stuffing only if the layer's previous frame was due "
+                        + "at its vsync, see last_expected_present)")
                 .positional("FILE|-");
     }
 
@@ -92,6 +95,7 @@ final class TimelineCommand implements Command {
                 nanos(args, "--present-threshold-ns", base.presentNs()),
                 nanos(args, "--deadline-threshold-ns", base.deadlineNs()),
                 nanos(args, "--start-threshold-ns", base.startNs()));
+        boolean bufferStuffingFix = android(args);
         String input = args.positionals().get(0);
         String name = input.equals("-") ? "stdin" : input;
         OutputStream stdout = BinaryStdout.of(out);
@@ -99,7 +103,7 @@ final class TimelineCommand implements Command {
             Writer writer = new BufferedWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8));
             long frames;
             try {
-                frames = new FrameLogClassifier(thresholds).classify(reader, writer);
+                frames = new FrameLogClassifier(thresholds, bufferStuffingFix).classify(reader, writer);
             } catch (FrameLogException e) {
                 writer.flush();
                 throw new UsageException(name + " " + e.getMessage(), e);
@@ -120,6 +124,18 @@ final class TimelineCommand implements Command {
             }
             throw new UsageException("cannot read " + name + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Whether {@code --android} asks for Android 16 QPR2's {@code buffer_stuffing_fix} rule. */
+    private static boolean android(Args.Parsed args) throws UsageException {
+        String v = args.value("--android");
+        if (v == null || v.equals("16")) {
+            return false;
+        }
+        if (v.equals("16-qpr2")) {
+            return true;
+        }
+        throw new UsageException("option --android must be 16 or 16-qpr2, got '" + v + "'");
     }
 
     static Reader open(String input, InputStream stdin) throws UsageException, IOException {

@@ -52,12 +52,12 @@ final class TraceCommand implements Command {
             return 0;
         }
         TraceOptions options = parsed.get();
-        Trace trace = read(options.input(), in, options.clock(), err);
+        Trace trace = read(options.input(), in, options.clock(), options.sortWindow(), err);
         long unsorted = trace.stats().unsortedLines();
         if (unsorted > 0) {
             err.println("gfxstats trace: " + options.input() + ": " + unsorted + " marker line" + (unsorted == 1 ? " is" : "s are")
-                    + " out of time order by more than " + io.gfxstats.trace.TraceReader.SORT_WINDOW
-                    + " lines; read where they stand");
+                    + " out of time order by more than " + options.sortWindow()
+                    + " lines; read where they stand (widen with --sort-window N)");
         }
         long skipped = trace.stats().skippedLines();
         if (skipped > 0) {
@@ -89,11 +89,11 @@ final class TraceCommand implements Command {
         return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
     }
 
-    private static Trace read(String input, InputStream stdin, ClockOffset clock, PrintStream err)
+    private static Trace read(String input, InputStream stdin, ClockOffset clock, int sortWindow, PrintStream err)
             throws UsageException, IOException {
         try {
             if (input.equals("-")) {
-                return TraceParser.parse(stdin, "stdin", clock, null);
+                return TraceParser.parse(stdin, "stdin", clock, null, sortWindow);
             }
             Path path = Path.of(input);
             if (Files.isDirectory(path)) {
@@ -102,7 +102,7 @@ final class TraceCommand implements Command {
             try (InputStream file = Files.newInputStream(path)) {
                 Progress progress = Progress.forInput(err, Files.size(path));
                 try {
-                    return TraceParser.parse(file, input, clock, progress);
+                    return TraceParser.parse(file, input, clock, progress, sortWindow);
                 } finally {
                     if (progress != null) {
                         progress.done();

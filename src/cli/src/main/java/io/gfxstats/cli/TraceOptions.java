@@ -1,6 +1,7 @@
 package io.gfxstats.cli;
 
 import io.gfxstats.trace.ClockOffset;
+import io.gfxstats.trace.TraceReader;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +19,7 @@ import java.util.Optional;
  * @param failAbove the janky-percent threshold, -1 for none
  */
 record TraceOptions(String input, Platform platform, List<String> processes, ClockOffset clock, Format format,
-                    Path outPath, long refresh, double failAbove) {
+                    Path outPath, long refresh, double failAbove, int sortWindow) {
 
     enum Format { SUMMARY, CSV, JSON, SQLITE, DUMPSYS, PROTO }
 
@@ -27,7 +28,7 @@ record TraceOptions(String input, Platform platform, List<String> processes, Clo
     static final String SYNOPSIS =
             "trace FILE|- [--platform auto|ohos|android] [--process NAME|PID]... [--clock-offset auto|none|NS]"
             + " [--format summary|csv|json|sqlite|dumpsys|proto] [--out PATH] [--refresh-interval NS]"
-            + " [--fail-on-janky-percent P]   frames of an OpenHarmony/Android text trace";
+            + " [--fail-on-janky-percent P] [--sort-window N]   frames of an OpenHarmony/Android text trace";
 
     static void help(PrintStream out) {
         out.println("usage: gfxstats trace FILE|- [options]");
@@ -45,6 +46,8 @@ record TraceOptions(String input, Platform platform, List<String> processes, Clo
         out.println("  --refresh-interval NS      Android frame period and the trackers' refresh interval");
         out.println("                             (default: 60 Hz for Android frames, the frames' median period for dumpsys)");
         out.println("  --fail-on-janky-percent P  exit 3 when a selected process has more than P% janky frames");
+        out.println("  --sort-window N            marker lines held to put the trace in time order (default "
+                + TraceReader.SORT_WINDOW + ", at most " + TraceReader.MAX_SORT_WINDOW + ")");
     }
 
     /** The options of {@code args}; empty when they ask for help ({@code --help}, {@code -h}). */
@@ -57,6 +60,7 @@ record TraceOptions(String input, Platform platform, List<String> processes, Clo
         Path outPath = null;
         long refresh = 0;
         double failAbove = -1;
+        int sortWindow = TraceReader.SORT_WINDOW;
         boolean optionsEnded = false;
         for (int i = 0; i < args.length; i++) {
             if (optionsEnded || !args[i].startsWith("--") || args[i].equals("-")) {
@@ -96,6 +100,7 @@ record TraceOptions(String input, Platform platform, List<String> processes, Clo
                 case "--out" -> outPath = Path.of(value);
                 case "--refresh-interval" -> refresh = Args.refreshInterval(value);
                 case "--fail-on-janky-percent" -> failAbove = percent(value);
+                case "--sort-window" -> sortWindow = sortWindow(value);
                 default -> throw new UsageException("unknown option '" + arg + "' (try: gfxstats trace --help)");
             }
         }
@@ -115,7 +120,7 @@ record TraceOptions(String input, Platform platform, List<String> processes, Clo
             }
         }
         return Optional.of(new TraceOptions(input, platform, List.copyOf(processes), clock, format, outPath, refresh,
-                failAbove));
+                failAbove, sortWindow));
     }
 
     private static <E extends Enum<E>> E choice(Class<E> type, String option, String value) throws UsageException {
@@ -129,6 +134,19 @@ record TraceOptions(String input, Platform platform, List<String> processes, Clo
             names.add(e.name().toLowerCase(Locale.ROOT));
         }
         throw new UsageException(option + " takes one of " + String.join(", ", names) + ", got '" + value + "'");
+    }
+
+    private static int sortWindow(String value) throws UsageException {
+        try {
+            int n = Integer.parseInt(value.trim());
+            if (n >= 1 && n <= TraceReader.MAX_SORT_WINDOW) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new UsageException("--sort-window must be a whole number of lines from 1 to " + TraceReader.MAX_SORT_WINDOW
+                + ", got '" + value + "'");
     }
 
     private static double percent(String value) throws UsageException {

@@ -4,14 +4,17 @@ import java.util.ArrayDeque;
 import java.util.PriorityQueue;
 
 /**
- * Puts marker lines in timestamp order within a window of {@link #LINES} lines, as trace_streamer
+ * Puts marker lines in timestamp order within a window of lines ({@link #LINES} by default), as trace_streamer
  * sorts a trace by timestamp before its frame rules run: a few lines swapped by the kernel's
  * per-CPU buffers no longer change the frames. Lines are copied into a pool of reused entries, so
  * the window allocates nothing once it is full. A line older than one already delivered (out of
  * order by more than the window) is delivered as it comes and counted.
  */
 final class MarkerWindow {
+    /** The default window: enough for the few lines per-CPU buffers swap. */
     static final int LINES = 1024;
+    /** The widest window: about 200 bytes a line held, so at most some 200 MB. */
+    static final int MAX_LINES = 1 << 20;
 
     /** One held line: a copy of its bytes and the decoded fields, as offsets into the copy. */
     private static final class Held {
@@ -33,14 +36,21 @@ final class MarkerWindow {
 
     private final MarkerSink sink;
     private final MarkerLine out = new MarkerLine();
-    private final PriorityQueue<Held> window = new PriorityQueue<>(LINES + 1,
-            (a, b) -> a.ts != b.ts ? Long.compare(a.ts, b.ts) : Long.compare(a.seq, b.seq));
+    private final int lines;
+    private final PriorityQueue<Held> window;
     private final ArrayDeque<Held> free = new ArrayDeque<>();
     private long seq;
     private long delivered = Long.MIN_VALUE;
     private long late;
 
-    MarkerWindow(MarkerSink sink) {
+    MarkerWindow(MarkerSink sink, int lines) {
+        if (lines < 1 || lines > MAX_LINES) {
+            throw new IllegalArgumentException("sort window must be 1 to " + MAX_LINES + " lines, got " + lines);
+        }
+        this.lines = lines;
+        // Sized for the default window; a wider one grows as lines come.
+        this.window = new PriorityQueue<>(Math.min(lines, LINES) + 1,
+                (a, b) -> a.ts != b.ts ? Long.compare(a.ts, b.ts) : Long.compare(a.seq, b.seq));
         this.sink = sink;
     }
 
@@ -69,7 +79,7 @@ final class MarkerWindow {
         h.nameEnd = m.nameEnd - from;
         h.value = m.value;
         window.add(h);
-        if (window.size() > LINES) {
+        if (window.size() > lines) {
             deliver(window.poll());
         }
     }

@@ -37,6 +37,7 @@ public final class TraceFrames {
         for (Map.Entry<Integer, List<TraceFrame>> e : byPid.entrySet()) {
             List<TraceFrame> frames = e.getValue();
             frames.sort(Comparator.comparingLong(TraceFrame::timelineStart).thenComparingInt(TraceFrame::actualRow));
+            androidVerdicts(frames, androidPeriod);
             out.add(new ProcessFrames(names.getOrDefault(e.getKey(), "pid " + e.getKey()), e.getKey(), List.copyOf(frames)));
         }
         return out;
@@ -171,6 +172,34 @@ public final class TraceFrames {
             return "late-pickup";
         }
         return "none";
+    }
+
+    /**
+     * Whether each Android frame is janky, as Android's jank tracker says - the one dumpsys and
+     * proto run on the same frames, in the same order, with the same refresh interval when the
+     * process has only Android frames: so the summary, CSV, JSON, dumpsys, proto and
+     * {@code report --trace} count the same janky frames. It differs from "ended after vsync +
+     * period" in one case: a frame ending exactly at its deadline is janky (Android's test is
+     * "completed before the deadline").
+     */
+    private static void androidVerdicts(List<TraceFrame> frames, long refresh) {
+        if (frames.stream().noneMatch(f -> f.role().equals("android"))) {
+            return;
+        }
+        FrameInfos.Verdicts tracker = new FrameInfos.Verdicts(refresh);
+        for (int i = 0; i < frames.size(); i++) {
+            TraceFrame f = frames.get(i);
+            Boolean verdict = tracker.janky(f);
+            if (verdict == null || !f.role().equals("android")) {
+                continue;
+            }
+            boolean janky = verdict;
+            String why = !janky ? "none" : f.appEnd() > f.expectedEnd() ? "app-late" : "render-late";
+            frames.set(i, new TraceFrame(f.role(), f.process(), f.pid(), f.tid(), f.vsyncId(), f.frameIndex(),
+                    f.appStart(), f.appEnd(), f.expectedStart(), f.expectedEnd(), f.renderStart(), f.renderEnd(),
+                    f.renderExpectedStart(), f.renderExpectedEnd(), f.gpuDur(), f.timelineStart(), f.timelineEnd(),
+                    f.period(), janky ? FrameTable.FLAG_JANKY : FrameTable.FLAG_ON_TIME, why, f.linked(), f.actualRow()));
+        }
     }
 
     private static void android(Trace trace, Map<Integer, List<TraceFrame>> byPid, Map<Integer, String> names,

@@ -30,8 +30,14 @@ public final class TraceParser implements MarkerSink {
     /** Parses a whole trace; see {@link TraceReader#read}. */
     public static Trace parse(InputStream in, String source, ClockOffset clock, LongConsumer progress)
             throws IOException, TraceFormatException {
+        return parse(in, source, clock, progress, TraceReader.SORT_WINDOW);
+    }
+
+    /** As {@link #parse(InputStream, String, ClockOffset, LongConsumer)}, sorting in a window of {@code sortWindow} lines. */
+    public static Trace parse(InputStream in, String source, ClockOffset clock, LongConsumer progress, int sortWindow)
+            throws IOException, TraceFormatException {
         TraceParser parser = new TraceParser();
-        TraceReader.Stats stats = TraceReader.read(in, source, parser, progress);
+        TraceReader.Stats stats = TraceReader.read(in, source, parser, progress, sortWindow);
         if (!stats.hasEvents()) {
             throw new TraceFormatException(source + ": no ftrace event lines"
                     + " ('<task>-<tid> (<tgid>) [<cpu>] <flags> <sec>.<frac>: <event>: ...'): not a text trace");

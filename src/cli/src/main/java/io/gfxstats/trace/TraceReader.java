@@ -47,12 +47,14 @@ public final class TraceReader {
     private long lastTs = Long.MIN_VALUE;
 
     private final MarkerWindow window;
-    /** Marker lines held to put them in timestamp order. */
+    /** Marker lines held to put them in timestamp order, by default. */
     public static final int SORT_WINDOW = MarkerWindow.LINES;
+    /** The widest sort window. */
+    public static final int MAX_SORT_WINDOW = MarkerWindow.MAX_LINES;
 
-    private TraceReader(String source, MarkerSink sink) {
+    private TraceReader(String source, MarkerSink sink, int sortWindow) {
         this.source = source;
-        this.window = new MarkerWindow(sink);
+        this.window = new MarkerWindow(sink, sortWindow);
         this.header = new RowHeader(source);
     }
 
@@ -70,7 +72,13 @@ public final class TraceReader {
      */
     public static Stats read(InputStream in, String source, MarkerSink sink, LongConsumer progress)
             throws IOException, TraceFormatException {
-        TraceReader reader = new TraceReader(source, sink);
+        return read(in, source, sink, progress, SORT_WINDOW);
+    }
+
+    /** As {@link #read(InputStream, String, MarkerSink, LongConsumer)}, sorting in a window of {@code sortWindow} lines. */
+    public static Stats read(InputStream in, String source, MarkerSink sink, LongConsumer progress, int sortWindow)
+            throws IOException, TraceFormatException {
+        TraceReader reader = new TraceReader(source, sink, sortWindow);
         new LineScanner(source).scan(in, reader::line, progress);
         reader.window.finish();
         return new Stats(reader.eventLines, reader.markerLines, reader.droppedMarkers, reader.firstTs, reader.lastTs,

@@ -36,6 +36,44 @@ class TimelineClassifyCommandTest {
                 + "\"severity\":\"partial\",\"surfaces\":[]}\n", run.out());
     }
 
+    /** A late frame, finished in time, ready before the previous latch (20); display on time; on cadence. */
+    private static String readyBeforeLatch(String lastExpected) {
+        return "{\"token\":1,\"prediction\":\"valid\",\"predicted\":{\"start\":22,\"end\":30,\"present\":40},"
+                + "\"actual\":{\"start\":22,\"end\":26,\"present\":40},\"refresh_period\":11,\"render_period\":11,"
+                + "\"surfaces\":[{\"token\":7,\"prediction\":\"valid\",\"predicted\":{\"start\":5,\"end\":16,"
+                + "\"present\":29},\"actual\":{\"start\":5,\"end\":16},\"last_latch_time\":20" + lastExpected + "}]}\n";
+    }
+
+    private static String surfaceJank(CliRun run) {
+        assertEquals(0, run.exit(), run.stderr());
+        String out = run.out();
+        String marker = "\"surfaces\":[{\"token\":7,\"jank\":";
+        int s = out.indexOf(marker);
+        assertTrue(s >= 0, out);
+        return out.substring(s + marker.length(), out.indexOf(']', s + marker.length()) + 1);
+    }
+
+    @Test
+    void shouldApplyTheBufferStuffingFixOfAndroid16Qpr2OnlyWhenAskedFor() throws Exception {
+        // Android 16 as released: ready before the previous latch is enough.
+        assertEquals("[\"BufferStuffing\"]", surfaceJank(classify(readyBeforeLatch(""))));
+        assertEquals("[\"BufferStuffing\"]", surfaceJank(classify(readyBeforeLatch(""), "--android", "16")));
+        // QPR2: the previous frame was due at 18, well before this frame's vsync (29): the queue was
+        // not stuffed, SurfaceFlinger started late.
+        assertEquals("[\"SurfaceFlingerScheduling\"]",
+                surfaceJank(classify(readyBeforeLatch(",\"last_expected_present\":18"), "--android", "16-qpr2")));
+        assertEquals("[\"SurfaceFlingerScheduling\"]", surfaceJank(classify(readyBeforeLatch(""), "--android", "16-qpr2")));
+        // QPR2: the previous frame was due at this frame's vsync: stuffed.
+        assertEquals("[\"BufferStuffing\"]",
+                surfaceJank(classify(readyBeforeLatch(",\"last_expected_present\":29"), "--android", "16-qpr2")));
+        // Android 16 ignores the field.
+        assertEquals("[\"BufferStuffing\"]", surfaceJank(classify(readyBeforeLatch(",\"last_expected_present\":18"))));
+
+        CliRun bad = classify(readyBeforeLatch(""), "--android", "17");
+        assertEquals(Command.EXIT_ERROR, bad.exit());
+        assertTrue(bad.onlyErrorLine().contains("option --android must be 16 or 16-qpr2, got '17'"), bad.stderr());
+    }
+
     @Test
     void shouldUseAndroidsMillisecondThresholdsByDefault() throws Exception {
         CliRun run = CliRun.command(new TimelineCommand(), D3 + "\n", "classify", "-");

@@ -27,7 +27,10 @@ class TimelinePerfettoCommandTest {
         assertEquals(1, run.out().lines().count(), run.out());
         com.google.gson.JsonObject o = com.google.gson.JsonParser.parseString(run.out()).getAsJsonObject();
         assertEquals(1, o.get("surfaceFrames").getAsInt());
-        com.google.gson.JsonObject p = o.getAsJsonArray("processes").get(0).getAsJsonObject();
+        // Processes in pid order: SurfaceFlinger's (666, its display frames) first.
+        assertEquals(666, o.getAsJsonArray("processes").get(0).getAsJsonObject().get("pid").getAsInt());
+        assertEquals(2, o.get("totalFrames").getAsInt(), "one app frame and one display frame");
+        com.google.gson.JsonObject p = o.getAsJsonArray("processes").get(1).getAsJsonObject();
         assertEquals("com.example.app", p.get("process").getAsString());
         assertEquals(1001, p.get("pid").getAsInt());
         assertEquals(1, p.get("totalFrames").getAsInt());
@@ -48,7 +51,9 @@ class TimelinePerfettoCommandTest {
         CliRun run = CliRun.main("timeline", "perfetto", file.toString());
         assertEquals(0, run.exit(), run.stderr());
         String out = run.out();
-        assertTrue(out.startsWith("FrameTimeline: 1 surface frames, 1 display frames, 1 processes\n"), out);
+        assertTrue(out.startsWith("FrameTimeline: 1 surface frames, 1 display frames, 2 processes\n"), out);
+        assertTrue(out.contains("Process pid 666 (pid 666)\n  total_frames = 1\n  missed_frames = 1\n"
+                + "  missed_app_frames = 0\n  missed_sf_frames = 1\n"), "SurfaceFlinger's block: " + out);
         assertTrue(out.contains("Process com.example.app (pid 1001)\n  total_frames = 1\n  missed_frames = 1\n"
                 + "  missed_app_frames = 0\n  missed_sf_frames = 1\n"), out);
         assertTrue(out.contains("  Layer SurfaceView[com.example.app]\n    jankTag \"Other Jank\" = 1\n"

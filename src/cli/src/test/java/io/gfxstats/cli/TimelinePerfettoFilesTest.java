@@ -48,7 +48,7 @@ class TimelinePerfettoFilesTest {
         Files.write(cut, Arrays.copyOf(whole, whole.length - 4));
         CliRun run = CliRun.main("timeline", "perfetto", cut.toString());
         assertEquals(1, run.exit(), run.stderr());
-        assertTrue(run.out().startsWith("FrameTimeline: 3 surface frames, 3 display frames, 1 processes\n"), run.out());
+        assertTrue(run.out().startsWith("FrameTimeline: 3 surface frames, 3 display frames, 2 processes\n"), run.out());
         assertTrue(run.out().contains("  total_frames = 3\n"), run.out());
         String note = run.onlyErrorLine();
         assertTrue(note.startsWith("gfxstats timeline: " + cut + ": read up to the cut; the trace ends inside packet 19"

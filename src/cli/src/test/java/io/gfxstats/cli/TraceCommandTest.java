@@ -211,6 +211,26 @@ class TraceCommandTest {
     }
 
     @Test
+    void shouldWidenTheSortWindowOnRequest() throws Exception {
+        StringBuilder text = new StringBuilder();
+        // 1,026 lines after it, the E that belongs first: out of order by more than the default window.
+        for (int i = 0; i <= 1025; i++) {
+            text.append(String.format(java.util.Locale.ROOT,
+                    "RenderThread-77 (77) [002] .... 20.%06d: tracing_mark_write: B|77|x%n", i + 10));
+        }
+        text.append("RenderThread-77 (77) [002] .... 20.000001: tracing_mark_write: E|77\n");
+        Path file = dir.resolve("late.ftrace");
+        Files.writeString(file, text);
+        CliRun narrow = CliRun.main("trace", file.toString(), "--clock-offset", "none");
+        assertTrue(narrow.stderr().contains("1 marker line is out of time order by more than 1024 lines; read where they"
+                + " stand (widen with --sort-window N)"), narrow.stderr());
+        CliRun wide = CliRun.main("trace", file.toString(), "--clock-offset", "none", "--sort-window", "4096");
+        assertFalse(wide.stderr().contains("out of time order"), wide.stderr());
+        assertEquals("gfxstats trace: --sort-window must be a whole number of lines from 1 to 1048576, got '0'",
+                CliRun.main("trace", file.toString(), "--sort-window", "0").onlyErrorLine());
+    }
+
+    @Test
     void shouldWriteDumpsysAndProtoForTheSameFrames() throws Exception {
         CliRun text = CliRun.main("trace", EXCERPT.toString(), "--format", "dumpsys", "--process", "render_service");
         assertEquals(0, text.exit(), text.stderr());

@@ -97,6 +97,42 @@ class AndroidTraceFramesTest {
         assertEquals(true, dumpsys.contains("Janky frames: 0 "), dumpsys);
     }
 
+    /**
+     * Vsync 7's frame ends exactly at its deadline (vsync + period). Android's jank tracker calls a
+     * frame on time only when it completed before the deadline, so it is janky - in the summary as
+     * in dumpsys, which replays the same frames through that tracker.
+     */
+    @Test
+    void shouldCountJankyFramesAsAndroidsJankTrackerDoes(@TempDir Path dir) throws Exception {
+        long period = 16_666_000L;
+        TraceText t = new TraceText();
+        t.api19 = false;
+        t.b(1_000_000_000L, UI, UI, "Choreographer#onVsync 6").e(1_000_100_000L, UI, UI);
+        t.b(1_000_200_000L, UI, UI, "Choreographer#doFrame 6").e(1_005_000_000L, UI, UI);
+        t.b(1_005_100_000L, UI, RT, "DrawFrames 6").e(1_010_000_000L, UI, RT);
+        t.b(1_017_000_000L, UI, UI, "Choreographer#onVsync 7").e(1_017_100_000L, UI, UI);
+        t.b(1_020_000_000L, UI, UI, "Choreographer#doFrame 7").e(1_022_000_000L, UI, UI);
+        t.b(1_022_100_000L, UI, RT, "DrawFrames 7").e(1_017_000_000L + period, UI, RT);
+        Trace trace = TraceParser.parse(new ByteArrayInputStream(t.text().getBytes(StandardCharsets.UTF_8)), "t",
+                ClockOffset.NONE, null);
+        List<TraceFrame> frames = TraceFrames.of(trace, period).get(0).frames();
+        assertEquals(List.of(0, 1), frames.stream().map(TraceFrame::flag).toList());
+        assertEquals(List.of("none", "render-late"), frames.stream().map(TraceFrame::jankReason).toList());
+        Path file = dir.resolve("deadline.atrace");
+        Files.writeString(file, t.text());
+        String[] common = {"trace", file.toString(), "--clock-offset", "none", "--refresh-interval", Long.toString(period)};
+        String summary = run(common);
+        String dumpsys = run(concat(common, "--format", "dumpsys"));
+        assertEquals(true, summary.contains("\nFrames: 2 (") && summary.contains("\nJanky frames: 1 (50.00%)\n"), summary);
+        assertEquals(true, dumpsys.contains("\nTotal frames rendered: 2\nJanky frames: 1 "), dumpsys);
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
     private static String run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -115,6 +115,19 @@ class TraceFilesTest {
     }
 
     @Test
+    void shouldSortLinesFartherOutOfOrderInAWiderWindow() throws Exception {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i <= TraceReader.SORT_WINDOW + 1; i++) {
+            text.append(row(String.format(java.util.Locale.ROOT, "20.%06d", i + 10), "B|77|x")).append('\n');
+        }
+        text.append(row("20.000001", "E|77")).append('\n');
+        byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
+        assertEquals(1, TraceReader.read(new ByteArrayInputStream(bytes), "t", m -> { }, null).unsortedLines());
+        assertEquals(0, TraceReader.read(new ByteArrayInputStream(bytes), "t", m -> { }, null, 2 * TraceReader.SORT_WINDOW)
+                .unsortedLines());
+    }
+
+    @Test
     void shouldCountLinesOutOfOrderByMoreThanTheWindow() throws Exception {
         StringBuilder text = new StringBuilder();
         for (int i = 0; i <= TraceReader.SORT_WINDOW + 1; i++) {

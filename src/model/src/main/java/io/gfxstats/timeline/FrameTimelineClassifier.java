@@ -8,9 +8,29 @@ package io.gfxstats.timeline;
  */
 public final class FrameTimelineClassifier {
     private final Thresholds thresholds;
+    private final boolean bufferStuffingFix;
 
+    /** Android 16's rules, as released (April 2025). */
     public FrameTimelineClassifier(Thresholds thresholds) {
+        this(thresholds, false);
+    }
+
+    /**
+     * With {@code bufferStuffingFix}, Android 16 QPR2's rule behind SurfaceFlinger's
+     * {@code buffer_stuffing_fix} flag: a late SurfaceFrame that was ready before the previous
+     * latch is Buffer Stuffing only if the layer's previous frame was due at this frame's vsync
+     * or later ({@link SurfaceFrame#lastExpectedPresent}); otherwise the queue was not stuffed,
+     * SurfaceFlinger started late, and the frame is judged as any other late frame (SurfaceFlinger
+     * Scheduling or Prediction Error when it finished in time).
+     */
+    public FrameTimelineClassifier(Thresholds thresholds, boolean bufferStuffingFix) {
         this.thresholds = java.util.Objects.requireNonNull(thresholds, "thresholds");
+        this.bufferStuffingFix = bufferStuffingFix;
+    }
+
+    /** Whether Android 16 QPR2's {@code buffer_stuffing_fix} rule applies. */
+    public boolean bufferStuffingFix() {
+        return bufferStuffingFix;
     }
 
     public Thresholds thresholds() {
@@ -135,7 +155,10 @@ public final class FrameTimelineClassifier {
                 sf.jank = JankType.UNKNOWN;
             }
         } else if (sf.present == PresentMetadata.LATE) {
-            if (sf.lastLatchTime != 0 && sf.predictedEnd <= sf.lastLatchTime) {
+            boolean readyBeforePreviousLatch = sf.lastLatchTime != 0 && sf.predictedEnd <= sf.lastLatchTime;
+            boolean dueLastFrame = !bufferStuffingFix || (sf.lastExpectedPresent != 0
+                    && sf.predictedPresent - thresholds.presentNs() < sf.lastExpectedPresent);
+            if (readyBeforePreviousLatch && dueLastFrame) {
                 // Stuffed queue: the frame may have waited on dequeue; give it one period from the
                 // previous latch before calling it late.
                 sf.jank |= JankType.BUFFER_STUFFING;

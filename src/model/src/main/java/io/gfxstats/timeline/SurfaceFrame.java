@@ -16,6 +16,12 @@ public final class SurfaceFrame {
     long actualEnd;
     PresentState presentState = PresentState.PRESENTED;
     long lastLatchTime;
+    /**
+     * The expected present of the layer's previously latched frame (0: none). Read only by
+     * Android 16 QPR2's {@code buffer_stuffing_fix} rule; not part of {@link #set}, whose callers
+     * predate it.
+     */
+    long lastExpectedPresent;
 
     // results
     int jank;
@@ -38,6 +44,13 @@ public final class SurfaceFrame {
         this.actualEnd = actualEnd;
         this.presentState = presentState;
         this.lastLatchTime = lastLatchTime;
+        this.lastExpectedPresent = 0;
+        return this;
+    }
+
+    /** Sets the expected present of the layer's previously latched frame (0: none); call after {@link #set}. */
+    public SurfaceFrame lastExpectedPresent(long expectedPresent) {
+        this.lastExpectedPresent = expectedPresent;
         return this;
     }
 

@@ -98,13 +98,31 @@ public final class TimelineCounters implements TimelineSink {
      */
     public static void count(TimelineSink sink, Prediction prediction, PresentState state, int jank, PresentMetadata present,
             FinishMetadata finish, Severity severity, long presentDelayNs, boolean delayKnown, boolean displayKnown) {
+        count(sink, prediction, state, jank, present, finish, severity, presentDelayNs, delayKnown, displayKnown, false);
+    }
+
+    /**
+     * Counts one frame as a trace recorded it. SurfaceFlinger classifies nothing without a
+     * prediction, but a trace carries whatever jank and present type the frame was written with,
+     * and Perfetto counts those whatever the prediction type (PREDICTION_UNKNOWN included): here
+     * they are counted too, under {@link TimelineCounter#PREDICTION_NONE}.
+     */
+    public static void countTraced(TimelineSink sink, Prediction prediction, PresentState state, int jank,
+            PresentMetadata present, FinishMetadata finish, Severity severity, long presentDelayNs, boolean delayKnown,
+            boolean displayKnown) {
+        count(sink, prediction, state, jank, present, finish, severity, presentDelayNs, delayKnown, displayKnown, true);
+    }
+
+    private static void count(TimelineSink sink, Prediction prediction, PresentState state, int jank, PresentMetadata present,
+            FinishMetadata finish, Severity severity, long presentDelayNs, boolean delayKnown, boolean displayKnown,
+            boolean traced) {
         sink.incrementTimeline(TimelineCounter.FRAMES.ordinal());
         sink.incrementTimeline((switch (prediction) {
             case VALID -> TimelineCounter.PREDICTION_VALID;
             case EXPIRED -> TimelineCounter.PREDICTION_EXPIRED;
             case NONE -> TimelineCounter.PREDICTION_NONE;
         }).ordinal());
-        if (prediction == Prediction.NONE) {
+        if (prediction == Prediction.NONE && !traced) {
             return;
         }
         sink.incrementTimeline(TimelineCounter.TIMELINE_FRAMES.ordinal());

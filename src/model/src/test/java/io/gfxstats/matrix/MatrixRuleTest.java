@@ -20,11 +20,10 @@ class MatrixRuleTest {
 
     /**
      * Spec 1.4 table: refresh, I (float ns) and the smallest integer TOTAL_DURATION (ns) giving
-     * 1 dropped frame, NORMAL, MIDDLE, HIGH and FROZEN; one nanosecond less stays below. The
-     * first column differs from the spec's table at 60 Hz (25000002, spec 24999999) and 120 Hz
-     * (12500001, spec 12500000): there (T - I) / I is the float just below 0.5, 0.49999997f, which
-     * Java's Math.round (Java 7+, Android 7+ where Matrix 2.1 runs) rounds to 0; the spec's table
-     * used floor(d + 0.5f) in float, which rounds it up.
+     * 1 dropped frame, NORMAL, MIDDLE, HIGH and FROZEN; one nanosecond less stays below. At 60 Hz
+     * (25000002) and 120 Hz (12500001) the first column sits where (T - I) / I is the float just
+     * below 0.5, 0.49999997f, which Java's Math.round (Java 7+, Android 7+ where Matrix 2.1 runs)
+     * rounds to 0.
      */
     @ParameterizedTest
     @CsvSource({
@@ -45,6 +44,15 @@ class MatrixRuleTest {
             assertEquals(levels[i] - 1, MatrixRule.level(MatrixRule.droppedFrames21(firsts[i] - 1, refresh)),
                     "below " + firsts[i]);
         }
+    }
+
+    /** Spec 1.4's example: a 400 ms frame is 23 dropped frames (MIDDLE) at 60 Hz and 47 (FROZEN) at 120 Hz. */
+    @org.junit.jupiter.api.Test
+    void shouldPutAFourHundredMillisecondFrameInMiddleAtSixtyAndFrozenAtOneTwentyHertz() {
+        assertEquals(23, MatrixRule.droppedFrames21(400_000_000L, 60f));
+        assertEquals(MatrixRule.MIDDLE, MatrixRule.level(MatrixRule.droppedFrames21(400_000_000L, 60f)));
+        assertEquals(47, MatrixRule.droppedFrames21(400_000_000L, 120f));
+        assertEquals(MatrixRule.FROZEN, MatrixRule.level(MatrixRule.droppedFrames21(400_000_000L, 120f)));
     }
 
     /** docs/scenes.md's table of levels at different refresh rates is what the rule computes. */

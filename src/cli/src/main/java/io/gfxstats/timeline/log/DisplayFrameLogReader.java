@@ -1,28 +1,38 @@
 package io.gfxstats.timeline.log;
 
 import io.gfxstats.timeline.DisplayFrame;
-import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.Reader;
 
 /**
  * Reads the display frames of a frame log (the JSON Lines of {@code gfxstats timeline classify},
  * docs/frametimeline.md) one at a time, with the compositor feed's {@code output} and
- * {@code msc}; surfaces are checked and skipped. For {@code gfxstats timeline feed}.
+ * {@code msc}; surfaces are checked and skipped. For {@code gfxstats timeline feed}. Lines are
+ * bounded as classify's are ({@link FrameLogClassifier#MAX_LINE_CHARS}): one endless line is
+ * refused, not read into the heap.
  */
 public final class DisplayFrameLogReader {
-    private final BufferedReader in;
+    private final BoundedLineReader in;
     private final FrameLogParser parser = new FrameLogParser();
     private final FrameLogLine line = new FrameLogLine();
     private long lineNumber;
 
-    public DisplayFrameLogReader(BufferedReader in) {
-        this.in = in;
+    public DisplayFrameLogReader(Reader in) {
+        this.in = new BoundedLineReader(in, FrameLogClassifier.MAX_LINE_CHARS);
     }
 
     /** Reads the next non-blank line; false at the end. */
     public boolean next() throws IOException, FrameLogException {
-        String text;
-        while ((text = in.readLine()) != null) {
+        while (true) {
+            String text;
+            try {
+                text = in.readLine();
+            } catch (BoundedLineReader.LineTooLongException e) {
+                throw new FrameLogException(lineNumber + 1, e.getMessage());
+            }
+            if (text == null) {
+                return false;
+            }
             lineNumber++;
             if (!text.isBlank()) {
                 parser.parse(text, lineNumber, line);
@@ -30,7 +40,6 @@ public final class DisplayFrameLogReader {
                 return true;
             }
         }
-        return false;
     }
 
     public long lineNumber() {

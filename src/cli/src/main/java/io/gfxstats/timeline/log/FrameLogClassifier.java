@@ -21,7 +21,12 @@ public final class FrameLogClassifier {
     private final FrameTimelineClassifier classifier;
 
     public FrameLogClassifier(Thresholds thresholds) {
-        this.classifier = new FrameTimelineClassifier(thresholds);
+        this(thresholds, false);
+    }
+
+    /** With {@code bufferStuffingFix}, Android 16 QPR2's rule (see {@link FrameTimelineClassifier}). */
+    public FrameLogClassifier(Thresholds thresholds, boolean bufferStuffingFix) {
+        this.classifier = new FrameTimelineClassifier(thresholds, bufferStuffingFix);
     }
 
     /** The longest line read: a frame with a few thousand surfaces. */

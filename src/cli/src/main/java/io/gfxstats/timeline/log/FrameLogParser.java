@@ -24,7 +24,7 @@ final class FrameLogParser {
     private static final Set<String> DISPLAY_KEYS = Set.of("token", "prediction", "predicted", "actual", "gpu_fence",
             "refresh_period", "render_period", "surfaces", "output", "msc");
     private static final Set<String> SURFACE_KEYS = Set.of("token", "layer", "prediction", "predicted", "actual",
-            "present_state", "last_latch_time");
+            "present_state", "last_latch_time", "last_expected_present");
     private static final Set<String> TIMES = Set.of("start", "end", "present");
     private static final Set<String> SURFACE_ACTUAL = Set.of("start", "end");
 
@@ -77,6 +77,8 @@ final class FrameLogParser {
                 JsonElement latch = s.get("last_latch_time");
                 long lastLatch = latch == null ? 0 : nanos(latch, where + "last_latch_time");
                 sf.set(0, sp, sPredicted[0], sPredicted[1], sPredicted[2], sActual[0], sActual[1], state, lastLatch);
+                JsonElement lastExpected = s.get("last_expected_present");
+                sf.lastExpectedPresent(lastExpected == null ? 0 : nanos(lastExpected, where + "last_expected_present"));
                 into.surfaceCount = i + 1;
             }
         }

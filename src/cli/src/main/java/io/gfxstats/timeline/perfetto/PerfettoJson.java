@@ -24,6 +24,10 @@ public final class PerfettoJson {
         root.addProperty("surfaceFrames", report.surfaceFrames());
         root.addProperty("displayFrames", report.displayFrames());
         root.addProperty("unpairedEnds", report.result().unpairedEnds());
+        // The metric's top level: per-process counts summed (SurfaceFlinger's display frames included).
+        root.addProperty("totalFrames", report.sumOver(ProcessMetric::totalFrames));
+        root.addProperty("missedAppFrames", report.sumOver(ProcessMetric::missedAppFrames));
+        root.addProperty("droppedFrames", report.sumOver(ProcessMetric::droppedFrames));
         JsonArray processes = new JsonArray();
         for (ProcessMetric m : report.processes().values()) {
             JsonObject p = new JsonObject();

@@ -88,6 +88,10 @@ public final class PerfettoReport implements SliceSink {
             case ACTUAL_DISPLAY, EXPECTED_DISPLAY -> {
                 if (s.kind() == FrameSlice.Kind.ACTUAL_DISPLAY) {
                     actualDisplays++;
+                    // The metric reads every actual timeline slice, display frames too: they make
+                    // the block of SurfaceFlinger's own process (its CPU/GPU deadline misses,
+                    // stuffing, dropped display frames).
+                    addMetric(s);
                     actualDisplayEnds.put(s.token(), s.end());
                 } else {
                     expectedDisplayEnds.put(s.token(), s.end());
@@ -183,7 +187,7 @@ public final class PerfettoReport implements SliceSink {
         } else {
             delayKnown = false;
         }
-        c.add(prediction, state, jank, present, finish, severity, delay, delayKnown, true);
+        TimelineCounters.countTraced(c, prediction, state, jank, present, finish, severity, delay, delayKnown, true);
     }
 
     /** Actual display frames read (SurfaceFlinger's own). */
@@ -221,6 +225,18 @@ public final class PerfettoReport implements SliceSink {
         return result.processNames().getOrDefault(pid, "pid " + pid);
     }
 
+    /**
+     * A per-process count summed over the processes, as the metric's top level sums them (a token
+     * seen in two processes counts twice).
+     */
+    public long sumOver(java.util.function.ToIntFunction<ProcessMetric> count) {
+        long sum = 0;
+        for (ProcessMetric m : processes.values()) {
+            sum += count.applyAsInt(m);
+        }
+        return sum;
+    }
+
     /** The report as text. */
     public String text() {
         StringBuilder sb = new StringBuilder();
@@ -237,6 +253,9 @@ public final class PerfettoReport implements SliceSink {
             sb.append(", ").append(unknownJankBits).append(" frames with unknown jank bits");
         }
         sb.append('\n');
+        sb.append("All processes: total_frames = ").append(sumOver(ProcessMetric::totalFrames))
+                .append(", missed_app_frames = ").append(sumOver(ProcessMetric::missedAppFrames))
+                .append(", dropped_frames = ").append(sumOver(ProcessMetric::droppedFrames)).append('\n');
         for (ProcessMetric m : processes.values()) {
             sb.append('\n').append("Process ").append(processName(m.pid)).append(" (pid ").append(m.pid).append(")\n");
             sb.append("  total_frames = ").append(m.totalFrames()).append('\n');
