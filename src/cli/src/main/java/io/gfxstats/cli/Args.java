@@ -18,11 +18,13 @@ import java.util.Map;
  * Args.Parsed p = spec.parse(argv);
  * }</pre>
  *
- * The only command-line parser of the CLI (OneCopyTest keeps it so): commands that walk their
- * argv in order use its {@link Token}, {@link #next} and value readers.
+ * The only command-line parser of the CLI (OneCopyTest keeps it so): every command declares its
+ * options here and parses with {@link #parse}, so one set of rules holds everywhere and the help
+ * lists exactly what is declared (CommandLineRulesTest walks Main's registry). A repeated option is
+ * an error unless declared {@link #repeatable}.
  */
 final class Args {
-    private record Option(String name, String valueName, String help) {
+    private record Option(String name, String valueName, String help, boolean repeatable) {
         boolean takesValue() {
             return valueName != null;
         }
@@ -38,12 +40,17 @@ final class Args {
 
     /** An option without value. */
     Args flag(String name, String help) {
-        return add(new Option(name, null, help));
+        return add(new Option(name, null, help, false));
     }
 
     /** An option that takes one value, shown as {@code valueName} in the usage text. */
     Args value(String name, String valueName, String help) {
-        return add(new Option(name, valueName, help));
+        return add(new Option(name, valueName, help, false));
+    }
+
+    /** An option that takes one value and may be given more than once ({@link Parsed#values}). */
+    Args repeatable(String name, String valueName, String help) {
+        return add(new Option(name, valueName, help, true));
     }
 
     /** Allows positional arguments (none are allowed otherwise). */
@@ -59,15 +66,37 @@ final class Args {
         return this;
     }
 
+    /** The command these options belong to, as typed after {@code gfxstats} (e.g. "timeline feed"). */
+    String command() {
+        return command;
+    }
+
+    /** The declared option names, in declaration order (what the help must list). */
+    List<String> optionNames() {
+        return List.copyOf(options.keySet());
+    }
+
+    /** Whether {@code name} is declared with a value. */
+    boolean takesValue(String name) {
+        Option o = options.get(name);
+        return o != null && o.takesValue();
+    }
+
+    /** Whether {@code name} is declared as repeatable. */
+    boolean repeatable(String name) {
+        Option o = options.get(name);
+        return o != null && o.repeatable();
+    }
+
     /** One line per option, for the command's help text. */
     String optionsHelp() {
         StringBuilder sb = new StringBuilder();
         int width = 0;
         for (Option o : options.values()) {
-            width = Math.max(width, label(o).length());
+            width = Math.max(width, label(o).length() + (o.repeatable ? 4 : 0));
         }
         for (Option o : options.values()) {
-            String label = label(o);
+            String label = label(o) + (o.repeatable ? " ..." : "");
             sb.append("  ").append(label).append(" ".repeat(width - label.length() + 2)).append(o.help).append('\n');
         }
         return sb.toString();
@@ -80,31 +109,6 @@ final class Args {
 
     private static String label(Option o) {
         return o.takesValue() ? o.name + " " + o.valueName : o.name;
-    }
-
-    /*
-     * The walking half, for the commands that read their argv in order (synth, framestats, replay,
-     * trace): their messages predate parse() and their tests pin them ("--x needs a value", the
-     * last of a repeated option wins), so they take the same tokens one by one instead.
-     */
-
-    /** One argument: {@code --name=value} split at its first '=', anything else whole with no value. */
-    record Token(String name, String value) {
-        static Token of(String arg) {
-            int eq = arg.indexOf('=');
-            if (arg.startsWith("--") && eq > 0) {
-                return new Token(arg.substring(0, eq), arg.substring(eq + 1));
-            }
-            return new Token(arg, null);
-        }
-    }
-
-    /** {@code argv[i]}, the value of {@code option}, which must be there. */
-    static String next(String[] argv, int i, String option) throws UsageException {
-        if (i >= argv.length) {
-            throw new UsageException(option + " needs a value");
-        }
-        return argv[i];
     }
 
     /** The value of {@code --refresh-interval}: a positive number of nanoseconds. */
@@ -131,6 +135,7 @@ final class Args {
 
     Parsed parse(String[] argv) throws UsageException {
         Map<String, String> values = new HashMap<>();
+        Map<String, List<String>> repeated = new HashMap<>();
         List<String> positionals = new ArrayList<>();
         boolean help = false;
         boolean optionsEnded = false;
@@ -173,23 +178,29 @@ final class Args {
             if (option.takesValue() && value.isEmpty()) {
                 throw new UsageException("option " + name + " needs a non-empty value (" + option.valueName + ")");
             }
-            if (values.put(name, value) != null) {
+            if (option.repeatable) {
+                repeated.computeIfAbsent(name, n -> new ArrayList<>()).add(value);
+                values.put(name, value);
+            } else if (values.put(name, value) != null) {
                 throw new UsageException("option " + name + " given more than once");
             }
         }
-        return new Parsed(command, values, Collections.unmodifiableList(positionals), help);
+        return new Parsed(command, values, repeated, Collections.unmodifiableList(positionals), help);
     }
 
     /** The options and arguments of one command line. */
     static final class Parsed {
         private final String command;
         private final Map<String, String> values;
+        private final Map<String, List<String>> repeated;
         private final List<String> positionals;
         private final boolean help;
 
-        private Parsed(String command, Map<String, String> values, List<String> positionals, boolean help) {
+        private Parsed(String command, Map<String, String> values, Map<String, List<String>> repeated,
+                List<String> positionals, boolean help) {
             this.command = command;
             this.values = values;
+            this.repeated = repeated;
             this.positionals = positionals;
             this.help = help;
         }
@@ -205,6 +216,11 @@ final class Args {
         /** The option's value, or {@code null} when not given. */
         String value(String name) {
             return values.get(name);
+        }
+
+        /** Every value of a repeatable option, in command-line order; empty when not given. */
+        List<String> values(String name) {
+            return List.copyOf(repeated.getOrDefault(name, List.of()));
         }
 
         List<String> positionals() {

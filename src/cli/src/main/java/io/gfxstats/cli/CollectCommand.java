@@ -40,6 +40,11 @@ final class CollectCommand implements Command {
                 + " [--concurrency N] [--deadline SECONDS] [--retries N]";
     }
 
+    @Override
+    public List<Args> optionSpecs() {
+        return List.of(spec());
+    }
+
     private static Args spec() {
         return new Args("collect")
                 .value("--targets", "FILE|LIST", "targets file (one host:port or unix:/path per line, # comments;"

@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.util.Map;
+import java.util.List;
 
 /**
  * {@code gfxstats dump}: the daemon's {@code dumpsys graphicsstats} text, or with {@code --proto}
@@ -44,7 +45,12 @@ final class DumpCommand implements Command {
     @Override
     public String synopsis() {
         return "dump [--socket PATH] [--from FILE] [--proto] [--package NAME] [--format " + FORMAT_NAMES
-                + "] [--frametimeline]";
+                + "] [--frametimeline] [--deadline SECONDS]";
+    }
+
+    @Override
+    public List<Args> optionSpecs() {
+        return List.of(spec());
     }
 
     private static Args spec() {

@@ -19,6 +19,7 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
+import java.util.stream.Stream;
 
 /**
  * {@code gfxstats framestats [--proto | --check] [--refresh-interval NS] [--format F] FILE|-}:
@@ -55,100 +56,77 @@ final class FramestatsCommand implements Command {
     @Override
     public String synopsis() {
         return "framestats [--proto|--check|--matrix] [--refresh-interval NS] [--format " + DumpFormat.names()
-                + "|matrix-2.1|matrix-2.0] FILE|-   replay 'dumpsys gfxinfo <pkg> framestats' output";
+                + "|matrix-2.1|matrix-2.0]"
+                + " [--levels N,M,H,F] [--issue-lines] [--time MS] FILE|-   replay 'dumpsys gfxinfo <pkg> framestats' output";
     }
 
     @Override
-    public int run(String[] args, InputStream in, PrintStream out, PrintStream err) throws Exception {
-        Mode mode = Mode.TEXT;
-        long refresh = FramestatsReplay.DEFAULT_REFRESH_INTERVAL_NANOS;
+    public List<Args> optionSpecs() {
+        return List.of(spec());
+    }
+
+    private static Args spec() {
+        return new Args(NAME)
+                .positional("FILE|-")
+                .flag("--proto", "write one GraphicsStatsServiceDumpProto instead of text")
+                .flag("--check", "compare each replay with the statistics the device printed"
+                        + " (exit 1 if any window whose frames all fit in the dump differs)")
+                .value("--refresh-interval", "NS", "display refresh interval in nanoseconds (default "
+                        + FramestatsReplay.DEFAULT_REFRESH_INTERVAL_NANOS + "); used by the legacy accounting,"
+                        + " for 16-column input, and for rows without FrameInterval")
+                .value("--format", "F", "text layout of an Android release (" + DumpFormat.names()
+                        + "; default android14, android9 for 16-column input); with --matrix: matrix-2.1 (default)"
+                        + " or matrix-2.0, the keys, key order and arithmetic of that Matrix version")
+                .flag("--matrix", "print Tencent Matrix Trace_FPS reports, one JSON line per window with more than"
+                        + " 20 frames (scene = the window name; each row's refresh rate is 1e9 / its FrameInterval);"
+                        + " windows not reported are named on stderr")
+                .value("--levels", "N,M,H,F", "with --matrix: lower bounds of the NORMAL, MIDDLE, HIGH, FROZEN levels"
+                        + " (default " + MatrixLevels.DEFAULT + ")")
+                .flag("--issue-lines", "with --matrix: wrap each report as Matrix logs it:"
+                        + " tag[Trace_FPS]type[0];key[null];content[...]")
+                .value("--time", "MS", "with --matrix: the reports' time (epoch ms; default now)");
+    }
+
+    @Override
+    public int run(String[] argv, InputStream in, PrintStream out, PrintStream err) throws Exception {
+        Args spec = spec();
+        Args.Parsed args = spec.parse(argv);
+        if (args.help()) {
+            out.print(spec.help(synopsis(), "FILE|- is gfxinfo framestats output or a bare framestats CSV; - reads stdin."));
+            return 0;
+        }
+        if (Stream.of("--proto", "--check", "--matrix").filter(args::has).count() > 1) {
+            throw new UsageException("--proto, --check and --matrix exclude each other");
+        }
+        Mode mode = args.has("--proto") ? Mode.PROTO : args.has("--check") ? Mode.CHECK
+                : args.has("--matrix") ? Mode.MATRIX : Mode.TEXT;
+        long refresh = args.has("--refresh-interval") ? Args.refreshInterval(args.value("--refresh-interval"))
+                : FramestatsReplay.DEFAULT_REFRESH_INTERVAL_NANOS;
         DumpFormat format = null;
-        String formatName = null;
+        String formatName = args.value("--format");
         MatrixLevels levels = MatrixLevels.DEFAULT;
-        boolean issueLines = false;
-        Long time = null;
-        String input = null;
-        for (int i = 0; i < args.length; i++) {
-            Args.Token token = Args.Token.of(args[i]);
-            String arg = token.name();
-            String value = token.value();
-            switch (arg) {
-                case "-h", "--help" -> {
-                    out.println("usage: gfxstats " + synopsis());
-                    out.println();
-                    out.println("  FILE|-                 gfxinfo framestats output or a bare framestats CSV; - reads stdin");
-                    out.println("  --proto                write one GraphicsStatsServiceDumpProto instead of text");
-                    out.println("  --check                compare each replay with the statistics the device printed");
-                    out.println("                         (exit 1 if any window whose frames all fit in the dump differs)");
-                    out.println("  --refresh-interval NS  display refresh interval in nanoseconds (default "
-                            + FramestatsReplay.DEFAULT_REFRESH_INTERVAL_NANOS + "); used by the legacy");
-                    out.println("                         accounting, for 16-column input, and for rows without FrameInterval");
-                    out.println("  --format F             text layout of an Android release (" + DumpFormat.names() + ");");
-                    out.println("                         default android14, android9 for 16-column input");
-                    out.println("  --matrix               print Tencent Matrix Trace_FPS reports, one JSON line per window");
-                    out.println("                         with more than 20 frames (scene = the window name; each row's");
-                    out.println("                         refresh rate is 1e9 / its FrameInterval); Matrix 2.1 arithmetic");
-                    out.println("    --format F           matrix-2.1 (default) or matrix-2.0: keys, key order and arithmetic");
-                    out.println("                         of that Matrix version");
-                    out.println("    --levels N,M,H,F     lower bounds of the NORMAL, MIDDLE, HIGH, FROZEN levels (default "
-                            + MatrixLevels.DEFAULT + ")");
-                    out.println("    --issue-lines        wrap each report as Matrix logs it: tag[Trace_FPS]type[0];key[null];content[...]");
-                    out.println("    --time MS            the reports' time (epoch ms; default now)");
-                    out.println("                         windows not reported are named on stderr");
-                    return 0;
-                }
-                case "--proto" -> mode = setMode(mode, Mode.PROTO, value);
-                case "--check" -> mode = setMode(mode, Mode.CHECK, value);
-                case "--matrix" -> mode = setMode(mode, Mode.MATRIX, value);
-                case "--issue-lines" -> {
-                    if (value != null) {
-                        throw new UsageException("--issue-lines takes no value");
-                    }
-                    issueLines = true;
-                }
-                case "--levels" -> {
-                    if (value == null) {
-                        value = Args.next(args, ++i, arg);
-                    }
-                    try {
-                        levels = MatrixLevels.parse(value);
-                    } catch (IllegalArgumentException e) {
-                        throw new UsageException(e.getMessage());
-                    }
-                }
-                case "--time" -> {
-                    if (value == null) {
-                        value = Args.next(args, ++i, arg);
-                    }
-                    try {
-                        time = Long.parseLong(value.trim());
-                    } catch (NumberFormatException e) {
-                        throw new UsageException("--time needs epoch milliseconds, got '" + value + "'");
-                    }
-                }
-                case "--refresh-interval" -> {
-                    if (value == null) {
-                        value = Args.next(args, ++i, arg);
-                    }
-                    refresh = Args.refreshInterval(value);
-                }
-                case "--format" -> {
-                    if (value == null) {
-                        value = Args.next(args, ++i, arg);
-                    }
-                    formatName = value;
-                }
-                default -> {
-                    if (arg.startsWith("-") && !arg.equals("-")) {
-                        throw new UsageException("unknown option '" + args[i] + "' (try: gfxstats framestats --help)");
-                    }
-                    if (input != null) {
-                        throw new UsageException("one input only, got '" + input + "' and '" + arg + "'");
-                    }
-                    input = args[i];
-                }
+        if (args.has("--levels")) {
+            try {
+                levels = MatrixLevels.parse(args.value("--levels"));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
             }
         }
+        boolean issueLines = args.has("--issue-lines");
+        Long time = null;
+        if (args.has("--time")) {
+            String value = args.value("--time");
+            try {
+                time = Long.parseLong(value.trim());
+            } catch (NumberFormatException e) {
+                throw new UsageException("--time needs epoch milliseconds, got '" + value + "'");
+            }
+        }
+        if (args.positionals().size() > 1) {
+            throw new UsageException("one input only, got '" + args.positionals().get(0) + "' and '"
+                    + args.positionals().get(1) + "'");
+        }
+        String input = args.positionals().isEmpty() ? null : args.positionals().get(0);
         if (input == null) {
             throw new UsageException("missing input: FILE, or - for stdin (try: gfxstats framestats --help)");
         }
@@ -189,16 +167,6 @@ final class FramestatsCommand implements Command {
             case CHECK -> check(blocks, refresh, out);
             case MATRIX -> throw new IllegalStateException();
         };
-    }
-
-    private static Mode setMode(Mode current, Mode wanted, String value) throws UsageException {
-        if (value != null) {
-            throw new UsageException("--" + wanted.name().toLowerCase(java.util.Locale.ROOT) + " takes no value");
-        }
-        if (current != Mode.TEXT && current != wanted) {
-            throw new UsageException("--proto, --check and --matrix exclude each other");
-        }
-        return wanted;
     }
 
     private static int writeMatrix(List<FramestatsBlock> blocks, FramestatsMatrix matrix, MatrixFormat format,

@@ -46,7 +46,12 @@ final class MatrixReportCommand implements Command {
     @Override
     public String synopsis() {
         return "matrix-report [--socket PATH] [--package P] [--slice S] [--format matrix-2.1|matrix-2.0] "
-                + "[--min-drop-level L] [--max-fps F] [--duration S] [--count N]   live Matrix Trace_FPS reports";
+                + "[--min-drop-level L] [--max-fps F] [--duration S] [--count N] [--interval SECONDS] [--issue-lines]   live Matrix Trace_FPS reports";
+    }
+
+    @Override
+    public List<Args> optionSpecs() {
+        return List.of(spec());
     }
 
     private static Args spec() {

@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.List;
 
 /**
  * {@code gfxstats pull}: the statsd-style pull of one UTC day (today, or the last full day), as a
@@ -32,7 +33,12 @@ final class PullCommand implements Command {
 
     @Override
     public String synopsis() {
-        return "pull [--socket PATH] [--last-full-day] [--proto|--json]";
+        return "pull [--socket PATH] [--last-full-day] [--proto|--json] [--deadline SECONDS]";
+    }
+
+    @Override
+    public List<Args> optionSpecs() {
+        return List.of(spec());
     }
 
     private static Args spec() {

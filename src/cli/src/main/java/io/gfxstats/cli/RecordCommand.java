@@ -15,6 +15,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.List;
 
 /**
  * {@code gfxstats record --package P --version-code V [--pipeline gl|vulkan] [--format
@@ -44,8 +45,14 @@ final class RecordCommand implements Command {
 
     @Override
     public String synopsis() {
-        return "record --package P --version-code V [--pipeline gl|vulkan] [--format times|framestats] [FILE|-]"
+        return "record --package P --version-code V [--pipeline gl|vulkan] [--format times|framestats] [--socket PATH]"
+                + " [--attach-timeout S] [FILE|-]"
                 + "   record frames piped in by any program";
+    }
+
+    @Override
+    public List<Args> optionSpecs() {
+        return List.of(spec());
     }
 
     private static Args spec() {

@@ -45,59 +45,54 @@ final class ReplayCommand implements Command {
     @Override
     public String synopsis() {
         return "replay --package P --version-code V [--socket PATH] [--rate FPS] [--refresh-interval NS] [--pipeline "
-                + Pipeline.OPTION_VALUES + "] FILE|-   record a framestats capture into the daemon as a live client";
+                + Pipeline.OPTION_VALUES + "] [--attach-timeout S] [--verbose] FILE|-   record a framestats capture into the daemon as a live client";
     }
 
     @Override
-    public int run(String[] args, InputStream in, PrintStream out, PrintStream err) throws Exception {
-        String packageName = null;
-        Long versionCode = null;
-        String socket = null;
-        double rate = 0;
-        long refresh = ReplayOptions.DEFAULT_REFRESH_INTERVAL_NANOS;
-        Duration attachTimeout = ReplayOptions.DEFAULT_ATTACH_TIMEOUT;
-        boolean verbose = false;
-        Pipeline pipeline = null;
-        String input = null;
-        for (int i = 0; i < args.length; i++) {
-            Args.Token token = Args.Token.of(args[i]);
-            String arg = token.name();
-            String value = token.value();
-            switch (arg) {
-                case "-h", "--help" -> {
-                    help(out);
-                    return 0;
-                }
-                case "--package" -> packageName = value != null ? value : Args.next(args, ++i, arg);
-                case "--version-code" -> versionCode = versionCode(value != null ? value : Args.next(args, ++i, arg));
-                case "--socket" -> {
-                    socket = value != null ? value : Args.next(args, ++i, arg);
-                    if (socket.isBlank()) {
-                        throw new UsageException("--socket needs a path");
-                    }
-                }
-                case "--rate" -> rate = rate(value != null ? value : Args.next(args, ++i, arg));
-                case "--refresh-interval" ->
-                        refresh = Args.refreshInterval(value != null ? value : Args.next(args, ++i, arg));
-                case "--pipeline" -> pipeline = Args.pipeline(value != null ? value : Args.next(args, ++i, arg));
-                case "--attach-timeout" -> attachTimeout = seconds(value != null ? value : Args.next(args, ++i, arg));
-                case "--verbose" -> {
-                    if (value != null) {
-                        throw new UsageException("--verbose takes no value");
-                    }
-                    verbose = true;
-                }
-                default -> {
-                    if (arg.startsWith("-") && !arg.equals("-")) {
-                        throw new UsageException("unknown option '" + args[i] + "' (try: gfxstats replay --help)");
-                    }
-                    if (input != null) {
-                        throw new UsageException("one input only, got '" + input + "' and '" + args[i] + "'");
-                    }
-                    input = args[i];
-                }
-            }
+    public List<Args> optionSpecs() {
+        return List.of(spec());
+    }
+
+    private static Args spec() {
+        return new Args(NAME)
+                .positional("FILE|-")
+                .value("--package", "P", "package to count the frames for")
+                .value("--version-code", "V", "its version code (0 or more)")
+                .value("--socket", "PATH", "the daemon's socket (default: $" + SocketPaths.SOCKET_ENV
+                        + ", else the state directory's)")
+                .value("--rate", "FPS", "record FPS frames per second (default: as fast as possible)")
+                .value("--refresh-interval", "NS", "display refresh interval in nanoseconds (default "
+                        + ReplayOptions.DEFAULT_REFRESH_INTERVAL_NANOS + ")")
+                .value("--pipeline", Pipeline.OPTION_VALUES, "the render pipeline registered (default: the capture's,"
+                        + " gl when it does not say)")
+                .value("--attach-timeout", "S", "after the last frame, wait up to S seconds for the daemon to hold the"
+                        + " counts (default " + ReplayOptions.DEFAULT_ATTACH_TIMEOUT.toSeconds() + "); exit 2 if it does not")
+                .flag("--verbose", "also print the client library's log");
+    }
+
+    @Override
+    public int run(String[] argv, InputStream in, PrintStream out, PrintStream err) throws Exception {
+        Args spec = spec();
+        Args.Parsed args = spec.parse(argv);
+        if (args.help()) {
+            out.print(spec.help("replay --package P --version-code V [options] FILE|-", ABOUT));
+            return 0;
         }
+        String packageName = args.value("--package");
+        Long versionCode = args.has("--version-code") ? versionCode(args.value("--version-code")) : null;
+        String socket = args.value("--socket");
+        double rate = args.has("--rate") ? rate(args.value("--rate")) : 0;
+        long refresh = args.has("--refresh-interval") ? Args.refreshInterval(args.value("--refresh-interval"))
+                : ReplayOptions.DEFAULT_REFRESH_INTERVAL_NANOS;
+        Duration attachTimeout = args.has("--attach-timeout") ? seconds(args.value("--attach-timeout"))
+                : ReplayOptions.DEFAULT_ATTACH_TIMEOUT;
+        boolean verbose = args.has("--verbose");
+        Pipeline pipeline = args.has("--pipeline") ? Args.pipeline(args.value("--pipeline")) : null;
+        if (args.positionals().size() > 1) {
+            throw new UsageException("one input only, got '" + args.positionals().get(0) + "' and '"
+                    + args.positionals().get(1) + "'");
+        }
+        String input = args.positionals().isEmpty() ? null : args.positionals().get(0);
         if (packageName == null) {
             throw new UsageException("--package is required (the package to count the frames for)");
         }
@@ -177,30 +172,12 @@ final class ReplayCommand implements Command {
         }
     }
 
-    private static void help(PrintStream out) {
-        out.println("usage: gfxstats replay --package P --version-code V [options] FILE|-");
-        out.println();
-        out.println("Records the frames of 'adb shell dumpsys gfxinfo <pkg> framestats' output (or a bare framestats");
-        out.println("CSV) into the daemon as a live client process of package P, one tracker per window, so that P's");
-        out.println("entry gains exactly what 'gfxstats framestats' computes for the file, summed over its windows.");
-        out.println();
-        out.println("  FILE|-                 the capture; - reads stdin");
-        out.println("  --package P            package to count the frames for");
-        out.println("  --version-code V       its version code (0 or more)");
-        out.println("  --socket PATH          the daemon's socket (default: $" + SocketPaths.SOCKET_ENV
-                + ", else the state directory's)");
-        out.println("  --rate FPS             record FPS frames per second (default: as fast as possible)");
-        out.println("  --refresh-interval NS  display refresh interval in nanoseconds (default "
-                + ReplayOptions.DEFAULT_REFRESH_INTERVAL_NANOS + ")");
-        out.println("  --pipeline " + Pipeline.OPTION_VALUES + "      the render pipeline registered (default: the capture's,");
-        out.println("                         gl when it does not say)");
-        out.println("  --attach-timeout S     after the last frame, wait up to S seconds for the daemon to hold the");
-        out.println("                         counts (default " + ReplayOptions.DEFAULT_ATTACH_TIMEOUT.toSeconds()
-                + "); exit 2 if it does not");
-        out.println("  --verbose              also print the client library's log");
-        out.println();
-        out.println("Prints 'recorded N frames' as it goes. Exit 0 once the daemon holds every frame.");
-    }
+    private static final String ABOUT =
+            "Records the frames of 'adb shell dumpsys gfxinfo <pkg> framestats' output (or a bare framestats\n"
+            + "CSV) into the daemon as a live client process of package P, one tracker per window, so that P's\n"
+            + "entry gains exactly what 'gfxstats framestats' computes for the file, summed over its windows.\n"
+            + "FILE|- is the capture; - reads stdin. Prints 'recorded N frames' as it goes. Exit 0 once the\n"
+            + "daemon holds every frame.";
 
     private static long versionCode(String value) throws UsageException {
         try {

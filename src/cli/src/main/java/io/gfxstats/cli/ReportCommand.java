@@ -48,8 +48,13 @@ final class ReportCommand implements Command {
 
     @Override
     public String synopsis() {
-        return "report [--package P] [--days N] [--framestats FILE | --trace FILE] --out FILE.html"
+        return "report [--package P] [--days N] [--framestats FILE | --trace FILE] --out FILE.html [--socket PATH] [--deadline SECONDS]"
                 + "   an HTML report with charts";
+    }
+
+    @Override
+    public List<Args> optionSpecs() {
+        return List.of(spec());
     }
 
     private static Args spec() {

@@ -49,7 +49,12 @@ final class ScenesCommand implements Command {
 
     @Override
     public String synopsis() {
-        return "scenes [--socket PATH] [--package P] [--day YYYY-MM-DD] [--json]";
+        return "scenes [--socket PATH] [--package P] [--day YYYY-MM-DD] [--json] [--deadline SECONDS]";
+    }
+
+    @Override
+    public List<Args> optionSpecs() {
+        return List.of(spec());
     }
 
     private static Args spec() {

@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -40,48 +41,49 @@ final class SynthCommand implements Command {
     @Override
     public String synopsis() {
         return "synth --package P --version-code V [--seconds S] [--fps F] [--jank-profile " + JankProfile.names()
-                + "] [--seed N] [--pipeline " + Pipeline.OPTION_VALUES + "] [--socket PATH]   render synthetic frames as a live client";
+                + "] [--seed N] [--pipeline " + Pipeline.OPTION_VALUES + "] [--socket PATH] [--attach-timeout S]   render synthetic frames as a live client";
     }
 
     @Override
-    public int run(String[] args, InputStream in, PrintStream out, PrintStream err) throws Exception {
-        String pkg = null;
-        Long version = null;
-        Duration duration = DEFAULT_DURATION;
-        int fps = DEFAULT_FPS;
-        JankProfile profile = JankProfile.JANKY;
-        Long seed = null;
-        String socket = null;
-        Duration attachTimeout = DEFAULT_ATTACH_TIMEOUT;
-        Pipeline pipeline = Pipeline.GL;
-        for (int i = 0; i < args.length; i++) {
-            Args.Token token = Args.Token.of(args[i]);
-            String arg = token.name();
-            String value = token.value();
-            if (arg.equals("-h") || arg.equals("--help")) {
-                help(out);
-                return 0;
-            }
-            if (!arg.startsWith("--") || !isValueOption(arg)) {
-                throw new UsageException("unknown " + (arg.startsWith("-") ? "option" : "argument") + " '" + args[i]
-                        + "' (try: gfxstats synth --help)");
-            }
-            if (value == null) {
-                value = Args.next(args, ++i, arg);
-            }
-            switch (arg) {
-                case "--package" -> pkg = value;
-                case "--version-code" -> version = parseLong(arg, value);
-                case "--seconds" -> duration = parseSeconds(arg, value);
-                case "--fps" -> fps = (int) Math.min(Integer.MAX_VALUE, Math.max(Integer.MIN_VALUE, parseLong(arg, value)));
-                case "--jank-profile" -> profile = parseProfile(value);
-                case "--seed" -> seed = parseLong(arg, value);
-                case "--socket" -> socket = value;
-                case "--attach-timeout" -> attachTimeout = parseSeconds(arg, value);
-                case "--pipeline" -> pipeline = Args.pipeline(value);
-                default -> throw new AssertionError(arg);
-            }
+    public List<Args> optionSpecs() {
+        return List.of(spec());
+    }
+
+    private static Args spec() {
+        return new Args("synth")
+                .value("--package", "P", "package name (e.g. com.example.app)")
+                .value("--version-code", "V", "version code, 0 or more")
+                .value("--seconds", "S", "how long to render, decimals allowed (default " + DEFAULT_DURATION.toSeconds() + ")")
+                .value("--fps", "F", "display refresh rate, 1.." + SynthOptions.MAX_FPS + " (default " + DEFAULT_FPS + ")")
+                .value("--jank-profile", "NAME", "smooth: ~2-3 % janky; janky: ~15-25 % janky, every cause; stutter: smooth"
+                        + " with a 100-450 ms hitch every 1.5-3 s (default janky)")
+                .value("--seed", "N", "same seed, same frames and counters (default: random, printed)")
+                .value("--pipeline", Pipeline.OPTION_VALUES, "the render pipeline registered (default gl)")
+                .value("--socket", "PATH", DaemonCall.SOCKET_HELP)
+                .value("--attach-timeout", "S", "give up when no daemon answers within S seconds (default "
+                        + DEFAULT_ATTACH_TIMEOUT.toSeconds() + ")");
+    }
+
+    @Override
+    public int run(String[] argv, InputStream in, PrintStream out, PrintStream err) throws Exception {
+        Args spec = spec();
+        Args.Parsed args = spec.parse(argv);
+        if (args.help()) {
+            out.print(spec.help("synth --package P --version-code V [options]", ABOUT));
+            return 0;
         }
+        String pkg = args.value("--package");
+        Long version = args.has("--version-code") ? parseLong("--version-code", args.value("--version-code")) : null;
+        Duration duration = args.has("--seconds") ? parseSeconds("--seconds", args.value("--seconds")) : DEFAULT_DURATION;
+        int fps = args.has("--fps")
+                ? (int) Math.min(Integer.MAX_VALUE, Math.max(Integer.MIN_VALUE, parseLong("--fps", args.value("--fps"))))
+                : DEFAULT_FPS;
+        JankProfile profile = args.has("--jank-profile") ? parseProfile(args.value("--jank-profile")) : JankProfile.JANKY;
+        Long seed = args.has("--seed") ? parseLong("--seed", args.value("--seed")) : null;
+        String socket = args.value("--socket");
+        Duration attachTimeout = args.has("--attach-timeout")
+                ? parseSeconds("--attach-timeout", args.value("--attach-timeout")) : DEFAULT_ATTACH_TIMEOUT;
+        Pipeline pipeline = args.has("--pipeline") ? Args.pipeline(args.value("--pipeline")) : Pipeline.GL;
         if (pkg == null) {
             throw new UsageException("missing --package (try: gfxstats synth --help)");
         }
@@ -122,36 +124,10 @@ final class SynthCommand implements Command {
         }
     }
 
-    private static boolean isValueOption(String arg) {
-        return switch (arg) {
-            case "--package", "--version-code", "--seconds", "--fps", "--jank-profile", "--seed", "--socket",
-                    "--attach-timeout", "--pipeline" -> true;
-            default -> false;
-        };
-    }
-
-    private static void help(PrintStream out) {
-        out.println("usage: gfxstats " + "synth --package P --version-code V [options]");
-        out.println();
-        out.println("A live client process: registers with the daemon like an app, renders synthetic frames in");
-        out.println("real time with realistic timing (every FrameInfo field, every Android jank cause) and");
-        out.println("records them. Prints 'recorded N frames' about once a second, then a summary of what it");
-        out.println("counted, which is what the daemon shows for this process.");
-        out.println();
-        out.println("  --package P             package name (e.g. com.example.app)");
-        out.println("  --version-code V        version code, 0 or more");
-        out.println("  --seconds S             how long to render, decimals allowed (default "
-                + DEFAULT_DURATION.toSeconds() + ")");
-        out.println("  --fps F                 display refresh rate, 1.." + SynthOptions.MAX_FPS
-                + " (default " + DEFAULT_FPS + ")");
-        out.println("  --jank-profile NAME     smooth: ~2-3 % janky; janky: ~15-25 % janky, every cause;");
-        out.println("                          stutter: smooth with a 100-450 ms hitch every 1.5-3 s (default janky)");
-        out.println("  --seed N                same seed, same frames and counters (default: random, printed)");
-        out.println("  --pipeline " + Pipeline.OPTION_VALUES + "       the render pipeline registered (default gl)");
-        out.println("  --socket PATH           " + DaemonCall.SOCKET_HELP);
-        out.println("  --attach-timeout S      give up when no daemon answers within S seconds (default "
-                + DEFAULT_ATTACH_TIMEOUT.toSeconds() + ")");
-    }
+    private static final String ABOUT = "A live client process: registers with the daemon like an app, renders synthetic frames in\n"
+            + "real time with realistic timing (every FrameInfo field, every Android jank cause) and\n"
+            + "records them. Prints 'recorded N frames' about once a second, then a summary of what it\n"
+            + "counted, which is what the daemon shows for this process.";
 
     private static long parseLong(String option, String value) throws UsageException {
         try {

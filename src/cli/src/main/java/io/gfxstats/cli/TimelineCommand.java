@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * {@code gfxstats timeline classify|perfetto|feed}: SurfaceFlinger's FrameTimeline offline - the
@@ -36,6 +37,11 @@ final class TimelineCommand implements Command {
     @Override
     public String synopsis() {
         return "timeline classify|perfetto|feed ...   FrameTimeline jank of frame logs and Perfetto traces";
+    }
+
+    @Override
+    public List<Args> optionSpecs() {
+        return List.of(classifySpec(), TimelinePerfetto.spec(), TimelineFeed.spec());
     }
 
     @Override

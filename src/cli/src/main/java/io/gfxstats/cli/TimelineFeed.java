@@ -24,7 +24,7 @@ final class TimelineFeed {
     private TimelineFeed() {
     }
 
-    private static Args spec() {
+    static Args spec() {
         return new Args("timeline feed")
                 .value(DaemonCall.SOCKET_OPTION, "PATH", DaemonCall.SOCKET_HELP)
                 .value(DaemonCall.DEADLINE_OPTION, "SECONDS", "wait this long for the daemon's summary at the end "

@@ -19,7 +19,7 @@ final class TimelinePerfetto {
     private TimelinePerfetto() {
     }
 
-    private static Args spec() {
+    static Args spec() {
         return new Args("timeline perfetto")
                 .flag("--json", "one JSON object (the names of pull --json) instead of text")
                 .value("--max-packet-mib", "N", "how far one compressed packet may expand before it is refused as a "

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.Map;
+import java.util.List;
 
 /**
  * {@code gfxstats top}: a live view of every package and scene, from the daemon's {@code Watch}
@@ -47,7 +48,12 @@ final class TopCommand implements Command {
     @Override
     public String synopsis() {
         return "top [--socket PATH] [--interval S] [--package P] [--sort name|fps|jank|dropped] [--cumulative] "
-                + "[--once] [--json] [--count N]   live FPS, jank and Matrix levels per package and scene";
+                + "[--once] [--json] [--count N] [--no-color]   live FPS, jank and Matrix levels per package and scene";
+    }
+
+    @Override
+    public List<Args> optionSpecs() {
+        return List.of(spec());
     }
 
     private static Args spec() {

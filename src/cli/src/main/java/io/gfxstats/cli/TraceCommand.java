@@ -45,6 +45,11 @@ final class TraceCommand implements Command {
     }
 
     @Override
+    public List<Args> optionSpecs() {
+        return List.of(TraceOptions.spec());
+    }
+
+    @Override
     public int run(String[] args, InputStream in, PrintStream out, PrintStream err) throws Exception {
         Optional<TraceOptions> parsed = TraceOptions.parse(args);
         if (parsed.isEmpty()) {

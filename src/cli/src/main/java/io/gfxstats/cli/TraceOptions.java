@@ -30,80 +30,56 @@ record TraceOptions(String input, Platform platform, List<String> processes, Clo
             + " [--format summary|csv|json|sqlite|dumpsys|proto] [--out PATH] [--refresh-interval NS]"
             + " [--fail-on-janky-percent P] [--sort-window N]   frames of an OpenHarmony/Android text trace";
 
-    static void help(PrintStream out) {
-        out.println("usage: gfxstats trace FILE|- [options]");
-        out.println();
-        out.println("Frames of a hitrace (OpenHarmony) or atrace (Android) text trace, plain or gzip, without a daemon.");
-        out.println("OpenHarmony frames are computed exactly as SmartPerf-Host's trace_streamer does (docs/trace.md).");
-        out.println();
-        out.println("  FILE|-                     the trace text; - reads stdin");
-        out.println("  --platform P               auto (default: whatever the trace holds), ohos, android");
-        out.println("  --process NAME|PID         only this process (repeatable); a name matches exactly or as a part");
-        out.println("  --clock-offset C           auto (default): put vsync times on the trace clock, estimated from");
-        out.println("                             'H:VSync now:' lines; none: raw, as trace_streamer; NS: add NS");
-        out.println("  --format F                 summary (default), csv, json, sqlite (needs --out), dumpsys, proto");
-        out.println("  --out PATH                 write there instead of stdout");
-        out.println("  --refresh-interval NS      Android frame period and the trackers' refresh interval");
-        out.println("                             (default: 60 Hz for Android frames, the frames' median period for dumpsys)");
-        out.println("  --fail-on-janky-percent P  exit 3 when a selected process has more than P% janky frames");
-        out.println("  --sort-window N            marker lines held to put the trace in time order (default "
-                + TraceReader.SORT_WINDOW + ", at most " + TraceReader.MAX_SORT_WINDOW + ")");
+    static Args spec() {
+        return new Args("trace")
+                .positional("FILE|-")
+                .value("--platform", "P", "auto (default: whatever the trace holds), ohos, android")
+                .repeatable("--process", "NAME|PID", "only this process; a name matches exactly or as a part")
+                .value("--clock-offset", "C", "auto (default): put vsync times on the trace clock, estimated from"
+                        + " 'H:VSync now:' lines; none: raw, as trace_streamer; NS: add NS")
+                .value("--format", "F", "summary (default), csv, json, sqlite (needs --out), dumpsys, proto")
+                .value("--out", "PATH", "write there instead of stdout")
+                .value("--refresh-interval", "NS", "Android frame period and the trackers' refresh interval"
+                        + " (default: 60 Hz for Android frames, the frames' median period for dumpsys)")
+                .value("--fail-on-janky-percent", "P", "exit 3 when a selected process has more than P% janky frames")
+                .value("--sort-window", "N", "marker lines held to put the trace in time order (default "
+                        + TraceReader.SORT_WINDOW + ", at most " + TraceReader.MAX_SORT_WINDOW + ")");
     }
 
-    /** The options of {@code args}; empty when they ask for help ({@code --help}, {@code -h}). */
-    static Optional<TraceOptions> parse(String[] args) throws UsageException {
-        String input = null;
-        Platform platform = Platform.AUTO;
-        List<String> processes = new ArrayList<>();
+    static void help(PrintStream out) {
+        out.print(spec().help("trace FILE|- [options]",
+                "Frames of a hitrace (OpenHarmony) or atrace (Android) text trace, plain or gzip, without a daemon.\n"
+                + "OpenHarmony frames are computed exactly as SmartPerf-Host's trace_streamer does (docs/trace.md).\n"
+                + "FILE|- is the trace text; - reads stdin."));
+    }
+
+    /** The options of {@code argv}; empty when they ask for help ({@code --help}, {@code -h}). */
+    static Optional<TraceOptions> parse(String[] argv) throws UsageException {
+        Args.Parsed args = spec().parse(argv);
+        if (args.help()) {
+            return Optional.empty();
+        }
+        if (args.positionals().size() > 1) {
+            throw new UsageException("one input only, got '" + args.positionals().get(0) + "' and '"
+                    + args.positionals().get(1) + "'");
+        }
+        String input = args.positionals().isEmpty() ? null : args.positionals().get(0);
+        Platform platform = args.has("--platform") ? choice(Platform.class, "--platform", args.value("--platform"))
+                : Platform.AUTO;
+        List<String> processes = args.values("--process");
         ClockOffset clock = ClockOffset.AUTO;
-        Format format = Format.SUMMARY;
-        Path outPath = null;
-        long refresh = 0;
-        double failAbove = -1;
-        int sortWindow = TraceReader.SORT_WINDOW;
-        boolean optionsEnded = false;
-        for (int i = 0; i < args.length; i++) {
-            if (optionsEnded || !args[i].startsWith("--") || args[i].equals("-")) {
-                if (!optionsEnded && args[i].startsWith("-") && !args[i].equals("-")) {
-                    if (args[i].equals("-h")) {
-                        return Optional.empty();
-                    }
-                    throw new UsageException("unknown option '" + args[i] + "' (try: gfxstats trace --help)");
-                }
-                if (input != null) {
-                    throw new UsageException("one input only, got '" + input + "' and '" + args[i] + "'");
-                }
-                input = args[i];
-                continue;
-            }
-            Args.Token token = Args.Token.of(args[i]);
-            String arg = token.name();
-            if (arg.equals("--")) {
-                optionsEnded = true;
-                continue;
-            }
-            if (arg.equals("--help")) {
-                return Optional.empty();
-            }
-            String value = token.value() != null ? token.value() : Args.next(args, ++i, arg);
-            switch (arg) {
-                case "--platform" -> platform = choice(Platform.class, arg, value);
-                case "--process" -> processes.add(value);
-                case "--clock-offset" -> {
-                    try {
-                        clock = ClockOffset.parse(value);
-                    } catch (IllegalArgumentException e) {
-                        throw new UsageException(e.getMessage());
-                    }
-                }
-                case "--format" -> format = choice(Format.class, arg, value);
-                case "--out" -> outPath = Path.of(value);
-                case "--refresh-interval" -> refresh = Args.refreshInterval(value);
-                case "--fail-on-janky-percent" -> failAbove = percent(value);
-                case "--sort-window" -> sortWindow = sortWindow(value);
-                default -> throw new UsageException("unknown option '" + arg + "' (try: gfxstats trace --help)");
+        if (args.has("--clock-offset")) {
+            try {
+                clock = ClockOffset.parse(args.value("--clock-offset"));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
             }
         }
+        Format format = args.has("--format") ? choice(Format.class, "--format", args.value("--format")) : Format.SUMMARY;
+        Path outPath = args.has("--out") ? Path.of(args.value("--out")) : null;
+        long refresh = args.has("--refresh-interval") ? Args.refreshInterval(args.value("--refresh-interval")) : 0;
+        double failAbove = args.has("--fail-on-janky-percent") ? percent(args.value("--fail-on-janky-percent")) : -1;
+        int sortWindow = args.has("--sort-window") ? sortWindow(args.value("--sort-window")) : TraceReader.SORT_WINDOW;
         if (input == null) {
             throw new UsageException("missing input: FILE, or - for stdin (try: gfxstats trace --help)");
         }

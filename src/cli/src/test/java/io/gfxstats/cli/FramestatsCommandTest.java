@@ -306,14 +306,14 @@ class FramestatsCommandTest {
                 "framestats", "--refresh-interval", "abc", file);
         assertError("--refresh-interval needs a positive whole number of nanoseconds, got '0'",
                 "framestats", "--refresh-interval=0", file);
-        assertError("--refresh-interval needs a value", "framestats", file, "--refresh-interval");
+        assertError("option --refresh-interval needs a value (NS)", "framestats", file, "--refresh-interval");
         assertError("--proto, --check and --matrix exclude each other", "framestats", "--proto", "--check", file);
         assertError("--format applies to text output only", "framestats", "--proto", "--format", "android9", file);
         assertError("unknown dump format 'android7': expected one of android14|android11|android9|android8",
                 "framestats", "--format", "android7", file);
         assertError("one input only, got '" + file + "' and 'other'", "framestats", file, "other");
         assertError("missing input: FILE, or - for stdin (try: gfxstats framestats --help)", "framestats");
-        assertError("--proto takes no value", "framestats", "--proto=yes", file);
+        assertError("option --proto takes no value", "framestats", "--proto=yes", file);
     }
 
     @Test

@@ -96,8 +96,8 @@ class ReplayCommandUsageTest {
         "--refresh-interval 0 | --refresh-interval needs a positive whole number of nanoseconds, got '0'",
         "--attach-timeout -1  | --attach-timeout needs seconds, 0 to 86400, got '-1'",
         "--attach-timeout soon | --attach-timeout needs seconds, 0 to 86400, got 'soon'",
-        "--socket=            | --socket needs a path",
-        "--verbose=yes        | --verbose takes no value",
+        "--socket=            | option --socket needs a non-empty value (PATH)",
+        "--verbose=yes        | option --verbose takes no value",
         "--bogus              | unknown option '--bogus' (try: gfxstats replay --help)",
     })
     void shouldRejectBadOptions(String option, String message) {
@@ -111,7 +111,7 @@ class ReplayCommandUsageTest {
     @CsvSource(delimiter = '|', value = {
         "--version-code 3 CAPTURE                     | --package is required (the package to count the frames for)",
         "--package com.example.replay CAPTURE         | --version-code is required",
-        "--package com.example.replay --version-code  | --version-code needs a value",
+        "--package com.example.replay --version-code  | option --version-code needs a value (V)",
         "--package com.example.replay --version-code -1 CAPTURE | --version-code needs a whole number, 0 or more, got '-1'",
         "--package com.example.replay --version-code x CAPTURE  | --version-code needs a whole number, 0 or more, got 'x'",
         "--package com.example.replay --version-code 3          | missing input: FILE, or - for stdin (try: gfxstats replay --help)",

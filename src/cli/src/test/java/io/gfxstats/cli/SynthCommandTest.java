@@ -49,7 +49,7 @@ class SynthCommandTest {
         "--package com.example.a --version-code 1 --seconds 0|--seconds must be more than 0",
         "--package com.example.a --version-code 1 --seconds soon|--seconds needs a number of seconds, got 'soon'",
         "--package com.example.a --version-code 1 --bogus 3|unknown option '--bogus'",
-        "--package com.example.a --version-code 1 extra|unknown argument 'extra'",
+        "--package com.example.a --version-code 1 extra|unexpected argument 'extra'",
         "--package com.example.a --version-code|--version-code needs a value",
         "--package com.example.a --version-code 1 --pipeline unknown|--pipeline takes gl or vulkan, got 'unknown'",
     })
