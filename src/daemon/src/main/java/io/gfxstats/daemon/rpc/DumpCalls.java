@@ -136,11 +136,11 @@ final class DumpCalls {
             if (sink.cancelled()) {
                 LOG.debug("dump abandoned by {} after {} bytes", GfxStatsService.describeCaller(), sink.bytesSent());
             } else {
-                LOG.error("dump failed for {}", GfxStatsService.describeCaller(), e);
+                GfxStatsService.FAILURES.failed("dump", "dump failed for " + GfxStatsService.describeCaller(), e);
                 call.onError(GfxStatsService.internal("dump failed", e).asRuntimeException());
             }
         } catch (RuntimeException e) {
-            LOG.error("dump failed for {}", GfxStatsService.describeCaller(), e);
+            GfxStatsService.FAILURES.failed("dump", "dump failed for " + GfxStatsService.describeCaller(), e);
             if (!sink.cancelled()) {
                 call.onError(GfxStatsService.internal("dump failed", e).asRuntimeException());
             }
