@@ -33,6 +33,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Daemon {
     private static final Logger log = LoggerFactory.getLogger(Daemon.class);
+    /** A tick failing the same way each second must not log a stack trace each second. */
+    private final io.gfxstats.daemon.rpc.FailureLog tickFailures = new io.gfxstats.daemon.rpc.FailureLog(log);
     static final long TICK_MILLIS = 100;
 
     private final DaemonConfig config;
@@ -149,7 +151,7 @@ public final class Daemon {
         try {
             lifecycle.tick();
         } catch (RuntimeException | Error e) {
-            log.error("periodic duties failed; will retry", e);
+            tickFailures.failed("tick", "periodic duties failed; will retry", e);
         }
     }
 

@@ -118,6 +118,16 @@ final class Recovery {
                     quarantine(file, "header does not match its file name or owner");
                     return null;
                 }
+                // Checked at Register, but the header is in a file its client may write: what a
+                // dump or pull prints must pass the same rules again (they stay byte-exact to
+                // Android, with no escaping of their own).
+                java.util.Optional<String> bad = io.gfxstats.store.PackageNames.problem(snap.packageName());
+                if (bad.isPresent() || !io.gfxstats.store.PackageNames.isValidVersionCode(snap.versionCode())) {
+                    reader.close();
+                    quarantine(file, "its header names package '" + io.gfxstats.text.TerminalText.escape(
+                            snap.packageName()) + "' version " + snap.versionCode() + ", which Register would refuse");
+                    return null;
+                }
                 return new Candidate(file, id, reader, snap);
             } catch (IOException | RuntimeException e) {
                 reader.close();

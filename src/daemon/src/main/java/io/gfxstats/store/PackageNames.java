@@ -29,6 +29,10 @@ public final class PackageNames {
         return name;
     }
 
+    public static boolean isValidVersionCode(long versionCode) {
+        return PackageRules.versionCodeProblem(versionCode).isEmpty();
+    }
+
     public static long requireValidVersionCode(long versionCode) {
         Optional<String> problem = PackageRules.versionCodeProblem(versionCode);
         if (problem.isPresent()) {

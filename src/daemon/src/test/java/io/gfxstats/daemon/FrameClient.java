@@ -14,8 +14,10 @@ import java.time.Duration;
  * before killing it.
  *
  * <p>args: socket package versionCode frames batch pauseMillis [wait-attach|no-wait] [exit|hang|stdin] [scenes]
- * (stdin: wait for a line on standard input after each batch but the last; scenes: switch scenes,
- * see {@link #scene(long)})
+ * [hostile] (stdin: wait for a line on standard input after each batch but the last; scenes:
+ * switch scenes, see {@link #scene(long)}; hostile: after the last batch, write {@link #HOSTILE}
+ * over the scene names in its own mapped buffer, as a client not using our library can, and
+ * print "hostile")
  */
 public final class FrameClient {
     static final long INTERVAL = 16_666_667L;
@@ -46,6 +48,45 @@ public final class FrameClient {
     static String scene(long i) {
         long block = i / SCENE_BLOCK;
         return block == 0 ? "default" : SCENES[(int) (block % SCENES.length)];
+    }
+
+    /**
+     * Names written over the scene names of the same UTF-8 length (so the length fields stay
+     * right): an OSC window title, a newline forging a log line, a CSI clear screen.
+     */
+    static final java.util.Map<String, String> HOSTILE = java.util.Map.of(
+            "level-1", "\u001b]0;ow\u0007",
+            "level-2", "x\n[ERR]",
+            "menu", "\u001b[2J");
+
+    /** Overwrites the names in this process's own buffer file, found among its mappings. */
+    private static void writeHostileNames() throws java.io.IOException {
+        String path = null;
+        for (String line : java.nio.file.Files.readAllLines(Paths.get("/proc/self/maps"))) {
+            if (line.endsWith(".gfxbuf")) {
+                path = line.substring(line.indexOf('/'));
+            }
+        }
+        if (path == null) {
+            throw new IllegalStateException("no mapped buffer in /proc/self/maps");
+        }
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(path, "rw")) {
+            byte[] image = new byte[(int) f.length()];
+            f.readFully(image);
+            for (java.util.Map.Entry<String, String> e : HOSTILE.entrySet()) {
+                byte[] from = e.getKey().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                byte[] to = e.getValue().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                if (from.length != to.length) {
+                    throw new IllegalStateException("hostile name of another length: " + e.getKey());
+                }
+                for (int i = 0; i + from.length <= image.length; i++) {
+                    if (java.util.Arrays.equals(image, i, i + from.length, from, 0, from.length)) {
+                        f.seek(i);
+                        f.write(to);
+                    }
+                }
+            }
+        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -95,6 +136,11 @@ public final class FrameClient {
             if (stepped && recorded < frames && stdin.readLine() == null) {
                 break;
             }
+        }
+        if (args.length > 9 && args[9].equals("hostile")) {
+            writeHostileNames();
+            System.out.println("hostile");
+            System.out.flush();
         }
         if (hang) {
             Thread.sleep(Long.MAX_VALUE);

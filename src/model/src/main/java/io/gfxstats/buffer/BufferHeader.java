@@ -125,7 +125,12 @@ final class BufferHeader {
 
     /** The scene slots' names in a copy of the file ("" unnamed); null without a scene group. */
     String[] sceneNames(ByteBuffer image) {
-        return groups.sceneNames(image);
+        return groups.sceneNames(image, new java.util.ArrayList<>());
+    }
+
+    /** As {@link #sceneNames(ByteBuffer)}, adding each name refused to {@code refused}. */
+    String[] sceneNames(ByteBuffer image, java.util.List<String> refused) {
+        return groups.sceneNames(image, refused);
     }
 
     private void require(boolean ok, String detail) throws BufferFormatException {

@@ -77,8 +77,10 @@ public final class BufferReader implements AutoCloseable {
                 throw new BufferFormatException(BufferFormatException.Reason.TOO_SHORT, header.path,
                         "the file was truncated after it was opened");
             }
+            java.util.List<String> refused = new java.util.ArrayList<>();
+            String[] names = header.sceneNames(first, refused);
             return new BufferSnapshot(header, header.mutableFields(state, first),
-                    header.sumStripes(first, second, this::readLong), header.sceneNames(first));
+                    header.sumStripes(first, second, this::readLong), names, refused);
         } catch (ClosedChannelException e) {
             throw new IllegalStateException("buffer reader closed: " + header.path, e);
         }

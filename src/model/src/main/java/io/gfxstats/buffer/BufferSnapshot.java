@@ -34,8 +34,14 @@ public final class BufferSnapshot {
     private final int claimedStripes;
     private final long[] counters;
     private final String[] sceneNames;
+    private final java.util.List<String> refusedNames;
 
     BufferSnapshot(BufferHeader header, BufferHeader.MutableFields fields, long[] counters, String[] sceneNames) {
+        this(header, fields, counters, sceneNames, java.util.List.of());
+    }
+
+    BufferSnapshot(BufferHeader header, BufferHeader.MutableFields fields, long[] counters, String[] sceneNames,
+                   java.util.List<String> refusedNames) {
         this.path = header.path;
         this.layoutVersion = header.layoutVersion;
         this.state = BufferState.fromWord(fields.state());
@@ -53,6 +59,16 @@ public final class BufferSnapshot {
         this.claimedStripes = fields.claimedStripes();
         this.counters = Objects.requireNonNull(counters);
         this.sceneNames = sceneNames;
+        this.refusedNames = java.util.List.copyOf(refusedNames);
+    }
+
+    /**
+     * The names the reader refused (against the library's rules: a client that writes its mapped
+     * buffer itself is not bound by them), each as the slot and the name escaped for a terminal;
+     * those slots read as unnamed, their counts stay.
+     */
+    public java.util.List<String> refusedNames() {
+        return refusedNames;
     }
 
     public Path path() {

@@ -103,9 +103,10 @@ final class GroupDirectory {
     /**
      * The names of the scene slots in a copy of the file, "" for a slot not (validly) named -
      * not UTF-8, or against {@link SceneGroup#requireName} (a control character);
-     * null when the file has no scene group.
+     * null when the file has no scene group. Each name refused is added to {@code refused}, as
+     * the slot and the name escaped for a terminal, so the reader can say what it left out.
      */
-    String[] sceneNames(ByteBuffer image) {
+    String[] sceneNames(ByteBuffer image, java.util.List<String> refused) {
         int area = sceneOffset();
         if (area < 0) {
             return null;
@@ -120,6 +121,7 @@ final class GroupDirectory {
             }
             int len = h.getInt(entry + SceneGroup.SLOT_NAME_LENGTH);
             if (len <= 0 || len > SceneGroup.NAME_MAX_BYTES) {
+                refused.add("scene slot " + slot + ": name length " + len);
                 continue;
             }
             byte[] bytes = new byte[len];
@@ -134,8 +136,13 @@ final class GroupDirectory {
                 // sequences and forged log lines as scene names).
                 SceneGroup.requireName(name);
                 names[slot] = name;
-            } catch (CharacterCodingException | IllegalArgumentException e) {
+            } catch (CharacterCodingException e) {
                 names[slot] = "";
+                refused.add("scene slot " + slot + ": name not UTF-8");
+            } catch (IllegalArgumentException e) {
+                names[slot] = "";
+                refused.add("scene slot " + slot + ": name '"
+                        + io.gfxstats.text.TerminalText.escape(new String(bytes, StandardCharsets.UTF_8)) + "'");
             }
         }
         return names;

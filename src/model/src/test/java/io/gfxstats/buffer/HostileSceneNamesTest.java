@@ -36,6 +36,8 @@ class HostileSceneNamesTest {
             BufferSnapshot snap = r.snapshot();
             assertEquals("", snap.sceneName(3), "not validly named");
             assertEquals("fine name", snap.sceneName(4));
+            assertEquals(java.util.List.of("scene slot 3: name '\\e[31mRED\\nAA'"), snap.refusedNames(),
+                    "what was refused, escaped for a terminal or a log line");
             assertEquals(1, snap.totalFrames(), "the counts stay");
             assertEquals(1, snap.element(SceneGroup.vectorCounter(3, Counters.TOTAL_FRAMES)));
             s.release();

@@ -60,8 +60,13 @@ public final class DumpService {
         writer.write(entries, out);
     }
 
+    /** Problems already logged: every dump meets the same entry again, one line each is enough. */
+    private static final java.util.Set<String> LOGGED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     public static void logProblem(String problem) {
-        log.warn("dump: {}", problem);
+        if (LOGGED.size() < 1024 && LOGGED.add(problem)) {
+            log.warn("dump: {} (logged once)", problem);
+        }
     }
 
     public static PullResponse pullResponse(long dayStart, List<GraphicsStatsProto> entries) {

@@ -23,6 +23,9 @@ public final class LiveBuffer {
     private long[] baseline;
     private long accountingStartMillis;
     private boolean connected;
+    private volatile boolean namesRefusalLogged;
+    /** Lines about refused names, at most one a second over all buffers. */
+    private static final RefusedNames NAME_REFUSALS = new RefusedNames();
 
     LiveBuffer(String key, int pid, int uid, String packageName, long versionCode, Pipeline pipeline, Path path,
                BufferReader reader, long[] baseline, long accountingStartMillis) {
@@ -67,7 +70,15 @@ public final class LiveBuffer {
     }
 
     public BufferSnapshot snapshot() throws IOException {
-        return reader.snapshot();
+        BufferSnapshot s = reader.snapshot();
+        if (!s.refusedNames().isEmpty() && !namesRefusalLogged) {
+            // Once per buffer: the client can rewrite its names as often as it likes.
+            namesRefusalLogged = true;
+            NAME_REFUSALS.refused("buffer of pid " + pid + " (" + packageName + "): refused "
+                    + String.join(", ", s.refusedNames())
+                    + " (not a valid name: read as unnamed, its counts kept)");
+        }
+        return s;
     }
 
     /** Counters already saved to a day file; null when nothing is. */

@@ -75,7 +75,7 @@ final class CompositorFeedCalls {
             return Ignored.INSTANCE;
         }
         LOG.info("compositor feed opened by {}", caller.describe());
-        return new Feed(observer, publisher, caller.describe());
+        return new Feed(observer, publisher, caller.describe(), refusals);
     }
 
     /** Why {@code caller} may not feed whoever it is, or null. */
@@ -137,7 +137,10 @@ final class CompositorFeedCalls {
         private long frames;
         private boolean failed;
 
-        Feed(StreamObserver<FeedSummary> observer, DisplayFramePublisher publisher, String who) {
+        private final RefusalLog refusals;
+
+        Feed(StreamObserver<FeedSummary> observer, DisplayFramePublisher publisher, String who, RefusalLog refusals) {
+            this.refusals = refusals;
             this.observer = observer;
             this.publisher = publisher;
             this.who = who;
@@ -158,7 +161,8 @@ final class CompositorFeedCalls {
                 if (problem != null) {
                     failed = true;
                     String line = "frame " + n + " of the feed: " + problem;
-                    LOG.warn("compositor feed of {} refused: {}", who, line);
+                    // A compositor can reopen its feed in a loop: at most one line a second.
+                    refusals.refused("compositor feed of " + who + " refused: " + line);
                     observer.onError(Status.INVALID_ARGUMENT.withDescription(line).asRuntimeException());
                     return;
                 }

@@ -29,6 +29,18 @@ final class DumpCalls {
     static final long PREEMPT_AFTER_MILLIS = 1000;
     /** How long a caller waits for the slot of a dump it preempted. */
     private static final long SLOT_WAIT_MILLIS = 500;
+    /**
+     * How long the owner's dump waits for a slot while all are taken: within the second the
+     * owner must be served in, with time left for the dump itself.
+     */
+    private static final long OWNER_SLOT_WAIT_MILLIS = 800;
+    /**
+     * While the owner waits, a dump whose client has read nothing for this long gives its slot
+     * up: the owner's own processes all count as the owner, so its reserve cannot keep them from
+     * filling every slot with stalled dumps, and waiting for {@link #PREEMPT_AFTER_MILLIS} would
+     * leave too little of the second.
+     */
+    private static final long OWNER_PREEMPT_AFTER_MILLIS = 200;
 
     private final java.util.Set<DumpChunkStream> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final StatsBackend backend;
@@ -75,9 +87,17 @@ final class DumpCalls {
             observer.onError(Status.RESOURCE_EXHAUSTED.withDescription(e.getMessage()).asRuntimeException());
             return;
         }
-        String full = dumpSlots.tryAcquire(peer);
-        if (full != null && preemptAStalledDump()) {
-            full = awaitSlot(peer);
+        String full;
+        if (peer.owner()) {
+            // Queued rather than refused (issue 26): the owner's other processes may hold every
+            // slot with dumps nobody reads; the slot that preemption frees goes to this call.
+            full = dumpSlots.acquireBefore(peer, System.nanoTime() + OWNER_SLOT_WAIT_MILLIS * 1_000_000L,
+                    () -> preemptAStalledDump(OWNER_PREEMPT_AFTER_MILLIS), 50);
+        } else {
+            full = dumpSlots.tryAcquire(peer);
+            if (full != null && preemptAStalledDump(PREEMPT_AFTER_MILLIS)) {
+                full = awaitSlot(peer);
+            }
         }
         if (full != null) {
             share.release();
@@ -116,11 +136,11 @@ final class DumpCalls {
             if (sink.cancelled()) {
                 LOG.debug("dump abandoned by {} after {} bytes", GfxStatsService.describeCaller(), sink.bytesSent());
             } else {
-                LOG.error("dump failed for {}", GfxStatsService.describeCaller(), e);
+                GfxStatsService.FAILURES.failed("dump", "dump failed for " + GfxStatsService.describeCaller(), e);
                 call.onError(GfxStatsService.internal("dump failed", e).asRuntimeException());
             }
         } catch (RuntimeException e) {
-            LOG.error("dump failed for {}", GfxStatsService.describeCaller(), e);
+            GfxStatsService.FAILURES.failed("dump", "dump failed for " + GfxStatsService.describeCaller(), e);
             if (!sink.cancelled()) {
                 call.onError(GfxStatsService.internal("dump failed", e).asRuntimeException());
             }
@@ -139,15 +159,15 @@ final class DumpCalls {
 
     /**
      * Gives up the running dump that has waited longest for its client to read, if one has
-     * waited {@value #PREEMPT_AFTER_MILLIS} ms: a dump nobody reads is worth less than one that
+     * waited {@code afterMillis} ms: a dump nobody reads is worth less than one that
      * would be read now, and otherwise processes that reopen stalled dumps could keep every
      * slot (issue 26: 83 % of the owner's dumps refused) - including processes of the owner's own
      * uid, which the owner's reserve cannot tell apart.
      */
-    private boolean preemptAStalledDump() {
+    private boolean preemptAStalledDump(long afterMillis) {
         long now = System.nanoTime();
         DumpChunkStream longest = null;
-        long longestNanos = PREEMPT_AFTER_MILLIS * 1_000_000L - 1;
+        long longestNanos = afterMillis * 1_000_000L - 1;
         for (DumpChunkStream s : running) {
             long waiting = s.waitingNanos(now);
             if (waiting > longestNanos) {
@@ -164,21 +184,7 @@ final class DumpCalls {
 
     /** A slot for {@code peer} once the preempted dump has let go of its own; null, or why not. */
     private String awaitSlot(PeerKey peer) {
-        long deadline = System.nanoTime() + SLOT_WAIT_MILLIS * 1_000_000L;
-        String full;
-        do {
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-            full = dumpSlots.tryAcquire(peer);
-            if (full == null) {
-                return null;
-            }
-        } while (System.nanoTime() < deadline);
-        return dumpSlots.tryAcquire(peer);
+        return dumpSlots.acquireBefore(peer, System.nanoTime() + SLOT_WAIT_MILLIS * 1_000_000L, () -> { }, 50);
     }
 
     /** Dumps already running may finish. */

@@ -75,7 +75,8 @@ final class DumpChunkStream extends OutputStream {
     /** How long the writer has been waiting for the client to read, in ns; -1 when it is not waiting. */
     long waitingNanos(long now) {
         long since = waitingSince;
-        return since < 0 ? -1 : now - since;
+        // A preempted dump is already letting go of its slot: giving it up again frees nothing.
+        return since < 0 || preempted ? -1 : now - since;
     }
 
     /** Gives the dump up because its slot is needed: the waiting writer fails with {@link StalledException}. */

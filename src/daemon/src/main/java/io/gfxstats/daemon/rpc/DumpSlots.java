@@ -23,7 +23,7 @@ final class DumpSlots {
     /** Null when a slot was taken for {@code peer}; otherwise why not, as one line. */
     synchronized String tryAcquire(PeerKey peer) {
         if (inUse >= max) {
-            return "too many dumps in progress (limit " + max + ", setting dumps.max); retry shortly";
+            return allTaken();
         }
         if (!peer.owner() && max > 1 && others >= max - 1) {
             return "too many dumps in progress (limit " + max + ", setting dumps.max, the last kept for the "
@@ -42,11 +42,43 @@ final class DumpSlots {
         return null;
     }
 
+    private String allTaken() {
+        return "too many dumps in progress (limit " + max + ", setting dumps.max); retry shortly";
+    }
+
+    /**
+     * Like {@link #tryAcquire}, but while every slot is taken (and only then: a peer over its own
+     * share is answered at once) waits until {@code deadlineNanos} for one to be released, running
+     * {@code freeOne} about every {@code freeEveryMillis} ms meanwhile (it may give up a dump, whose
+     * slot then comes back here).
+     */
+    String acquireBefore(PeerKey peer, long deadlineNanos, Runnable freeOne, long freeEveryMillis) {
+        while (true) {
+            String why = tryAcquire(peer);
+            long left = deadlineNanos - System.nanoTime();
+            if (why == null || !why.equals(allTaken()) || left <= 0) {
+                return why;
+            }
+            freeOne.run();
+            synchronized (this) {
+                if (inUse >= max) {
+                    try {
+                        wait(Math.max(1, Math.min(freeEveryMillis, left / 1_000_000)));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return why;
+                    }
+                }
+            }
+        }
+    }
+
     synchronized void release(PeerKey peer) {
         byPeer.computeIfPresent(peer.name(), (k, n) -> n <= 1 ? null : n - 1);
         inUse--;
         if (!peer.owner()) {
             others--;
         }
+        notifyAll();
     }
 }

@@ -31,6 +31,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
     private static final Logger LOG = LoggerFactory.getLogger(GfxStatsService.class);
+    /** Backend failures of every call: one stack trace per kind, then rate-limited lines. */
+    static final FailureLog FAILURES = new FailureLog(LOG);
 
     /**
      * Dump streams open until their client has read them. Flow control keeps what each one
@@ -163,7 +165,7 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
             observer.onError(e.toStatus().asRuntimeException());
             return;
         } catch (RuntimeException e) {
-            LOG.error("{} failed for {}", what, describeCaller(), e);
+            FAILURES.failed(what, what + " failed for " + describeCaller(), e);
             observer.onError(internal(what + " failed", e).asRuntimeException());
             return;
         } catch (OutOfMemoryError e) {

@@ -14,8 +14,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The open {@code Watch} calls: each gets a snapshot at once and then every interval from one
@@ -26,7 +24,6 @@ import org.slf4j.LoggerFactory;
  * {@value #OWNER_RESERVE} kept for the daemon's own user ({@link StreamShares}).
  */
 final class LiveWatches {
-    private static final Logger LOG = LoggerFactory.getLogger(LiveWatches.class);
 
     static final int MIN_WATCH_INTERVAL_MS = 200;
     static final int MAX_WATCH_INTERVAL_MS = 3_600_000;
@@ -142,7 +139,7 @@ final class LiveWatches {
                     end(); // the client left while the snapshot was made: nothing to report
                     return;
                 }
-                LOG.error("watch failed for {}", GfxStatsService.describeCaller(), e);
+                GfxStatsService.FAILURES.failed("watch", "watch failed for " + GfxStatsService.describeCaller(), e);
                 fail(GfxStatsService.internal("watch failed", e));
             }
         }

@@ -67,7 +67,7 @@ final class RegisterCalls {
             observer.onError(e.toStatus().asRuntimeException());
             return;
         } catch (RuntimeException e) {
-            LOG.error("register failed for {}", caller.peer(), e);
+            GfxStatsService.FAILURES.failed("register", "register failed for " + caller.peer(), e);
             observer.onError(GfxStatsService.internal("registration failed", e).asRuntimeException());
             return;
         }
@@ -142,7 +142,7 @@ final class RegisterCalls {
             try {
                 registration.end(reason);
             } catch (RuntimeException e) {
-                LOG.error("ending the registration of {} failed", peer, e);
+                GfxStatsService.FAILURES.failed("end registration", "ending the registration of " + peer + " failed", e);
             }
         }
     }

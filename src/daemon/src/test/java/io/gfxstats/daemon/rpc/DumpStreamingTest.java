@@ -226,6 +226,39 @@ class DumpStreamingTest {
     }
 
     @Test
+    void shouldQueueTheOwnersDumpForTheSlotOfADumpNobodyReads() throws Exception {
+        // The only slot is held by a dump whose reader stopped (as the owner's other processes
+        // can hold every slot): the owner's next dump waits for it to be given up, not refused.
+        backend.dumpSize = 8L * 1024 * 1024;
+        CompletableFuture<Void> reading = new CompletableFuture<>();
+        try (GfxStatsClient stalled = GfxStatsClient.unix(socket,
+                     ClientOptions.DEFAULTS.withDumpDeadline(Duration.ofSeconds(60)));
+             GfxStatsClient owner = GfxStatsClient.unix(socket)) {
+            CompletableFuture<Long> held = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return stalled.dump(DumpRequest.getDefaultInstance(), new PatternCheck() {
+                        @Override
+                        public void write(byte[] b, int off, int len) {
+                            reading.join();
+                            super.write(b, off, len);
+                        }
+                    });
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            awaitWriterStalls();
+
+            PatternCheck check = new PatternCheck();
+            assertEquals(backend.dumpSize, owner.dump(DumpRequest.getDefaultInstance(), check));
+            assertEquals(backend.dumpSize, check.offset);
+            reading.complete(null);
+            // The dump nobody read was given up for it (the client sees the call ended early).
+            assertThrows(java.util.concurrent.ExecutionException.class, () -> held.get(30, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
     void shouldLetARunningDumpFinishWhileTheServerStops() throws Exception {
         try (GfxStatsClient client = GfxStatsClient.unix(socket)) {
             CompletableFuture<byte[]> running = CompletableFuture.supplyAsync(() -> {
