@@ -84,12 +84,13 @@ public final class HtmlReport {
             FrameSeries f = data.frames();
             chart(h, "chart-frames", "Each frame over time", "Every counted frame (" + f.samples().size()
                     + ", the total above) at the time it completed, its time from IntendedVsync to FrameCompleted;"
-                    + " janky frames marked by their first cause; dashed: the refresh interval ("
+                    + " janky frames marked by their first cause, one colour per cause; dashed: the refresh interval ("
                     + String.format(java.util.Locale.ROOT, "%.1f", f.refreshMillis()) + " ms). It opens on the"
                     + " latest 98 % of the frames when a few are much older; drag to zoom, double-click to see every"
-                    + " frame. Left out: " + f.inFlightRows() + " rows of frames still in flight"
-                    + " when the capture was taken, and " + f.ignoredFrames() + " frames with no duration, which"
-                    + " Android ignores too.");
+                    + " frame. Left out: " + f.leftOut());
+            if (!f.traceCounts().isEmpty()) {
+                traceCounts(h, f.traceCounts());
+            }
         }
         chart(h, "chart-cpu", "Frame time", "Frames per bucket of Android's histogram; dashed: 16.7 ms and"
                 + " 33.3 ms (one and two frames at 60 Hz); solid: the 50th, 90th, 95th and 99th percentiles.");
@@ -161,10 +162,10 @@ public final class HtmlReport {
             j.value(x.millis());
         }
         j.close(']').key("marks").open('[');
-        List<String> names = FrameSeries.causeNames();
-        for (int c = 0; c < names.size(); c++) {
-            j.open('{').key("name").value(names.get(c)).key("color")
-                    .value(io.gfxstats.palette.Severity.values()[Math.min(c + 1, 4)].hex()).key("values").open('[');
+        List<io.gfxstats.palette.CauseColour> marks = FrameSeries.marks();
+        for (int c = 0; c < marks.size(); c++) {
+            j.open('{').key("name").value(marks.get(c).label()).key("color").value(marks.get(c).hex())
+                    .key("values").open('[');
             for (FrameSeries.Sample x : s) {
                 if (x.cause() == c) {
                     j.value(x.millis());
@@ -312,6 +313,30 @@ public final class HtmlReport {
 
     private static String levelName(int level) {
         return io.gfxstats.matrix.MatrixRule.levelName(level).toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /**
+     * {@code gfxstats trace}'s own count beside Android's: the two rules differ on purpose, and a
+     * reader comparing this page with {@code gfxstats trace} sees both and why.
+     */
+    private static void traceCounts(StringBuilder h, List<io.gfxstats.trace.ProcessSummary> counts) {
+        h.append("<section><h2>The trace's own count</h2><p class=\"caption\">").append(esc("What `gfxstats trace`"
+                + " (its summary, CSV and JSON) counts: every finished frame that is not empty, janky by the trace's"
+                + " own flag (the frame ended after its expected end). The numbers above follow Android's rule instead,"
+                + " as `gfxstats trace --format dumpsys` does: only the frames Android would record, replayed through"
+                + " its jank tracker; so the two can differ.")).append("</p>\n<table><tr><th>Process</th><th>pid</th>"
+                + "<th>Frames</th><th>Linked</th><th>Unlinked</th><th>Empty</th><th>Unfinished</th>"
+                + "<th>Janky (trace's flag)</th></tr>\n");
+        for (int i = 0; i < counts.size(); i++) {
+            io.gfxstats.trace.ProcessSummary c = counts.get(i);
+            String id = "tc" + i;
+            h.append("<tr><td>").append(esc(c.name())).append("</td><td>").append(c.pid()).append("</td><td id=\"")
+                    .append(id).append("-frames\">").append(c.frames()).append("</td><td>").append(c.linked())
+                    .append("</td><td>").append(c.unlinked()).append("</td><td>").append(c.empty()).append("</td><td>")
+                    .append(c.unfinished()).append("</td><td id=\"").append(id).append("-janky\">").append(c.janky())
+                    .append(String.format(java.util.Locale.ROOT, " (%.2f%%)", c.jankyPercent())).append("</td></tr>\n");
+        }
+        h.append("</table></section>\n");
     }
 
     private static void row(StringBuilder h, String name, String id, String value) {
