@@ -39,6 +39,16 @@ public enum CauseColour {
         return cause == null ? "Deadline missed only" : cause.label();
     }
 
+    /** The colour of one of the four causes. */
+    public static CauseColour of(JankType cause) {
+        for (CauseColour c : values()) {
+            if (c.cause == cause) {
+                return c;
+            }
+        }
+        throw new IllegalArgumentException(cause + " is not a jank cause");
+    }
+
     /** The four causes, in the order a janky frame is marked by its first one. */
     public static List<JankType> causes() {
         return List.of(MISSED_VSYNC.cause, SLOW_UI_THREAD.cause, SLOW_BITMAP_UPLOAD.cause, SLOW_DRAW.cause);

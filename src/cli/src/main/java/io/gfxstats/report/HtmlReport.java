@@ -60,15 +60,17 @@ public final class HtmlReport {
         h.append("<section id=\"summary\"><table class=\"numbers\">\n");
         row(h, "Total frames rendered", "total-frames", Long.toString(t.totalFrames()));
         row(h, "Janky frames", "janky-frames", t.jankyFrames() + " (" + percent(t) + ")");
+        // With no frames, Android's arithmetic yields its top bucket (4950ms): no number is the truth.
+        boolean none = t.totalFrames() == 0;
         for (int p : PERCENTILES) {
-            row(h, p + "th percentile", "p" + p, t.cpuPercentile(p) + "ms");
+            row(h, p + "th percentile", "p" + p, none ? "- (no frames)" : t.cpuPercentile(p) + "ms");
         }
         for (JankType c : CAUSES) {
             row(h, "Number " + c.label(), "cause-" + c.name().toLowerCase(java.util.Locale.ROOT),
                     Long.toString(t.jankCount(c)));
         }
         for (int p : PERCENTILES) {
-            row(h, p + "th gpu percentile", "gpu-p" + p, t.gpuPercentile(p) + "ms");
+            row(h, p + "th gpu percentile", "gpu-p" + p, none ? "- (no frames)" : t.gpuPercentile(p) + "ms");
         }
         h.append("</table><p class=\"caption\" id=\"hil-note\">High input latency is not a jank cause: Android"
                 + " counts a frame there when it made its deadline only thanks to triple buffering, and its older"
@@ -95,8 +97,8 @@ public final class HtmlReport {
         chart(h, "chart-cpu", "Frame time", "Frames per bucket of Android's histogram; dashed: 16.7 ms and"
                 + " 33.3 ms (one and two frames at 60 Hz); solid: the 50th, 90th, 95th and 99th percentiles.");
         if (t.jankyFrames() > 0) {
-            chart(h, "chart-causes", "Janky frames and their causes", "Janky frames (each one missed its"
-                    + " deadline), then how many of them had each cause; a janky frame can have several causes or"
+            chart(h, "chart-causes", "Janky frames and their causes", "Janky frames (navy; each one missed its"
+                    + " deadline), then how many of them had each cause, in the cause's colour; a janky frame can have several causes or"
                     + " none of these, so the causes need not add up to the janky frames. The numbers of the summary"
                     + " above.");
         } else {
@@ -196,7 +198,7 @@ public final class HtmlReport {
                     .append("</td><td>").append(d.totalFrames()).append("</td><td>").append(d.jankyFrames())
                     .append(" (").append(percent(d)).append(")</td>");
             for (int p : PERCENTILES) {
-                h.append("<td>").append(d.cpuPercentile(p)).append("ms</td>");
+                h.append("<td>").append(d.totalFrames() == 0 ? "-" : d.cpuPercentile(p) + "ms").append("</td>");
             }
             h.append("</tr>\n");
         }
@@ -209,7 +211,8 @@ public final class HtmlReport {
         for (ReportData.Day d : data.days()) {
             h.append("<tr><td>").append(d.label()).append("</td><td>").append(d.data().totalFrames())
                     .append("</td><td>").append(d.data().jankyFrames()).append(" (").append(percent(d.data()))
-                    .append(")</td><td>").append(d.data().cpuPercentile(90)).append("ms</td></tr>\n");
+                    .append(")</td><td>")
+                    .append(d.data().totalFrames() == 0 ? "-" : d.data().cpuPercentile(90) + "ms").append("</td></tr>\n");
         }
         h.append("</table></section>\n");
     }
@@ -249,6 +252,11 @@ public final class HtmlReport {
         j.close(']').key("values").open('[').value(t.jankyFrames());
         for (JankType c : JANK_CAUSES) {
             j.value(t.jankCount(c));
+        }
+        // The janky frames navy, each cause in its colour (the same as its marks over time).
+        j.close(']').key("colors").open('[').value("#3d5a80");
+        for (JankType c : JANK_CAUSES) {
+            j.value(io.gfxstats.palette.CauseColour.of(c).hex());
         }
         j.close(']').close('}');
         j.key("scenes").open('{').key("labels").open('[');
@@ -324,7 +332,7 @@ public final class HtmlReport {
                 + " (its summary, CSV and JSON) counts: every finished frame that is not empty, janky by the trace's"
                 + " own flag (the frame ended after its expected end). The numbers above follow Android's rule instead,"
                 + " as `gfxstats trace --format dumpsys` does: only the frames Android would record, replayed through"
-                + " its jank tracker; so the two can differ.")).append("</p>\n<table><tr><th>Process</th><th>pid</th>"
+                + " its jank tracker; so the two can differ.")).append("</p>\n<table class=\"list\" id=\"trace-counts\"><tr><th>Process</th><th>pid</th>"
                 + "<th>Frames</th><th>Linked</th><th>Unlinked</th><th>Empty</th><th>Unfinished</th>"
                 + "<th>Janky (trace's flag)</th></tr>\n");
         for (int i = 0; i < counts.size(); i++) {
@@ -351,7 +359,8 @@ public final class HtmlReport {
 
     /** Janky percentage as dumps print it. */
     static String percent(ProfileData d) {
-        return JankyPercent.format(percentValue(d)) + "%";
+        // Android's dump prints nan% here; a reader is better served by the reason.
+        return d.totalFrames() == 0 ? "no frames" : JankyPercent.format(percentValue(d)) + "%";
     }
 
     private static float percentValue(ProfileData d) {

@@ -159,7 +159,7 @@ class ReportEndToEndTest {
                 assertEquals(field(dump, "\npresent" + t[0] + "Frames = (\\d+)\n"), cells.get("ft0-present-" + t[1]), t[0]);
             }
             Path png = tmp.resolve("frametimeline.png");
-            chromium.screenshot(html, png, 1000, 3300);
+            chromium.screenshot(html, png, 1000, 2300);
             Path shots = Path.of("target", "report-screenshots");
             Files.createDirectories(shots);
             Files.copy(png, shots.resolve("frametimeline-report.png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
