@@ -99,10 +99,9 @@ final class ReportCommand implements Command {
             args.exclusive("--trace", DaemonCall.SOCKET_OPTION);
             args.exclusive("--trace", "--days");
             String file = args.value("--trace");
-            entries = trace(file, pkg, in, err);
-            if (entries == null) {
-                return EXIT_ERROR;
-            }
+            io.gfxstats.trace.output.TraceReport traced = traceFrames(file, pkg, in, err);
+            entries = traceEntries(traced.processes());
+            frames = io.gfxstats.report.FrameSeries.ofTrace(traced.processes(), traced.summaries());
             title = "gfxstats report: " + (file.equals("-") ? "trace" : Path.of(file).getFileName());
             source = "frames of the trace " + (file.equals("-") ? "on standard input" : file);
         } else if (args.has("--framestats")) {
@@ -202,28 +201,26 @@ final class ReportCommand implements Command {
     }
 
     /**
-     * The trace's frames as {@code gfxstats trace --format proto} gives them (the same command, in
-     * this process: one place for how a trace becomes dump entries). Null when it failed; it
-     * said why on {@code err}.
+     * The trace's frames as {@code gfxstats trace} selects them, and as dump entries the way
+     * {@code gfxstats trace --format proto} makes them (no --refresh: each process at its median
+     * frame interval), so the page's numbers are that command's.
      */
-    private static List<GraphicsStatsProto> trace(String file, String pkg, InputStream in, PrintStream err)
-            throws Exception {
-        List<String> argv = new ArrayList<>(List.of(file, "--format", "proto"));
+    private static io.gfxstats.trace.output.TraceReport traceFrames(String file, String pkg,
+            InputStream in, PrintStream err) throws Exception {
+        List<String> argv = new ArrayList<>(List.of(file));
         if (pkg != null) {
             argv.add("--process");
             argv.add(pkg);
         }
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        // Its note about the clock offset is for `trace` users; a report states its source itself.
-        PrintStream quiet = new PrintStream(java.io.OutputStream.nullOutputStream(), true,
-                java.nio.charset.StandardCharsets.UTF_8);
-        int code = new TraceCommand().run(argv.toArray(String[]::new), in,
-                new PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8), quiet);
-        if (code != 0) {
-            err.println("gfxstats report: gfxstats trace " + String.join(" ", argv) + " failed (" + code + ")");
-            return null;
+        return TraceCommand.selectedFrames(TraceOptions.parse(argv.toArray(String[]::new)).orElseThrow(), in, err);
+    }
+
+    private static List<GraphicsStatsProto> traceEntries(List<io.gfxstats.trace.TraceFrames.ProcessFrames> frames) {
+        List<GraphicsStatsProto> entries = new ArrayList<>();
+        for (io.gfxstats.trace.TraceFrames.ProcessFrames pf : frames) {
+            entries.add(io.gfxstats.trace.output.FrameInfoMapping.toProto(pf, 0));
         }
-        return GraphicsStatsServiceDumpProto.parseFrom(bytes.toByteArray()).getStatsList();
+        return entries;
     }
 
     /** Written beside the target and renamed over it: a reader never sees half a report. */

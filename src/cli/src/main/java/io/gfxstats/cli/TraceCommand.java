@@ -90,6 +90,20 @@ final class TraceCommand implements Command {
         return 0;
     }
 
+    /**
+     * The frames {@code gfxstats trace} would count for these arguments (read, then selected by
+     * --platform and --process): one place for the frame list, so {@code report --trace} draws and
+     * counts the frames this command does.
+     */
+    static TraceReport selectedFrames(TraceOptions options, InputStream in, PrintStream err)
+            throws UsageException, IOException {
+        Trace trace = read(options.input(), in, options.clock(), err);
+        long androidPeriod = options.refresh() > 0 ? options.refresh() : io.gfxstats.frame.TrackerConfig.NANOS_60HZ;
+        List<TraceFrames.ProcessFrames> selected = select(TraceFrames.of(trace, androidPeriod), options.platform(),
+                options.processes(), trace);
+        return TraceReport.of(options.input(), platformName(trace, options.platform()), trace, selected);
+    }
+
     private static String stripZeros(double v) {
         return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
     }

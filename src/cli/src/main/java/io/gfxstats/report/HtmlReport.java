@@ -60,15 +60,17 @@ public final class HtmlReport {
         h.append("<section id=\"summary\"><table class=\"numbers\">\n");
         row(h, "Total frames rendered", "total-frames", Long.toString(t.totalFrames()));
         row(h, "Janky frames", "janky-frames", t.jankyFrames() + " (" + percent(t) + ")");
+        // With no frames, Android's arithmetic yields its top bucket (4950ms): no number is the truth.
+        boolean none = t.totalFrames() == 0;
         for (int p : PERCENTILES) {
-            row(h, p + "th percentile", "p" + p, t.cpuPercentile(p) + "ms");
+            row(h, p + "th percentile", "p" + p, none ? "- (no frames)" : t.cpuPercentile(p) + "ms");
         }
         for (JankType c : CAUSES) {
             row(h, "Number " + c.label(), "cause-" + c.name().toLowerCase(java.util.Locale.ROOT),
                     Long.toString(t.jankCount(c)));
         }
         for (int p : PERCENTILES) {
-            row(h, p + "th gpu percentile", "gpu-p" + p, t.gpuPercentile(p) + "ms");
+            row(h, p + "th gpu percentile", "gpu-p" + p, none ? "- (no frames)" : t.gpuPercentile(p) + "ms");
         }
         h.append("</table><p class=\"caption\" id=\"hil-note\">High input latency is not a jank cause: Android"
                 + " counts a frame there when it made its deadline only thanks to triple buffering, and its older"
@@ -84,18 +86,19 @@ public final class HtmlReport {
             FrameSeries f = data.frames();
             chart(h, "chart-frames", "Each frame over time", "Every counted frame (" + f.samples().size()
                     + ", the total above) at the time it completed, its time from IntendedVsync to FrameCompleted;"
-                    + " janky frames marked by their first cause; dashed: the refresh interval ("
+                    + " janky frames marked by their first cause, one colour per cause; dashed: the refresh interval ("
                     + String.format(java.util.Locale.ROOT, "%.1f", f.refreshMillis()) + " ms). It opens on the"
                     + " latest 98 % of the frames when a few are much older; drag to zoom, double-click to see every"
-                    + " frame. Left out: " + f.inFlightRows() + " rows of frames still in flight"
-                    + " when the capture was taken, and " + f.ignoredFrames() + " frames with no duration, which"
-                    + " Android ignores too.");
+                    + " frame. Left out: " + f.leftOut());
+            if (!f.traceCounts().isEmpty()) {
+                traceCounts(h, f.traceCounts());
+            }
         }
         chart(h, "chart-cpu", "Frame time", "Frames per bucket of Android's histogram; dashed: 16.7 ms and"
                 + " 33.3 ms (one and two frames at 60 Hz); solid: the 50th, 90th, 95th and 99th percentiles.");
         if (t.jankyFrames() > 0) {
-            chart(h, "chart-causes", "Janky frames and their causes", "Janky frames (each one missed its"
-                    + " deadline), then how many of them had each cause; a janky frame can have several causes or"
+            chart(h, "chart-causes", "Janky frames and their causes", "Janky frames (navy; each one missed its"
+                    + " deadline), then how many of them had each cause, in the cause's colour; a janky frame can have several causes or"
                     + " none of these, so the causes need not add up to the janky frames. The numbers of the summary"
                     + " above.");
         } else {
@@ -161,10 +164,10 @@ public final class HtmlReport {
             j.value(x.millis());
         }
         j.close(']').key("marks").open('[');
-        List<String> names = FrameSeries.causeNames();
-        for (int c = 0; c < names.size(); c++) {
-            j.open('{').key("name").value(names.get(c)).key("color")
-                    .value(io.gfxstats.palette.Severity.values()[Math.min(c + 1, 4)].hex()).key("values").open('[');
+        List<io.gfxstats.palette.CauseColour> marks = FrameSeries.marks();
+        for (int c = 0; c < marks.size(); c++) {
+            j.open('{').key("name").value(marks.get(c).label()).key("color").value(marks.get(c).hex())
+                    .key("values").open('[');
             for (FrameSeries.Sample x : s) {
                 if (x.cause() == c) {
                     j.value(x.millis());
@@ -195,7 +198,7 @@ public final class HtmlReport {
                     .append("</td><td>").append(d.totalFrames()).append("</td><td>").append(d.jankyFrames())
                     .append(" (").append(percent(d)).append(")</td>");
             for (int p : PERCENTILES) {
-                h.append("<td>").append(d.cpuPercentile(p)).append("ms</td>");
+                h.append("<td>").append(d.totalFrames() == 0 ? "-" : d.cpuPercentile(p) + "ms").append("</td>");
             }
             h.append("</tr>\n");
         }
@@ -208,7 +211,8 @@ public final class HtmlReport {
         for (ReportData.Day d : data.days()) {
             h.append("<tr><td>").append(d.label()).append("</td><td>").append(d.data().totalFrames())
                     .append("</td><td>").append(d.data().jankyFrames()).append(" (").append(percent(d.data()))
-                    .append(")</td><td>").append(d.data().cpuPercentile(90)).append("ms</td></tr>\n");
+                    .append(")</td><td>")
+                    .append(d.data().totalFrames() == 0 ? "-" : d.data().cpuPercentile(90) + "ms").append("</td></tr>\n");
         }
         h.append("</table></section>\n");
     }
@@ -248,6 +252,11 @@ public final class HtmlReport {
         j.close(']').key("values").open('[').value(t.jankyFrames());
         for (JankType c : JANK_CAUSES) {
             j.value(t.jankCount(c));
+        }
+        // The janky frames navy, each cause in its colour (the same as its marks over time).
+        j.close(']').key("colors").open('[').value("#3d5a80");
+        for (JankType c : JANK_CAUSES) {
+            j.value(io.gfxstats.palette.CauseColour.of(c).hex());
         }
         j.close(']').close('}');
         j.key("scenes").open('{').key("labels").open('[');
@@ -314,6 +323,30 @@ public final class HtmlReport {
         return io.gfxstats.matrix.MatrixRule.levelName(level).toLowerCase(java.util.Locale.ROOT);
     }
 
+    /**
+     * {@code gfxstats trace}'s own count beside Android's: the two rules differ on purpose, and a
+     * reader comparing this page with {@code gfxstats trace} sees both and why.
+     */
+    private static void traceCounts(StringBuilder h, List<io.gfxstats.trace.ProcessSummary> counts) {
+        h.append("<section><h2>The trace's own count</h2><p class=\"caption\">").append(esc("What `gfxstats trace`"
+                + " (its summary, CSV and JSON) counts: every finished frame that is not empty, janky by the trace's"
+                + " own flag (the frame ended after its expected end). The numbers above follow Android's rule instead,"
+                + " as `gfxstats trace --format dumpsys` does: only the frames Android would record, replayed through"
+                + " its jank tracker; so the two can differ.")).append("</p>\n<table class=\"list\" id=\"trace-counts\"><tr><th>Process</th><th>pid</th>"
+                + "<th>Frames</th><th>Linked</th><th>Unlinked</th><th>Empty</th><th>Unfinished</th>"
+                + "<th>Janky (trace's flag)</th></tr>\n");
+        for (int i = 0; i < counts.size(); i++) {
+            io.gfxstats.trace.ProcessSummary c = counts.get(i);
+            String id = "tc" + i;
+            h.append("<tr><td>").append(esc(c.name())).append("</td><td>").append(c.pid()).append("</td><td id=\"")
+                    .append(id).append("-frames\">").append(c.frames()).append("</td><td>").append(c.linked())
+                    .append("</td><td>").append(c.unlinked()).append("</td><td>").append(c.empty()).append("</td><td>")
+                    .append(c.unfinished()).append("</td><td id=\"").append(id).append("-janky\">").append(c.janky())
+                    .append(String.format(java.util.Locale.ROOT, " (%.2f%%)", c.jankyPercent())).append("</td></tr>\n");
+        }
+        h.append("</table></section>\n");
+    }
+
     private static void row(StringBuilder h, String name, String id, String value) {
         h.append("<tr><th>").append(esc(name)).append("</th><td id=\"").append(id).append("\">").append(esc(value))
                 .append("</td></tr>\n");
@@ -326,7 +359,8 @@ public final class HtmlReport {
 
     /** Janky percentage as dumps print it. */
     static String percent(ProfileData d) {
-        return JankyPercent.format(percentValue(d)) + "%";
+        // Android's dump prints nan% here; a reader is better served by the reason.
+        return d.totalFrames() == 0 ? "no frames" : JankyPercent.format(percentValue(d)) + "%";
     }
 
     private static float percentValue(ProfileData d) {

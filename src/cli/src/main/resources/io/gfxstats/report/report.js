@@ -86,12 +86,14 @@
   function frameTimes(el, f) {
     var series = [
       { label: 'time', value: function (u, v) { return v == null ? '' : v.toFixed(3) + ' s'; } },
-      { label: 'frame time', stroke: '#4e79a7', width: 1, points: { show: false },
+      // A short trace has a few frames: a dot per frame, or they are hard to see.
+      { label: 'frame time', stroke: '#4e79a7', width: 2,
+        points: { show: f.t.length < 200, size: 6, fill: '#4e79a7', stroke: '#4e79a7' },
         value: function (u, v) { return v == null ? '' : v.toFixed(2) + ' ms'; } }
     ];
     var columns = [f.t, f.ms];
-    f.marks.forEach(function (m) {
-      series.push({ label: m.name, stroke: m.color, paths: function () { return null; },
+    f.marks.forEach(function (m, k) {
+      series.push({ label: m.name, stroke: m.color, fill: m.color, paths: function () { return null; },
         points: { show: true, size: 7, fill: m.color, stroke: m.color },
         value: function (u, v) { return v == null ? '' : v.toFixed(2) + ' ms'; } });
       columns.push(m.values);
@@ -142,7 +144,11 @@
       ],
       series: [
         { label: 'what', value: function (u, v) { return v == null ? '' : d.labels[v]; } },
-        { label: 'frames', fill: 'rgba(215,95,0,0.6)', stroke: '#d75f00', paths: bars(), points: { show: false } }
+        // Each cause's bar in that cause's colour, the one its marks have in the frame chart.
+        { label: 'frames', fill: '#3d5a80', stroke: '#3d5a80', points: { show: false },
+          paths: uPlot.paths.bars({ size: [0.8, 60], disp: {
+            fill: { unit: 3, values: function () { return d.colors; } },
+            stroke: { unit: 3, values: function () { return d.colors; } } } }) }
       ]
     }, [indices(n), d.values], el);
   }

@@ -97,9 +97,36 @@ class TopScreenSizesTest {
             }
             assertTrue(checked >= 5 * names.size(), "cells checked: " + checked + "\n" + screen);
             assertTrue(names.containsAll(List.of("VER", "FPS", "JANK%", "JANKY", "FRAMES", "DROPPED")), header);
+            picture(t, columns, rows);
             t.sendKeys("q");
             return new String[] {lines.get(0), header};
         }
+    }
+
+    /**
+     * The screen as a picture for the docs (target/report-screenshots/top-COLSxROWS.png; docs/img
+     * holds a copy): the pane with its colours, drawn by headless Chromium. The page shows exactly
+     * the pane's characters, and top's colours are those of the report's scale.
+     */
+    private void picture(TmuxSession t, int columns, int rows) throws Exception {
+        String escaped = t.screen(true);
+        assertEquals(trimmed(t.screen(false)), trimmed(TerminalHtml.text(escaped)), "the picture shows the pane's characters");
+        for (io.gfxstats.palette.Severity s : io.gfxstats.palette.Severity.values()) {
+            assertEquals(s.hex(), TerminalHtml.xterm(s.xterm256()), "xterm colour of " + s);
+        }
+        assertTrue(escaped.contains("\u001b[38;5;"), "top colours its rows on a terminal");
+        Path html = dir.resolve("top.html");
+        Files.writeString(html, TerminalHtml.page(escaped, columns, rows));
+        Path png = dir.resolve("top.png");
+        io.gfxstats.testing.Chromium.require(dir).screenshot(html, png, columns * 9 + 24, rows * 18 + 24);
+        Path shots = Path.of("target", "report-screenshots");
+        Files.createDirectories(shots);
+        Files.copy(png, shots.resolve("top-" + columns + "x" + rows + ".png"),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static String trimmed(String screen) {
+        return screen.lines().map(String::stripTrailing).collect(Collectors.joining("\n")).stripTrailing();
     }
 
     /** The cell {@code top} must show for a column, from the JSON object of the same row. */

@@ -159,7 +159,7 @@ class ReportEndToEndTest {
                 assertEquals(field(dump, "\npresent" + t[0] + "Frames = (\\d+)\n"), cells.get("ft0-present-" + t[1]), t[0]);
             }
             Path png = tmp.resolve("frametimeline.png");
-            chromium.screenshot(html, png, 1000, 3300);
+            chromium.screenshot(html, png, 1000, 2300);
             Path shots = Path.of("target", "report-screenshots");
             Files.createDirectories(shots);
             Files.copy(png, shots.resolve("frametimeline-report.png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
@@ -190,15 +190,9 @@ class ReportEndToEndTest {
         assertTrue(page.dom().indexOf("id=\"chart-frames\"") < page.dom().indexOf("id=\"chart-cpu\""),
                 "a capture leads with its frames over time");
         // The frames drawn are the frames counted, the janky ones marked once each.
-        String frames = field(field(page.dom(), "id=\"report-data\">(.*?)</script>"), "\"frames\":(\\{.*\\})\\}$");
-        com.google.gson.JsonObject f = com.google.gson.JsonParser.parseString(frames).getAsJsonObject();
+        com.google.gson.JsonObject f = framesOf(page.dom());
         assertEquals(total, f.getAsJsonArray("ms").size());
-        long marked = 0;
-        for (com.google.gson.JsonElement mark : f.getAsJsonArray("marks")) {
-            for (com.google.gson.JsonElement v : mark.getAsJsonObject().getAsJsonArray("values")) {
-                marked += v.isJsonNull() ? 0 : 1;
-            }
-        }
+        long marked = marked(f);
         long janky = 0;
         Matcher jm = Pattern.compile("Janky frames: (\\d+)").matcher(text);
         while (jm.find()) {
@@ -237,10 +231,55 @@ class ReportEndToEndTest {
             janky += Long.parseLong(m.group(2));
         }
         assertTrue(total > 0, text);
-        Chromium.Page page = checkLayout(chromium, html, tmp, "chart-cpu", "chart-gpu");
+        Chromium.Page page = checkLayout(chromium, html, tmp, "chart-frames", "chart-cpu", "chart-gpu");
         java.util.Map<String, String> cells = cells(page.dom());
         assertEquals(Long.toString(total), cells.get("total-frames"));
         assertTrue(cells.get("janky-frames").startsWith(janky + " ("), cells.get("janky-frames"));
+        assertTrue(page.dom().indexOf("id=\"chart-frames\"") < page.dom().indexOf("id=\"chart-cpu\""),
+                "a trace leads with its frames over time");
+        // The frames drawn are the frames the summary counts, the janky ones marked once each.
+        com.google.gson.JsonObject f = framesOf(page.dom());
+        assertEquals(total, f.getAsJsonArray("ms").size());
+        assertEquals(janky, marked(f), "janky frames marked");
+        assertTrue(page.dom().contains("Left out: "), "the chart says what it leaves out");
+
+        // `gfxstats trace --format json`'s own count, per process, is on the page too.
+        Process json = JavaProcess.builder(Main.class, "trace", trace.toString(), "--format", "json").start();
+        String jsonText = new String(json.getInputStream().readAllBytes());
+        assertEquals(0, json.waitFor());
+        com.google.gson.JsonArray processes = com.google.gson.JsonParser.parseString(jsonText).getAsJsonObject()
+                .getAsJsonArray("processes");
+        assertFalse(processes.isEmpty(), jsonText);
+        for (int i = 0; i < processes.size(); i++) {
+            com.google.gson.JsonObject summary = processes.get(i).getAsJsonObject().getAsJsonObject("summary");
+            assertEquals(summary.get("totalFrames").getAsString(), cells.get("tc" + i + "-frames"));
+            assertTrue(cells.get("tc" + i + "-janky").startsWith(summary.get("jankyFrames").getAsString() + " ("),
+                    cells.get("tc" + i + "-janky"));
+        }
+        Path png = tmp.resolve("trace.png");
+        chromium.screenshot(html, png, 1000, 2600);
+        Path shots = Path.of("target", "report-screenshots");
+        Files.createDirectories(shots);
+        Files.copy(png, shots.resolve("trace-report.png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** The page's frames-over-time data. */
+    private static com.google.gson.JsonObject framesOf(String dom) {
+        String frames = field(field(dom, "id=\"report-data\">(.*?)</script>"), "\"frames\":(\\{.*\\})\\}$");
+        return com.google.gson.JsonParser.parseString(frames).getAsJsonObject();
+    }
+
+    /** How many frames carry a cause mark, and that no two marks share a colour. */
+    private static long marked(com.google.gson.JsonObject f) {
+        long marked = 0;
+        java.util.Set<String> colours = new java.util.HashSet<>();
+        for (com.google.gson.JsonElement mark : f.getAsJsonArray("marks")) {
+            assertTrue(colours.add(mark.getAsJsonObject().get("color").getAsString()), "one colour per cause: " + f.get("marks"));
+            for (com.google.gson.JsonElement v : mark.getAsJsonObject().getAsJsonArray("values")) {
+                marked += v.isJsonNull() ? 0 : 1;
+            }
+        }
+        return marked;
     }
 
     /**

@@ -59,7 +59,8 @@ public final class FrameInfoMapping {
         return StatsProtos.toProto(data, new StatsProtos.Source(pf.name(), 0, 0, 0, 0));
     }
 
-    static long medianInterval(List<FrameInfo> rows) {
+    /** The median FRAME_INTERVAL of the rows, 60 Hz without rows: the refresh a replay of them assumes. */
+    public static long medianInterval(List<FrameInfo> rows) {
         if (rows.isEmpty()) {
             return TrackerConfig.NANOS_60HZ;
         }
