@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Scenes and Matrix levels from C against the Java client, end to end: the same random frame
+# stream with scene switches (some before, some after the frames they cut, more names than a
+# buffer holds, UTF-8 names, returns to the default scene) recorded by libgfxstats
+# (gfxstats-drive) and by the Java client (tests/SceneDrive.java) into one real daemon gives the
+# same `gfxstats scenes --json` and the same dump. GFXSTATS_DIFF_FRAMES (default 1000000) sets
+# the stream length.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+N="${GFXSTATS_DIFF_FRAMES:-1000000}"
+SEED="${GFXSTATS_DIFF_SEED:-$RANDOM}"
+t_start_daemon
+# The stream of one format ($2, $1 frames, intended vsync in column $3) with a scene line before
+# a frame with probability $4.
+with_scenes() {
+  python3 "$NATIVE/tests/gen-frames.py" --seed "$SEED" --count "$1" --format "$2" | python3 -c '
+import random, sys
+r = random.Random(int(sys.argv[1]))
+col = int(sys.argv[2])
+rate = float(sys.argv[3])
+names = ["menu", "level 1", "level 2", "Größe", "設定", "shop", "(other)", "default", ""] + ["s%d" % i for i in range(14)]
+for line in sys.stdin:
+    if r.random() < rate:
+        intended = int(line.split(",")[col])
+        print("@%d,%s" % (intended + r.randint(-50_000_000, 50_000_000), r.choice(names)))
+    sys.stdout.write(line)
+' "$SEED" "$3" "$4"
+}
+with_scenes "$N" times 0 0.002 > "$T_DIR/times.txt"
+with_scenes "$((N / 3))" frameinfo 2 0.006 > "$T_DIR/frameinfo.txt"
+source "$ROOT/scripts/lib.sh"
+for kind in times frameinfo; do
+  grep -q '^@' "$T_DIR/$kind.txt" || t_fail "$kind: the stream has no scene switch"
+  c_flags=() java_flags=()
+  [ "$kind" = frameinfo ] && c_flags=(--frameinfo --replay) java_flags=(frameinfo)
+  "$OUT/bin/gfxstats-drive" --package "c.$kind" --version-code 1 "${c_flags[@]}" < "$T_DIR/$kind.txt" >/dev/null \
+    || t_fail "$kind: gfxstats-drive failed"
+  java "${GFX_JVM_FLAGS[@]}" -cp "$GFX_JAR" "$NATIVE/tests/SceneDrive.java" "java.$kind" "$GFXSTATS_SOCKET" \
+    "${java_flags[@]}" < "$T_DIR/$kind.txt" >/dev/null 2>"$T_DIR/java.log" \
+    || { tail -5 "$T_DIR/java.log" >&2; t_fail "$kind: the Java client failed"; }
+  for side in c java; do
+    gfx scenes --package "$side.$kind" --json | sed "s/$side\.$kind/PACKAGE/g" > "$T_DIR/$side.json"
+    t_counts "$side.$kind" > "$T_DIR/$side.dump"
+  done
+  grep -q '"matrixFrames"' "$T_DIR/c.json" || t_fail "$kind: no Matrix frames in the C client's scenes"
+  [ "$(grep -c '"scene"' "$T_DIR/c.json")" -ge 16 ] || t_fail "$kind: fewer than 16 scenes, (other) is not reached"
+  diff "$T_DIR/java.json" "$T_DIR/c.json" >&2 || t_fail "$kind: C and Java scenes differ (seed $SEED)"
+  diff "$T_DIR/java.dump" "$T_DIR/c.dump" >&2 || t_fail "$kind: C and Java dumps differ (seed $SEED)"
+done
+t_pass "$N times frames and $((N / 3)) FrameInfo frames with scene switches (seed $SEED) counted alike"
