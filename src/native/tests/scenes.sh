@@ -46,12 +46,39 @@ for kind in times frameinfo; do
     "${java_flags[@]}" < "$T_DIR/$kind.txt" >/dev/null 2>"$T_DIR/java.log" \
     || { tail -5 "$T_DIR/java.log" >&2; t_fail "$kind: the Java client failed"; }
   for side in c java; do
-    gfx scenes --package "$side.$kind" --json | sed "s/$side\.$kind/PACKAGE/g" > "$T_DIR/$side.json"
-    t_counts "$side.$kind" > "$T_DIR/$side.dump"
+    gfx scenes --package "$side.$kind" --json | sed "s/$side\.$kind/PACKAGE/g" > "$T_DIR/$side.$kind.json"
+    t_counts "$side.$kind" > "$T_DIR/$side.$kind.dump"
   done
-  grep -q '"matrixFrames"' "$T_DIR/c.json" || t_fail "$kind: no Matrix frames in the C client's scenes"
-  [ "$(grep -c '"scene"' "$T_DIR/c.json")" -ge 16 ] || t_fail "$kind: fewer than 16 scenes, (other) is not reached"
-  diff "$T_DIR/java.json" "$T_DIR/c.json" >&2 || t_fail "$kind: C and Java scenes differ (seed $SEED)"
-  diff "$T_DIR/java.dump" "$T_DIR/c.dump" >&2 || t_fail "$kind: C and Java dumps differ (seed $SEED)"
+  grep -q '"matrixFrames"' "$T_DIR/c.$kind.json" || t_fail "$kind: no Matrix frames in the C client's scenes"
+  [ "$(grep -c '"scene"' "$T_DIR/c.$kind.json")" -ge 16 ] || t_fail "$kind: fewer than 16 scenes, (other) is not reached"
+  diff "$T_DIR/java.$kind.json" "$T_DIR/c.$kind.json" >&2 || t_fail "$kind: C and Java scenes differ (seed $SEED)"
+  diff "$T_DIR/java.$kind.dump" "$T_DIR/c.$kind.dump" >&2 || t_fail "$kind: C and Java dumps differ (seed $SEED)"
 done
-t_pass "$N times frames and $((N / 3)) FrameInfo frames with scene switches (seed $SEED) counted alike"
+
+# Scene counts across a handover, from the sanitized library: the daemon is SIGKILLed halfway
+# with the buffer file lost, the client registers again and moves everything (Android and scene
+# counters, slot names) into the new buffer; the result must still equal the Java client's.
+ASAN="$OUT/asan/gfxstats-drive"
+[ -x "$ASAN" ] || make -s -C "$NATIVE" "target/asan/gfxstats-drive" >/dev/null
+export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+registered() { [ "$(grep -c "register: new buffer c.handover/" "$T_DIR/daemon.log")" -ge "$1" ]; }
+mkfifo "$T_DIR/fifo"
+"$ASAN" --package c.handover --version-code 1 < "$T_DIR/fifo" >"$T_DIR/handover.out" 2>&1 &
+DRIVE=$!
+T_PIDS+=("$DRIVE")
+exec 3>"$T_DIR/fifo"
+half=$(($(wc -l < "$T_DIR/times.txt") / 2))
+head -n "$half" "$T_DIR/times.txt" >&3
+t_wait_for 30 registered 1 || t_fail "c.handover did not register"
+kill -KILL "$DAEMON_PID"
+wait "$DAEMON_PID" 2>/dev/null || true
+rm -f "$T_DIR"/state/buffers/*
+t_start_daemon 3>&-
+t_wait_for 30 registered 2 || t_fail "c.handover did not register again"
+tail -n +"$((half + 1))" "$T_DIR/times.txt" >&3
+exec 3>&-
+wait "$DRIVE" || { cat "$T_DIR/handover.out" >&2; t_fail "the sanitized driver failed across the handover"; }
+gfx scenes --package c.handover --json | sed "s/c\.handover/PACKAGE/g" > "$T_DIR/c.handover.json"
+diff "$T_DIR/java.times.json" "$T_DIR/c.handover.json" >&2 \
+  || t_fail "handover: C scenes across a lost buffer differ from Java's (seed $SEED)"
+t_pass "$N times frames and $((N / 3)) FrameInfo frames with scene switches (seed $SEED) counted alike, also across a handover"
