@@ -19,7 +19,8 @@
 extern "C" {
 #endif
 
-#define GFXSTATS_API_VERSION 1
+/* 2: gfxstats_set_scene and gfxstats_set_scene_since (scenes and Matrix levels). */
+#define GFXSTATS_API_VERSION 2
 
 enum gfxstats_status {
     GFXSTATS_OK = 0,
