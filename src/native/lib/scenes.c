@@ -113,7 +113,7 @@ static void count_matrix(struct gfx_matrix *m, int64_t total, int64_t interval, 
     add_frame(c, w, level_of(whole), whole, f2l(cost), f2l(dropped * Q20_F), m->refresh_millihz, total);
 }
 
-void gfx_matrix_count_counted(struct gfx_matrix *m, int64_t total, int64_t interval, uint32_t *c, uint64_t *w) {
+void gfx_matrix_count_slow(struct gfx_matrix *m, int64_t total, int64_t interval, uint32_t *c, uint64_t *w) {
     if (interval != m->interval) {
         interval_changed(m, interval);
     }

@@ -57,8 +57,24 @@ struct gfx_matrix {
 void gfx_matrix_init(struct gfx_matrix *m);
 
 /* Matrix's values of a frame the Android rules counted (total > 0), into a slot's u32 counters
- * and u64 sums. */
-void gfx_matrix_count_counted(struct gfx_matrix *m, int64_t total, int64_t interval, uint32_t *c, uint64_t *w);
+ * and u64 sums: the on-time case inline (most frames), the rest out of line. */
+void gfx_matrix_count_slow(struct gfx_matrix *m, int64_t total, int64_t interval, uint32_t *c, uint64_t *w);
+
+static inline void gfx_matrix_count_counted(struct gfx_matrix *m, int64_t total, int64_t interval, uint32_t *c,
+                                            uint64_t *w) {
+    if (__builtin_expect(interval == m->interval && total <= m->on_time_max, 1)) {
+        /* Within one interval nothing dropped: level BEST, cost I, no dropped sums (SceneStripe's
+         * addMatrixFrame with its adds of zero left out). */
+        __atomic_store_n(&c[GFX_SCENE_MATRIX_FRAMES], c[GFX_SCENE_MATRIX_FRAMES] + 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&c[GFX_SCENE_LEVEL_COUNT_BASE], c[GFX_SCENE_LEVEL_COUNT_BASE] + 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&w[GFX_SCENE_COST], w[GFX_SCENE_COST] + (uint64_t)m->on_time_cost, __ATOMIC_RELAXED);
+        __atomic_store_n(&w[GFX_SCENE_REFRESH], w[GFX_SCENE_REFRESH] + (uint64_t)m->refresh_millihz, __ATOMIC_RELAXED);
+        uint64_t *t = &w[GFX_SCENE_STAGE_BASE + GFX_SCENE_TOTAL_STAGE];
+        __atomic_store_n(t, *t + (uint64_t)total, __ATOMIC_RELAXED);
+        return;
+    }
+    gfx_matrix_count_slow(m, total, interval, c, w);
+}
 
 /* Matrix's values and the stage sums of a frame given by its 23 FrameInfo fields. */
 void gfx_matrix_count_frameinfo(struct gfx_matrix *m, const int64_t *f, uint32_t *c, uint64_t *w);
