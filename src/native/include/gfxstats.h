@@ -19,7 +19,8 @@
 extern "C" {
 #endif
 
-#define GFXSTATS_API_VERSION 1
+/* 2: gfxstats_set_scene and gfxstats_set_scene_since (scenes and Matrix levels). */
+#define GFXSTATS_API_VERSION 2
 
 enum gfxstats_status {
     GFXSTATS_OK = 0,
@@ -105,6 +106,19 @@ int gfxstats_record(gfxstats_tracker *tracker, int64_t intended_vsync, int64_t v
 
 /* One finished frame with all its FrameInfo fields (GFXSTATS_FI_COUNT of them). */
 int gfxstats_record_frameinfo(gfxstats_tracker *tracker, const int64_t fields[GFXSTATS_FI_COUNT]);
+
+/* Sets the scene (screen, level, app state) of this tracker's frames from now on: frames whose
+ * intended vsync is at or after gfxstats_now_ns() count in it, earlier ones that finish later
+ * stay in the scene before (as WindowTracker.setScene). Each scene also counts Matrix's values
+ * (frames per dropped-frame level, Σ max(T, I), dropped frames, refresh rate, stage sums; see
+ * docs/scenes.md). Names: 1..120 bytes of UTF-8 without control characters; a session holds 15
+ * names besides "(other)" ("default" is the first, the scene of trackers that set none), later
+ * names count in "(other)". NULL returns to "default". Call on the tracker's thread; takes the
+ * session's lock briefly, not a per-frame call. GFXSTATS_EINVAL for a bad name (one log line). */
+int gfxstats_set_scene(gfxstats_tracker *tracker, const char *scene);
+
+/* As gfxstats_set_scene, in effect for frames intended at or after since_ns (CLOCK_MONOTONIC). */
+int gfxstats_set_scene_since(gfxstats_tracker *tracker, const char *scene, int64_t since_ns);
 
 /* Ends a tracker (on its recording thread); its counts stay. NULL is ignored. */
 void gfxstats_tracker_close(gfxstats_tracker *tracker);

@@ -22,6 +22,29 @@ static uint32_t align64(uint32_t x) {
     return (x + 63u) & ~63u;
 }
 
+/* The scene group's area, when the directory lists it (id 1, version 1) with its layout's exact
+ * length, aligned, after the stripes and inside the file; NULL otherwise (scenes are not counted). */
+static uint8_t *find_scene_group(uint8_t *b, uint64_t size, uint32_t n, uint32_t header_length) {
+    uint32_t dir = u32(b + GFX_OFF_GROUP_DIRECTORY);
+    uint32_t count = u32(b + GFX_OFF_GROUP_COUNT);
+    uint64_t stripes_end = (uint64_t)header_length + (uint64_t)(n + 1) * GFX_STRIPE_LENGTH;
+    if (count > 64 || dir % 64 != 0 || dir < stripes_end || (uint64_t)dir + 16u * count > size) {
+        return NULL;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        const uint8_t *e = b + dir + 16u * i;
+        uint32_t off = u32(e + 8), len = u32(e + 12);
+        if (u32(e) == GFX_SCENE_GROUP_ID && u32(e + 4) == GFX_SCENE_GROUP_VERSION) {
+            if (off % 64 != 0 || off < (uint64_t)dir + 16u * count || len != GFX_SCENE_AREA_BYTES(n)
+                || (uint64_t)off + len > size) {
+                return NULL;
+            }
+            return b + off;
+        }
+    }
+    return NULL;
+}
+
 struct gfx_mapping *gfx_map_buffer(const char *path, const char *reg_id, uint64_t size, char *why,
                                    size_t why_len) {
     int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
@@ -88,6 +111,7 @@ struct gfx_mapping *gfx_map_buffer(const char *path, const char *reg_id, uint64_
     m->length = (size_t)size;
     m->stripes = n;
     m->header_length = u32(b + GFX_OFF_HEADER_LENGTH);
+    m->scenes = find_scene_group(b, (uint64_t)size, n, m->header_length);
     snprintf(m->path, sizeof m->path, "%s", path);
     snprintf(m->reg_id, sizeof m->reg_id, "%s", reg_id);
     return m;
@@ -136,6 +160,50 @@ void gfx_add_shared(struct gfx_mapping *m, const uint32_t *counts) {
     for (int i = 1; i < GFX_COUNTERS; i++) {
         if (counts[i]) {
             __atomic_fetch_add(&s[i], counts[i], __ATOMIC_RELAXED);
+        }
+    }
+}
+
+struct gfx_scene_rec *gfx_scene_stripe(struct gfx_mapping *m, uint32_t index) {
+    return (struct gfx_scene_rec *)(m->scenes + GFX_SCENE_PREFIX_BYTES + (size_t)index * GFX_SCENE_STRIPE_BYTES);
+}
+
+void gfx_name_scene(struct gfx_mapping *m, int slot, const char *name) {
+    if (!m->scenes) {
+        return;
+    }
+    uint8_t *e = m->scenes + (size_t)slot * GFX_SCENE_ENTRY_BYTES;
+    if (__atomic_load_n((uint32_t *)e, __ATOMIC_ACQUIRE) == 1u) {
+        return; /* named by this session before (slots never change within a session) */
+    }
+    uint32_t len = (uint32_t)strlen(name);
+    memcpy(e + 8, name, len);
+    memcpy(e + 4, &len, 4);
+    __atomic_store_n((uint32_t *)e, 1u, __ATOMIC_RELEASE);
+}
+
+void gfx_add_scenes(struct gfx_scene_rec *dst, const struct gfx_scene_rec *src) {
+    for (size_t i = 0; i < sizeof dst->c / sizeof dst->c[0]; i++) {
+        dst->c[i] += src->c[i];
+    }
+    for (size_t i = 0; i < sizeof dst->w / sizeof dst->w[0]; i++) {
+        dst->w[i] += src->w[i];
+    }
+}
+
+void gfx_add_shared_scenes(struct gfx_mapping *m, const struct gfx_scene_rec *r) {
+    if (!m->scenes) {
+        return;
+    }
+    struct gfx_scene_rec *s = gfx_scene_stripe(m, 0);
+    for (size_t i = 0; i < sizeof r->c / sizeof r->c[0]; i++) {
+        if (r->c[i]) {
+            __atomic_fetch_add(&s->c[i], r->c[i], __ATOMIC_RELAXED);
+        }
+    }
+    for (size_t i = 0; i < sizeof r->w / sizeof r->w[0]; i++) {
+        if (r->w[i]) {
+            __atomic_fetch_add(&s->w[i], r->w[i], __ATOMIC_RELAXED);
         }
     }
 }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "rules.h"
+#include "scenes.h"
 
 /* Buffer layout (docs/buffer-format.md). */
 #define GFX_MAGIC 0x53584647u
@@ -23,6 +24,8 @@
 #define GFX_OFF_HEARTBEAT 64
 #define GFX_OFF_REG_ID 332
 #define GFX_OFF_SUCCESSOR_ID 468
+#define GFX_OFF_GROUP_DIRECTORY 536
+#define GFX_OFF_GROUP_COUNT 540
 #define GFX_OFF_CLAIMS_V2 544
 #define GFX_STRIPE_LENGTH 768u
 #define GFX_STATE_READY 1u
@@ -35,6 +38,7 @@ struct gfx_mapping {
     size_t length;
     uint32_t stripes;       /* writer stripes N (stripe 0 is the shared one) */
     uint32_t header_length;
+    uint8_t *scenes;        /* the scene group's area (slot table first), NULL when the buffer has none */
     int refs;               /* the session's and each tracker's; under the session mutex */
     char path[4096];
     char reg_id[GFX_ID_MAX + 1];
@@ -51,6 +55,13 @@ void gfx_release_stripe(struct gfx_mapping *m, uint32_t index);
 uint32_t gfx_stripe_claim(struct gfx_mapping *m, uint32_t index);
 /* Atomic adds of counts into the shared stripe 0. */
 void gfx_add_shared(struct gfx_mapping *m, const uint32_t *counts);
+/* Group stripe index of the scene group (0 shared, 1..N writers); the group must exist. */
+struct gfx_scene_rec *gfx_scene_stripe(struct gfx_mapping *m, uint32_t index);
+/* Names scene slot `slot` (no-op when already named; the name first, then the state, released). */
+void gfx_name_scene(struct gfx_mapping *m, int slot, const char *name);
+/* Atomic adds of scene counts into the shared group stripe 0 (nothing without a scene group). */
+void gfx_add_shared_scenes(struct gfx_mapping *m, const struct gfx_scene_rec *r);
+void gfx_add_scenes(struct gfx_scene_rec *dst, const struct gfx_scene_rec *src);
 /* Lowers the stats start to epoch_ms (never raises it). */
 void gfx_lower_stats_start(struct gfx_mapping *m, uint64_t epoch_ms);
 uint64_t gfx_stats_start(struct gfx_mapping *m);

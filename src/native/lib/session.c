@@ -25,6 +25,7 @@
 #define BACKOFF_MIN_MS 100
 #define BACKOFF_MAX_MS 5000
 #define DEFAULT_CLOSE_WAIT_MS 2000
+#define DEFAULT_SCENE_SLOT 1
 
 enum conn_state { CONN_INIT, CONN_WAITING, CONN_ATTACHED, CONN_DOWN };
 
@@ -34,6 +35,11 @@ struct gfxstats_session {
     pthread_cond_t cv;
     struct gfx_mapping *cur; /* under mu */
     uint32_t pending[GFX_COUNTERS]; /* counts of trackers that ended before a buffer, under mu */
+    struct gfx_scene_rec pending_scenes; /* their scene counts, under mu */
+    /* Scene names by slot, under mu: slot 0 "(other)", 1 "default", then in the order first set;
+     * the same slots in memory and in every buffer (SceneTable of the Java client). */
+    char scene_names[GFX_SCENE_SLOTS][GFX_SCENE_NAME_MAX + 1];
+    int scenes_used;
     int refs;        /* the session's own + one per open tracker, under mu */
     int closed;      /* under mu */
     int stop;        /* under mu: the background thread ends */
@@ -67,6 +73,15 @@ struct gfxstats_tracker {
     struct gfx_mapping *map; /* the buffer its stripe is in, NULL while counting locally */
     uint32_t stripe;         /* 1..N, or 0 when counting locally */
     uint32_t local[GFX_COUNTERS];
+    /* scenes, frame path: where scene counts go (the group stripe of its stripe, or local_scenes;
+     * NULL when the buffer has no scene group) and the scene switch in effect: frames intended at
+     * or after scene_since count in scene_slot, earlier ones in scene_prev */
+    struct gfx_scene_rec *scenes;
+    int scene_slot;
+    int scene_prev;
+    int64_t scene_since;
+    struct gfx_matrix matrix;
+    struct gfx_scene_rec local_scenes; /* under s->mu, like local */
 };
 
 static int quiet = -1;
@@ -231,6 +246,9 @@ static void tracker_move_locked(struct gfxstats_tracker *t) {
     uint32_t moving[GFX_COUNTERS];
     if (t->stripe != 0) {
         memcpy(moving, gfx_stripe(t->map, t->stripe), sizeof moving);
+        if (t->map->scenes) {
+            gfx_add_scenes(&t->local_scenes, gfx_scene_stripe(t->map, t->stripe));
+        }
         gfx_release_stripe(t->map, t->stripe);
         mapping_unref(t->map);
         t->map = NULL;
@@ -240,6 +258,7 @@ static void tracker_move_locked(struct gfxstats_tracker *t) {
     uint32_t idx = gfx_claim_stripe(m, s->pid);
     if (idx == 0) {
         t->counters = t->local; /* every stripe taken: counted here, handed over at close */
+        t->scenes = &t->local_scenes;
         return;
     }
     uint32_t *dst = gfx_stripe(m, idx);
@@ -252,6 +271,23 @@ static void tracker_move_locked(struct gfxstats_tracker *t) {
         }
     }
     memset(t->local, 0, sizeof t->local);
+    if (m->scenes) {
+        struct gfx_scene_rec *sd = gfx_scene_stripe(m, idx);
+        for (size_t i = 0; i < sizeof sd->c / sizeof sd->c[0]; i++) {
+            if (t->local_scenes.c[i]) {
+                __atomic_store_n(&sd->c[i], sd->c[i] + t->local_scenes.c[i], __ATOMIC_RELAXED);
+            }
+        }
+        for (size_t i = 0; i < sizeof sd->w / sizeof sd->w[0]; i++) {
+            if (t->local_scenes.w[i]) {
+                __atomic_store_n(&sd->w[i], sd->w[i] + t->local_scenes.w[i], __ATOMIC_RELAXED);
+            }
+        }
+        t->scenes = sd;
+    } else {
+        t->scenes = NULL; /* a buffer without the scene group: no scene is counted, as in Java */
+    }
+    memset(&t->local_scenes, 0, sizeof t->local_scenes);
     t->map = m;
     m->refs++;
     t->stripe = idx;
@@ -295,6 +331,9 @@ int gfxstats_session_open(const gfxstats_options *o, gfxstats_session **out) {
     pthread_cond_init(&s->cv, &ca);
     pthread_condattr_destroy(&ca);
     s->refs = 1;
+    snprintf(s->scene_names[0], sizeof s->scene_names[0], "%s", GFX_SCENE_OTHER);
+    snprintf(s->scene_names[1], sizeof s->scene_names[1], "%s", GFX_SCENE_DEFAULT);
+    s->scenes_used = 2;
     s->pid = (uint32_t)getpid();
     s->open_ms = wall_ms();
     snprintf(s->package, sizeof s->package, "%s", o->package_name);
@@ -345,6 +384,10 @@ int gfxstats_tracker_new(gfxstats_session *s, gfxstats_tracker **out) {
     }
     t->s = s;
     t->counters = t->local;
+    t->scenes = &t->local_scenes;
+    t->scene_slot = t->scene_prev = DEFAULT_SCENE_SLOT;
+    t->scene_since = INT64_MIN;
+    gfx_matrix_init(&t->matrix);
     gfx_rules_init(&t->rules, s->refresh, s->deadlines_extended);
     pthread_mutex_lock(&s->mu);
     if (s->closed) {
@@ -383,6 +426,21 @@ static inline void count(uint32_t *c, uint32_t outcome) {
     }
 }
 
+/* The Android counters a scene mirrors (the first ten): total, High input latency, the rare ones. */
+static inline void count_scene(uint32_t *c, uint32_t outcome) {
+    if (outcome & GFX_OUT_COUNTED) {
+        __atomic_store_n(&c[GFX_TOTAL_FRAMES], c[GFX_TOTAL_FRAMES] + 1, __ATOMIC_RELAXED);
+    }
+    uint32_t latency = (outcome >> GFX_OUT_LATENCY_SHIFT) & 3;
+    if (latency) {
+        __atomic_store_n(&c[GFX_HIGH_INPUT_LATENCY], c[GFX_HIGH_INPUT_LATENCY] + latency, __ATOMIC_RELAXED);
+    }
+    for (uint32_t rare = outcome & GFX_OUT_RARE; rare != 0; rare &= rare - 1) {
+        uint32_t *p = &c[gfx_rare_counter[__builtin_ctz(rare)]];
+        __atomic_store_n(p, *p + 1, __ATOMIC_RELAXED);
+    }
+}
+
 static inline int begin_frame(struct gfxstats_tracker *t) {
     if (__builtin_expect(t->closed, 0)) {
         return GFXSTATS_ECLOSED;
@@ -407,8 +465,20 @@ int gfxstats_record(gfxstats_tracker *t, int64_t intended_vsync, int64_t vsync, 
         return rc;
     }
     int64_t interval = frame_interval_ns > 0 ? frame_interval_ns : t->rules.default_interval;
-    count(t->counters,
-          gfx_classify_times(&t->rules, intended_vsync, vsync, frame_completed, gpu_completed, interval));
+    uint32_t outcome = gfx_classify_times(&t->rules, intended_vsync, vsync, frame_completed, gpu_completed, interval);
+    count(t->counters, outcome);
+    struct gfx_scene_rec *r = t->scenes;
+    if (r) {
+        int slot = intended_vsync >= t->scene_since ? t->scene_slot : t->scene_prev;
+        uint32_t *c = r->c + slot * GFX_SCENE_C32;
+        count_scene(c, outcome);
+        int64_t total = (int64_t)((uint64_t)frame_completed - (uint64_t)intended_vsync);
+        /* SceneFrameCounter: a frame the rules counted, else one with a positive, valid total. */
+        if ((outcome & GFX_OUT_COUNTED)
+            || (total > 0 && total < (INT64_MAX >> 1) && intended_vsync > 0)) {
+            gfx_matrix_count_counted(&t->matrix, total, interval, c, r->w + slot * GFX_SCENE_C64);
+        }
+    }
     return GFXSTATS_OK;
 }
 
@@ -420,7 +490,16 @@ int gfxstats_record_frameinfo(gfxstats_tracker *t, const int64_t fields[GFXSTATS
     if (rc) {
         return rc;
     }
-    count(t->counters, gfx_classify_frameinfo(&t->rules, fields));
+    uint32_t outcome = gfx_classify_frameinfo(&t->rules, fields);
+    count(t->counters, outcome);
+    struct gfx_scene_rec *r = t->scenes;
+    if (r) {
+        int64_t intended = fields[GFXSTATS_FI_INTENDED_VSYNC];
+        int slot = intended >= t->scene_since ? t->scene_slot : t->scene_prev;
+        uint32_t *c = r->c + slot * GFX_SCENE_C32;
+        count_scene(c, outcome);
+        gfx_matrix_count_frameinfo(&t->matrix, fields, c, r->w + slot * GFX_SCENE_C64);
+    }
     return GFXSTATS_OK;
 }
 
@@ -441,8 +520,10 @@ void gfxstats_tracker_close(gfxstats_tracker *t) {
     } else if (any_counts(t->local) && !s->forked) {
         if (s->cur && !s->closed) {
             gfx_add_shared(s->cur, t->local);
+            gfx_add_shared_scenes(s->cur, &t->local_scenes);
         } else if (!s->closed) {
             add_counts(s->pending, t->local);
+            gfx_add_scenes(&s->pending_scenes, &t->local_scenes);
         } else {
             logf_("%u frames of %s were counted after its session ended and are not kept", t->local[0],
                   s->package);
@@ -452,6 +533,60 @@ void gfxstats_tracker_close(gfxstats_tracker *t) {
     if (!unref_locked(s)) {
         pthread_mutex_unlock(&s->mu);
     }
+}
+
+/* The slot of a scene name, taken now if new (and named in the current buffer), "(other)" beyond
+ * the 15 names a buffer holds besides it. Under mu. */
+static int scene_slot_locked(struct gfxstats_session *s, const char *name) {
+    for (int i = 0; i < s->scenes_used; i++) {
+        if (strcmp(s->scene_names[i], name) == 0) {
+            return i;
+        }
+    }
+    if (s->scenes_used >= GFX_SCENE_SLOTS) {
+        return 0;
+    }
+    int slot = s->scenes_used++;
+    snprintf(s->scene_names[slot], sizeof s->scene_names[slot], "%s", name);
+    if (s->cur && !s->forked) {
+        gfx_name_scene(s->cur, slot, name);
+    }
+    return slot;
+}
+
+int gfxstats_set_scene_since(gfxstats_tracker *t, const char *name, int64_t since_ns) {
+    if (!t) {
+        return GFXSTATS_EINVAL;
+    }
+    if (t->closed) {
+        return GFXSTATS_ECLOSED;
+    }
+    /* The scene of frames intended just before the switch stays theirs (attribution by intended
+     * vsync). since_ns - 1 wraps as Java's long does. */
+    int64_t before_since = (int64_t)((uint64_t)since_ns - 1u);
+    int before = before_since >= t->scene_since ? t->scene_slot : t->scene_prev;
+    if (name == NULL) {
+        t->scene_slot = t->scene_prev = DEFAULT_SCENE_SLOT;
+        t->scene_since = INT64_MIN;
+        return GFXSTATS_OK;
+    }
+    const char *problem = gfx_scene_name_problem(name);
+    if (problem) {
+        logf_("scene not set: the name must be 1..120 bytes of UTF-8 without control characters; it is %s", problem);
+        return GFXSTATS_EINVAL;
+    }
+    struct gfxstats_session *s = t->s;
+    pthread_mutex_lock(&s->mu);
+    int slot = scene_slot_locked(s, name);
+    pthread_mutex_unlock(&s->mu);
+    t->scene_slot = slot;
+    t->scene_prev = before;
+    t->scene_since = since_ns;
+    return GFXSTATS_OK;
+}
+
+int gfxstats_set_scene(gfxstats_tracker *t, const char *name) {
+    return gfxstats_set_scene_since(t, name, gfxstats_now_ns());
 }
 
 int gfxstats_session_attached(gfxstats_session *s) {
@@ -560,24 +695,39 @@ void gfxstats_session_close(gfxstats_session *s) {
 static void install_locked(struct gfxstats_session *s, struct gfx_mapping *m) {
     struct gfx_mapping *old = s->cur;
     m->refs = 1;
+    /* Every slot named so far, before any count of it lands here (docs/buffer-format.md). */
+    for (int i = 0; i < s->scenes_used; i++) {
+        gfx_name_scene(m, i, s->scene_names[i]);
+    }
     if (old == NULL) {
         gfx_lower_stats_start(m, s->open_ms);
         if (any_counts(s->pending)) {
             gfx_add_shared(m, s->pending);
+            gfx_add_shared_scenes(m, &s->pending_scenes);
             memset(s->pending, 0, sizeof s->pending);
+            memset(&s->pending_scenes, 0, sizeof s->pending_scenes);
         }
     } else {
         /* Handover (docs/buffer-format.md): the shared stripe and every stripe no open tracker
          * holds move now; each open tracker moves its own stripe at its next frame. */
         uint32_t sum[GFX_COUNTERS] = {0};
+        static struct gfx_scene_rec scene_sum; /* 3 KB, off the thread's stack; under mu */
+        memset(&scene_sum, 0, sizeof scene_sum);
         add_counts(sum, gfx_stripe(old, 0));
+        if (old->scenes) {
+            gfx_add_scenes(&scene_sum, gfx_scene_stripe(old, 0));
+        }
         for (uint32_t i = 1; i <= old->stripes; i++) {
             if (gfx_stripe_claim(old, i) == 0) {
                 add_counts(sum, gfx_stripe(old, i));
+                if (old->scenes) {
+                    gfx_add_scenes(&scene_sum, gfx_scene_stripe(old, i));
+                }
             }
         }
         gfx_lower_stats_start(m, gfx_stats_start(old));
         gfx_add_shared(m, sum);
+        gfx_add_shared_scenes(m, &scene_sum);
         gfx_retire(old, m->reg_id);
         mapping_unref(old);
     }

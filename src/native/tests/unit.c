@@ -188,6 +188,98 @@ static void test_helpers(void) {
           && gfx_gpu_bucket(INT64_MAX) == 25, "gpu buckets");
 }
 
+/* Scene names, Matrix's arithmetic against its definitions, and hostile frames through it. */
+static void test_scenes(void) {
+    const char *good[] = {"menu", "level 1", "Gr\xc3\xb6\xc3\x9f" "e", "\xe8\xa8\xad\xe5\xae\x9a", "(other)",
+                          "\xf0\x9f\x8e\xae"};
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+        CHECK(gfx_scene_name_problem(good[i]) == NULL, "good name %zu refused", i);
+    }
+    const char *bad[] = {"", "a\x01", "tab\t", "del\x7f", "c1 \xc2\x85", "\xff", "\xc0\xaf", "\xed\xa0\x80",
+                         "cut \xe8\xa8", "\xf4\x90\x80\x80"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        CHECK(gfx_scene_name_problem(bad[i]) != NULL, "bad name %zu accepted", i);
+    }
+    char longest[122];
+    memset(longest, 'x', 121);
+    longest[121] = 0;
+    CHECK(gfx_scene_name_problem(longest) != NULL, "121 bytes accepted");
+    longest[120] = 0;
+    CHECK(gfx_scene_name_problem(longest) == NULL, "120 bytes refused");
+
+    CHECK(gfxstats_set_scene(NULL, "menu") == GFXSTATS_EINVAL, "NULL tracker");
+    gfxstats_options o = opts("com.example.scenes");
+    o.close_wait_ms = 0;
+    gfxstats_session *s;
+    gfxstats_tracker *t;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_OK, "open");
+    CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+    CHECK(gfxstats_set_scene(t, "a\x01") == GFXSTATS_EINVAL, "control character accepted");
+    CHECK(gfxstats_set_scene(t, "menu") == GFXSTATS_OK, "set scene");
+    for (int i = 0; i < 40; i++) { /* more names than slots: the rest go to (other) */
+        char name[16];
+        snprintf(name, sizeof name, "s%d", i);
+        CHECK(gfxstats_set_scene_since(t, name, INT64_MIN) == GFXSTATS_OK, "scene %d", i);
+        CHECK(gfxstats_record(t, 1000, 1000, 2000000, 2000000, 0) == GFXSTATS_OK, "record in scene %d", i);
+    }
+    CHECK(gfxstats_set_scene(t, NULL) == GFXSTATS_OK, "back to default");
+    gfxstats_tracker_close(t);
+    gfxstats_session_close(s);
+
+    /* Math.round of a non-negative float is floor(d + 0.5), saturating. */
+    float ds[] = {0.0f, 0.49999997f, 0.5f, 1.5f, 2.5f, 8388607.5f, 16777215.0f, 2147483520.0f, 3e9f, 1e30f};
+    for (size_t i = 0; i < sizeof ds / sizeof *ds; i++) {
+        double want = floor((double)ds[i] + 0.5);
+        int32_t w = want >= 2147483647.0 ? INT32_MAX : (int32_t)want;
+        CHECK(gfx_round_nonneg(ds[i]) == w, "round of %g", (double)ds[i]);
+    }
+    /* The largest T with (float) T <= i. */
+    float is[] = {1.0f, 3.0f, 16666667.0f, 1e9f / (1e9f / 16666667.0f), 8333333.0f, 1.5f, 0.25f, 1e18f, 9.2e18f};
+    for (size_t i = 0; i < sizeof is / sizeof *is; i++) {
+        int64_t r = gfx_largest_at_most(is[i]);
+        CHECK((float)r <= is[i] && (r == INT64_MAX || (float)(r + 1) > is[i]), "largest at most %g", (double)is[i]);
+    }
+    CHECK(gfx_largest_at_most(0x1p63f) == INT64_MAX, "largest at most 2^63");
+
+    /* One 50 ms frame at 60 Hz dropped 2 frames (BEST, sum 2); a 1 s frame about 59 (FROZEN). */
+    struct gfx_matrix m;
+    gfx_matrix_init(&m);
+    static struct gfx_scene_rec rec;
+    memset(&rec, 0, sizeof rec);
+    gfx_matrix_count_counted(&m, 50000000, 16666667, rec.c, rec.w);
+    CHECK(rec.c[GFX_SCENE_MATRIX_FRAMES] == 1 && rec.c[GFX_SCENE_LEVEL_COUNT_BASE] == 1
+          && rec.c[GFX_SCENE_LEVEL_SUM_BASE] == 2, "50 ms frame: level BEST with 2 dropped");
+    CHECK(rec.w[GFX_SCENE_REFRESH] == 60000 && rec.w[GFX_SCENE_STAGE_BASE + GFX_SCENE_TOTAL_STAGE] == 50000000
+          && rec.w[GFX_SCENE_COST] == 50000000, "50 ms frame: refresh, total, cost");
+    gfx_matrix_count_counted(&m, 1000000000, 16666667, rec.c, rec.w);
+    CHECK(rec.c[GFX_SCENE_LEVEL_COUNT_BASE + 4] == 1 && rec.c[GFX_SCENE_LEVEL_SUM_BASE + 4] == 59, "1 s frame: FROZEN, 59");
+    gfx_matrix_count_counted(&m, 1000000, 16666667, rec.c, rec.w);
+    CHECK(rec.c[GFX_SCENE_LEVEL_COUNT_BASE] == 2 && m.on_time_cost == (int64_t)m.interval_ns
+          && llabs(m.on_time_cost - 16666667) <= 1
+          && rec.w[GFX_SCENE_COST] == 50000000 + 1000000000 + (uint64_t)m.on_time_cost,
+          "on-time frame: BEST, cost (long) I = %lld", (long long)m.on_time_cost);
+    /* Hostile values: no undefined behaviour (UBSan), nothing counted for outliers. */
+    int64_t vals[] = {INT64_MIN, -1, 0, 1, 3, 16666667, INT64_MAX / 2 - 1, INT64_MAX / 2, INT64_MAX};
+    size_t n = sizeof vals / sizeof *vals;
+    for (size_t a = 0; a < n; a++)
+        for (size_t b = 0; b < n; b++) {
+            if (vals[a] > 0) {
+                gfx_matrix_count_counted(&m, vals[a], vals[b], rec.c, rec.w);
+            }
+        }
+    int64_t f[GFXSTATS_FI_COUNT];
+    for (size_t i = 0; i < 20000; i++) {
+        for (int k = 0; k < GFXSTATS_FI_COUNT; k++) {
+            f[k] = vals[(i * 7 + (size_t)k * 13 + i / 3) % n];
+        }
+        gfx_matrix_count_frameinfo(&m, f, rec.c, rec.w);
+    }
+    uint32_t levels = 0;
+    for (int l = 0; l < 5; l++) levels += rec.c[GFX_SCENE_LEVEL_COUNT_BASE + l];
+    CHECK(levels == rec.c[GFX_SCENE_MATRIX_FRAMES], "level counts %u != Matrix frames %u", levels,
+          rec.c[GFX_SCENE_MATRIX_FRAMES]);
+}
+
 int main(void) {
     test_arguments();
     test_helpers();
@@ -195,6 +287,7 @@ int main(void) {
     test_no_daemon();
     test_closed();
     test_fork();
+    test_scenes();
     printf("unit: %d checks, %d failed\n", checks, failures);
     printf("%d passed, %d failed\n", checks - failures, failures);
     return failures ? 1 : 0;

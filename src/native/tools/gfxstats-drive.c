@@ -2,7 +2,8 @@
  * of the daemon. One frame per line, CLOCK_MONOTONIC ns, the format of `gfxstats record`:
  *   intended_vsync,vsync,frame_completed,gpu_completed,frame_interval
  * or, with --frameinfo, the 23 FrameInfo fields comma-separated. Blank lines and # comments are
- * skipped. --rules-only prints the 190 counters the rules give instead (no daemon), one per line.
+ * skipped; a line "@SINCE,NAME" sets the scene of frames intended at or after SINCE (an empty
+ * NAME: the default scene). --rules-only prints the 190 counters the rules give instead (no daemon), one per line.
  * Used by the differential and end-to-end tests; prints "recorded N frames". */
 #include "gfxstats.h"
 #include "../lib/rules.h"
@@ -94,6 +95,27 @@ int main(int argc, char **argv) {
         char *p = line;
         while (*p == ' ' || *p == '\t') p++;
         if (*p == '\n' || *p == '\r' || *p == '#' || *p == 0) continue;
+        if (*p == '@') {
+            /* "@SINCE,NAME": every tracker's scene is NAME for frames intended at or after SINCE
+             * ("@SINCE," with no name: back to the default scene). */
+            char *end;
+            long long since = strtoll(p + 1, &end, 10);
+            if (end == p + 1 || *end != ',') {
+                fprintf(stderr, "gfxstats-drive: line %lld: a scene line is @SINCE,NAME\n", lineno);
+                bad++;
+                continue;
+            }
+            char *name = end + 1;
+            name[strcspn(name, "\r\n")] = 0;
+            for (int k = 0; k < ntrackers && !rules_only; k++) {
+                int rc = gfxstats_set_scene_since(trackers[k], *name ? name : NULL, since);
+                if (rc) {
+                    fprintf(stderr, "gfxstats-drive: line %lld: %s\n", lineno, gfxstats_strerror(rc));
+                    bad++;
+                }
+            }
+            continue;
+        }
         if (parse_line(p, v, want)) {
             fprintf(stderr, "gfxstats-drive: line %lld: not %d comma-separated integers\n", lineno, want);
             bad++;

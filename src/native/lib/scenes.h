@@ -1,0 +1,91 @@
+/* Scenes and Tencent Matrix's per-frame values, as the Java client counts them
+ * (io.gfxstats.scene.SceneFrameCounter with SceneOptions.DEFAULT: the Matrix 2.1 rule, levels
+ * 3/9/24/42, the refresh rate from each frame's interval). Layout of the scene group:
+ * docs/buffer-format.md, "Scene group". */
+#ifndef GFXSTATS_SCENES_H
+#define GFXSTATS_SCENES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GFX_SCENE_GROUP_ID 1u
+#define GFX_SCENE_GROUP_VERSION 1u
+#define GFX_SCENE_SLOTS 16
+#define GFX_SCENE_ENTRY_BYTES 128
+#define GFX_SCENE_NAME_MAX 120
+#define GFX_SCENE_PREFIX_BYTES (GFX_SCENE_SLOTS * GFX_SCENE_ENTRY_BYTES)
+/* u32 counters of a slot: the first ten Android counters, Matrix frames, 5 level counts, 5 level sums. */
+#define GFX_SCENE_MIRRORED 10
+#define GFX_SCENE_MATRIX_FRAMES 10
+#define GFX_SCENE_LEVEL_COUNT_BASE 11
+#define GFX_SCENE_LEVEL_SUM_BASE 16
+#define GFX_SCENE_C32 21
+/* u64 sums of a slot: Σ max(T, I), Σ dropped x 2^20, Σ refresh milli-Hz, 10 stage sums. */
+#define GFX_SCENE_COST 0
+#define GFX_SCENE_DROPPED_Q20 1
+#define GFX_SCENE_REFRESH 2
+#define GFX_SCENE_STAGE_BASE 3
+#define GFX_SCENE_TOTAL_STAGE 8
+#define GFX_SCENE_GPU_STAGE 9
+#define GFX_SCENE_C64 13
+#define GFX_SCENE_WIDE_OFFSET (GFX_SCENE_SLOTS * GFX_SCENE_C32 * 4)
+#define GFX_SCENE_STRIPE_BYTES 3008u
+#define GFX_SCENE_AREA_BYTES(stripes) \
+    (GFX_SCENE_PREFIX_BYTES + ((size_t)(stripes) + 1) * GFX_SCENE_STRIPE_BYTES)
+#define GFX_SCENE_OTHER "(other)"
+#define GFX_SCENE_DEFAULT "default"
+
+_Static_assert(GFX_SCENE_WIDE_OFFSET + GFX_SCENE_SLOTS * GFX_SCENE_C64 * 8 == GFX_SCENE_STRIPE_BYTES,
+               "scene group stripe size");
+
+/* One writer's scene counts, laid out as a group stripe (a tracker's counts before a buffer). */
+struct gfx_scene_rec {
+    uint32_t c[GFX_SCENE_SLOTS * GFX_SCENE_C32];
+    uint64_t w[GFX_SCENE_SLOTS * GFX_SCENE_C64];
+};
+_Static_assert(sizeof(struct gfx_scene_rec) == GFX_SCENE_STRIPE_BYTES, "scene record size");
+
+/* Matrix's values of the last frame interval seen (SceneFrameCounter's cache). */
+struct gfx_matrix {
+    int64_t interval;        /* INT64_MIN: none yet */
+    float interval_ns;       /* I = 1e9 / r, in float */
+    int64_t refresh_millihz; /* round(r x 1000) */
+    int64_t on_time_max;     /* largest T with (float) T <= I */
+    int64_t on_time_cost;    /* (long) max(0, I) */
+};
+
+void gfx_matrix_init(struct gfx_matrix *m);
+
+/* Matrix's values of a frame the Android rules counted (total > 0), into a slot's u32 counters
+ * and u64 sums: the on-time case inline (most frames), the rest out of line. */
+void gfx_matrix_count_slow(struct gfx_matrix *m, int64_t total, int64_t interval, uint32_t *c, uint64_t *w);
+
+static inline void gfx_matrix_count_counted(struct gfx_matrix *m, int64_t total, int64_t interval, uint32_t *c,
+                                            uint64_t *w) {
+    if (__builtin_expect(interval == m->interval && total <= m->on_time_max, 1)) {
+        /* Within one interval nothing dropped: level BEST, cost I, no dropped sums (SceneStripe's
+         * addMatrixFrame with its adds of zero left out). */
+        __atomic_store_n(&c[GFX_SCENE_MATRIX_FRAMES], c[GFX_SCENE_MATRIX_FRAMES] + 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&c[GFX_SCENE_LEVEL_COUNT_BASE], c[GFX_SCENE_LEVEL_COUNT_BASE] + 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&w[GFX_SCENE_COST], w[GFX_SCENE_COST] + (uint64_t)m->on_time_cost, __ATOMIC_RELAXED);
+        __atomic_store_n(&w[GFX_SCENE_REFRESH], w[GFX_SCENE_REFRESH] + (uint64_t)m->refresh_millihz, __ATOMIC_RELAXED);
+        uint64_t *t = &w[GFX_SCENE_STAGE_BASE + GFX_SCENE_TOTAL_STAGE];
+        __atomic_store_n(t, *t + (uint64_t)total, __ATOMIC_RELAXED);
+        return;
+    }
+    gfx_matrix_count_slow(m, total, interval, c, w);
+}
+
+/* Matrix's values and the stage sums of a frame given by its 23 FrameInfo fields. */
+void gfx_matrix_count_frameinfo(struct gfx_matrix *m, const int64_t *f, uint32_t *c, uint64_t *w);
+
+/* The largest T >= 0 with (float) T <= i, for i > 0 (SceneFrameCounter.largestAtMost). */
+int64_t gfx_largest_at_most(float i);
+
+/* Java's Math.round of a non-negative float, saturating at INT32_MAX. */
+int32_t gfx_round_nonneg(float d);
+
+/* Why a scene name is refused (1..120 bytes of UTF-8 without control characters), or NULL. */
+const char *gfx_scene_name_problem(const char *name);
+
+#endif

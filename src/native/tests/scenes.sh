@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Scenes and Matrix levels from C against the Java client, end to end: the same random frame
+# stream with scene switches (some before, some after the frames they cut, more names than a
+# buffer holds, UTF-8 names, returns to the default scene) recorded by libgfxstats
+# (gfxstats-drive) and by the Java client (tests/SceneDrive.java) into one real daemon gives the
+# same `gfxstats scenes --json` and the same dump. GFXSTATS_DIFF_FRAMES (default 1000000) sets
+# the stream length.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+N="${GFXSTATS_DIFF_FRAMES:-1000000}"
+SEED="${GFXSTATS_DIFF_SEED:-$RANDOM}"
+t_start_daemon
+# The stream of one format ($2, $1 frames, intended vsync in column $3, frame interval in column
+# $4) with a scene line before a frame with probability $5. Frames with intervals below 1 ms or
+# totals above 10 s are left out: each can add up to 2^31 dropped frames to a u32 level sum, and
+# how many such adds fall between two of the daemon's harvests (which follow a wrapping u32 by
+# its deltas) depends on timing, so the two clients' totals could differ by 2^32. The unit
+# checks cover those values against Java's definitions.
+with_scenes() {
+  python3 "$NATIVE/tests/gen-frames.py" --seed "$SEED" --count "$1" --format "$2" | python3 -c '
+import random, sys
+r = random.Random(int(sys.argv[1]))
+col = int(sys.argv[2])
+icol = int(sys.argv[3])
+rate = float(sys.argv[4])
+names = ["menu", "level 1", "level 2", "Größe", "設定", "shop", "(other)", "default", ""] + ["s%d" % i for i in range(14)]
+for line in sys.stdin:
+    v = [int(x) for x in line.split(",")]
+    if 0 < v[icol] < 1_000_000 or v[col + (14 if icol == 11 else 2)] - v[col] > 10_000_000_000:
+        continue
+    if r.random() < rate:
+        intended = int(line.split(",")[col])
+        print("@%d,%s" % (intended + r.randint(-50_000_000, 50_000_000), r.choice(names)))
+    sys.stdout.write(line)
+' "$SEED" "$3" "$4" "$5"
+}
+with_scenes "$N" times 0 4 0.002 > "$T_DIR/times.txt"
+with_scenes "$((N / 3))" frameinfo 2 11 0.006 > "$T_DIR/frameinfo.txt"
+source "$ROOT/scripts/lib.sh"
+for kind in times frameinfo; do
+  grep -q '^@' "$T_DIR/$kind.txt" || t_fail "$kind: the stream has no scene switch"
+  c_flags=() java_flags=()
+  [ "$kind" = frameinfo ] && c_flags=(--frameinfo --replay) java_flags=(frameinfo)
+  "$OUT/bin/gfxstats-drive" --package "c.$kind" --version-code 1 "${c_flags[@]}" < "$T_DIR/$kind.txt" >/dev/null \
+    || t_fail "$kind: gfxstats-drive failed"
+  java "${GFX_JVM_FLAGS[@]}" -cp "$GFX_JAR" "$NATIVE/tests/SceneDrive.java" "java.$kind" "$GFXSTATS_SOCKET" \
+    "${java_flags[@]}" < "$T_DIR/$kind.txt" >/dev/null 2>"$T_DIR/java.log" \
+    || { tail -5 "$T_DIR/java.log" >&2; t_fail "$kind: the Java client failed"; }
+  for side in c java; do
+    gfx scenes --package "$side.$kind" --json | sed "s/$side\.$kind/PACKAGE/g" > "$T_DIR/$side.$kind.json"
+    t_counts "$side.$kind" > "$T_DIR/$side.$kind.dump"
+  done
+  grep -q '"matrixFrames"' "$T_DIR/c.$kind.json" || t_fail "$kind: no Matrix frames in the C client's scenes"
+  [ "$(grep -c '"scene"' "$T_DIR/c.$kind.json")" -ge 16 ] || t_fail "$kind: fewer than 16 scenes, (other) is not reached"
+  diff "$T_DIR/java.$kind.json" "$T_DIR/c.$kind.json" >&2 || t_fail "$kind: C and Java scenes differ (seed $SEED)"
+  diff "$T_DIR/java.$kind.dump" "$T_DIR/c.$kind.dump" >&2 || t_fail "$kind: C and Java dumps differ (seed $SEED)"
+done
+
+# Scene counts across a handover, from the sanitized library: the daemon is SIGKILLed halfway
+# with the buffer file lost, the client registers again and moves everything (Android and scene
+# counters, slot names) into the new buffer; the result must still equal the Java client's.
+ASAN="$OUT/asan/gfxstats-drive"
+[ -x "$ASAN" ] || make -s -C "$NATIVE" "target/asan/gfxstats-drive" >/dev/null
+export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+registered() { [ "$(grep -c "register: new buffer c.handover/" "$T_DIR/daemon.log")" -ge "$1" ]; }
+mkfifo "$T_DIR/fifo"
+"$ASAN" --package c.handover --version-code 1 < "$T_DIR/fifo" >"$T_DIR/handover.out" 2>&1 &
+DRIVE=$!
+T_PIDS+=("$DRIVE")
+exec 3>"$T_DIR/fifo"
+half=$(($(wc -l < "$T_DIR/times.txt") / 2))
+head -n "$half" "$T_DIR/times.txt" >&3
+t_wait_for 30 registered 1 || t_fail "c.handover did not register"
+kill -KILL "$DAEMON_PID"
+wait "$DAEMON_PID" 2>/dev/null || true
+rm -f "$T_DIR"/state/buffers/*
+t_start_daemon 3>&-
+t_wait_for 30 registered 2 || t_fail "c.handover did not register again"
+tail -n +"$((half + 1))" "$T_DIR/times.txt" >&3
+exec 3>&-
+wait "$DRIVE" || { cat "$T_DIR/handover.out" >&2; t_fail "the sanitized driver failed across the handover"; }
+gfx scenes --package c.handover --json | sed "s/c\.handover/PACKAGE/g" > "$T_DIR/c.handover.json"
+diff "$T_DIR/java.times.json" "$T_DIR/c.handover.json" >&2 \
+  || t_fail "handover: C scenes across a lost buffer differ from Java's (seed $SEED)"
+t_pass "$N times frames and $((N / 3)) FrameInfo frames with scene switches (seed $SEED) counted alike, also across a handover"
