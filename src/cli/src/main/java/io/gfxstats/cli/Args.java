@@ -1,5 +1,7 @@
 package io.gfxstats.cli;
 
+import io.gfxstats.stats.Pipeline;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -125,9 +127,9 @@ final class Args {
     }
 
     /** The value of {@code --pipeline}: gl or vulkan. */
-    static io.gfxstats.stats.Pipeline pipeline(String value) throws UsageException {
+    static Pipeline pipeline(String value) throws UsageException {
         try {
-            return io.gfxstats.stats.Pipeline.parseOption(value);
+            return Pipeline.parseOption(value);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
@@ -255,7 +257,7 @@ final class Args {
         }
 
         /** A positive number of seconds (fractions allowed), or {@code fallback} when not given. */
-        java.time.Duration seconds(String name, java.time.Duration fallback, double maxSeconds) throws UsageException {
+        Duration seconds(String name, Duration fallback, double maxSeconds) throws UsageException {
             String v = values.get(name);
             if (v == null) {
                 return fallback;
@@ -263,7 +265,7 @@ final class Args {
             try {
                 double s = Double.parseDouble(v.trim());
                 if (s > 0 && s <= maxSeconds) {
-                    return java.time.Duration.ofNanos(Math.max(1_000_000L, Math.round(s * 1e9)));
+                    return Duration.ofNanos(Math.max(1_000_000L, Math.round(s * 1e9)));
                 }
             } catch (NumberFormatException e) {
                 // reported below with the accepted range

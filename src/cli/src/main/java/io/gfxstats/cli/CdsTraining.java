@@ -6,11 +6,16 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.stream.Stream;
 
 /**
@@ -89,25 +94,25 @@ public final class CdsTraining {
         Path jar;
         try {
             jar = Path.of(CdsTraining.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        } catch (java.net.URISyntaxException | RuntimeException e) {
+        } catch (URISyntaxException | RuntimeException e) {
             throw new IOException("cannot locate the jar of " + CdsTraining.class.getName(), e);
         }
         if (!Files.isRegularFile(jar)) {
             return;
         }
         Files.createDirectories(dir);
-        try (java.util.jar.JarFile file = new java.util.jar.JarFile(jar.toFile())) {
-            for (java.util.jar.JarEntry e : java.util.Collections.list(file.entries())) {
+        try (JarFile file = new JarFile(jar.toFile())) {
+            for (JarEntry e : Collections.list(file.entries())) {
                 String name = e.getName();
                 String base = name.substring(name.lastIndexOf('/') + 1);
                 if (name.startsWith("META-INF/native/") && base.endsWith(".so")
                         && (base.contains("_netty_transport_native_epoll_") || base.contains("_netty_tcnative_linux_"))) {
                     Path tmp = dir.resolve("." + base + "." + ProcessHandle.current().pid() + ".tmp");
                     try (InputStream in = file.getInputStream(e)) {
-                        Files.copy(in, tmp, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                        Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
                     }
-                    Files.move(tmp, dir.resolve(base), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                            java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                    Files.move(tmp, dir.resolve(base), StandardCopyOption.REPLACE_EXISTING,
+                            StandardCopyOption.ATOMIC_MOVE);
                 }
             }
         }

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.CertificateException;
@@ -201,7 +202,7 @@ final class CollectCommand implements Command {
 
     /** The useful part of an I/O error: NIO's messages are often just the path. */
     static String reason(IOException e) {
-        if (e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null) {
+        if (e instanceof FileSystemException fse && fse.getReason() != null) {
             return fse.getReason();
         }
         String kind = switch (e.getClass().getSimpleName()) {

@@ -9,6 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Per-target progress of {@code gfxstats collect} on a terminal: a line per target as it
@@ -25,7 +28,7 @@ final class CollectProgress implements Collector.Progress {
     private final Map<Integer, Target> targets = new ConcurrentHashMap<>();
     private int done;
     private int ok;
-    private java.util.concurrent.ScheduledExecutorService ticker;
+    private ScheduledExecutorService ticker;
 
     CollectProgress(PrintStream err, int total) {
         this.err = err;
@@ -77,7 +80,7 @@ final class CollectProgress implements Collector.Progress {
 
     /** Shows the status line, redrawn every second so a slow target's wait shows too. */
     synchronized CollectProgress start() {
-        ticker = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "gfxstats-collect-progress");
             t.setDaemon(true);
             return t;
@@ -88,7 +91,7 @@ final class CollectProgress implements Collector.Progress {
                     status();
                 }
             }
-        }, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
+        }, 1, 1, TimeUnit.SECONDS);
         status();
         return this;
     }

@@ -2,14 +2,15 @@ package io.gfxstats.cli;
 
 import io.gfxstats.dump.DumpFormat;
 import io.gfxstats.dumpclient.DumpQuery;
-import io.gfxstats.rpc.GfxStatsClientException;
 import io.gfxstats.dumpclient.UnixDumpClient;
+import io.gfxstats.rpc.GfxStatsClientException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.util.Map;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code gfxstats dump}: the daemon's {@code dumpsys graphicsstats} text, or with {@code --proto}
@@ -81,7 +82,7 @@ final class DumpCommand implements Command {
         if (args.has("--from")) {
             args.exclusive("--from", DaemonCall.SOCKET_OPTION);
             args.exclusive("--from", "--frametimeline");
-            return DumpFromFile.run(java.nio.file.Path.of(args.value("--from")), query, BinaryStdout.of(out), err);
+            return DumpFromFile.run(Path.of(args.value("--from")), query, BinaryStdout.of(out), err);
         }
         boolean grpcJava = grpcJava(env);
         CountingOutputStream stdout = new CountingOutputStream(BinaryStdout.of(out));

@@ -1,12 +1,18 @@
 package io.gfxstats.cli;
 
+import io.gfxstats.buffer.JvmFlags;
 import io.gfxstats.daemon.rpc.GfxStatsServer;
 import io.gfxstats.daemon.rpc.ServerConfig;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The workload of the dump path's own small class-data archive (scripts/lib.sh,
@@ -47,15 +53,15 @@ public final class DumpPathTraining {
         Path socket = dir.resolve("d.sock");
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> serverCommand = new ArrayList<>(List.of(javaBin));
-        serverCommand.addAll(io.gfxstats.buffer.JvmFlags.all());
+        serverCommand.addAll(JvmFlags.all());
         serverCommand.addAll(List.of("-cp", System.getProperty("java.class.path"), DumpPathTraining.class.getName(),
                 "serve", socket.toString()));
         Process server = new ProcessBuilder(serverCommand)
                 .redirectErrorStream(true)
                 .start();
         try {
-            java.io.BufferedReader lines = new java.io.BufferedReader(
-                    new java.io.InputStreamReader(server.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+            BufferedReader lines = new BufferedReader(
+                    new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
             String line;
             while ((line = lines.readLine()) != null && !line.equals("ready")) {
                 // Log lines of the child before it listens.
@@ -66,7 +72,7 @@ public final class DumpPathTraining {
             // The server keeps logging; a full pipe would stop it.
             Thread drain = new Thread(() -> {
                 try {
-                    lines.transferTo(java.io.Writer.nullWriter());
+                    lines.transferTo(Writer.nullWriter());
                 } catch (IOException ended) {
                     // The server is gone.
                 }
@@ -84,7 +90,7 @@ public final class DumpPathTraining {
             });
         } finally {
             server.destroy();
-            if (!server.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+            if (!server.waitFor(10, TimeUnit.SECONDS)) {
                 server.destroyForcibly();
             }
             CdsTraining.delete(dir);

@@ -14,8 +14,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * {@code gfxstats record --package P --version-code V [--pipeline gl|vulkan] [--format
@@ -116,8 +118,8 @@ final class RecordCommand implements Command {
         Path socket = DaemonCall.socket(args, env);
         InputStream input = file.equals("-") ? in : open(file);
 
-        java.util.concurrent.atomic.AtomicReference<StatsSession> opened = new java.util.concurrent.atomic.AtomicReference<>();
-        java.util.function.Supplier<StatsSession> sessionAtFirstFrame = () -> {
+        AtomicReference<StatsSession> opened = new AtomicReference<>();
+        Supplier<StatsSession> sessionAtFirstFrame = () -> {
             if (opened.get() == null) {
                 opened.set(StatsSession.open(options, new DaemonBufferProvider(socket)));
             }

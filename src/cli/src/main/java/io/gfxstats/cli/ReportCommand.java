@@ -1,17 +1,25 @@
 package io.gfxstats.cli;
 
-import io.gfxstats.stats.ProfileData;
-
+import io.gfxstats.buffer.SceneGroup;
 import io.gfxstats.dayfile.DayFileException;
 import io.gfxstats.framestats.FramestatsBlock;
 import io.gfxstats.framestats.FramestatsReplay;
+import io.gfxstats.proto.GfxstatsSceneStats;
 import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.proto.GraphicsStatsServiceDumpProto;
+import io.gfxstats.report.FrameSeries;
+import io.gfxstats.report.FrameTimelineBlocks;
 import io.gfxstats.report.HtmlReport;
 import io.gfxstats.report.ReportData;
 import io.gfxstats.rpc.GfxStatsClient;
 import io.gfxstats.rpc.GfxStatsClientException;
 import io.gfxstats.rpc.v1.DumpRequest;
+import io.gfxstats.rpc.v1.SceneEntry;
+import io.gfxstats.rpc.v1.ScenesRequest;
+import io.gfxstats.stats.ProfileData;
+import io.gfxstats.trace.TraceFrames;
+import io.gfxstats.trace.output.FrameInfoMapping;
+import io.gfxstats.trace.output.TraceReport;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -19,9 +27,12 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * {@code gfxstats report [--package P] [--days N] --out FILE.html} from the daemon, or
@@ -89,19 +100,19 @@ final class ReportCommand implements Command {
         String pkg = args.value("--package");
         int days = args.intValue("--days", 0, 1, MAX_DAYS);
         List<GraphicsStatsProto> entries;
-        List<io.gfxstats.rpc.v1.SceneEntry> sceneEntries = List.of();
-        List<io.gfxstats.report.FrameTimelineBlocks.Block> timeline = List.of();
+        List<SceneEntry> sceneEntries = List.of();
+        List<FrameTimelineBlocks.Block> timeline = List.of();
         String title;
         String source;
-        io.gfxstats.report.FrameSeries frames = null;
+        FrameSeries frames = null;
         args.exclusive("--framestats", "--trace");
         if (args.has("--trace")) {
             args.exclusive("--trace", DaemonCall.SOCKET_OPTION);
             args.exclusive("--trace", "--days");
             String file = args.value("--trace");
-            io.gfxstats.trace.output.TraceReport traced = traceFrames(file, pkg, in, err);
+            TraceReport traced = traceFrames(file, pkg, in, err);
             entries = traceEntries(traced.processes());
-            frames = io.gfxstats.report.FrameSeries.ofTrace(traced.processes(), traced.summaries());
+            frames = FrameSeries.ofTrace(traced.processes(), traced.summaries());
             title = "gfxstats report: " + (file.equals("-") ? "trace" : Path.of(file).getFileName());
             source = "frames of the trace " + (file.equals("-") ? "on standard input" : file);
         } else if (args.has("--framestats")) {
@@ -112,13 +123,13 @@ final class ReportCommand implements Command {
                     .filter(b -> pkg == null || pkg.equals(FramestatsReplay.toProto(b, new ProfileData()).getPackageName()))
                     .toList();
             entries = framestats(blocks);
-            frames = io.gfxstats.report.FrameSeries.of(blocks);
+            frames = FrameSeries.of(blocks);
             title = "gfxstats report: " + (file.equals("-") ? "framestats capture" : Path.of(file).getFileName());
             source = "offline replay of " + (file.equals("-") ? "standard input" : file);
         } else {
             entries = fromDaemon(args, pkg);
             sceneEntries = scenesFromDaemon(args, pkg);
-            timeline = io.gfxstats.report.FrameTimelineBlocks.of(entries);
+            timeline = FrameTimelineBlocks.of(entries);
             title = "gfxstats report" + (pkg != null ? ": " + pkg : "");
             source = "daemon at " + DaemonCall.socket(args, env) + (days > 0 ? ", newest " + days + " days" : "");
         }
@@ -156,9 +167,9 @@ final class ReportCommand implements Command {
     }
 
     /** The daemon's per-scene counters over its retained days; none when it has no Scenes call. */
-    private List<io.gfxstats.rpc.v1.SceneEntry> scenesFromDaemon(Args.Parsed args, String pkg) throws UsageException {
+    private List<SceneEntry> scenesFromDaemon(Args.Parsed args, String pkg) throws UsageException {
         try (GfxStatsClient client = DaemonCall.open(args, env)) {
-            return client.scenes(io.gfxstats.rpc.v1.ScenesRequest.newBuilder()
+            return client.scenes(ScenesRequest.newBuilder()
                     .setPackageName(pkg == null ? "" : pkg).build()).getEntriesList();
         } catch (GfxStatsClientException e) {
             return List.of();
@@ -166,14 +177,14 @@ final class ReportCommand implements Command {
     }
 
     /** Per (package, scene), summed over the kept days. */
-    static List<ReportData.Scene> sceneRows(List<io.gfxstats.rpc.v1.SceneEntry> entries, long oldestKept) {
-        Map<String, long[]> sums = new java.util.TreeMap<>();
-        int levels = io.gfxstats.buffer.SceneGroup.LEVELS;
-        for (io.gfxstats.rpc.v1.SceneEntry e : entries) {
+    static List<ReportData.Scene> sceneRows(List<SceneEntry> entries, long oldestKept) {
+        Map<String, long[]> sums = new TreeMap<>();
+        int levels = SceneGroup.LEVELS;
+        for (SceneEntry e : entries) {
             if (e.getDayStart() < oldestKept) {
                 continue;
             }
-            io.gfxstats.proto.GfxstatsSceneStats s = e.getStats();
+            GfxstatsSceneStats s = e.getStats();
             long[] v = sums.computeIfAbsent(e.getPackageName() + "\u0000" + s.getScene(), k -> new long[4 + levels]);
             v[0] += s.getTotalFrames();
             v[1] += s.getJankyFrames();
@@ -187,7 +198,7 @@ final class ReportCommand implements Command {
         sums.forEach((k, v) -> {
             int sep = k.indexOf('\u0000');
             rows.add(new ReportData.Scene(k.substring(0, sep), k.substring(sep + 1), v[0], v[1],
-                    java.util.Arrays.copyOfRange(v, 4, 4 + levels), v[2] == 0 || v[3] <= 0 ? 0 : 1e9 * v[2] / v[3]));
+                    Arrays.copyOfRange(v, 4, 4 + levels), v[2] == 0 || v[3] <= 0 ? 0 : 1e9 * v[2] / v[3]));
         });
         return rows;
     }
@@ -205,7 +216,7 @@ final class ReportCommand implements Command {
      * {@code gfxstats trace --format proto} makes them (no --refresh: each process at its median
      * frame interval), so the page's numbers are that command's.
      */
-    private static io.gfxstats.trace.output.TraceReport traceFrames(String file, String pkg,
+    private static TraceReport traceFrames(String file, String pkg,
             InputStream in, PrintStream err) throws Exception {
         List<String> argv = new ArrayList<>(List.of(file));
         if (pkg != null) {
@@ -215,10 +226,10 @@ final class ReportCommand implements Command {
         return TraceCommand.selectedFrames(TraceOptions.parse(argv.toArray(String[]::new)).orElseThrow(), in, err);
     }
 
-    private static List<GraphicsStatsProto> traceEntries(List<io.gfxstats.trace.TraceFrames.ProcessFrames> frames) {
+    private static List<GraphicsStatsProto> traceEntries(List<TraceFrames.ProcessFrames> frames) {
         List<GraphicsStatsProto> entries = new ArrayList<>();
-        for (io.gfxstats.trace.TraceFrames.ProcessFrames pf : frames) {
-            entries.add(io.gfxstats.trace.output.FrameInfoMapping.toProto(pf, 0));
+        for (TraceFrames.ProcessFrames pf : frames) {
+            entries.add(FrameInfoMapping.toProto(pf, 0));
         }
         return entries;
     }
@@ -233,7 +244,7 @@ final class ReportCommand implements Command {
                 HtmlReport.write(data, o);
             }
             // A report is for sharing: readable like any file the user writes (the temp file was 0600).
-            Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+            Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
             Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             try {

@@ -12,6 +12,7 @@ import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.Reader;
 import java.io.Writer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
@@ -119,7 +120,7 @@ final class TimelineCommand implements Command {
                         + " object per line, see docs/frametimeline.md)");
             }
             return 0;
-        } catch (java.nio.charset.CharacterCodingException e) {
+        } catch (CharacterCodingException e) {
             throw new UsageException("cannot read " + name + ": not UTF-8 text");
         } catch (IOException e) {
             if (e.getMessage() != null && e.getMessage().contains("standard output")) {

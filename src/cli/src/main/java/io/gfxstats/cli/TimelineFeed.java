@@ -10,6 +10,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.nio.charset.CharacterCodingException;
 import java.util.Map;
 
 /**
@@ -66,7 +67,7 @@ final class TimelineFeed {
             throw new UsageException(name + " " + e.getMessage(), e);
         } catch (GfxStatsClientException e) {
             throw DaemonCall.failed(e);
-        } catch (java.nio.charset.CharacterCodingException e) {
+        } catch (CharacterCodingException e) {
             throw new UsageException("cannot read " + name + ": not UTF-8 text");
         } catch (IOException e) {
             throw new UsageException("cannot read " + name + ": " + e.getMessage(), e);

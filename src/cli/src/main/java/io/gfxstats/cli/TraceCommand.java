@@ -1,5 +1,6 @@
 package io.gfxstats.cli;
 
+import io.gfxstats.frame.TrackerConfig;
 import io.gfxstats.trace.ClockOffset;
 import io.gfxstats.trace.ProcessInfo;
 import io.gfxstats.trace.ProcessSummary;
@@ -10,6 +11,7 @@ import io.gfxstats.trace.TraceFrames;
 import io.gfxstats.trace.TraceParser;
 import io.gfxstats.trace.output.Progress;
 import io.gfxstats.trace.output.TraceReport;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -21,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.zip.ZipException;
 
 /**
  * {@code gfxstats trace FILE|-}: frames of an OpenHarmony (hitrace) or Android (atrace) text trace,
@@ -70,7 +73,7 @@ final class TraceCommand implements Command {
                     + (skipped == 1 ? "" : "s") + " without the ftrace row header (the first is line "
                     + trace.stats().firstSkippedLine() + "); the rest of the trace is read");
         }
-        long androidPeriod = options.refresh() > 0 ? options.refresh() : io.gfxstats.frame.TrackerConfig.NANOS_60HZ;
+        long androidPeriod = options.refresh() > 0 ? options.refresh() : TrackerConfig.NANOS_60HZ;
         List<TraceFrames.ProcessFrames> all = TraceFrames.of(trace, androidPeriod);
         List<TraceFrames.ProcessFrames> selected = select(all, options.platform(), options.processes(), trace);
         String platformName = platformName(trace, options.platform());
@@ -97,8 +100,8 @@ final class TraceCommand implements Command {
      */
     static TraceReport selectedFrames(TraceOptions options, InputStream in, PrintStream err)
             throws UsageException, IOException {
-        Trace trace = read(options.input(), in, options.clock(), err);
-        long androidPeriod = options.refresh() > 0 ? options.refresh() : io.gfxstats.frame.TrackerConfig.NANOS_60HZ;
+        Trace trace = read(options.input(), in, options.clock(), options.sortWindow(), err);
+        long androidPeriod = options.refresh() > 0 ? options.refresh() : TrackerConfig.NANOS_60HZ;
         List<TraceFrames.ProcessFrames> selected = select(TraceFrames.of(trace, androidPeriod), options.platform(),
                 options.processes(), trace);
         return TraceReport.of(options.input(), platformName(trace, options.platform()), trace, selected);
@@ -132,9 +135,9 @@ final class TraceCommand implements Command {
             throw new UsageException("cannot read " + input + ": no such file");
         } catch (AccessDeniedException e) {
             throw new UsageException("cannot read " + input + ": permission denied");
-        } catch (java.util.zip.ZipException e) {
+        } catch (ZipException e) {
             throw new UsageException("cannot read " + input + ": corrupt gzip data (" + e.getMessage() + ")");
-        } catch (java.io.EOFException e) {
+        } catch (EOFException e) {
             throw new UsageException("cannot read " + input + ": gzip data ends early");
         } catch (TraceFormatException e) {
             throw new UsageException(e.getMessage());

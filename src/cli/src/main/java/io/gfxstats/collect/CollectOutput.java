@@ -1,10 +1,12 @@
 package io.gfxstats.collect;
 
 import com.google.gson.stream.JsonWriter;
+import com.google.protobuf.util.JsonFormat;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -13,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The files of one collection in its output directory, each replaced atomically (a reader sees
@@ -42,7 +45,7 @@ public final class CollectOutput {
         if (result.succeeded() > 0) {
             writeAtomically(dir.resolve(MERGED), result.merged().toByteArray());
             if (result.scenes().getEntriesCount() > 0) {
-                writeAtomically(dir.resolve(SCENES_JSON), (com.google.protobuf.util.JsonFormat.printer()
+                writeAtomically(dir.resolve(SCENES_JSON), (JsonFormat.printer()
                         .alwaysPrintFieldsWithNoPresence().print(result.scenes()) + "\n")
                         .getBytes(StandardCharsets.UTF_8));
             }
@@ -119,10 +122,10 @@ public final class CollectOutput {
         Path dir = file.toAbsolutePath().getParent();
         // Not Files.createTempFile: its mode is 0600; these files get the umask's mode like any other output.
         Path tmp = dir.resolve("." + file.getFileName() + "." + ProcessHandle.current().pid() + "."
-                + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong()) + ".tmp");
+                + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
         try {
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
-                    OutputStream out = java.nio.channels.Channels.newOutputStream(ch)) {
+                    OutputStream out = Channels.newOutputStream(ch)) {
                 out.write(content);
                 out.flush();
                 ch.force(true);

@@ -3,6 +3,7 @@ package io.gfxstats.collect;
 import io.gfxstats.proto.GraphicsStatsServiceDumpProto;
 import io.gfxstats.rpc.v1.PullRequest;
 import io.gfxstats.rpc.v1.PullResponse;
+import io.gfxstats.rpc.v1.ScenesResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,10 +62,10 @@ public final class Collector {
      * @param scenes the targets' scenes merged by addition (empty when none counted scenes)
      */
     public record Result(List<TargetResult> targets, GraphicsStatsServiceDumpProto merged, int entriesMerged,
-            List<String> saturated, io.gfxstats.rpc.v1.ScenesResponse scenes) {
+            List<String> saturated, ScenesResponse scenes) {
         public Result(List<TargetResult> targets, GraphicsStatsServiceDumpProto merged, int entriesMerged,
                       List<String> saturated) {
-            this(targets, merged, entriesMerged, saturated, io.gfxstats.rpc.v1.ScenesResponse.getDefaultInstance());
+            this(targets, merged, entriesMerged, saturated, ScenesResponse.getDefaultInstance());
         }
 
         public Result {
@@ -138,7 +139,7 @@ public final class Collector {
             }
             GraphicsStatsServiceDumpProto merged;
             int added;
-            io.gfxstats.rpc.v1.ScenesResponse scenes;
+            ScenesResponse scenes;
             synchronized (merge) {
                 merged = merge.result();
                 added = merge.entriesAdded();

@@ -7,6 +7,9 @@ import io.gfxstats.proto.GraphicsStatsJankSummaryProto;
 import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.proto.GraphicsStatsServiceDumpProto;
 import io.gfxstats.rpc.v1.PullResponse;
+import io.gfxstats.rpc.v1.SceneEntry;
+import io.gfxstats.rpc.v1.ScenesResponse;
+import io.gfxstats.scene.SceneCounters;
 import io.gfxstats.store.Days;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -50,11 +53,11 @@ public final class FleetMerge {
      */
     public List<String> add(int targetIndex, PullResponse response) {
         List<String> rejected = new ArrayList<>();
-        for (io.gfxstats.rpc.v1.SceneEntry e : response.getScenesList()) {
+        for (SceneEntry e : response.getScenesList()) {
             long day = e.getDayStart() != 0 ? e.getDayStart() : response.getDayStart();
             scenes.computeIfAbsent(new Key(day, e.getPackageName(), e.getVersionCode(), 0), k -> new TreeMap<>())
-                    .merge(e.getStats().getScene(), io.gfxstats.scene.SceneCounters.fromProto(e.getStats()),
-                            io.gfxstats.scene.SceneCounters::add);
+                    .merge(e.getStats().getScene(), SceneCounters.fromProto(e.getStats()),
+                            SceneCounters::add);
         }
         for (GraphicsStatsProto p : response.getStats().getStatsList()) {
             String problem = add(targetIndex, response.getDayStart(), p);
@@ -112,13 +115,13 @@ public final class FleetMerge {
     }
 
     /** The scenes of every target, merged by addition per (day, package, version, scene), sorted. */
-    public io.gfxstats.rpc.v1.ScenesResponse scenes() {
-        io.gfxstats.rpc.v1.ScenesResponse.Builder out = io.gfxstats.rpc.v1.ScenesResponse.newBuilder();
+    public ScenesResponse scenes() {
+        ScenesResponse.Builder out = ScenesResponse.newBuilder();
         scenes.forEach((key, byName) -> byName.forEach((name, v) -> out.addEntries(
-                io.gfxstats.rpc.v1.SceneEntry.newBuilder().setDayStart(key.day()).setPackageName(key.packageName())
+                SceneEntry.newBuilder().setDayStart(key.day()).setPackageName(key.packageName())
                         .setVersionCode(key.versionCode())
-                        .setStats(io.gfxstats.scene.SceneCounters.toProto(name, v))
-                        .setMatrixFps(io.gfxstats.scene.SceneCounters.matrixFps(v)))));
+                        .setStats(SceneCounters.toProto(name, v))
+                        .setMatrixFps(SceneCounters.matrixFps(v)))));
         return out.build();
     }
 

@@ -5,6 +5,7 @@ import io.gfxstats.stats.JankType;
 import io.gfxstats.stats.Percentiles;
 import io.gfxstats.stats.ProfileData;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -203,7 +204,7 @@ public final class DeviceStats {
 
         private Builder(int line) {
             this.line = line;
-            java.util.Arrays.fill(jankCounts, ABSENT);
+            Arrays.fill(jankCounts, ABSENT);
         }
 
         Builder statsSince(long v) {

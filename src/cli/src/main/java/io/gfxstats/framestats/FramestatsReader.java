@@ -8,7 +8,9 @@ import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -114,7 +116,7 @@ public final class FramestatsReader {
      */
     public static int stream(InputStream in, String source, FrameListener listener)
             throws IOException, FramestatsFormatException, InterruptedException {
-        FramestatsReader reader = new FramestatsReader(source, java.util.Objects.requireNonNull(listener, "listener"));
+        FramestatsReader reader = new FramestatsReader(source, Objects.requireNonNull(listener, "listener"));
         reader.readAll(new BufferedReader(CaptureText.reader(in)));
         return reader.sections;
     }
@@ -201,7 +203,7 @@ public final class FramestatsReader {
             headerLine = lineNo;
             sections++;
             if (listener != null) {
-                java.util.Arrays.fill(intervalTally, 0);
+                Arrays.fill(intervalTally, 0);
                 listener.sectionStarted(sectionName(), mapping.columnSet(), pipeline);
             }
             return;

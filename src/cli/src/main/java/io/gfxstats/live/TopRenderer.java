@@ -1,8 +1,9 @@
 package io.gfxstats.live;
 
+import io.gfxstats.matrix.AndroidJson;
 import io.gfxstats.matrix.MatrixRule;
-import io.gfxstats.text.TerminalText;
 import io.gfxstats.palette.Severity;
+import io.gfxstats.text.TerminalText;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -142,7 +143,7 @@ public final class TopRenderer {
 
     /** One JSON object for the refresh, in the field names of pull --json and scenes --json. */
     public static String json(TopFrame frame) {
-        io.gfxstats.matrix.AndroidJson j = new io.gfxstats.matrix.AndroidJson().beginObject()
+        AndroidJson j = new AndroidJson().beginObject()
                 .key("wallMillis").value(frame.wallMillis())
                 .key("intervalSeconds").value(frame.intervalSeconds())
                 .key("seconds").value(frame.seconds())
@@ -163,7 +164,7 @@ public final class TopRenderer {
         return j.endArray().endObject().toString();
     }
 
-    private static void fields(io.gfxstats.matrix.AndroidJson j, TopRow r) {
+    private static void fields(AndroidJson j, TopRow r) {
         j.key("live").value(r.live()).key("totalFrames").value(r.frames()).key("jankyFrames").value(r.jankyFrames());
         optional(j.key("jankPercent"), r.jankPercent());
         optional(j.key("fps"), r.fps());
@@ -177,7 +178,7 @@ public final class TopRenderer {
                 .key("severity").value(r.frames() > 0 ? Severity.ofJankPercent(r.jankPercent()).name() : null);
     }
 
-    private static void optional(io.gfxstats.matrix.AndroidJson j, double v) {
+    private static void optional(AndroidJson j, double v) {
         if (Double.isNaN(v)) {
             j.nullValue();
         } else {

@@ -7,8 +7,10 @@ import io.gfxstats.frame.FrameInfo;
 import io.gfxstats.framestats.FramestatsFormatException;
 import io.gfxstats.framestats.FramestatsReplay;
 import io.gfxstats.framestats.FramestatsRowParser;
+import io.gfxstats.text.TerminalText;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Records one frame per input line into a session's tracker, as the line arrives: a line costs
@@ -22,7 +24,7 @@ public final class LineRecorder implements LineInput.Handler {
     private static final int MAX_VALUES = 64;
 
     private final LineFormat format;
-    private final java.util.function.Supplier<StatsSession> session;
+    private final Supplier<StatsSession> session;
     private final long refreshIntervalNanos;
     private final Consumer<String> problems;
     private final long[] values = new long[MAX_VALUES];
@@ -38,7 +40,7 @@ public final class LineRecorder implements LineInput.Handler {
      *                 never registers with the daemon (which would keep a 0-frame entry)
      * @param problems told about each of the first malformed lines, one line of text each
      */
-    public LineRecorder(LineFormat format, java.util.function.Supplier<StatsSession> session, long refreshIntervalNanos,
+    public LineRecorder(LineFormat format, Supplier<StatsSession> session, long refreshIntervalNanos,
                         Consumer<String> problems) {
         this.format = format;
         this.session = session;
@@ -83,7 +85,7 @@ public final class LineRecorder implements LineInput.Handler {
         if (field.length() > 40) {
             field = field.substring(0, 40) + "...";
         }
-        return "field " + (index + 1) + " ('" + io.gfxstats.text.TerminalText.escape(field)
+        return "field " + (index + 1) + " ('" + TerminalText.escape(field)
                 + "') is not a whole number of 64 bits";
     }
 

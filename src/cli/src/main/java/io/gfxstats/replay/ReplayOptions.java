@@ -4,6 +4,7 @@ import io.gfxstats.frame.TrackerConfig;
 import io.gfxstats.stats.PackageRules;
 import io.gfxstats.stats.Pipeline;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -77,7 +78,7 @@ public record ReplayOptions(String packageName, long versionCode, long refreshIn
     /** A duration for people, in seconds: "30 s", "0.5 s". */
     public static String secondsText(Duration d) {
         long ms = d.toMillis();
-        return ms % 1000 == 0 ? (ms / 1000) + " s" : String.format(java.util.Locale.ROOT, "%.1f s", ms / 1000.0);
+        return ms % 1000 == 0 ? (ms / 1000) + " s" : String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
     }
 
     public FramePacer pacer() {

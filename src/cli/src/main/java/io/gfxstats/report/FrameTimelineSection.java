@@ -1,9 +1,11 @@
 package io.gfxstats.report;
 
 import io.gfxstats.dump.JankyPercent;
+import io.gfxstats.timeline.JankType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 /**
  * The report's FrameTimeline part: per (package, version) the TimeStats totals (frames with a
@@ -31,8 +33,8 @@ final class FrameTimelineSection {
     /** The jank types with a non-zero count in some row, in the dump's order, then the present types. */
     static List<Column> columns(List<ReportData.FrameTimeline> rows) {
         List<Column> out = new ArrayList<>();
-        for (int i = 0; i < io.gfxstats.timeline.JankType.count(); i++) {
-            String name = io.gfxstats.timeline.JankType.name(i);
+        for (int i = 0; i < JankType.count(); i++) {
+            String name = JankType.name(i);
             if (occurred(rows, JANK_PREFIX + name)) {
                 out.add(new Column(JANK_PREFIX + name, label(name), "jank-" + name.toLowerCase(Locale.ROOT)));
             }
@@ -84,7 +86,7 @@ final class FrameTimelineSection {
 
     /** A row: the number for each (package, version); cell ids are "ft" + column + "-" + id. */
     private static void numbers(StringBuilder h, List<ReportData.FrameTimeline> rows, String name, String id,
-                                java.util.function.Function<ReportData.FrameTimeline, String> value) {
+                                Function<ReportData.FrameTimeline, String> value) {
         h.append("<tr><th>").append(HtmlReport.esc(name)).append("</th>");
         for (int i = 0; i < rows.size(); i++) {
             cell(h, "ft" + i + "-" + id, value.apply(rows.get(i)));

@@ -1,10 +1,15 @@
 package io.gfxstats.report;
 
+import io.gfxstats.buffer.SceneGroup;
 import io.gfxstats.dump.JankyPercent;
+import io.gfxstats.matrix.MatrixRule;
+import io.gfxstats.palette.CauseColour;
+import io.gfxstats.palette.Severity;
 import io.gfxstats.stats.BucketBounds;
 import io.gfxstats.stats.Histograms;
 import io.gfxstats.stats.JankType;
 import io.gfxstats.stats.ProfileData;
+import io.gfxstats.trace.ProcessSummary;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -12,6 +17,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
 
 /**
  * Writes a report as one self-contained HTML file: the numbers as tables, the charts drawn in
@@ -66,7 +73,7 @@ public final class HtmlReport {
             row(h, p + "th percentile", "p" + p, none ? "- (no frames)" : t.cpuPercentile(p) + "ms");
         }
         for (JankType c : CAUSES) {
-            row(h, "Number " + c.label(), "cause-" + c.name().toLowerCase(java.util.Locale.ROOT),
+            row(h, "Number " + c.label(), "cause-" + c.name().toLowerCase(Locale.ROOT),
                     Long.toString(t.jankCount(c)));
         }
         for (int p : PERCENTILES) {
@@ -87,7 +94,7 @@ public final class HtmlReport {
             chart(h, "chart-frames", "Each frame over time", "Every counted frame (" + f.samples().size()
                     + ", the total above) at the time it completed, its time from IntendedVsync to FrameCompleted;"
                     + " janky frames marked by their first cause, one colour per cause; dashed: the refresh interval ("
-                    + String.format(java.util.Locale.ROOT, "%.1f", f.refreshMillis()) + " ms). It opens on the"
+                    + String.format(Locale.ROOT, "%.1f", f.refreshMillis()) + " ms). It opens on the"
                     + " latest 98 % of the frames when a few are much older; drag to zoom, double-click to see every"
                     + " frame. Left out: " + f.leftOut());
             if (!f.traceCounts().isEmpty()) {
@@ -120,8 +127,8 @@ public final class HtmlReport {
                     + " percentage on the same scale).");
             h.append("<section><table class=\"list\" id=\"scenes\"><tr><th>Package</th><th>Scene</th><th>Frames</th>")
                     .append("<th>Janky</th><th>Matrix fps</th>");
-            for (int l = 0; l < io.gfxstats.buffer.SceneGroup.LEVELS; l++) {
-                h.append("<th style=\"color:").append(io.gfxstats.palette.Severity.ofLevel(l).hex()).append("\">")
+            for (int l = 0; l < SceneGroup.LEVELS; l++) {
+                h.append("<th style=\"color:").append(Severity.ofLevel(l).hex()).append("\">")
                         .append(levelName(l)).append("</th>");
             }
             h.append("</tr>\n");
@@ -129,7 +136,7 @@ public final class HtmlReport {
                 h.append("<tr><td>").append(esc(s.packageName())).append("</td><td>").append(esc(s.scene()))
                         .append("</td><td>").append(s.frames()).append("</td><td>").append(s.janky()).append(" (")
                         .append(JankyPercent.format(JankyPercent.of((int) s.janky(), (int) s.frames()))).append("%)</td><td>")
-                        .append(s.matrixFps() == 0 ? "-" : String.format(java.util.Locale.ROOT, "%.1f", s.matrixFps()))
+                        .append(s.matrixFps() == 0 ? "-" : String.format(Locale.ROOT, "%.1f", s.matrixFps()))
                         .append("</td>");
                 for (long c : s.levels()) {
                     h.append("<td>").append(c).append("</td>");
@@ -164,7 +171,7 @@ public final class HtmlReport {
             j.value(x.millis());
         }
         j.close(']').key("marks").open('[');
-        List<io.gfxstats.palette.CauseColour> marks = FrameSeries.marks();
+        List<CauseColour> marks = FrameSeries.marks();
         for (int c = 0; c < marks.size(); c++) {
             j.open('{').key("name").value(marks.get(c).label()).key("color").value(marks.get(c).hex())
                     .key("values").open('[');
@@ -226,7 +233,7 @@ public final class HtmlReport {
         j.key("marks").open('[');
         for (double ms : MARKS_MS) {
             j.open('{').key("x").value(position(ms / 1000)).key("label")
-                    .value(String.format(java.util.Locale.ROOT, "%.1f ms", ms)).close('}');
+                    .value(String.format(Locale.ROOT, "%.1f ms", ms)).close('}');
         }
         j.close(']').close('}');
         j.key("gpu").open('{');
@@ -242,7 +249,7 @@ public final class HtmlReport {
         }
         j.close(']').key("jankPercent").open('[');
         for (ReportData.Day d : data.days()) {
-            j.value(Double.parseDouble(String.format(java.util.Locale.ROOT, "%.2f", percentValue(d.data()))));
+            j.value(Double.parseDouble(String.format(Locale.ROOT, "%.2f", percentValue(d.data()))));
         }
         j.close(']').close('}');
         j.key("causes").open('{').key("labels").open('[').value("Janky frames");
@@ -256,7 +263,7 @@ public final class HtmlReport {
         // The janky frames navy, each cause in its colour (the same as its marks over time).
         j.close(']').key("colors").open('[').value("#3d5a80");
         for (JankType c : JANK_CAUSES) {
-            j.value(io.gfxstats.palette.CauseColour.of(c).hex());
+            j.value(CauseColour.of(c).hex());
         }
         j.close(']').close('}');
         j.key("scenes").open('{').key("labels").open('[');
@@ -264,9 +271,9 @@ public final class HtmlReport {
             j.value(data.apps().size() > 1 ? s.packageName() + ": " + s.scene() : s.scene());
         }
         j.close(']').key("levels").open('[');
-        for (int l = 0; l < io.gfxstats.buffer.SceneGroup.LEVELS; l++) {
+        for (int l = 0; l < SceneGroup.LEVELS; l++) {
             j.open('{').key("name").value(levelName(l))
-                    .key("color").value(io.gfxstats.palette.Severity.ofLevel(l).hex()).key("values").open('[');
+                    .key("color").value(Severity.ofLevel(l).hex()).key("values").open('[');
             for (ReportData.Scene s : data.scenes()) {
                 j.value(s.levels()[l]);
             }
@@ -320,14 +327,14 @@ public final class HtmlReport {
     }
 
     private static String levelName(int level) {
-        return io.gfxstats.matrix.MatrixRule.levelName(level).toLowerCase(java.util.Locale.ROOT);
+        return MatrixRule.levelName(level).toLowerCase(Locale.ROOT);
     }
 
     /**
      * {@code gfxstats trace}'s own count beside Android's: the two rules differ on purpose, and a
      * reader comparing this page with {@code gfxstats trace} sees both and why.
      */
-    private static void traceCounts(StringBuilder h, List<io.gfxstats.trace.ProcessSummary> counts) {
+    private static void traceCounts(StringBuilder h, List<ProcessSummary> counts) {
         h.append("<section><h2>The trace's own count</h2><p class=\"caption\">").append(esc("What `gfxstats trace`"
                 + " (its summary, CSV and JSON) counts: every finished frame that is not empty, janky by the trace's"
                 + " own flag (the frame ended after its expected end). The numbers above follow Android's rule instead,"
@@ -336,13 +343,13 @@ public final class HtmlReport {
                 + "<th>Frames</th><th>Linked</th><th>Unlinked</th><th>Empty</th><th>Unfinished</th>"
                 + "<th>Janky (trace's flag)</th></tr>\n");
         for (int i = 0; i < counts.size(); i++) {
-            io.gfxstats.trace.ProcessSummary c = counts.get(i);
+            ProcessSummary c = counts.get(i);
             String id = "tc" + i;
             h.append("<tr><td>").append(esc(c.name())).append("</td><td>").append(c.pid()).append("</td><td id=\"")
                     .append(id).append("-frames\">").append(c.frames()).append("</td><td>").append(c.linked())
                     .append("</td><td>").append(c.unlinked()).append("</td><td>").append(c.empty()).append("</td><td>")
                     .append(c.unfinished()).append("</td><td id=\"").append(id).append("-janky\">").append(c.janky())
-                    .append(String.format(java.util.Locale.ROOT, " (%.2f%%)", c.jankyPercent())).append("</td></tr>\n");
+                    .append(String.format(Locale.ROOT, " (%.2f%%)", c.jankyPercent())).append("</td></tr>\n");
         }
         h.append("</table></section>\n");
     }
@@ -392,15 +399,15 @@ public final class HtmlReport {
     /** A WebJar's version, from the pom.properties Maven put in it: the pom's uplot.version is the one place it is written. */
     private static String webJarVersion(String group, String artifact) {
         String name = "/META-INF/maven/" + group + "/" + artifact + "/pom.properties";
-        try (java.io.InputStream in = HtmlReport.class.getResourceAsStream(name)) {
+        try (InputStream in = HtmlReport.class.getResourceAsStream(name)) {
             if (in == null) {
                 throw new IllegalStateException(name + " missing: the " + artifact + " WebJar is not on the class path");
             }
-            java.util.Properties p = new java.util.Properties();
+            Properties p = new Properties();
             p.load(in);
             return p.getProperty("version");
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

@@ -6,6 +6,7 @@ import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.stats.ProfileData;
 import io.gfxstats.store.Days;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -32,7 +33,7 @@ public record ReportData(String title, String source, long generatedAtMillis, Pr
      * The FrameTimeline counters of one (package, version) summed over the report's days, named as
      * {@code gfxstats dump --frametimeline} prints them ({@link FrameTimelineBlocks}).
      */
-    public record FrameTimeline(String packageName, long versionCode, java.util.Map<String, Long> counters) {
+    public record FrameTimeline(String packageName, long versionCode, Map<String, Long> counters) {
         public long get(String name) {
             return counters.getOrDefault(name, 0L);
         }
@@ -46,7 +47,7 @@ public record ReportData(String title, String source, long generatedAtMillis, Pr
                 continue;
             }
             FrameTimeline f = sums.computeIfAbsent(b.packageName() + "\u0000" + String.format("%020d", b.versionCode()),
-                    k -> new FrameTimeline(b.packageName(), b.versionCode(), new java.util.LinkedHashMap<>()));
+                    k -> new FrameTimeline(b.packageName(), b.versionCode(), new LinkedHashMap<>()));
             b.counters().forEach((name, v) -> f.counters().merge(name, v, Long::sum));
         }
         return new ReportData(title, source, generatedAtMillis, total, days, apps, scenes, List.copyOf(sums.values()),

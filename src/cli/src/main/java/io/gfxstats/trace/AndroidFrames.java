@@ -1,6 +1,7 @@
 package io.gfxstats.trace;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,7 +85,7 @@ final class AndroidFrames {
 
     void vsyncApp(long ts) {
         if (vsyncAppCount == vsyncApp.length) {
-            vsyncApp = java.util.Arrays.copyOf(vsyncApp, vsyncAppCount * 2);
+            vsyncApp = Arrays.copyOf(vsyncApp, vsyncAppCount * 2);
         }
         vsyncApp[vsyncAppCount++] = ts;
     }
@@ -109,8 +110,8 @@ final class AndroidFrames {
     }
 
     List<Frame> frames() {
-        long[] ticks = java.util.Arrays.copyOf(vsyncApp, vsyncAppCount);
-        java.util.Arrays.sort(ticks);
+        long[] ticks = Arrays.copyOf(vsyncApp, vsyncAppCount);
+        Arrays.sort(ticks);
         List<Frame> out = new ArrayList<>(doFrames.size());
         for (Slice d : doFrames) {
             Slice r = drawByKey.get(key(d.pid, d.vsyncId));

@@ -1,6 +1,7 @@
 package io.gfxstats.trace;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -270,7 +271,7 @@ final class OhosFrames {
                     break;
                 }
                 if (n + 2 > invalid.length) {
-                    invalid = java.util.Arrays.copyOf(invalid, invalid.length * 2);
+                    invalid = Arrays.copyOf(invalid, invalid.length * 2);
                 }
                 invalid[n++] = f.row;
                 if (f.expectedRow >= 0) {

@@ -5,6 +5,8 @@ import static io.gfxstats.trace.Ascii.isBlank;
 import static io.gfxstats.trace.Ascii.isDigit;
 import static io.gfxstats.trace.Ascii.parseInt;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * The ftrace row header {@code <TASK>-<TID> (<TGID>) [<CPU>] <FLAGS> <SEC>.<FRAC>: } of one line
  * (spec 2.1). One instance is reused for every line so that the reader allocates nothing per line;
@@ -170,7 +172,7 @@ final class RowHeader {
             // as strtod does.
             seconds = mantissa / POWERS_OF_TEN[fractionDigits];
         } else {
-            seconds = Double.parseDouble(new String(b, from, to - from, java.nio.charset.StandardCharsets.US_ASCII));
+            seconds = Double.parseDouble(new String(b, from, to - from, StandardCharsets.US_ASCII));
         }
         if (seconds > 9_000_000_000.0) {
             throw new TraceFormatException(source + ":" + lineNumber + ": timestamp out of range");

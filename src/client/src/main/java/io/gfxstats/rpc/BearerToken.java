@@ -2,6 +2,7 @@ package io.gfxstats.rpc;
 
 import io.grpc.Metadata;
 import java.io.IOException;
+import java.nio.charset.MalformedInputException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +38,7 @@ public final class BearerToken {
         String text;
         try {
             text = Files.readString(file, StandardCharsets.US_ASCII).strip();
-        } catch (java.nio.charset.MalformedInputException e) {
+        } catch (MalformedInputException e) {
             throw new IOException("token file " + file + " is not ASCII text");
         }
         BearerToken token = of(text, "token file " + file);

@@ -2,9 +2,12 @@ package io.gfxstats.rpc;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -84,11 +87,11 @@ public final class ClientErrors {
     /** False when a directory on the way to the socket (or the socket) denies this user access. */
     private static boolean mayReach(Path socket) {
         try {
-            Files.readAttributes(socket, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            Files.readAttributes(socket, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             return true;
-        } catch (java.nio.file.AccessDeniedException e) {
+        } catch (AccessDeniedException e) {
             return false;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return true;
         }
     }

@@ -12,6 +12,7 @@ import io.grpc.stub.ClientResponseObserver;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -175,7 +176,7 @@ public final class DisplayFrameFeed implements AutoCloseable {
         if (result.isCompletedExceptionally()) {
             try {
                 result.join();
-            } catch (java.util.concurrent.CompletionException e) {
+            } catch (CompletionException e) {
                 throw translate(e.getCause(), Duration.ZERO);
             }
         }

@@ -6,13 +6,13 @@ import io.gfxstats.rpc.v1.DumpRequest;
 import io.gfxstats.rpc.v1.GfxStatsGrpc;
 import io.gfxstats.rpc.v1.HealthRequest;
 import io.gfxstats.rpc.v1.HealthResponse;
+import io.gfxstats.rpc.v1.LiveSnapshot;
 import io.gfxstats.rpc.v1.PullRequest;
 import io.gfxstats.rpc.v1.PullResponse;
-import io.gfxstats.rpc.v1.LiveSnapshot;
+import io.gfxstats.rpc.v1.RegisterRequest;
 import io.gfxstats.rpc.v1.ScenesRequest;
 import io.gfxstats.rpc.v1.ScenesResponse;
 import io.gfxstats.rpc.v1.WatchRequest;
-import io.gfxstats.rpc.v1.RegisterRequest;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientInterceptors;
@@ -40,6 +40,7 @@ import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 import javax.net.ssl.SSLException;
 
 /**
@@ -225,7 +226,7 @@ public final class GfxStatsClient implements AutoCloseable {
      * Live snapshots every {@code request.interval_ms}, handed to {@code each} until it returns
      * false, {@code total} has passed (null: no limit) or the stream ends. Blocks the caller.
      */
-    public void watch(WatchRequest request, Duration total, java.util.function.Predicate<LiveSnapshot> each)
+    public void watch(WatchRequest request, Duration total, Predicate<LiveSnapshot> each)
             throws GfxStatsClientException {
         Context.CancellableContext context = Context.current().withCancellation();
         Context previous = context.attach();

@@ -4,10 +4,11 @@ import com.sun.security.auth.module.UnixSystem;
 import io.gfxstats.daemon.config.DaemonConfig;
 import io.gfxstats.daemon.config.Setting;
 import io.gfxstats.daemon.harvest.Harvester;
-import io.gfxstats.daemon.rpc.ConnectionLimits;
 import io.gfxstats.daemon.metrics.FrameMetrics;
 import io.gfxstats.daemon.metrics.HealthMetrics;
 import io.gfxstats.daemon.metrics.MetricsServer;
+import io.gfxstats.daemon.rpc.ConnectionLimits;
+import io.gfxstats.daemon.rpc.FailureLog;
 import io.gfxstats.daemon.rpc.GfxStatsServer;
 import io.gfxstats.daemon.rpc.OwnerOnly;
 import io.gfxstats.daemon.rpc.ServerConfig;
@@ -16,6 +17,7 @@ import io.gfxstats.daemon.rpc.StatsBackend;
 import io.gfxstats.daemon.rpc.TcpConfig;
 import io.gfxstats.store.DayStore;
 import io.gfxstats.store.DirectoryLock;
+import io.gfxstats.timeline.feed.DisplayFramePublisher;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -34,7 +36,7 @@ import org.slf4j.LoggerFactory;
 public final class Daemon {
     private static final Logger log = LoggerFactory.getLogger(Daemon.class);
     /** A tick failing the same way each second must not log a stack trace each second. */
-    private final io.gfxstats.daemon.rpc.FailureLog tickFailures = new io.gfxstats.daemon.rpc.FailureLog(log);
+    private final FailureLog tickFailures = new FailureLog(log);
     static final long TICK_MILLIS = 100;
 
     private final DaemonConfig config;
@@ -47,7 +49,7 @@ public final class Daemon {
     private ScheduledExecutorService duties;
     private DirectoryLock bufferLock;
     private MetricsServer metrics;
-    private io.gfxstats.timeline.feed.DisplayFramePublisher displayFrames;
+    private DisplayFramePublisher displayFrames;
     private boolean stopped;
 
     public Daemon(DaemonConfig config, Clock clock) {

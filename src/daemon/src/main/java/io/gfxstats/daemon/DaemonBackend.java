@@ -1,6 +1,7 @@
 package io.gfxstats.daemon;
 
 import io.gfxstats.buffer.BufferSnapshot;
+import io.gfxstats.buffer.FrameTimelineGroup;
 import io.gfxstats.daemon.config.Setting;
 import io.gfxstats.daemon.dump.DayFileCache;
 import io.gfxstats.daemon.dump.DumpAssembler;
@@ -8,21 +9,27 @@ import io.gfxstats.daemon.dump.DumpService;
 import io.gfxstats.daemon.dump.LiveGroup;
 import io.gfxstats.daemon.harvest.CounterDeltas;
 import io.gfxstats.daemon.registry.LiveBuffer;
-import io.gfxstats.dump.DumpWriter;
-import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.daemon.rpc.PeerIdentity;
 import io.gfxstats.daemon.rpc.Problems;
 import io.gfxstats.daemon.rpc.Registration;
 import io.gfxstats.daemon.rpc.StatsBackend;
 import io.gfxstats.daemon.rpc.StatsException;
+import io.gfxstats.dump.DumpWriter;
+import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.rpc.v1.DumpRequest;
 import io.gfxstats.rpc.v1.HealthResponse;
+import io.gfxstats.rpc.v1.LiveSnapshot;
 import io.gfxstats.rpc.v1.PullRequest;
 import io.gfxstats.rpc.v1.PullResponse;
 import io.gfxstats.rpc.v1.RegisterRequest;
+import io.gfxstats.rpc.v1.ScenesRequest;
+import io.gfxstats.rpc.v1.ScenesResponse;
+import io.gfxstats.stats.Pipeline;
 import io.gfxstats.stats.ProfileData;
 import io.gfxstats.store.Days;
 import io.gfxstats.store.EntryKey;
+import io.gfxstats.timeline.TimelineCounters;
+import io.gfxstats.timeline.feed.DisplayFramePublisher;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
@@ -55,24 +62,24 @@ final class DaemonBackend implements StatsBackend {
     }
 
     @Override
-    public io.gfxstats.rpc.v1.ScenesResponse scenes(io.gfxstats.rpc.v1.ScenesRequest request) throws StatsException {
+    public ScenesResponse scenes(ScenesRequest request) throws StatsException {
         long started = System.nanoTime();
-        io.gfxstats.rpc.v1.ScenesResponse response = scenes.scenes(request, readers.visibleToCurrent());
+        ScenesResponse response = scenes.scenes(request, readers.visibleToCurrent());
         state.events.served("scenes", System.nanoTime() - started);
         return response;
     }
 
     @Override
-    public io.gfxstats.rpc.v1.LiveSnapshot liveSnapshot(String packageName) {
+    public LiveSnapshot liveSnapshot(String packageName) {
         return scenes.live(packageName, readers.visibleToCurrent());
     }
 
     /** Compositor mode: null when the ring could not be created (the feed then answers UNAVAILABLE). */
-    private volatile io.gfxstats.timeline.feed.DisplayFramePublisher displayFrames;
+    private volatile DisplayFramePublisher displayFrames;
     /** Who may feed: root, the daemon's user, compositor.group. */
     private volatile Readers feeders;
 
-    void displayFrames(io.gfxstats.timeline.feed.DisplayFramePublisher publisher, Readers feeders) {
+    void displayFrames(DisplayFramePublisher publisher, Readers feeders) {
         this.displayFrames = publisher;
         this.feeders = feeders;
     }
@@ -83,7 +90,7 @@ final class DaemonBackend implements StatsBackend {
      * user, root, or a member of compositor.group.
      */
     @Override
-    public io.gfxstats.timeline.feed.DisplayFramePublisher displayFramePublisher(PeerIdentity peer)
+    public DisplayFramePublisher displayFramePublisher(PeerIdentity peer)
             throws StatsException {
         Readers who = feeders;
         if (who == null || !who.privileged(peer)) {
@@ -91,7 +98,7 @@ final class DaemonBackend implements StatsBackend {
                     + "the daemon's user (uid " + Integer.toUnsignedString(who == null ? -1 : who.daemonUid())
                     + "), root or members of compositor.group may");
         }
-        io.gfxstats.timeline.feed.DisplayFramePublisher p = displayFrames;
+        DisplayFramePublisher p = displayFrames;
         if (p == null) {
             throw StatsException.unavailable("this daemon has no display-frame ring (see its log); the compositor "
                     + "feed is off", null);
@@ -193,9 +200,9 @@ final class DaemonBackend implements StatsBackend {
             String key = b.uid() + "\u0000" + b.packageName() + "\u0000" + b.versionCode();
             Group g = groups.computeIfAbsent(key, k -> new Group(b, new ProfileData()));
             g.data.addAll(unsaved);
-            g.timeline.addAll(io.gfxstats.buffer.FrameTimelineGroup.fromVector(
+            g.timeline.addAll(FrameTimelineGroup.fromVector(
                     CounterDeltas.difference(snap.vector(), b.baseline())));
-            if (g.data.pipeline() == io.gfxstats.stats.Pipeline.UNKNOWN) {
+            if (g.data.pipeline() == Pipeline.UNKNOWN) {
                 g.data.setPipeline(b.pipeline());
             }
             g.start = Math.min(g.start, b.accountingStartMillis());
@@ -211,7 +218,7 @@ final class DaemonBackend implements StatsBackend {
     private static final class Group {
         final LiveBuffer first;
         final ProfileData data;
-        final io.gfxstats.timeline.TimelineCounters timeline = new io.gfxstats.timeline.TimelineCounters();
+        final TimelineCounters timeline = new TimelineCounters();
         long start = Long.MAX_VALUE;
 
         Group(LiveBuffer first, ProfileData data) {

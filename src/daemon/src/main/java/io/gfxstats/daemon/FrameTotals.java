@@ -1,15 +1,18 @@
 package io.gfxstats.daemon;
 
 import io.gfxstats.buffer.BufferSnapshot;
+import io.gfxstats.buffer.SceneGroup;
 import io.gfxstats.daemon.harvest.CounterDeltas;
 import io.gfxstats.daemon.metrics.MetricVector;
 import io.gfxstats.daemon.metrics.SeriesKey;
 import io.gfxstats.daemon.registry.LiveBuffer;
-import io.gfxstats.scene.SceneCounters;
 import io.gfxstats.dayfile.DayFileException;
 import io.gfxstats.proto.GraphicsStatsProto;
+import io.gfxstats.scene.SceneCounters;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -84,7 +87,7 @@ final class FrameTotals implements Supplier<Map<SeriesKey, long[]>> {
                         CounterDeltas.difference(snap.vector(), b.baseline()), SceneCounters.names(snap));
                 if (!unsaved.isEmpty()) {
                     Map<String, long[]> into = all.computeIfAbsent(
-                            new SeriesKey(b.packageName(), b.versionCode(), b.uid()), k -> new java.util.TreeMap<>());
+                            new SeriesKey(b.packageName(), b.versionCode(), b.uid()), k -> new TreeMap<>());
                     unsaved.forEach((scene, v) -> into.merge(scene, v, SceneCounters::add));
                 }
             }
@@ -100,8 +103,8 @@ final class FrameTotals implements Supplier<Map<SeriesKey, long[]>> {
         try {
             names = SceneCounters.names(b.snapshot());
         } catch (IOException | IllegalStateException e) {
-            names = new String[io.gfxstats.buffer.SceneGroup.SLOTS];
-            java.util.Arrays.fill(names, "");
+            names = new String[SceneGroup.SLOTS];
+            Arrays.fill(names, "");
         }
         return names == null ? Map.of() : SceneCounters.fromVector(vector, names);
     }

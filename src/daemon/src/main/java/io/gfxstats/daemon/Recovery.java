@@ -7,6 +7,8 @@ import io.gfxstats.buffer.BufferState;
 import io.gfxstats.daemon.config.Setting;
 import io.gfxstats.daemon.registry.LiveBuffer;
 import io.gfxstats.daemon.registry.ProcessLiveness;
+import io.gfxstats.store.PackageNames;
+import io.gfxstats.text.TerminalText;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -18,6 +20,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -121,10 +124,10 @@ final class Recovery {
                 // Checked at Register, but the header is in a file its client may write: what a
                 // dump or pull prints must pass the same rules again (they stay byte-exact to
                 // Android, with no escaping of their own).
-                java.util.Optional<String> bad = io.gfxstats.store.PackageNames.problem(snap.packageName());
-                if (bad.isPresent() || !io.gfxstats.store.PackageNames.isValidVersionCode(snap.versionCode())) {
+                Optional<String> bad = PackageNames.problem(snap.packageName());
+                if (bad.isPresent() || !PackageNames.isValidVersionCode(snap.versionCode())) {
                     reader.close();
-                    quarantine(file, "its header names package '" + io.gfxstats.text.TerminalText.escape(
+                    quarantine(file, "its header names package '" + TerminalText.escape(
                             snap.packageName()) + "' version " + snap.versionCode() + ", which Register would refuse");
                     return null;
                 }

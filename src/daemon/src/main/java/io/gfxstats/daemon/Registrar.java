@@ -1,5 +1,6 @@
 package io.gfxstats.daemon;
 
+import io.gfxstats.buffer.BufferDescriptor;
 import io.gfxstats.buffer.BufferFiles;
 import io.gfxstats.buffer.BufferReader;
 import io.gfxstats.buffer.BufferSnapshot;
@@ -223,7 +224,7 @@ final class Registrar {
         BufferAssigned assigned = BufferAssigned.newBuilder()
                 .setBufferPath(buffer.path().toAbsolutePath().toString())
                 .setRegistrationId(buffer.key())
-                .setLayoutVersion(io.gfxstats.buffer.BufferDescriptor.CURRENT_LAYOUT_VERSION)
+                .setLayoutVersion(BufferDescriptor.CURRENT_LAYOUT_VERSION)
                 .setBufferSize(sizeOf(buffer.path()))
                 .setAdopted(adopted)
                 .build();

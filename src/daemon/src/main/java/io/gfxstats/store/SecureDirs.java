@@ -19,6 +19,7 @@ import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
@@ -111,7 +112,7 @@ final class SecureDirs {
                 }
             }
             if (buf.hasRemaining()) {
-                return java.util.Arrays.copyOf(buf.array(), buf.position());
+                return Arrays.copyOf(buf.array(), buf.position());
             }
             return buf.array();
         }

@@ -1,6 +1,7 @@
 package io.gfxstats.buffer;
 
 import io.gfxstats.stats.Counters;
+import java.util.List;
 
 /**
  * Layout of a gfxstats buffer file, the one place where offsets are defined (mirrored in
@@ -218,7 +219,7 @@ public final class BufferDescriptor {
     }
 
     /** Version 2: length of a file with these groups, laid out in this order after the directory. */
-    public static long totalLength(int stripeCount, java.util.List<CounterGroup> groups) {
+    public static long totalLength(int stripeCount, List<CounterGroup> groups) {
         long offset = groupDirectoryOffset(stripeCount) + align(groups.size() * GROUP_ENTRY_LENGTH, ALIGNMENT);
         for (CounterGroup g : groups) {
             offset += g.length(stripeCount);

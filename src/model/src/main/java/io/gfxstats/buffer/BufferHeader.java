@@ -1,9 +1,10 @@
 package io.gfxstats.buffer;
 
+import static io.gfxstats.buffer.BufferDescriptor.*;
+
 import io.gfxstats.buffer.BufferFormatException.Reason;
 import io.gfxstats.stats.Counters;
 import io.gfxstats.stats.Pipeline;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -16,9 +17,9 @@ import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
-
-import static io.gfxstats.buffer.BufferDescriptor.*;
 
 /**
  * The validated, immutable part of a buffer's header, and the parsing shared by reader and
@@ -125,11 +126,11 @@ final class BufferHeader {
 
     /** The scene slots' names in a copy of the file ("" unnamed); null without a scene group. */
     String[] sceneNames(ByteBuffer image) {
-        return groups.sceneNames(image, new java.util.ArrayList<>());
+        return groups.sceneNames(image, new ArrayList<>());
     }
 
     /** As {@link #sceneNames(ByteBuffer)}, adding each name refused to {@code refused}. */
-    String[] sceneNames(ByteBuffer image, java.util.List<String> refused) {
+    String[] sceneNames(ByteBuffer image, List<String> refused) {
         return groups.sceneNames(image, refused);
     }
 
@@ -193,7 +194,7 @@ final class BufferHeader {
 
     /** Reads one 64-bit word of the file again (the reader's positional read, the writer's load). */
     interface WordReader {
-        long readLong(long offset) throws java.io.IOException;
+        long readLong(long offset) throws IOException;
     }
 
     /**
@@ -206,7 +207,7 @@ final class BufferHeader {
      * between, and a copy is not guaranteed to read 8 bytes at once) it is read again until two
      * reads in a row agree.
      */
-    long[] sumStripes(ByteBuffer first, ByteBuffer second, WordReader reread) throws java.io.IOException {
+    long[] sumStripes(ByteBuffer first, ByteBuffer second, WordReader reread) throws IOException {
         ByteBuffer a = first.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         ByteBuffer b = second.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         long[] sums = new long[CounterGroups.VECTOR_LENGTH];

@@ -1,12 +1,14 @@
 package io.gfxstats.buffer;
 
 import io.gfxstats.stats.Pipeline;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Read-only view of one buffer file, for the daemon. Opening validates everything
@@ -77,7 +79,7 @@ public final class BufferReader implements AutoCloseable {
                 throw new BufferFormatException(BufferFormatException.Reason.TOO_SHORT, header.path,
                         "the file was truncated after it was opened");
             }
-            java.util.List<String> refused = new java.util.ArrayList<>();
+            List<String> refused = new ArrayList<>();
             String[] names = header.sceneNames(first, refused);
             return new BufferSnapshot(header, header.mutableFields(state, first),
                     header.sumStripes(first, second, this::readLong), names, refused);
@@ -92,7 +94,7 @@ public final class BufferReader implements AutoCloseable {
             throw new BufferFormatException(BufferFormatException.Reason.TOO_SHORT, header.path,
                     "the file was truncated after it was opened");
         }
-        return word.order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong(0);
+        return word.order(ByteOrder.LITTLE_ENDIAN).getLong(0);
     }
 
     public Path path() {

@@ -3,8 +3,9 @@ package io.gfxstats.buffer;
 import io.gfxstats.stats.Counters;
 import io.gfxstats.stats.Pipeline;
 import io.gfxstats.stats.ProfileData;
-
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -34,14 +35,14 @@ public final class BufferSnapshot {
     private final int claimedStripes;
     private final long[] counters;
     private final String[] sceneNames;
-    private final java.util.List<String> refusedNames;
+    private final List<String> refusedNames;
 
     BufferSnapshot(BufferHeader header, BufferHeader.MutableFields fields, long[] counters, String[] sceneNames) {
-        this(header, fields, counters, sceneNames, java.util.List.of());
+        this(header, fields, counters, sceneNames, List.of());
     }
 
     BufferSnapshot(BufferHeader header, BufferHeader.MutableFields fields, long[] counters, String[] sceneNames,
-                   java.util.List<String> refusedNames) {
+                   List<String> refusedNames) {
         this.path = header.path;
         this.layoutVersion = header.layoutVersion;
         this.state = BufferState.fromWord(fields.state());
@@ -59,7 +60,7 @@ public final class BufferSnapshot {
         this.claimedStripes = fields.claimedStripes();
         this.counters = Objects.requireNonNull(counters);
         this.sceneNames = sceneNames;
-        this.refusedNames = java.util.List.copyOf(refusedNames);
+        this.refusedNames = List.copyOf(refusedNames);
     }
 
     /**
@@ -67,7 +68,7 @@ public final class BufferSnapshot {
      * buffer itself is not bound by them), each as the slot and the name escaped for a terminal;
      * those slots read as unnamed, their counts stay.
      */
-    public java.util.List<String> refusedNames() {
+    public List<String> refusedNames() {
         return refusedNames;
     }
 
@@ -143,7 +144,7 @@ public final class BufferSnapshot {
 
     /** A copy of the Android counters in {@link Counters} order. */
     public long[] counters() {
-        return java.util.Arrays.copyOf(counters, Counters.COUNT);
+        return Arrays.copyOf(counters, Counters.COUNT);
     }
 
     /**

@@ -144,7 +144,7 @@ public final class BufferWriter implements AutoCloseable {
      * released). Once false, nothing of ours touches the file again; the JDK removes the mapping
      * itself when it is collected.
      */
-    public static boolean isMapped(java.nio.file.Path file) {
+    public static boolean isMapped(Path file) {
         return MappedRegion.isMapped(file);
     }
 

@@ -1,6 +1,7 @@
 package io.gfxstats.buffer;
 
 import io.gfxstats.timeline.TimelineCounter;
+import io.gfxstats.timeline.TimelineCounters;
 
 /**
  * Layout of the FrameTimeline group (id 2, version 1) of buffer layout 2: the client's
@@ -30,8 +31,8 @@ public final class FrameTimelineGroup {
     }
 
     /** The FrameTimeline counters held in a counter vector ({@link CounterGroups}). */
-    public static io.gfxstats.timeline.TimelineCounters fromVector(long[] vector) {
-        io.gfxstats.timeline.TimelineCounters c = new io.gfxstats.timeline.TimelineCounters();
+    public static TimelineCounters fromVector(long[] vector) {
+        TimelineCounters c = new TimelineCounters();
         int base = CounterGroups.vectorOffset(GROUP);
         for (int i = 0; i < TimelineCounter.COUNT; i++) {
             c.set(i, vector[base + i]);

@@ -1,7 +1,9 @@
 package io.gfxstats.buffer;
 
-import io.gfxstats.buffer.BufferFormatException.Reason;
+import static io.gfxstats.buffer.BufferDescriptor.*;
 
+import io.gfxstats.buffer.BufferFormatException.Reason;
+import io.gfxstats.text.TerminalText;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -10,8 +12,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
-
-import static io.gfxstats.buffer.BufferDescriptor.*;
+import java.util.List;
 
 /**
  * The counter groups of one buffer (layout version 2's group directory, validated): where each
@@ -106,7 +107,7 @@ final class GroupDirectory {
      * null when the file has no scene group. Each name refused is added to {@code refused}, as
      * the slot and the name escaped for a terminal, so the reader can say what it left out.
      */
-    String[] sceneNames(ByteBuffer image, java.util.List<String> refused) {
+    String[] sceneNames(ByteBuffer image, List<String> refused) {
         int area = sceneOffset();
         if (area < 0) {
             return null;
@@ -142,7 +143,7 @@ final class GroupDirectory {
             } catch (IllegalArgumentException e) {
                 names[slot] = "";
                 refused.add("scene slot " + slot + ": name '"
-                        + io.gfxstats.text.TerminalText.escape(new String(bytes, StandardCharsets.UTF_8)) + "'");
+                        + TerminalText.escape(new String(bytes, StandardCharsets.UTF_8)) + "'");
             }
         }
         return names;

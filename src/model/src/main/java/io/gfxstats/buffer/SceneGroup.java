@@ -1,7 +1,7 @@
 package io.gfxstats.buffer;
 
 import io.gfxstats.stats.Counters;
-
+import io.gfxstats.stats.JankType;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -56,7 +56,7 @@ public final class SceneGroup {
     public static final int OTHER_SLOT = 0;
 
     /** The first {@value #MIRRORED} Counters (total, janky, janky legacy, 7 jank types) are also kept per scene. */
-    public static final int MIRRORED = Counters.JANK_TYPE_BASE + io.gfxstats.stats.JankType.COUNT;
+    public static final int MIRRORED = Counters.JANK_TYPE_BASE + JankType.COUNT;
     public static final int MATRIX_FRAMES = MIRRORED;
     public static final int LEVEL_COUNT_BASE = MATRIX_FRAMES + 1;
     public static final int LEVELS = 5;

@@ -4,7 +4,8 @@ import io.gfxstats.stats.Counters;
 import io.gfxstats.stats.FrameOutcome;
 import io.gfxstats.stats.JankType;
 import io.gfxstats.stats.StatsSink;
-
+import io.gfxstats.timeline.TimelineCounter;
+import io.gfxstats.timeline.TimelineSink;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
 
@@ -24,7 +25,7 @@ import java.util.Objects;
  * once (one tracker, one thread). {@link #contribution} may be read by any thread at any time.
  * Nothing allocates on the counting path.
  */
-public final class StripeWriter extends SceneStripe implements StatsSink, io.gfxstats.timeline.TimelineSink {
+public final class StripeWriter extends SceneStripe implements StatsSink, TimelineSink {
     private static final int BYTES = Counters.COUNT * Integer.BYTES;
     private static final long TOTAL_OFFSET = (long) Counters.TOTAL_FRAMES << 2;
     private static final long LATENCY_OFFSET = (long) JankType.HIGH_INPUT_LATENCY.counter() << 2;
@@ -195,7 +196,7 @@ public final class StripeWriter extends SceneStripe implements StatsSink, io.gfx
         if (timelineRecord == 0) {
             return;
         }
-        long o = (long) Objects.checkIndex(counter, io.gfxstats.timeline.TimelineCounter.COUNT) << 2;
+        long o = (long) Objects.checkIndex(counter, TimelineCounter.COUNT) << 2;
         if (shared) {
             BufferMemory.addInt(timelineAddress + o, 1);
         }

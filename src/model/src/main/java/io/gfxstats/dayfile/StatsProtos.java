@@ -8,6 +8,7 @@ import io.gfxstats.stats.Histograms;
 import io.gfxstats.stats.JankType;
 import io.gfxstats.stats.Pipeline;
 import io.gfxstats.stats.ProfileData;
+import io.gfxstats.timeline.TimelineProtos;
 import java.util.List;
 
 /**
@@ -73,7 +74,7 @@ public final class StatsProtos {
         if (other.hasGfxstatsFrameTimeline()) {
             // timeline: FrameTimeline counters add up like the Android ones.
             target.setGfxstatsFrameTimeline(target.hasGfxstatsFrameTimeline()
-                    ? io.gfxstats.timeline.TimelineProtos.add(target.getGfxstatsFrameTimeline(), other.getGfxstatsFrameTimeline())
+                    ? TimelineProtos.add(target.getGfxstatsFrameTimeline(), other.getGfxstatsFrameTimeline())
                     : other.getGfxstatsFrameTimeline());
         }
     }

@@ -4,6 +4,7 @@ import io.gfxstats.proto.GraphicsStatsProto;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -133,7 +134,7 @@ public final class TextDumpWriter implements DumpWriter {
     private static byte[][] percentileLines(String pattern) {
         byte[][] lines = new byte[PERCENTILES.length][];
         for (int i = 0; i < PERCENTILES.length; i++) {
-            lines[i] = ByteSink.ascii(String.format(java.util.Locale.ROOT, pattern, PERCENTILES[i]));
+            lines[i] = ByteSink.ascii(String.format(Locale.ROOT, pattern, PERCENTILES[i]));
         }
         return lines;
     }

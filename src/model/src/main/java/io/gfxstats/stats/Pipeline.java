@@ -1,5 +1,7 @@
 package io.gfxstats.stats;
 
+import java.util.Locale;
+
 /**
  * The render pipeline of a process; codes match GraphicsStatsProto.PipelineType. Android writes
  * only GL or VULKAN; UNKNOWN (code 0) means "not said" and Android's own validation of a dump
@@ -29,7 +31,7 @@ public enum Pipeline {
      * @throws IllegalArgumentException naming the accepted values
      */
     public static Pipeline parseOption(String value) {
-        String v = value == null ? "" : value.trim().toLowerCase(java.util.Locale.ROOT);
+        String v = value == null ? "" : value.trim().toLowerCase(Locale.ROOT);
         return switch (v) {
             case "gl" -> GL;
             case "vulkan" -> VULKAN;

@@ -1,5 +1,8 @@
 package io.gfxstats.timeline;
 
+import java.util.Arrays;
+import java.util.Objects;
+
 /**
  * Compositor mode (spec 6.3): a cooperating compositor reports its DisplayFrames, a client its
  * SurfaceFrames, each with the output and the output's refresh counter (MSC) at which the frame
@@ -27,7 +30,7 @@ public final class CompositorJoin {
 
     public CompositorJoin(Thresholds thresholds, TimelineSink sink) {
         this.classifier = new FrameTimelineClassifier(thresholds);
-        this.sink = java.util.Objects.requireNonNull(sink, "sink");
+        this.sink = Objects.requireNonNull(sink, "sink");
     }
 
     /** The classified DisplayFrames of one output and its SurfaceFrames waiting for theirs. */
@@ -60,8 +63,8 @@ public final class CompositorJoin {
             }
         }
         if (outputCount == outputs.length) {
-            outputIds = java.util.Arrays.copyOf(outputIds, outputCount * 2);
-            outputs = java.util.Arrays.copyOf(outputs, outputCount * 2);
+            outputIds = Arrays.copyOf(outputIds, outputCount * 2);
+            outputs = Arrays.copyOf(outputs, outputCount * 2);
         }
         Output o = new Output();
         outputIds[outputCount] = output;

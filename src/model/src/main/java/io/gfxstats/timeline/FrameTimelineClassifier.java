@@ -1,5 +1,7 @@
 package io.gfxstats.timeline;
 
+import java.util.Objects;
+
 /**
  * SurfaceFlinger's FrameTimeline classification (Android 16 rules, spec sections 3.1, 3.2 and
  * the quirks of 3.4), written from the spec. Classify a {@link DisplayFrame} first, then each
@@ -24,7 +26,7 @@ public final class FrameTimelineClassifier {
      * Scheduling or Prediction Error when it finished in time).
      */
     public FrameTimelineClassifier(Thresholds thresholds, boolean bufferStuffingFix) {
-        this.thresholds = java.util.Objects.requireNonNull(thresholds, "thresholds");
+        this.thresholds = Objects.requireNonNull(thresholds, "thresholds");
         this.bufferStuffingFix = bufferStuffingFix;
     }
 

@@ -2,6 +2,7 @@ package io.gfxstats.timeline;
 
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import io.gfxstats.proto.GfxstatsFrameTimeline;
+import io.gfxstats.proto.GraphicsStatsProto;
 
 /**
  * {@link TimelineCounters} to and from the persisted {@code GfxstatsFrameTimeline} message, whose
@@ -48,7 +49,7 @@ public final class TimelineProtos {
     }
 
     /** Adds {@code c} to the FrameTimeline counters of a day-file entry (nothing when {@code c} is empty). */
-    public static void merge(io.gfxstats.proto.GraphicsStatsProto.Builder entry, TimelineCounters c) {
+    public static void merge(GraphicsStatsProto.Builder entry, TimelineCounters c) {
         if (c.isEmpty()) {
             return;
         }

@@ -1,5 +1,7 @@
 package io.gfxstats.dumpclient.h2;
 
+import java.util.Arrays;
+
 /** HPACK's static table (RFC 7541, appendix A): indexes 1 to 61, name and value ("" for none). */
 final class HpackStaticTable {
     static final int LENGTH = 61;
@@ -19,7 +21,7 @@ final class HpackStaticTable {
     private static final String[] VALUES = new String[LENGTH];
 
     static {
-        java.util.Arrays.fill(VALUES, "");
+        Arrays.fill(VALUES, "");
         VALUES[1] = "GET";
         VALUES[2] = "POST";
         VALUES[3] = "/";

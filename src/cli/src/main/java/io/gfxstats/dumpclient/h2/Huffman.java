@@ -1,5 +1,7 @@
 package io.gfxstats.dumpclient.h2;
 
+import java.util.Arrays;
+
 /**
  * Decoder of HPACK's static Huffman code (RFC 7541, appendix B): 257 symbols, the 256 octets and
  * end-of-string, with codes of 5 to 30 bits. The decoding tree is built on first use, so a
@@ -108,7 +110,7 @@ final class Huffman {
         if (bitsSinceSymbol > 7 || !allOnes) {
             throw new HpackException("Huffman string has invalid padding");
         }
-        return java.util.Arrays.copyOf(out, n);
+        return Arrays.copyOf(out, n);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.gfxstats.dumpclient.h2;
 
 import java.io.IOException;
 import java.nio.channels.Channel;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The call's deadline: a blocking socket channel has no read timeout, so a thread closes the
@@ -21,7 +22,7 @@ final class Watchdog extends Thread {
     }
 
     static Watchdog start(Channel channel, long timeoutMillis) {
-        Watchdog w = new Watchdog(channel, java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
+        Watchdog w = new Watchdog(channel, TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
         w.start();
         return w;
     }

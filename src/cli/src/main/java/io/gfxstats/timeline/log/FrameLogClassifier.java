@@ -8,6 +8,8 @@ import io.gfxstats.timeline.Thresholds;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * The offline classifier of {@code gfxstats timeline classify}: reads a frame log (JSON Lines,
@@ -42,7 +44,7 @@ public final class FrameLogClassifier {
         FrameLogParser parser = new FrameLogParser();
         FrameLogLine line = new FrameLogLine();
         StringBuilder sb = new StringBuilder(256);
-        java.util.Map<Long, Long> previousPresent = new java.util.HashMap<>();
+        Map<Long, Long> previousPresent = new HashMap<>();
         long lineNumber = 0;
         long frames = 0;
         String text;

@@ -10,6 +10,7 @@ import io.gfxstats.timeline.PresentState;
 import io.gfxstats.timeline.SurfaceFrame;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Parses one line of the frame log format of {@code gfxstats timeline classify} (docs/frametimeline.md)
@@ -28,7 +29,7 @@ final class FrameLogParser {
     private static final Set<String> TIMES = Set.of("start", "end", "present");
     private static final Set<String> SURFACE_ACTUAL = Set.of("start", "end");
 
-    private static final java.util.regex.Pattern INTEGER = java.util.regex.Pattern.compile("-?(0|[1-9][0-9]*)");
+    private static final Pattern INTEGER = Pattern.compile("-?(0|[1-9][0-9]*)");
 
     private long lineNumber;
 

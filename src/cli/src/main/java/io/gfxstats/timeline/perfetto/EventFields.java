@@ -5,13 +5,14 @@ import com.google.protobuf.WireFormat;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** The fields of a trace's process tree and of FrameTimeline start events (spec 4.1 numbers). */
 final class EventFields {
     private EventFields() {
     }
 
-    static void readProcessTree(CodedInputStream in, java.util.Map<Integer, String> names) throws IOException {
+    static void readProcessTree(CodedInputStream in, Map<Integer, String> names) throws IOException {
         while (true) {
             int tag = in.readTag();
             if (tag == 0) {

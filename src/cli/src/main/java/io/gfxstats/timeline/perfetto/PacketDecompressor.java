@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.PushbackInputStream;
 import java.util.zip.Inflater;
 import java.util.zip.InflaterInputStream;
+import java.util.zip.ZipException;
 
 /**
  * Opens a trace's compressed packets as a stream (deflate as Perfetto writes it, or zstd with
@@ -79,7 +80,7 @@ final class PacketDecompressor {
                     n = inflated.read(b, off, (int) Math.min(len, limit - total + 1));
                 } catch (RuntimeException e) {
                     // airlift reports corrupt frames as unchecked exceptions.
-                    throw new java.util.zip.ZipException("corrupt " + kind + " data: " + e.getMessage());
+                    throw new ZipException("corrupt " + kind + " data: " + e.getMessage());
                 }
                 if (n > 0) {
                     total += n;

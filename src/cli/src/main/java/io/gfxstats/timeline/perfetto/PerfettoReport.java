@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.ToIntFunction;
 
 /**
  * What {@code gfxstats timeline perfetto} reports of a trace's actual SurfaceFrames: per process
@@ -212,7 +213,7 @@ public final class PerfettoReport implements SliceSink {
     }
 
     /** The layers of one process, in name order ("" for frames without a layer name). */
-    public java.util.List<String> layerNames(int pid) {
+    public List<String> layerNames(int pid) {
         return layers.keySet().stream().filter(k -> k.pid() == pid).map(LayerKey::layer).toList();
     }
 
@@ -229,7 +230,7 @@ public final class PerfettoReport implements SliceSink {
      * A per-process count summed over the processes, as the metric's top level sums them (a token
      * seen in two processes counts twice).
      */
-    public long sumOver(java.util.function.ToIntFunction<ProcessMetric> count) {
+    public long sumOver(ToIntFunction<ProcessMetric> count) {
         long sum = 0;
         for (ProcessMetric m : processes.values()) {
             sum += count.applyAsInt(m);

@@ -3,9 +3,11 @@ package io.gfxstats.timeline.perfetto;
 import io.gfxstats.timeline.JankType;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.IntPredicate;
 
 /**
  * Perfetto's {@code android_frame_timeline_metric} of one process: frames and missed frames counted
@@ -198,7 +200,7 @@ public final class ProcessMetric {
         int missedSf = distinct(i -> (jank(i) & sf) != 0);
         int droppedFrames = distinct(i -> (jank(i) & dropped) != 0);
         Map<String, int[]> types = new TreeMap<>();
-        Map<Integer, java.util.List<String>> names = new LinkedHashMap<>();
+        Map<Integer, List<String>> names = new LinkedHashMap<>();
         for (int i = 0; i < frames; i++) {
             for (String type : names.computeIfAbsent(jank(i), PerfettoNames::jankTypes)) {
                 types.putIfAbsent(type, null);
@@ -224,7 +226,7 @@ public final class ProcessMetric {
      * increasing order, so in a trace they usually come sorted: then a scan counts them with no
      * copy; otherwise they are copied and sorted.
      */
-    private int distinct(java.util.function.IntPredicate keep) {
+    private int distinct(IntPredicate keep) {
         int distinct = 0;
         if (ascending) {
             boolean any = false;

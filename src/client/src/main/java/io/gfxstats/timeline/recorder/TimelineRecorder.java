@@ -12,10 +12,10 @@ import io.gfxstats.timeline.Thresholds;
 import io.gfxstats.timeline.TimelineCounters;
 import io.gfxstats.timeline.TimelineFrame;
 import io.gfxstats.timeline.TimelineSink;
-
 import io.gfxstats.timeline.feed.DisplayOutcome;
 import io.gfxstats.timeline.feed.DisplayOutcomes;
 import io.gfxstats.timeline.wayland.PresentationFeedback;
+import java.util.Objects;
 
 /**
  * FrameTimeline for a Linux client without compositor data (client-only mode, spec 6.3): frames
@@ -77,7 +77,7 @@ public final class TimelineRecorder {
             throw new IllegalArgumentException("capacity must be 1..1024, got " + capacity);
         }
         this.classifier = new FrameTimelineClassifier(thresholds);
-        this.sink = java.util.Objects.requireNonNull(sink, "sink");
+        this.sink = Objects.requireNonNull(sink, "sink");
         this.slots = new PendingFrames(capacity);
         this.compositorBudgetNanos = compositorBudgetNanos;
     }

@@ -1,5 +1,6 @@
 package io.gfxstats.daemon.config;
 
+import io.gfxstats.rpc.SocketPaths;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,7 +16,7 @@ import java.util.Optional;
  */
 public final class DaemonConfig {
     /** Longest Unix socket path: sun_path is 108 bytes including the terminating NUL. */
-    public static final int MAX_SOCKET_PATH_BYTES = io.gfxstats.rpc.SocketPaths.MAX_PATH_BYTES;
+    public static final int MAX_SOCKET_PATH_BYTES = SocketPaths.MAX_PATH_BYTES;
 
     private final Map<Setting<?>, Object> values;
 

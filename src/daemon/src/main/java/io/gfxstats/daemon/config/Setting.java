@@ -1,5 +1,6 @@
 package io.gfxstats.daemon.config;
 
+import io.gfxstats.rpc.SocketPaths;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,7 +50,7 @@ public final class Setting<T> {
     public static final Setting<Path> SOCKET_PATH = path("socket.path", "${state.dir}/gfxstatsd.sock", false, """
             The gRPC Unix socket that clients and `gfxstats` connect to. At most %d bytes long (a
             limit of Unix sockets); pick a shorter path if your home directory is very deep.""".formatted(
-            io.gfxstats.rpc.SocketPaths.MAX_PATH_BYTES));
+            SocketPaths.MAX_PATH_BYTES));
 
     // --- Saving and retention ---
 

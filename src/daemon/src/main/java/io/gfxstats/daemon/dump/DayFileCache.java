@@ -1,7 +1,7 @@
 package io.gfxstats.daemon.dump;
 
-import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.daemon.rpc.Problems;
+import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.store.DayStore;
 import io.gfxstats.store.EntryKey;
 import io.gfxstats.store.FileStamp;
@@ -24,6 +24,7 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
@@ -73,7 +74,7 @@ public final class DayFileCache {
     /** Files left out for the budget, by the stamp they had: not read again until they change or fit. */
     private final Map<EntryKey, OverBudget> overBudget = new ConcurrentHashMap<>();
     private final Set<EntryKey> namedOverBudget = ConcurrentHashMap.newKeySet();
-    private final java.util.concurrent.atomic.AtomicInteger reportedOverBudget = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger reportedOverBudget = new AtomicInteger();
     private static final int NAMED_OVER_BUDGET = 10;
     private final AtomicLong changes = new AtomicLong();
     private volatile Checked lastCheck;

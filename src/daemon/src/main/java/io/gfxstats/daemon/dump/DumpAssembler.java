@@ -4,6 +4,7 @@ import io.gfxstats.dayfile.DayFileException;
 import io.gfxstats.dayfile.StatsProtos;
 import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.store.EntryKey;
+import io.gfxstats.timeline.TimelineProtos;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -97,7 +98,7 @@ public final class DumpAssembler {
         try {
             StatsProtos.merge(merged, live.unsaved(), new StatsProtos.Source(live.key().packageName(),
                     live.key().versionCode(), live.uid(), live.startMillis(), nowMillis));
-            io.gfxstats.timeline.TimelineProtos.merge(merged, live.timeline());
+            TimelineProtos.merge(merged, live.timeline());
             return merged.build();
         } catch (DayFileException.HistogramMismatch e) {
             problems.accept("cannot merge live data of " + live.key() + ": " + e.getMessage());

@@ -1,21 +1,24 @@
 package io.gfxstats.daemon.dump;
 
+import io.gfxstats.daemon.rpc.StatsException;
 import io.gfxstats.dump.DumpFormat;
 import io.gfxstats.dump.DumpWriter;
+import io.gfxstats.dump.FrameTimelineDumpWriter;
 import io.gfxstats.dump.ProtoDumpWriter;
 import io.gfxstats.dump.TextDumpWriter;
 import io.gfxstats.proto.GraphicsStatsHistogramBucketProto;
 import io.gfxstats.proto.GraphicsStatsJankSummaryProto;
 import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.proto.GraphicsStatsServiceDumpProto;
-import io.gfxstats.daemon.rpc.StatsException;
 import io.gfxstats.rpc.v1.DumpRequest;
-import io.gfxstats.rpc.v1.PulledEntry;
 import io.gfxstats.rpc.v1.PullResponse;
+import io.gfxstats.rpc.v1.PulledEntry;
 import io.gfxstats.store.PackageNames;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +31,7 @@ public final class DumpService {
 
     public static DumpWriter writerFor(DumpRequest req) throws StatsException {
         if (req.getFrametimeline()) {
-            return new io.gfxstats.dump.FrameTimelineDumpWriter();
+            return new FrameTimelineDumpWriter();
         }
         if (req.getProto()) {
             return req.getKeepFrameTimeline() ? ProtoDumpWriter.keepingFrameTimeline() : new ProtoDumpWriter();
@@ -61,7 +64,7 @@ public final class DumpService {
     }
 
     /** Problems already logged: every dump meets the same entry again, one line each is enough. */
-    private static final java.util.Set<String> LOGGED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final Set<String> LOGGED = ConcurrentHashMap.newKeySet();
 
     public static void logProblem(String problem) {
         if (LOGGED.size() < 1024 && LOGGED.add(problem)) {

@@ -2,6 +2,7 @@ package io.gfxstats.daemon.dump;
 
 import io.gfxstats.stats.ProfileData;
 import io.gfxstats.store.EntryKey;
+import io.gfxstats.timeline.TimelineCounters;
 
 /**
  * The unsaved frames of every live buffer of one (uid, package, version, day), summed, so the
@@ -12,9 +13,9 @@ import io.gfxstats.store.EntryKey;
  * @param timeline    FrameTimeline counters not yet in the day file, summed likewise
  */
 public record LiveGroup(EntryKey key, int uid, ProfileData unsaved, long startMillis,
-                        io.gfxstats.timeline.TimelineCounters timeline) {
+                        TimelineCounters timeline) {
     /** A group without FrameTimeline counters. */
     public LiveGroup(EntryKey key, int uid, ProfileData unsaved, long startMillis) {
-        this(key, uid, unsaved, startMillis, new io.gfxstats.timeline.TimelineCounters());
+        this(key, uid, unsaved, startMillis, new TimelineCounters());
     }
 }

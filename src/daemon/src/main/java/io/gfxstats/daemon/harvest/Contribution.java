@@ -1,7 +1,9 @@
 package io.gfxstats.daemon.harvest;
 
 import io.gfxstats.buffer.CounterGroups;
+import io.gfxstats.stats.Counters;
 import io.gfxstats.stats.Pipeline;
+import java.util.Arrays;
 
 /**
  * One live buffer's part in a save: its cumulative counters now and what of them is already in
@@ -32,7 +34,7 @@ public record Contribution(String bufferKey, int pid, int uid, long[] current, l
 
     /** A vector of only the Android counters gets zero group elements. */
     private static long[] padded(long[] v) {
-        return v.length == io.gfxstats.stats.Counters.COUNT ? java.util.Arrays.copyOf(v, CounterGroups.VECTOR_LENGTH) : v;
+        return v.length == Counters.COUNT ? Arrays.copyOf(v, CounterGroups.VECTOR_LENGTH) : v;
     }
 
     public long[] unsaved() {

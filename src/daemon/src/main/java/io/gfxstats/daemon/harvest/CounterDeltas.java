@@ -2,6 +2,7 @@ package io.gfxstats.daemon.harvest;
 
 import io.gfxstats.stats.Counters;
 import io.gfxstats.stats.ProfileData;
+import java.util.Arrays;
 
 /**
  * Arithmetic on cumulative counter vectors: {@link Counters} first, then the counter groups'
@@ -50,7 +51,7 @@ public final class CounterDeltas {
     /** The Android counters of a vector (its first {@link Counters#COUNT} entries). */
     public static ProfileData toProfileData(long[] counters) {
         ProfileData p = new ProfileData();
-        p.addAll(counters.length == Counters.COUNT ? counters : java.util.Arrays.copyOf(counters, Counters.COUNT));
+        p.addAll(counters.length == Counters.COUNT ? counters : Arrays.copyOf(counters, Counters.COUNT));
         return p;
     }
 }

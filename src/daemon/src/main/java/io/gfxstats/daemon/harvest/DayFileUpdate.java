@@ -1,11 +1,13 @@
 package io.gfxstats.daemon.harvest;
 
+import io.gfxstats.buffer.FrameTimelineGroup;
 import io.gfxstats.dayfile.DayFileException;
 import io.gfxstats.dayfile.StatsProtos;
 import io.gfxstats.proto.GfxstatsBufferMark;
 import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.scene.SceneCounters;
 import io.gfxstats.stats.ProfileData;
+import io.gfxstats.timeline.TimelineProtos;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,7 +50,7 @@ public final class DayFileUpdate {
             StatsProtos.merge(b, delta, new StatsProtos.Source(packageName, versionCode, c.uid(),
                     c.startMillis(), endMillis));
             SceneCounters.merge(b, SceneCounters.fromVector(unsaved, c.sceneNames()));
-            io.gfxstats.timeline.TimelineProtos.merge(b, io.gfxstats.buffer.FrameTimelineGroup.fromVector(unsaved));
+            TimelineProtos.merge(b, FrameTimelineGroup.fromVector(unsaved));
             marks.put(c.bufferKey(), BufferMarks.mark(c.bufferKey(), c.pid(), c.current(), nowMillis));
             changed = true;
         }

@@ -3,9 +3,10 @@ package io.gfxstats.daemon.harvest;
 import io.gfxstats.buffer.BufferSnapshot;
 import io.gfxstats.daemon.registry.BufferRegistry;
 import io.gfxstats.daemon.registry.LiveBuffer;
+import io.gfxstats.daemon.rpc.Problems;
 import io.gfxstats.dayfile.DayFileException;
 import io.gfxstats.proto.GraphicsStatsProto;
-import io.gfxstats.daemon.rpc.Problems;
+import io.gfxstats.scene.SceneCounters;
 import io.gfxstats.store.DayStore;
 import io.gfxstats.store.EntryKey;
 import java.io.IOException;
@@ -85,7 +86,7 @@ public final class Harvester {
             }
             long[] current = snap.vector();
             Contribution c = new Contribution(b.key(), b.pid(), b.uid(), current, b.baseline(),
-                    Math.max(b.accountingStartMillis(), dayStart), b.pipeline(), io.gfxstats.scene.SceneCounters.names(snap));
+                    Math.max(b.accountingStartMillis(), dayStart), b.pipeline(), SceneCounters.names(snap));
             if (!c.due()) {
                 continue;
             }

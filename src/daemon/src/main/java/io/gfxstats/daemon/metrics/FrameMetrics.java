@@ -1,10 +1,10 @@
 package io.gfxstats.daemon.metrics;
 
+import io.gfxstats.buffer.SceneGroup;
+import io.gfxstats.matrix.MatrixRule;
 import io.gfxstats.stats.BucketBounds;
 import io.gfxstats.stats.Counters;
 import io.gfxstats.stats.Histograms;
-import io.gfxstats.buffer.SceneGroup;
-import io.gfxstats.matrix.MatrixRule;
 import io.gfxstats.stats.JankType;
 import io.gfxstats.timeline.TimelineCounter;
 import io.prometheus.metrics.model.registry.MultiCollector;
@@ -14,7 +14,9 @@ import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.prometheus.metrics.model.snapshots.Unit;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -66,7 +68,7 @@ public final class FrameMetrics implements MultiCollector {
     }
 
     /** The FrameTimeline jank counters (one per SurfaceFlinger jank bit), in their order. */
-    private static final List<TimelineCounter> TIMELINE_JANK_TYPES = java.util.Arrays.stream(TimelineCounter.values())
+    private static final List<TimelineCounter> TIMELINE_JANK_TYPES = Arrays.stream(TimelineCounter.values())
             .filter(t -> t.name().startsWith("JANK_")).toList();
 
     /** The label value of a FrameTimeline jank counter: its name without JANK_, in lower case. */
@@ -74,7 +76,7 @@ public final class FrameMetrics implements MultiCollector {
         if (!t.name().startsWith("JANK_")) {
             throw new IllegalArgumentException(t + " is not a jank type");
         }
-        return t.name().substring("JANK_".length()).toLowerCase(java.util.Locale.ROOT);
+        return t.name().substring("JANK_".length()).toLowerCase(Locale.ROOT);
     }
 
     @Override
@@ -147,7 +149,7 @@ public final class FrameMetrics implements MultiCollector {
                         .value(v[Counters.JANKY_FRAMES]).build());
                 for (int l = 0; l < SceneGroup.LEVELS; l++) {
                     sceneLevel.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
-                            .labels(labels.add("level", MatrixRule.levelName(l).toLowerCase(java.util.Locale.ROOT)))
+                            .labels(labels.add("level", MatrixRule.levelName(l).toLowerCase(Locale.ROOT)))
                             .value(v[SceneGroup.LEVEL_COUNT_BASE + l]).build());
                 }
             }

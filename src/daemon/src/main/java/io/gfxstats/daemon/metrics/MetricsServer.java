@@ -14,6 +14,9 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -58,8 +61,8 @@ public final class MetricsServer implements AutoCloseable {
         limitSlowPeers();
         // A thread waits for as long as a peer takes to send its request (up to MAX_REQUEST_SECONDS):
         // one per admitted connection, so slow peers never queue a scrape behind them.
-        java.util.concurrent.ThreadPoolExecutor executor = new java.util.concurrent.ThreadPoolExecutor(MAX_CONNECTIONS,
-                MAX_CONNECTIONS, 10, java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(),
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(MAX_CONNECTIONS,
+                MAX_CONNECTIONS, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
                 r -> {
                     Thread t = new Thread(r, "gfxstatsd-metrics");
                     t.setDaemon(true);

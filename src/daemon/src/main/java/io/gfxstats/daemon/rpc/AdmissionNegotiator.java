@@ -1,7 +1,6 @@
 package io.gfxstats.daemon.rpc;
 
 import io.gfxstats.rpc.ClientErrors;
-
 import io.grpc.netty.shaded.io.grpc.netty.GrpcHttp2ConnectionHandler;
 import io.grpc.netty.shaded.io.grpc.netty.InternalProtocolNegotiator;
 import io.grpc.netty.shaded.io.netty.channel.Channel;
@@ -10,7 +9,10 @@ import io.grpc.netty.shaded.io.netty.channel.ChannelHandlerContext;
 import io.grpc.netty.shaded.io.netty.channel.ChannelInboundHandlerAdapter;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollDomainSocketChannel;
 import io.grpc.netty.shaded.io.netty.util.AsciiString;
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -29,11 +31,11 @@ final class AdmissionNegotiator implements InternalProtocolNegotiator.ProtocolNe
     private final boolean tcp;
     private final RefusalLog refusals;
     private final boolean tlsListener;
-    private final java.time.Duration stallTimeout;
+    private final Duration stallTimeout;
 
     AdmissionNegotiator(InternalProtocolNegotiator.ProtocolNegotiator next, ConnectionLimits.Counter counter,
                         ConnectionLimits limits, int ownerUid, boolean tcp, boolean tlsListener, RefusalLog refusals,
-                        java.time.Duration stallTimeout) {
+                        Duration stallTimeout) {
         this.next = next;
         this.counter = counter;
         this.limits = limits;
@@ -77,7 +79,7 @@ final class AdmissionNegotiator implements InternalProtocolNegotiator.ProtocolNe
                 }
                 if (plaintext) {
                     buf.release();
-                    byte[] debug = MESSAGE.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                    byte[] debug = MESSAGE.getBytes(StandardCharsets.US_ASCII);
                     io.grpc.netty.shaded.io.netty.buffer.ByteBuf out = ctx.alloc().buffer(9 + 9 + 8 + debug.length);
                     out.writeMedium(0).writeByte(0x4).writeByte(0).writeInt(0); // SETTINGS, empty
                     out.writeMedium(8 + debug.length).writeByte(0x7).writeByte(0).writeInt(0); // GOAWAY
@@ -122,7 +124,7 @@ final class AdmissionNegotiator implements InternalProtocolNegotiator.ProtocolNe
                             ((EpollDomainSocketChannel) ch).peerCredentials();
                     uid = c.uid();
                     pid = c.pid();
-                } catch (java.io.IOException | RuntimeException e) {
+                } catch (IOException | RuntimeException e) {
                     // unknown: counted as another peer
                 }
                 peer = "uid " + uid;

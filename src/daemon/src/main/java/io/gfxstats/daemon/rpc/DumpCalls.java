@@ -8,6 +8,8 @@ import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -42,7 +44,7 @@ final class DumpCalls {
      */
     private static final long OWNER_PREEMPT_AFTER_MILLIS = 200;
 
-    private final java.util.Set<DumpChunkStream> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<DumpChunkStream> running = ConcurrentHashMap.newKeySet();
     private final StatsBackend backend;
     private final BooleanSupplier stopping;
     private final int dumpChunkBytes;

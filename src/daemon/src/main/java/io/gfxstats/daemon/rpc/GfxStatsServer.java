@@ -1,7 +1,6 @@
 package io.gfxstats.daemon.rpc;
 
 import io.gfxstats.rpc.EpollGroups;
-
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.InternalNettyServerCredentials;
@@ -15,6 +14,7 @@ import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerDomainSocketChanne
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerSocketChannel;
 import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -136,7 +136,7 @@ public final class GfxStatsServer {
 
     /** The open-file soft limit, or -1 if the JVM cannot tell. */
     private static long fdLimit() {
-        return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+        return ManagementFactory.getOperatingSystemMXBean()
                 instanceof com.sun.management.UnixOperatingSystemMXBean u ? u.getMaxFileDescriptorCount() : -1;
     }
 

@@ -1,21 +1,24 @@
 package io.gfxstats.daemon.rpc;
 
+import io.gfxstats.rpc.v1.DisplayFrameBatch;
 import io.gfxstats.rpc.v1.DumpChunk;
 import io.gfxstats.rpc.v1.DumpRequest;
+import io.gfxstats.rpc.v1.FeedSummary;
 import io.gfxstats.rpc.v1.GfxStatsGrpc;
 import io.gfxstats.rpc.v1.HealthRequest;
 import io.gfxstats.rpc.v1.HealthResponse;
 import io.gfxstats.rpc.v1.LiveSnapshot;
-import io.gfxstats.rpc.v1.ScenesRequest;
-import io.gfxstats.rpc.v1.ScenesResponse;
-import io.gfxstats.rpc.v1.WatchRequest;
 import io.gfxstats.rpc.v1.PullRequest;
 import io.gfxstats.rpc.v1.PullResponse;
 import io.gfxstats.rpc.v1.RegisterEvent;
 import io.gfxstats.rpc.v1.RegisterRequest;
+import io.gfxstats.rpc.v1.ScenesRequest;
+import io.gfxstats.rpc.v1.ScenesResponse;
+import io.gfxstats.rpc.v1.WatchRequest;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
@@ -82,7 +85,7 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
     private static int ownUid() {
         try {
             return OwnerOnly.currentUid();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return -1;
         }
     }
@@ -129,8 +132,8 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
 
     /** Compositor mode's feed of display frames (docs/frametimeline.md); see {@link CompositorFeedCalls}. */
     @Override
-    public StreamObserver<io.gfxstats.rpc.v1.DisplayFrameBatch> feedDisplayFrames(
-            StreamObserver<io.gfxstats.rpc.v1.FeedSummary> observer) {
+    public StreamObserver<DisplayFrameBatch> feedDisplayFrames(
+            StreamObserver<FeedSummary> observer) {
         return new CompositorFeedCalls(backend, feedShares, ownerUid, feedRefusals).open(observer);
     }
 

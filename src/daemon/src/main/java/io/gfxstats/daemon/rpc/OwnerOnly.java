@@ -3,6 +3,7 @@ package io.gfxstats.daemon.rpc;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
@@ -79,7 +80,7 @@ public final class OwnerOnly {
                 throw new ServerStartException(what + " " + file + " is accessible to other users (mode " + mode(p)
                         + "); restrict it: chmod 600 " + file);
             }
-        } catch (java.nio.file.NoSuchFileException e) {
+        } catch (NoSuchFileException e) {
             throw new ServerStartException(what + " " + file + " does not exist");
         } catch (IOException e) {
             throw new ServerStartException("cannot check " + what + " " + file + ": " + Problems.describe(e), e);

@@ -3,6 +3,7 @@ package io.gfxstats.daemon.rpc;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
+import java.util.Locale;
 
 /** One readable phrase for an exception, for lines an operator or user reads: never a class name alone. */
 public final class Problems {
@@ -25,7 +26,7 @@ public final class Problems {
         String m = e.getMessage();
         if (m == null || m.isBlank()) {
             return e.getClass().getSimpleName().replaceAll("(Exception|Error)$", "").replaceAll("([a-z])([A-Z])", "$1 $2")
-                    .toLowerCase(java.util.Locale.ROOT);
+                    .toLowerCase(Locale.ROOT);
         }
         return m.strip().replace('\n', ' ');
     }

@@ -1,5 +1,6 @@
 package io.gfxstats.daemon.rpc;
 
+import io.gfxstats.rpc.SocketPaths;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -25,7 +26,7 @@ public record ServerConfig(Path socket, TcpConfig tcp, int dumpChunkBytes, int m
     public static final int DEFAULT_MAX_DUMPS_PER_PEER = 2;
     public static final Duration DEFAULT_DUMP_STALL_TIMEOUT = Duration.ofSeconds(10);
     /** sun_path holds 108 bytes including the terminating NUL. */
-    public static final int MAX_SOCKET_PATH_BYTES = io.gfxstats.rpc.SocketPaths.MAX_PATH_BYTES;
+    public static final int MAX_SOCKET_PATH_BYTES = SocketPaths.MAX_PATH_BYTES;
 
     public ServerConfig {
         Objects.requireNonNull(socket, "socket");

@@ -3,11 +3,12 @@ package io.gfxstats.daemon.rpc;
 import io.gfxstats.rpc.v1.DumpRequest;
 import io.gfxstats.rpc.v1.HealthResponse;
 import io.gfxstats.rpc.v1.LiveSnapshot;
-import io.gfxstats.rpc.v1.ScenesRequest;
-import io.gfxstats.rpc.v1.ScenesResponse;
 import io.gfxstats.rpc.v1.PullRequest;
 import io.gfxstats.rpc.v1.PullResponse;
 import io.gfxstats.rpc.v1.RegisterRequest;
+import io.gfxstats.rpc.v1.ScenesRequest;
+import io.gfxstats.rpc.v1.ScenesResponse;
+import io.gfxstats.timeline.feed.DisplayFramePublisher;
 import java.io.IOException;
 import java.io.OutputStream;
 
@@ -53,7 +54,7 @@ public interface StatsBackend {
      * published for the clients (compositor mode, docs/frametimeline.md); refuses with
      * PERMISSION_DENIED whoever may not feed. Only called for Unix-socket callers with known credentials.
      */
-    default io.gfxstats.timeline.feed.DisplayFramePublisher displayFramePublisher(PeerIdentity peer)
+    default DisplayFramePublisher displayFramePublisher(PeerIdentity peer)
             throws StatsException {
         throw StatsException.unavailable("this server does not take a compositor feed", null);
     }

@@ -8,6 +8,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
@@ -82,7 +83,7 @@ final class UnixSocketFile {
         BasicFileAttributes attrs;
         try {
             attrs = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        } catch (java.nio.file.NoSuchFileException e) {
+        } catch (NoSuchFileException e) {
             return;
         } catch (IOException e) {
             throw new ServerStartException("cannot inspect " + path + ": " + e, e);
@@ -127,7 +128,7 @@ final class UnixSocketFile {
             if (Objects.equals(now, fileKey)) {
                 Files.delete(path);
             }
-        } catch (java.nio.file.NoSuchFileException e) {
+        } catch (NoSuchFileException e) {
             // Already gone.
         } catch (IOException e) {
             LOG.warn("could not remove socket {}: {}", path, e.toString());

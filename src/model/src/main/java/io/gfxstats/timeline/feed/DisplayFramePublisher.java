@@ -3,8 +3,13 @@ package io.gfxstats.timeline.feed;
 import io.gfxstats.timeline.DisplayFrame;
 import io.gfxstats.timeline.FrameTimelineClassifier;
 import io.gfxstats.timeline.Thresholds;
+import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.LongSupplier;
 
 /**
  * The daemon's half of compositor mode: classifies the DisplayFrames a compositor reports (per
@@ -24,8 +29,8 @@ public final class DisplayFramePublisher implements AutoCloseable {
     public static final long OUTPUT_IDLE_NANOS = 60_000_000_000L;
 
     /** In order of last publication, oldest first. */
-    private final Map<Long, OutputState> outputs = new java.util.LinkedHashMap<>(16, 0.75f, true);
-    private final java.util.function.LongSupplier nanoClock;
+    private final Map<Long, OutputState> outputs = new LinkedHashMap<>(16, 0.75f, true);
+    private final LongSupplier nanoClock;
 
     private static final class OutputState {
         long lastMsc;
@@ -39,13 +44,13 @@ public final class DisplayFramePublisher implements AutoCloseable {
 
     /** @param nanoClock monotonic nanoseconds (tests move it) */
     public DisplayFramePublisher(Thresholds thresholds, DisplayOutcomeWriter ring,
-                                 java.util.function.LongSupplier nanoClock) {
+                                 LongSupplier nanoClock) {
         this.classifier = new FrameTimelineClassifier(thresholds);
-        this.ring = java.util.Objects.requireNonNull(ring, "ring");
+        this.ring = Objects.requireNonNull(ring, "ring");
         this.nanoClock = nanoClock;
     }
 
-    public java.nio.file.Path ringPath() {
+    public Path ringPath() {
         return ring.path();
     }
 
@@ -107,7 +112,7 @@ public final class DisplayFramePublisher implements AutoCloseable {
 
     /** Forgets the output idle longest if it has been idle long enough; whether it did. */
     private boolean forgetIdleOutput() {
-        java.util.Iterator<OutputState> oldest = outputs.values().iterator();
+        Iterator<OutputState> oldest = outputs.values().iterator();
         if (oldest.hasNext() && nanoClock.getAsLong() - oldest.next().lastPublishedNanos >= OUTPUT_IDLE_NANOS) {
             oldest.remove();
             return true;

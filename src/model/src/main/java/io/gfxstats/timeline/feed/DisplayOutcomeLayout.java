@@ -1,5 +1,7 @@
 package io.gfxstats.timeline.feed;
 
+import java.nio.file.Path;
+
 /**
  * Layout of the display-frame outcome ring (compositor mode, docs/frametimeline.md), the one place
  * where its offsets are defined. The daemon writes it (single writer); clients map it read-only
@@ -110,7 +112,7 @@ public final class DisplayOutcomeLayout {
     }
 
     /** The ring beside a buffer the daemon handed out (same directory). */
-    public static java.nio.file.Path besideBuffer(java.nio.file.Path bufferPath) {
+    public static Path besideBuffer(Path bufferPath) {
         return bufferPath.resolveSibling(FILE_NAME);
     }
 }

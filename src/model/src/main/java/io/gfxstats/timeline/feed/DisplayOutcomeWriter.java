@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
 
 /**
  * The daemon's side of the display-frame outcome ring ({@link DisplayOutcomeLayout}): publishes
@@ -33,7 +34,7 @@ public final class DisplayOutcomeWriter implements AutoCloseable {
     private DisplayOutcomeWriter(Path path, MappedByteBuffer map) {
         this.path = path;
         this.map = map;
-        java.util.Arrays.fill(regionOutput, NO_OUTPUT);
+        Arrays.fill(regionOutput, NO_OUTPUT);
     }
 
     /** Creates (or replaces) the ring at {@code path}, readable by everyone who can reach its directory. */

@@ -2,6 +2,10 @@ package io.gfxstats.timeline.feed;
 
 import static io.gfxstats.timeline.feed.DisplayOutcomeLayout.*;
 
+import io.gfxstats.timeline.FinishMetadata;
+import io.gfxstats.timeline.Prediction;
+import io.gfxstats.timeline.PresentMetadata;
+import io.gfxstats.timeline.Severity;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -20,10 +24,10 @@ import java.nio.file.StandardOpenOption;
 public final class DisplayOutcomes {
     private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-    private static final int PRESENT_TYPES = io.gfxstats.timeline.PresentMetadata.values().length;
-    private static final int FINISH_TYPES = io.gfxstats.timeline.FinishMetadata.values().length;
-    private static final int SEVERITIES = io.gfxstats.timeline.Severity.values().length;
-    private static final int PREDICTIONS = io.gfxstats.timeline.Prediction.values().length;
+    private static final int PRESENT_TYPES = PresentMetadata.values().length;
+    private static final int FINISH_TYPES = FinishMetadata.values().length;
+    private static final int SEVERITIES = Severity.values().length;
+    private static final int PREDICTIONS = Prediction.values().length;
 
     private final Path path;
     private final MappedByteBuffer map;
