@@ -1,49 +1,62 @@
 package io.gfxstats.report;
 
-/** Just enough JSON for the report's data block; safe inside an HTML script element. */
+import com.google.gson.stream.JsonWriter;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+
+/**
+ * The report's data block, written by Gson's streaming writer in its HTML-safe mode: {@code <},
+ * {@code >}, {@code &}, {@code =} and {@code '} are escaped, so no {@code </script>} or
+ * {@code <!--} in a package or scene name can end the script element early. A chaining front
+ * for the report's writers; whole numbers are written without a fraction, NaN and infinities as null.
+ */
 final class Json {
-    private final StringBuilder sb = new StringBuilder();
-    private boolean needComma;
+    private final StringWriter text = new StringWriter();
+    private final JsonWriter out = new JsonWriter(text);
+
+    Json() {
+        out.setHtmlSafe(true);
+    }
 
     Json open(char c) {
-        comma();
-        sb.append(c);
-        needComma = false;
-        return this;
+        return write(() -> {
+            if (c == '{') {
+                out.beginObject();
+            } else {
+                out.beginArray();
+            }
+        });
     }
 
     Json close(char c) {
-        sb.append(c);
-        needComma = true;
-        return this;
+        return write(() -> {
+            if (c == '}') {
+                out.endObject();
+            } else {
+                out.endArray();
+            }
+        });
     }
 
     Json key(String k) {
-        comma();
-        string(k);
-        sb.append(':');
-        needComma = false;
-        return this;
+        return write(() -> out.name(k));
     }
 
     Json value(String s) {
-        comma();
-        string(s);
-        needComma = true;
-        return this;
+        return write(() -> out.value(s));
     }
 
     Json value(double v) {
-        comma();
-        if (Double.isNaN(v) || Double.isInfinite(v)) {
-            sb.append("null");
-        } else if (v == Math.rint(v) && Math.abs(v) < 1e15) {
-            sb.append((long) v);
-        } else {
-            sb.append(v);
-        }
-        needComma = true;
-        return this;
+        return write(() -> {
+            if (Double.isNaN(v) || Double.isInfinite(v)) {
+                out.nullValue();
+            } else if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+                out.value((long) v);
+            } else {
+                out.value(v);
+            }
+        });
     }
 
     Json values(long[] vs) {
@@ -54,38 +67,26 @@ final class Json {
         return close(']');
     }
 
-    private void comma() {
-        if (needComma) {
-            sb.append(',');
-        }
+    private interface Step {
+        void run() throws IOException;
     }
 
-    private void string(String s) {
-        sb.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                // < > & escaped so no "</script>" or "<!--" can end the script element early.
-                case '<', '>', '&' -> sb.append(String.format("\\u%04x", (int) c));
-                default -> {
-                    if (c < 0x20 || c == '\u2028' || c == '\u2029') {
-                        sb.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
+    private Json write(Step step) {
+        try {
+            step.run();
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing to a string", e);
         }
-        sb.append('"');
+        return this;
     }
 
     @Override
     public String toString() {
-        return sb.toString();
+        try {
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing to a string", e);
+        }
+        return text.toString();
     }
 }
