@@ -1,5 +1,6 @@
 package io.gfxstats.cli;
 
+import io.gfxstats.args.UsageException;
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;

@@ -1,5 +1,7 @@
 package io.gfxstats.cli;
 
+import io.gfxstats.args.Args;
+import io.gfxstats.args.UsageException;
 import io.gfxstats.collect.CollectOutput;
 import io.gfxstats.collect.Collector;
 import io.gfxstats.collect.GrpcTargetPuller;

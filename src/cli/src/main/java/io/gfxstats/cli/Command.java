@@ -1,5 +1,6 @@
 package io.gfxstats.cli;
 
+import io.gfxstats.args.Args;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.List;

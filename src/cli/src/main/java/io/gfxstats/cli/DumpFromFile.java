@@ -1,5 +1,6 @@
 package io.gfxstats.cli;
 
+import io.gfxstats.args.UsageException;
 import io.gfxstats.dump.DumpFormat;
 import io.gfxstats.dump.ProtoDumpWriter;
 import io.gfxstats.dump.TextDumpWriter;

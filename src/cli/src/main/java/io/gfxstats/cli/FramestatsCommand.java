@@ -1,13 +1,15 @@
 package io.gfxstats.cli;
 
+import io.gfxstats.args.Args;
+import io.gfxstats.args.UsageException;
 import io.gfxstats.dump.DumpFormat;
 import io.gfxstats.dump.ProtoDumpWriter;
 import io.gfxstats.dump.TextDumpWriter;
 import io.gfxstats.framestats.ColumnSet;
 import io.gfxstats.framestats.DeviceStats;
 import io.gfxstats.framestats.FramestatsBlock;
-import io.gfxstats.framestats.FramestatsReplay;
 import io.gfxstats.framestats.FramestatsMatrix;
+import io.gfxstats.framestats.FramestatsReplay;
 import io.gfxstats.matrix.MatrixDevice;
 import io.gfxstats.matrix.MatrixFormat;
 import io.gfxstats.matrix.MatrixLevels;

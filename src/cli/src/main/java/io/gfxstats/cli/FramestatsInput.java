@@ -1,5 +1,6 @@
 package io.gfxstats.cli;
 
+import io.gfxstats.args.UsageException;
 import io.gfxstats.framestats.FramestatsBlock;
 import io.gfxstats.framestats.FramestatsFormatException;
 import io.gfxstats.framestats.FramestatsReader;

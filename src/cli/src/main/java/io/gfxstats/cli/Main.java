@@ -1,5 +1,6 @@
 package io.gfxstats.cli;
 
+import io.gfxstats.args.UsageException;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.LinkedHashMap;

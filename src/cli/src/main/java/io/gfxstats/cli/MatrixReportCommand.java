@@ -1,5 +1,7 @@
 package io.gfxstats.cli;
 
+import io.gfxstats.args.Args;
+import io.gfxstats.args.UsageException;
 import io.gfxstats.live.LiveSnapshot;
 import io.gfxstats.live.MatrixReportSlicer;
 import io.gfxstats.live.SceneFeed;

@@ -1,5 +1,7 @@
 package io.gfxstats.cli;
 
+import io.gfxstats.args.Args;
+import io.gfxstats.args.UsageException;
 import io.gfxstats.rpc.v1.PullRequest;
 import io.gfxstats.rpc.v1.PullResponse;
 import java.io.IOException;
@@ -7,8 +9,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code gfxstats pull}: the statsd-style pull of one UTC day (today, or the last full day), as a

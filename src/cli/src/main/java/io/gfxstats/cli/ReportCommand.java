@@ -1,5 +1,7 @@
 package io.gfxstats.cli;
 
+import io.gfxstats.args.Args;
+import io.gfxstats.args.UsageException;
 import io.gfxstats.buffer.SceneGroup;
 import io.gfxstats.dayfile.DayFileException;
 import io.gfxstats.framestats.FramestatsBlock;

@@ -1,11 +1,13 @@
 package io.gfxstats.cli;
 
-import io.gfxstats.text.TerminalText;
+import io.gfxstats.args.Args;
+import io.gfxstats.args.UsageException;
 import io.gfxstats.buffer.SceneGroup;
 import io.gfxstats.proto.GfxstatsSceneStats;
 import io.gfxstats.rpc.v1.SceneEntry;
 import io.gfxstats.rpc.v1.ScenesRequest;
 import io.gfxstats.rpc.v1.ScenesResponse;
+import io.gfxstats.text.TerminalText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

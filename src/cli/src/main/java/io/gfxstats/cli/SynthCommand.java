@@ -1,5 +1,7 @@
 package io.gfxstats.cli;
 
+import io.gfxstats.args.Args;
+import io.gfxstats.args.UsageException;
 import io.gfxstats.demo.JankProfile;
 import io.gfxstats.demo.Pacer;
 import io.gfxstats.demo.SynthOptions;

@@ -1,5 +1,7 @@
 package io.gfxstats.cli;
 
+import io.gfxstats.args.Args;
+import io.gfxstats.args.UsageException;
 import io.gfxstats.timeline.Thresholds;
 import io.gfxstats.timeline.log.FrameLogClassifier;
 import io.gfxstats.timeline.log.FrameLogException;

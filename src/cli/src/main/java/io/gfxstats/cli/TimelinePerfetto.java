@@ -1,5 +1,7 @@
 package io.gfxstats.cli;
 
+import io.gfxstats.args.Args;
+import io.gfxstats.args.UsageException;
 import io.gfxstats.timeline.perfetto.FrameTimelineReader;
 import io.gfxstats.timeline.perfetto.PerfettoJson;
 import io.gfxstats.timeline.perfetto.PerfettoReport;

@@ -1,5 +1,7 @@
 package io.gfxstats.cli;
 
+import io.gfxstats.args.Args;
+import io.gfxstats.args.UsageException;
 import io.gfxstats.live.LiveSnapshot;
 import io.gfxstats.live.SceneFeed;
 import io.gfxstats.live.TopModel;
@@ -12,8 +14,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code gfxstats top}: a live view of every package and scene, from the daemon's {@code Watch}

@@ -1,5 +1,7 @@
 package io.gfxstats.cli;
 
+import io.gfxstats.args.Args;
+import io.gfxstats.args.UsageException;
 import io.gfxstats.trace.ClockOffset;
 import io.gfxstats.trace.TraceReader;
 import java.io.PrintStream;

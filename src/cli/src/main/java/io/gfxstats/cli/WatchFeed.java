@@ -1,8 +1,10 @@
 package io.gfxstats.cli;
 
+import io.gfxstats.args.Args;
+import io.gfxstats.args.UsageException;
 import io.gfxstats.buffer.SceneGroup;
-import io.gfxstats.live.LiveSnapshot;
 import io.gfxstats.live.LiveScene;
+import io.gfxstats.live.LiveSnapshot;
 import io.gfxstats.live.SceneFeed;
 import io.gfxstats.matrix.FrameMetric;
 import io.gfxstats.matrix.MatrixRule;

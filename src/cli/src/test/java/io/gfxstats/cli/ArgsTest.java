@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gfxstats.args.Args;
+import io.gfxstats.args.UsageException;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
 package io.gfxstats.cli;
 
+import io.gfxstats.args.UsageException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

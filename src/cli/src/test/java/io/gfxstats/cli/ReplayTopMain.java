@@ -1,5 +1,6 @@
 package io.gfxstats.cli;
 
+import io.gfxstats.args.UsageException;
 import io.gfxstats.live.CaptureFeed;
 import io.gfxstats.live.LiveSnapshot;
 import io.gfxstats.live.SceneFeed;

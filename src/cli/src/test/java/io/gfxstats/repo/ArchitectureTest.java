@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class ArchitectureTest {
     /** Layers from the bottom: a class may use its own layer and the layers listed before it. */
     static final List<Layer> LAYERS = List.of(
-            new Layer("base", "io.gfxstats.stats..", "io.gfxstats.text..", "io.gfxstats.proto..", "io.gfxstats.rpc.v1.."),
+            new Layer("base", "io.gfxstats.stats..", "io.gfxstats.args..", "io.gfxstats.text..", "io.gfxstats.proto..", "io.gfxstats.rpc.v1.."),
             new Layer("rules", "io.gfxstats.frame..", "io.gfxstats.matrix..", "io.gfxstats.timeline",
                     "io.gfxstats.timeline.feed..", "io.gfxstats.timeline.wayland.."),
             new Layer("formats", "io.gfxstats.buffer..", "io.gfxstats.scene..", "io.gfxstats.dayfile..", "io.gfxstats.dump.."),

@@ -46,18 +46,27 @@ class DaemonArgsTest {
     }
 
     @Test
-    void shouldRejectBadCommandLinesWithClearErrors() {
-        assertError("--verbose", "unknown option '--verbose' (see --help)", "--verbose");
-        assertError("--data-dir", "--data-dir needs a value (--data-dir PATH)", "--data-dir");
-        assertError("--data-dir", "--data-dir needs a value but got the option '--socket'", "--data-dir", "--socket", "/s");
-        assertError("--config", "--config given twice", "--config", "/a", "--config", "/b");
-        assertError("--config", "--config needs a file name", "--config=");
+    void shouldRejectBadCommandLinesWithTheCliRules() {
+        assertError("--verbose", "unknown option '--verbose' (try: gfxstatsd --help)", "--verbose");
+        assertError("--data-dir", "option --data-dir needs a value (DIR)", "--data-dir");
+        assertError("--data-dir", "option --data-dir needs a value (DIR)", "--data-dir", "--socket", "/s");
+        assertError("--config", "option --config given more than once", "--config", "/a", "--config", "/b");
+        assertError("--socket", "option --socket given more than once", "--socket", "/a", "--socket", "/b");
+        assertError("--config", "option --config needs a non-empty value (FILE)", "--config=");
         assertError("--set", "--set expects KEY=VALUE, got 'flush.interval'", "--set", "flush.interval");
         assertError("--set", "--set expects KEY=VALUE, got '=1m'", "--set", "=1m");
         assertError("flush.interal", "--set: unknown setting 'flush.interal' (did you mean flush.interval?)",
                 "--set", "flush.interal=1m");
-        assertError("data", "unexpected argument 'data'; gfxstatsd takes options only", "data");
-        assertError("--help", "--help takes no value", "--help=yes");
+        assertError("data", "unexpected argument 'data' (try: gfxstatsd --help)", "data");
+        assertError("--help", "option --help takes no value", "--help=yes");
+    }
+
+    @Test
+    void shouldApplyRepeatedSetsInOrderSoTheLastWins() {
+        DaemonArgs a = DaemonArgs.parse("--set", "flush.interval=1m", "--data-dir", "/d", "--set", "flush.interval=2m");
+        assertEquals(List.of(new DaemonArgs.Override(Setting.FLUSH_INTERVAL, "1m", "--set"),
+                new DaemonArgs.Override(Setting.DATA_DIR, "/d", "--data-dir"),
+                new DaemonArgs.Override(Setting.FLUSH_INTERVAL, "2m", "--set")), a.overrides());
     }
 
     private static void assertError(String key, String fragment, String... argv) {

@@ -1,4 +1,4 @@
-package io.gfxstats.cli;
+package io.gfxstats.args;
 
 import io.gfxstats.stats.Pipeline;
 import java.time.Duration;
@@ -20,43 +20,56 @@ import java.util.Map;
  * Args.Parsed p = spec.parse(argv);
  * }</pre>
  *
- * The only command-line parser of the CLI (OneCopyTest keeps it so): every command declares its
- * options here and parses with {@link #parse}, so one set of rules holds everywhere and the help
- * lists exactly what is declared (CommandLineRulesTest walks Main's registry). A repeated option is
- * an error unless declared {@link #repeatable}.
+ * The only command-line parser of gfxstats (OneCopyTest keeps it so): every CLI command and the
+ * daemon declare their options here and parse with {@link #parse}, so one set of rules holds
+ * everywhere and the help lists exactly what is declared (CommandLineRulesTest walks the CLI's
+ * registry). A repeated option is an error unless declared {@link #repeatable}.
  */
-final class Args {
+public final class Args {
     private record Option(String name, String valueName, String help, boolean repeatable) {
-        boolean takesValue() {
+        public boolean takesValue() {
             return valueName != null;
         }
     }
 
+    private final String program;
     private final String command;
     private final Map<String, Option> options = new LinkedHashMap<>();
     private String positionalName;
 
-    Args(String command) {
+    /** The options of {@code gfxstats COMMAND}. */
+    public Args(String command) {
+        this("gfxstats", command);
+    }
+
+    /** The options of {@code PROGRAM COMMAND}, or of {@code PROGRAM} alone when {@code command} is empty. */
+    public Args(String program, String command) {
+        this.program = program;
         this.command = command;
     }
 
+    /** How the user typed the command: {@code gfxstats dump}, {@code gfxstatsd}. */
+    private String invocation() {
+        return command.isEmpty() ? program : program + " " + command;
+    }
+
     /** An option without value. */
-    Args flag(String name, String help) {
+    public Args flag(String name, String help) {
         return add(new Option(name, null, help, false));
     }
 
     /** An option that takes one value, shown as {@code valueName} in the usage text. */
-    Args value(String name, String valueName, String help) {
+    public Args value(String name, String valueName, String help) {
         return add(new Option(name, valueName, help, false));
     }
 
     /** An option that takes one value and may be given more than once ({@link Parsed#values}). */
-    Args repeatable(String name, String valueName, String help) {
+    public Args repeatable(String name, String valueName, String help) {
         return add(new Option(name, valueName, help, true));
     }
 
     /** Allows positional arguments (none are allowed otherwise). */
-    Args positional(String name) {
+    public Args positional(String name) {
         this.positionalName = name;
         return this;
     }
@@ -69,29 +82,29 @@ final class Args {
     }
 
     /** The command these options belong to, as typed after {@code gfxstats} (e.g. "timeline feed"). */
-    String command() {
+    public String command() {
         return command;
     }
 
     /** The declared option names, in declaration order (what the help must list). */
-    List<String> optionNames() {
+    public List<String> optionNames() {
         return List.copyOf(options.keySet());
     }
 
     /** Whether {@code name} is declared with a value. */
-    boolean takesValue(String name) {
+    public boolean takesValue(String name) {
         Option o = options.get(name);
         return o != null && o.takesValue();
     }
 
     /** Whether {@code name} is declared as repeatable. */
-    boolean repeatable(String name) {
+    public boolean repeatable(String name) {
         Option o = options.get(name);
         return o != null && o.repeatable();
     }
 
     /** One line per option, for the command's help text. */
-    String optionsHelp() {
+    public String optionsHelp() {
         StringBuilder sb = new StringBuilder();
         int width = 0;
         for (Option o : options.values()) {
@@ -105,8 +118,8 @@ final class Args {
     }
 
     /** The command's help: its usage line, {@code about} (what it does) and its options. */
-    String help(String synopsis, String about) {
-        return "usage: gfxstats " + synopsis + "\n\n" + about + "\n\n" + optionsHelp();
+    public String help(String synopsis, String about) {
+        return "usage: " + program + " " + synopsis + "\n\n" + about + "\n\n" + optionsHelp();
     }
 
     private static String label(Option o) {
@@ -114,7 +127,7 @@ final class Args {
     }
 
     /** The value of {@code --refresh-interval}: a positive number of nanoseconds. */
-    static long refreshInterval(String value) throws UsageException {
+    public static long refreshInterval(String value) throws UsageException {
         try {
             long v = Long.parseLong(value.trim());
             if (v > 0) {
@@ -127,7 +140,7 @@ final class Args {
     }
 
     /** The value of {@code --pipeline}: gl or vulkan. */
-    static Pipeline pipeline(String value) throws UsageException {
+    public static Pipeline pipeline(String value) throws UsageException {
         try {
             return Pipeline.parseOption(value);
         } catch (IllegalArgumentException e) {
@@ -135,17 +148,18 @@ final class Args {
         }
     }
 
-    Parsed parse(String[] argv) throws UsageException {
+    public Parsed parse(String[] argv) throws UsageException {
         Map<String, String> values = new HashMap<>();
         Map<String, List<String>> repeated = new HashMap<>();
         List<String> positionals = new ArrayList<>();
+        List<Map.Entry<String, String>> order = new ArrayList<>();
         boolean help = false;
         boolean optionsEnded = false;
         for (int i = 0; i < argv.length; i++) {
             String arg = argv[i];
             if (optionsEnded || !arg.startsWith("-") || arg.equals("-")) {
                 if (positionalName == null) {
-                    throw new UsageException("unexpected argument '" + arg + "' (try: gfxstats " + command + " --help)");
+                    throw UsageException.about(arg, "unexpected argument '" + arg + "' (try: " + invocation() + " --help)");
                 }
                 positionals.add(arg);
                 continue;
@@ -160,14 +174,17 @@ final class Args {
             }
             int eq = arg.indexOf('=');
             String name = eq > 0 ? arg.substring(0, eq) : arg;
+            if (name.equals("--help")) {
+                throw UsageException.about(name, "option --help takes no value");
+            }
             Option option = options.get(name);
             if (option == null) {
-                throw new UsageException("unknown option '" + name + "' (try: gfxstats " + command + " --help)");
+                throw UsageException.about(name, "unknown option '" + name + "' (try: " + invocation() + " --help)");
             }
             String value;
             if (!option.takesValue()) {
                 if (eq > 0) {
-                    throw new UsageException("option " + name + " takes no value");
+                    throw UsageException.about(name, "option " + name + " takes no value");
                 }
                 value = "";
             } else if (eq > 0) {
@@ -175,31 +192,34 @@ final class Args {
             } else if (i + 1 < argv.length && !argv[i + 1].startsWith("--")) {
                 value = argv[++i];
             } else {
-                throw new UsageException("option " + name + " needs a value (" + option.valueName + ")");
+                throw UsageException.about(name, "option " + name + " needs a value (" + option.valueName + ")");
             }
             if (option.takesValue() && value.isEmpty()) {
-                throw new UsageException("option " + name + " needs a non-empty value (" + option.valueName + ")");
+                throw UsageException.about(name, "option " + name + " needs a non-empty value (" + option.valueName + ")");
             }
+            order.add(Map.entry(name, value));
             if (option.repeatable) {
                 repeated.computeIfAbsent(name, n -> new ArrayList<>()).add(value);
                 values.put(name, value);
             } else if (values.put(name, value) != null) {
-                throw new UsageException("option " + name + " given more than once");
+                throw UsageException.about(name, "option " + name + " given more than once");
             }
         }
-        return new Parsed(command, values, repeated, Collections.unmodifiableList(positionals), help);
+        return new Parsed(invocation(), values, repeated, Collections.unmodifiableList(positionals), help, List.copyOf(order));
     }
 
     /** The options and arguments of one command line. */
-    static final class Parsed {
+    public static final class Parsed {
         private final String command;
         private final Map<String, String> values;
         private final Map<String, List<String>> repeated;
         private final List<String> positionals;
         private final boolean help;
+        private final List<Map.Entry<String, String>> order;
 
         private Parsed(String command, Map<String, String> values, Map<String, List<String>> repeated,
-                List<String> positionals, boolean help) {
+                List<String> positionals, boolean help, List<Map.Entry<String, String>> order) {
+            this.order = order;
             this.command = command;
             this.values = values;
             this.repeated = repeated;
@@ -207,39 +227,44 @@ final class Args {
             this.help = help;
         }
 
-        boolean help() {
+        /** Every option given, with its value ("" for a flag), in command-line order. */
+        public List<Map.Entry<String, String>> inOrder() {
+            return order;
+        }
+
+        public boolean help() {
             return help;
         }
 
-        boolean has(String name) {
+        public boolean has(String name) {
             return values.containsKey(name);
         }
 
         /** The option's value, or {@code null} when not given. */
-        String value(String name) {
+        public String value(String name) {
             return values.get(name);
         }
 
         /** Every value of a repeatable option, in command-line order; empty when not given. */
-        List<String> values(String name) {
+        public List<String> values(String name) {
             return List.copyOf(repeated.getOrDefault(name, List.of()));
         }
 
-        List<String> positionals() {
+        public List<String> positionals() {
             return positionals;
         }
 
         /** The option's value, which must be given. */
-        String required(String name) throws UsageException {
+        public String required(String name) throws UsageException {
             String v = values.get(name);
             if (v == null) {
-                throw new UsageException("option " + name + " is required (try: gfxstats " + command + " --help)");
+                throw new UsageException("option " + name + " is required (try: " + command + " --help)");
             }
             return v;
         }
 
         /** An integer option within {@code [min, max]}, or {@code fallback} when not given. */
-        int intValue(String name, int fallback, int min, int max) throws UsageException {
+        public int intValue(String name, int fallback, int min, int max) throws UsageException {
             String v = values.get(name);
             if (v == null) {
                 return fallback;
@@ -257,7 +282,7 @@ final class Args {
         }
 
         /** A positive number of seconds (fractions allowed), or {@code fallback} when not given. */
-        Duration seconds(String name, Duration fallback, double maxSeconds) throws UsageException {
+        public Duration seconds(String name, Duration fallback, double maxSeconds) throws UsageException {
             String v = values.get(name);
             if (v == null) {
                 return fallback;
@@ -275,7 +300,7 @@ final class Args {
         }
 
         /** Fails when more than one of {@code names} is given. */
-        void exclusive(String... names) throws UsageException {
+        public void exclusive(String... names) throws UsageException {
             String first = null;
             for (String n : names) {
                 if (values.containsKey(n)) {
