@@ -117,6 +117,6 @@ class DaemonConnectionLimitsTest {
         String log = daemon.logText();
         assertTrue(log.contains("refused a connection from 127.0.0.1: it has 10 open, the limit per peer (setting "
                 + "connections.max.per.peer)"), log);
-        assertTrue(log.lines().filter(l -> l.contains("RefusalLog")).count() <= 20, "rate-limited:\n" + log);
+        assertTrue(log.lines().filter(l -> l.contains("RateLimitedLog")).count() <= 20, "rate-limited:\n" + log);
     }
 }

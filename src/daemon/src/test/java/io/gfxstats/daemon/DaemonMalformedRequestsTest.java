@@ -57,7 +57,7 @@ class DaemonMalformedRequestsTest {
         }
         assertTrue(daemon.dumpText().isEmpty() || !daemon.health().getVersion().isEmpty(), "still serving");
         String log = daemon.logText();
-        long refusalLines = log.lines().filter(l -> l.contains("RefusalLog")).count();
+        long refusalLines = log.lines().filter(l -> l.contains("RateLimitedLog")).count();
         assertTrue(refusalLines >= 1 && refusalLines <= 22, log);
         assertFalse(log.contains("\tat "), "no stack trace:\n" + log);
         assertFalse(log.contains("SEVERE"), log);
@@ -76,7 +76,7 @@ class DaemonMalformedRequestsTest {
             }
             assertTrue(n > 10, "sent " + n);
             String log = daemon.logText();
-            long lines = log.lines().filter(l -> l.contains("RefusalLog")).count();
+            long lines = log.lines().filter(l -> l.contains("RateLimitedLog")).count();
             assertTrue(lines <= 3, lines + " lines for " + n + " refusals:\n" + log);
         }
     }

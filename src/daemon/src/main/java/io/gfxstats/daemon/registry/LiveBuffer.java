@@ -2,6 +2,7 @@ package io.gfxstats.daemon.registry;
 
 import io.gfxstats.buffer.BufferReader;
 import io.gfxstats.buffer.BufferSnapshot;
+import io.gfxstats.daemon.log.RateLimitedLog;
 import io.gfxstats.stats.Pipeline;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -25,7 +26,7 @@ public final class LiveBuffer {
     private boolean connected;
     private volatile boolean namesRefusalLogged;
     /** Lines about refused names, at most one a second over all buffers. */
-    private static final RefusedNames NAME_REFUSALS = new RefusedNames();
+    private static final RateLimitedLog NAME_REFUSALS = new RateLimitedLog("buffers with refused names");
 
     LiveBuffer(String key, int pid, int uid, String packageName, long versionCode, Pipeline pipeline, Path path,
                BufferReader reader, long[] baseline, long accountingStartMillis) {
@@ -74,7 +75,7 @@ public final class LiveBuffer {
         if (!s.refusedNames().isEmpty() && !namesRefusalLogged) {
             // Once per buffer: the client can rewrite its names as often as it likes.
             namesRefusalLogged = true;
-            NAME_REFUSALS.refused("buffer of pid " + pid + " (" + packageName + "): refused "
+            NAME_REFUSALS.warn("buffer of pid " + pid + " (" + packageName + "): refused "
                     + String.join(", ", s.refusedNames())
                     + " (not a valid name: read as unnamed, its counts kept)");
         }

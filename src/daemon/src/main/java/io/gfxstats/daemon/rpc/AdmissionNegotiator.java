@@ -1,5 +1,6 @@
 package io.gfxstats.daemon.rpc;
 
+import io.gfxstats.daemon.log.RateLimitedLog;
 import io.gfxstats.rpc.ClientErrors;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcHttp2ConnectionHandler;
 import io.grpc.netty.shaded.io.grpc.netty.InternalProtocolNegotiator;
@@ -29,12 +30,12 @@ final class AdmissionNegotiator implements InternalProtocolNegotiator.ProtocolNe
     private final ConnectionLimits limits;
     private final int ownerUid;
     private final boolean tcp;
-    private final RefusalLog refusals;
+    private final RateLimitedLog refusals;
     private final boolean tlsListener;
     private final Duration stallTimeout;
 
     AdmissionNegotiator(InternalProtocolNegotiator.ProtocolNegotiator next, ConnectionLimits.Counter counter,
-                        ConnectionLimits limits, int ownerUid, boolean tcp, boolean tlsListener, RefusalLog refusals,
+                        ConnectionLimits limits, int ownerUid, boolean tcp, boolean tlsListener, RateLimitedLog refusals,
                         Duration stallTimeout) {
         this.next = next;
         this.counter = counter;
@@ -133,7 +134,7 @@ final class AdmissionNegotiator implements InternalProtocolNegotiator.ProtocolNe
             }
             String refused = counter.admit(peer, owner);
             if (refused != null) {
-                refusals.refused(refused);
+                refusals.warn(refused);
                 ctx.close();
                 return;
             }
@@ -142,7 +143,7 @@ final class AdmissionNegotiator implements InternalProtocolNegotiator.ProtocolNe
             if (tcp) {
                 var idle = ch.eventLoop().schedule(() -> {
                     if (ch.isActive() && !madeACall(ch)) {
-                        refusals.refused("closed a connection from " + peer + ": no call within "
+                        refusals.warn("closed a connection from " + peer + ": no call within "
                                 + limits.tcpIdle().toMillis() + " ms (setting tcp.idle.timeout)");
                         ch.close();
                     }

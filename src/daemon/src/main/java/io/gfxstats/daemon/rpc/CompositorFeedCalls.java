@@ -1,5 +1,6 @@
 package io.gfxstats.daemon.rpc;
 
+import io.gfxstats.daemon.log.RateLimitedLog;
 import io.gfxstats.rpc.v1.CompositorDisplayFrame;
 import io.gfxstats.rpc.v1.DisplayFrameBatch;
 import io.gfxstats.rpc.v1.FeedSummary;
@@ -35,10 +36,10 @@ final class CompositorFeedCalls {
     private final StatsBackend backend;
     private final StreamShares shares;
     private final int ownerUid;
-    private final RefusalLog refusals;
+    private final RateLimitedLog refusals;
 
     /** @param shares the daemon's feed shares (one for all calls), see {@link #shares()} */
-    CompositorFeedCalls(StatsBackend backend, StreamShares shares, int ownerUid, RefusalLog refusals) {
+    CompositorFeedCalls(StatsBackend backend, StreamShares shares, int ownerUid, RateLimitedLog refusals) {
         this.backend = backend;
         this.shares = shares;
         this.ownerUid = ownerUid;
@@ -53,7 +54,7 @@ final class CompositorFeedCalls {
         Caller caller = Caller.current();
         String refusal = refusal(caller);
         if (refusal != null) {
-            refusals.refused("refused FeedDisplayFrames from " + (caller == null ? "unknown caller"
+            refusals.warn("refused FeedDisplayFrames from " + (caller == null ? "unknown caller"
                     : caller.describe()) + ": " + refusal);
             observer.onError(Status.PERMISSION_DENIED.withDescription(refusal).asRuntimeException());
             return Ignored.INSTANCE;
@@ -62,7 +63,7 @@ final class CompositorFeedCalls {
         try {
             publisher = backend.displayFramePublisher(caller.peer());
         } catch (StatsException e) {
-            refusals.refused("refused FeedDisplayFrames from " + caller.describe() + ": " + e.getMessage());
+            refusals.warn("refused FeedDisplayFrames from " + caller.describe() + ": " + e.getMessage());
             observer.onError(e.toStatus().asRuntimeException());
             return Ignored.INSTANCE;
         }
@@ -70,7 +71,7 @@ final class CompositorFeedCalls {
             shares.acquire(PeerKey.of(caller, ownerUid))
                     .releaseWhenDone((io.grpc.stub.ServerCallStreamObserver<FeedSummary>) observer, null);
         } catch (StreamShares.Refused e) {
-            refusals.refused("refused FeedDisplayFrames from " + caller.describe() + ": " + e.getMessage());
+            refusals.warn("refused FeedDisplayFrames from " + caller.describe() + ": " + e.getMessage());
             observer.onError(Status.RESOURCE_EXHAUSTED.withDescription(e.getMessage()).asRuntimeException());
             return Ignored.INSTANCE;
         }
@@ -137,9 +138,9 @@ final class CompositorFeedCalls {
         private long frames;
         private boolean failed;
 
-        private final RefusalLog refusals;
+        private final RateLimitedLog refusals;
 
-        Feed(StreamObserver<FeedSummary> observer, DisplayFramePublisher publisher, String who, RefusalLog refusals) {
+        Feed(StreamObserver<FeedSummary> observer, DisplayFramePublisher publisher, String who, RateLimitedLog refusals) {
             this.refusals = refusals;
             this.observer = observer;
             this.publisher = publisher;
@@ -162,7 +163,7 @@ final class CompositorFeedCalls {
                     failed = true;
                     String line = "frame " + n + " of the feed: " + problem;
                     // A compositor can reopen its feed in a loop: at most one line a second.
-                    refusals.refused("compositor feed of " + who + " refused: " + line);
+                    refusals.warn("compositor feed of " + who + " refused: " + line);
                     observer.onError(Status.INVALID_ARGUMENT.withDescription(line).asRuntimeException());
                     return;
                 }

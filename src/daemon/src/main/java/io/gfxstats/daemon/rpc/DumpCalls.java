@@ -1,5 +1,6 @@
 package io.gfxstats.daemon.rpc;
 
+import io.gfxstats.daemon.log.RateLimitedLog;
 import io.gfxstats.rpc.v1.DumpChunk;
 import io.gfxstats.rpc.v1.DumpFormat;
 import io.gfxstats.rpc.v1.DumpRequest;
@@ -51,13 +52,13 @@ final class DumpCalls {
     private final DumpSlots dumpSlots;
     private final StreamShares streams;
     private final int ownerUid;
-    private final RefusalLog stalls;
+    private final RateLimitedLog stalls;
     private final long stallTimeoutNanos;
     private final ExecutorService dumpExecutor;
 
     DumpCalls(StatsBackend backend, BooleanSupplier stopping, int dumpChunkBytes, int maxConcurrentDumps,
               int maxDumpsPerPeer, long stallTimeoutNanos, ThreadFactory threads, StreamShares streams,
-              int ownerUid, RefusalLog stalls) {
+              int ownerUid, RateLimitedLog stalls) {
         this.backend = backend;
         this.stopping = stopping;
         this.dumpChunkBytes = dumpChunkBytes;
@@ -128,7 +129,7 @@ final class DumpCalls {
             sink.finish();
             call.onCompleted();
         } catch (DumpChunkStream.StalledException e) {
-            stalls.refused("dump for " + GfxStatsService.describeCaller() + " cancelled: " + e.getMessage());
+            stalls.warn("dump for " + GfxStatsService.describeCaller() + " cancelled: " + e.getMessage());
             call.onError(Status.DEADLINE_EXCEEDED.withDescription(e.getMessage()).asRuntimeException());
         } catch (StatsException e) {
             if (!sink.cancelled()) {

@@ -1,5 +1,6 @@
 package io.gfxstats.daemon.rpc;
 
+import io.gfxstats.daemon.log.RateLimitedLog;
 import io.gfxstats.rpc.EpollGroups;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
@@ -43,7 +44,7 @@ public final class GfxStatsServer {
 
     private final ServerConfig config;
     private final GfxStatsService service;
-    private final RefusalLog refusals = new RefusalLog();
+    private final RateLimitedLog refusals = new RateLimitedLog("refused requests");
     private ConnectionLimits limits;
     private ConnectionLimits.Counter connections;
     private int ownerUid;

@@ -1,5 +1,6 @@
 package io.gfxstats.daemon.rpc;
 
+import io.gfxstats.daemon.log.RateLimitedLog;
 import io.gfxstats.rpc.v1.DisplayFrameBatch;
 import io.gfxstats.rpc.v1.DumpChunk;
 import io.gfxstats.rpc.v1.DumpRequest;
@@ -51,7 +52,7 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
     private final DumpCalls dumps;
     private final LiveWatches watches;
     private final StreamShares feedShares = CompositorFeedCalls.shares();
-    private final RefusalLog feedRefusals = new RefusalLog();
+    private final RateLimitedLog feedRefusals = new RateLimitedLog("refused requests");
     private final int ownerUid;
     private volatile boolean stopping;
 
@@ -72,7 +73,7 @@ public final class GfxStatsService extends GfxStatsGrpc.GfxStatsImplBase {
         }
         this.registrations = new RegisterCalls(backend, () -> stopping);
         this.ownerUid = ownUid();
-        RefusalLog stalls = new RefusalLog();
+        RateLimitedLog stalls = new RateLimitedLog("refused requests");
         this.dumps = new DumpCalls(backend, () -> stopping, dumpChunkBytes, maxConcurrentDumps, maxDumpsPerPeer,
                 dumpStallTimeout.toNanos(), daemonThreads("gfxstats-dump-"),
                 new StreamShares("open dump streams", MAX_DUMP_STREAMS, MAX_DUMP_STREAMS_PER_PEER,

@@ -1,5 +1,6 @@
 package io.gfxstats.daemon.rpc;
 
+import io.gfxstats.daemon.log.RateLimitedLog;
 import io.gfxstats.rpc.v1.LiveSnapshot;
 import io.gfxstats.rpc.v1.WatchRequest;
 import io.grpc.Context;
@@ -37,11 +38,11 @@ final class LiveWatches {
             OWNER_RESERVE);
     private final int ownerUid;
     private final long stallTimeoutNanos;
-    private final RefusalLog stalls;
+    private final RateLimitedLog stalls;
     private final Set<Watch> open = ConcurrentHashMap.newKeySet();
     private final ScheduledThreadPoolExecutor scheduler;
 
-    LiveWatches(StatsBackend backend, ThreadFactory threads, int ownerUid, long stallTimeoutNanos, RefusalLog stalls) {
+    LiveWatches(StatsBackend backend, ThreadFactory threads, int ownerUid, long stallTimeoutNanos, RateLimitedLog stalls) {
         this.backend = backend;
         this.ownerUid = ownerUid;
         this.stallTimeoutNanos = stallTimeoutNanos;
@@ -119,7 +120,7 @@ final class LiveWatches {
                 } else if (now - unreadySince > stallTimeoutNanos) {
                     String why = "watch stalled: the client read nothing for " + stallTimeoutNanos / 1_000_000
                             + " ms (setting dump.stall.timeout)";
-                    stalls.refused("watch for " + GfxStatsService.describeCaller() + " ended: " + why);
+                    stalls.warn("watch for " + GfxStatsService.describeCaller() + " ended: " + why);
                     fail(Status.DEADLINE_EXCEEDED.withDescription(why));
                 }
                 return;

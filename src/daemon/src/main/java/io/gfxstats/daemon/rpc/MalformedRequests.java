@@ -3,6 +3,7 @@ package io.gfxstats.daemon.rpc;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Message;
 import com.google.protobuf.UnknownFieldSet;
+import io.gfxstats.daemon.log.RateLimitedLog;
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
@@ -34,7 +35,7 @@ final class MalformedRequests {
     }
 
     /** {@code service} with lenient request parsers and the interceptor that refuses what they could not parse. */
-    static ServerServiceDefinition guard(ServerServiceDefinition service, RefusalLog refusals) {
+    static ServerServiceDefinition guard(ServerServiceDefinition service, RateLimitedLog refusals) {
         ServerServiceDefinition.Builder b = ServerServiceDefinition.builder(service.getServiceDescriptor().getName());
         for (ServerMethodDefinition<?, ?> m : service.getMethods()) {
             b.addMethod(lenient(m));
@@ -120,9 +121,9 @@ final class MalformedRequests {
     }
 
     private static final class Refuser implements ServerInterceptor {
-        private final RefusalLog refusals;
+        private final RateLimitedLog refusals;
 
-        Refuser(RefusalLog refusals) {
+        Refuser(RateLimitedLog refusals) {
             this.refusals = refusals;
         }
 
@@ -142,7 +143,7 @@ final class MalformedRequests {
                     }
                     refused = true;
                     Caller caller = Caller.current();
-                    refusals.refused("refused " + call.getMethodDescriptor().getBareMethodName() + " from "
+                    refusals.warn("refused " + call.getMethodDescriptor().getBareMethodName() + " from "
                             + (caller == null ? "unknown caller" : caller.describe()) + ": " + reason);
                     call.close(Status.INVALID_ARGUMENT.withDescription(reason), new Metadata());
                 }

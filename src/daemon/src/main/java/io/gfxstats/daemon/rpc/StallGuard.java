@@ -1,5 +1,6 @@
 package io.gfxstats.daemon.rpc;
 
+import io.gfxstats.daemon.log.RateLimitedLog;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcHttp2ConnectionHandler;
 import io.grpc.netty.shaded.io.netty.channel.Channel;
 import io.grpc.netty.shaded.io.netty.handler.codec.http2.Http2Exception;
@@ -24,19 +25,19 @@ final class StallGuard implements Runnable {
     private final Channel channel;
     private final long timeoutNanos;
     private final String peer;
-    private final RefusalLog log;
+    private final RateLimitedLog log;
     /** Stream id -> {window when first seen waiting, since when}. */
     private Map<Integer, long[]> waiting = new HashMap<>();
     private long unwritableSince = -1;
 
-    private StallGuard(Channel channel, Duration timeout, String peer, RefusalLog log) {
+    private StallGuard(Channel channel, Duration timeout, String peer, RateLimitedLog log) {
         this.channel = channel;
         this.timeoutNanos = timeout.toNanos();
         this.peer = peer;
         this.log = log;
     }
 
-    static void watch(Channel channel, Duration timeout, String peer, RefusalLog log) {
+    static void watch(Channel channel, Duration timeout, String peer, RateLimitedLog log) {
         StallGuard guard = new StallGuard(channel, timeout, peer, log);
         ScheduledFuture<?> f = channel.eventLoop().scheduleAtFixedRate(guard, PERIOD_MILLIS, PERIOD_MILLIS,
                 TimeUnit.MILLISECONDS);
@@ -85,7 +86,7 @@ final class StallGuard implements Runnable {
     }
 
     private void close(String why) {
-        log.refused("closed the connection of " + peer + ": " + why + " for " + timeoutNanos / 1_000_000
+        log.warn("closed the connection of " + peer + ": " + why + " for " + timeoutNanos / 1_000_000
                 + " ms (setting dump.stall.timeout)");
         // Straight to the socket: a close through the HTTP/2 handler would first write a GOAWAY
         // and wait for it, which a peer that reads nothing never lets happen.
