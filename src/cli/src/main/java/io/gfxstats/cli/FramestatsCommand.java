@@ -32,7 +32,7 @@ import java.util.stream.Stream;
  * the device printed for the window, where the dump holds all of the window's frames.
  * {@code --matrix} prints Tencent Matrix {@code Trace_FPS} reports instead, one JSON line per window.
  */
-final class FramestatsCommand implements Command {
+final class FramestatsCommand extends OptionsCommand {
     static final String NAME = "framestats";
     /** Exit code of {@code --check} when a replay differs from what the device printed. */
     static final int EXIT_MISMATCH = 1;
@@ -63,11 +63,7 @@ final class FramestatsCommand implements Command {
     }
 
     @Override
-    public List<Args> optionSpecs() {
-        return List.of(spec());
-    }
-
-    private static Args spec() {
+    Args options() {
         return new Args(NAME)
                 .positional("FILE|-")
                 .flag("--proto", "write one GraphicsStatsServiceDumpProto instead of text")
@@ -90,13 +86,12 @@ final class FramestatsCommand implements Command {
     }
 
     @Override
-    public int run(String[] argv, InputStream in, PrintStream out, PrintStream err) throws Exception {
-        Args spec = spec();
-        Args.Parsed args = spec.parse(argv);
-        if (args.help()) {
-            out.print(spec.help(synopsis(), "FILE|- is gfxinfo framestats output or a bare framestats CSV; - reads stdin."));
-            return 0;
-        }
+    String about() {
+        return "FILE|- is gfxinfo framestats output or a bare framestats CSV; - reads stdin.";
+    }
+
+    @Override
+    int execute(Args.Parsed args, InputStream in, PrintStream out, PrintStream err) throws Exception {
         if (Stream.of("--proto", "--check", "--matrix").filter(args::has).count() > 1) {
             throw new UsageException("--proto, --check and --matrix exclude each other");
         }

@@ -25,7 +25,7 @@ import java.util.function.LongSupplier;
  * emitted only with more than 20 frames. Runs until interrupted (open slices are then reported),
  * {@code --duration} or {@code --count}.
  */
-final class MatrixReportCommand implements Command {
+final class MatrixReportCommand extends OptionsCommand {
     static final Duration DEFAULT_INTERVAL = Duration.ofMillis(500);
 
     private final Map<String, String> env;
@@ -54,11 +54,7 @@ final class MatrixReportCommand implements Command {
     }
 
     @Override
-    public List<Args> optionSpecs() {
-        return List.of(spec());
-    }
-
-    private static Args spec() {
+    Args options() {
         return new Args("matrix-report")
                 .value(DaemonCall.SOCKET_OPTION, "PATH", DaemonCall.SOCKET_HELP)
                 .value("--package", "NAME", "only this package")
@@ -75,17 +71,16 @@ final class MatrixReportCommand implements Command {
     }
 
     @Override
-    public int run(String[] argv, InputStream in, PrintStream out, PrintStream err) throws Exception {
-        Args spec = spec();
-        Args.Parsed args = spec.parse(argv);
-        if (args.help()) {
-            out.print(spec.help(synopsis(), """
+    String about() {
+        return """
                     Each (package, scene) has slices of its own (Matrix 2.1 has one slice for all scenes, named
                     after its last frame's scene). A slice opens with the scene's first frame, closes after the
                     slice length of wall time; those of 20 frames or fewer are not reported, as in Matrix.
-                    machine/mem/mem_free describe this machine (/proc/meminfo); cpu_app is 0."""));
-            return 0;
-        }
+                    machine/mem/mem_free describe this machine (/proc/meminfo); cpu_app is 0.""";
+    }
+
+    @Override
+    int execute(Args.Parsed args, InputStream in, PrintStream out, PrintStream err) throws Exception {
         Duration slice = args.seconds("--slice", Duration.ofSeconds(10), 24 * 3600);
         Duration interval = args.seconds("--interval", DEFAULT_INTERVAL, 3600);
         if (interval.compareTo(TopCommand.MIN_INTERVAL) < 0) {
