@@ -90,8 +90,9 @@ class TopDaemonTest {
         assertEquals("com.example.stutter", pkg.get("packageName").getAsString());
         assertEquals(7, pkg.get("versionCode").getAsLong());
         assertTrue(pkg.get("totalFrames").getAsLong() > 0, lines.get(0));
-        double fps = pkg.get("fps").getAsDouble();
-        assertTrue(fps > 20 && fps < 70, "about 60 frames a second: " + fps);
+        // Frames per wall-clock second depend on how the machine keeps the synth's pace: only that
+        // there is a rate is checked here (LiveViewsTest checks the arithmetic).
+        assertTrue(pkg.get("fps").getAsDouble() > 0, lines.get(0));
         long levels = 0;
         for (var level : pkg.getAsJsonArray("levelCounts")) {
             levels += level.getAsLong();
