@@ -12,6 +12,7 @@ import io.gfxstats.palette.ColourTable;
 import io.gfxstats.stats.JankType;
 import io.gfxstats.stats.Pipeline;
 import io.gfxstats.stats.ProfileData;
+import io.gfxstats.trace.FrameInfos;
 import io.gfxstats.trace.ProcessSummary;
 import io.gfxstats.trace.TraceFrames;
 import io.gfxstats.trace.output.FrameInfoMapping;
@@ -86,7 +87,7 @@ public record FrameSeries(List<Sample> samples, String leftOut, double refreshMi
             rowsTotal += rows.size();
             long interval = FrameInfoMapping.medianInterval(rows);
             refresh = Math.max(refresh, interval);
-            FrameTracker tracker = new ModernJankTracker(TrackerConfig.replay(interval), DaveyListener.ignoring());
+            FrameTracker tracker = new ModernJankTracker(FrameInfos.trackerConfig(interval), DaveyListener.ignoring());
             ProfileData data = new ProfileData(0, Pipeline.UNKNOWN);
             for (FrameInfo row : rows) {
                 if (!replay(tracker, data, row, samples)) {
