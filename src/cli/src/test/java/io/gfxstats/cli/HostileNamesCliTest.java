@@ -75,10 +75,10 @@ class HostileNamesCliTest {
                 assertClean(args, run.out() + run.stderr());
                 if (args.get(0).equals("matrix-report") || args.get(0).equals("top")) {
                     for (String line : run.out().lines().toList()) {
-                        JsonParser.parseString(line); // one JSON document a line
+                        assertTrue(JsonParser.parseString(line).isJsonObject(), line); // one JSON object a line
                     }
                 } else {
-                    JsonParser.parseString(run.out());
+                    assertTrue(!JsonParser.parseString(run.out()).isJsonNull(), run.out());
                 }
                 assertTrue(run.out().contains(PKG) || args.get(0).equals("matrix-report"), args + ":\n" + run.out());
             }
