@@ -88,6 +88,19 @@ class AttackCrashLoopTest {
     }
 
     @Test
+    void shouldBeTheHookBothLaunchersPass() throws Exception {
+        Path root = Path.of("").toAbsolutePath();
+        while (!Files.exists(root.resolve("scripts/gfxstatsd"))) {
+            root = root.getParent();
+        }
+        for (String launcher : List.of("scripts/gfxstatsd", "scripts/install")) {
+            String text = Files.readString(root.resolve(launcher), StandardCharsets.UTF_8);
+            assertTrue(text.contains("-XX:+ExitOnOutOfMemoryError \"" + OomGuard.JVM_HOOK + "\""),
+                    launcher + " passes the crash-loop guard's hook");
+        }
+    }
+
+    @Test
     void shouldKeepTheDayFilesARunWasReadingWhenItDiedOfSomethingElse() throws Exception {
         Path real = DaemonDayFileLimitsTest.dayFile(state, today, "com.example.real", 1);
         Files.createDirectories(state);

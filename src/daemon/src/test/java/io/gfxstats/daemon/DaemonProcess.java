@@ -55,9 +55,9 @@ public final class DaemonProcess implements AutoCloseable {
         return stateDir.resolve("buffers");
     }
 
-    /** The production JVM settings of scripts/gfxstatsd: its default heap, serial GC, exit on out-of-memory. */
+    /** The production JVM settings of scripts/gfxstatsd: its default heap, serial GC, exit on out-of-memory, the crash-loop guard's hook. */
     public DaemonProcess withProductionHeap() {
-        jvmOptions = List.of("-Xmx64m", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError");
+        jvmOptions = List.of("-Xmx64m", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError", OomGuard.JVM_HOOK);
         return this;
     }
 
