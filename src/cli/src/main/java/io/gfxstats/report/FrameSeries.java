@@ -8,6 +8,7 @@ import io.gfxstats.frame.TrackerConfig;
 import io.gfxstats.framestats.FramestatsBlock;
 import io.gfxstats.framestats.FramestatsReplay;
 import io.gfxstats.palette.CauseColour;
+import io.gfxstats.palette.ColourTable;
 import io.gfxstats.stats.JankType;
 import io.gfxstats.stats.Pipeline;
 import io.gfxstats.stats.ProfileData;
@@ -32,7 +33,7 @@ import java.util.List;
 public record FrameSeries(List<Sample> samples, String leftOut, double refreshMillis,
                           List<ProcessSummary> traceCounts) {
     /** The causes a janky frame is marked with, first match wins; else deadline only. */
-    public static final List<JankType> CAUSES = CauseColour.causes();
+    public static final List<JankType> CAUSES = JankType.STAGE_CAUSES;
 
     public FrameSeries {
         samples = List.copyOf(samples);
@@ -127,7 +128,12 @@ public record FrameSeries(List<Sample> samples, String leftOut, double refreshMi
     }
 
     /** The colours of the marks, in index order: {@link #CAUSES}, then deadline only. */
-    public static List<CauseColour> marks() {
-        return List.of(CauseColour.values());
+    public static List<ColourTable.Row<JankType>> marks() {
+        List<ColourTable.Row<JankType>> marks = new ArrayList<>();
+        for (JankType c : CAUSES) {
+            marks.add(CauseColour.COLOURS.of(c));
+        }
+        marks.add(CauseColour.COLOURS.of(CauseColour.DEADLINE_ONLY));
+        return List.copyOf(marks);
     }
 }

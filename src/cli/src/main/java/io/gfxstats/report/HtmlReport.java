@@ -4,6 +4,7 @@ import io.gfxstats.buffer.SceneGroup;
 import io.gfxstats.dump.JankyPercent;
 import io.gfxstats.matrix.MatrixRule;
 import io.gfxstats.palette.CauseColour;
+import io.gfxstats.palette.ColourTable;
 import io.gfxstats.palette.Severity;
 import io.gfxstats.stats.BucketBounds;
 import io.gfxstats.stats.Histograms;
@@ -31,14 +32,12 @@ public final class HtmlReport {
     /** The percentiles a dump prints. */
     static final int[] PERCENTILES = {50, 90, 95, 99};
     /** The jank types a dump prints, in its order. */
-    static final List<JankType> CAUSES = List.of(JankType.MISSED_VSYNC, JankType.HIGH_INPUT_LATENCY,
-            JankType.SLOW_UI_THREAD, JankType.SLOW_BITMAP_UPLOAD, JankType.SLOW_DRAW, JankType.MISSED_DEADLINE);
+    static final List<JankType> CAUSES = JankType.PERSISTED;
     /**
      * What the causes chart draws after the janky frames: the causes Android checks on a janky
      * frame. High input latency is left out: it counts frames that were not janky (some twice).
      */
-    static final List<JankType> JANK_CAUSES = List.of(JankType.MISSED_VSYNC, JankType.SLOW_UI_THREAD,
-            JankType.SLOW_BITMAP_UPLOAD, JankType.SLOW_DRAW);
+    static final List<JankType> JANK_CAUSES = JankType.STAGE_CAUSES;
     /** Frame-time marks: one and two frames at 60 Hz. */
     static final double[] MARKS_MS = {1000.0 / 60, 2000.0 / 60};
 
@@ -171,7 +170,7 @@ public final class HtmlReport {
             j.value(x.millis());
         }
         j.close(']').key("marks").open('[');
-        List<CauseColour> marks = FrameSeries.marks();
+        List<ColourTable.Row<JankType>> marks = FrameSeries.marks();
         for (int c = 0; c < marks.size(); c++) {
             j.open('{').key("name").value(marks.get(c).label()).key("color").value(marks.get(c).hex())
                     .key("values").open('[');
@@ -263,7 +262,7 @@ public final class HtmlReport {
         // The janky frames navy, each cause in its colour (the same as its marks over time).
         j.close(']').key("colors").open('[').value("#3d5a80");
         for (JankType c : JANK_CAUSES) {
-            j.value(CauseColour.of(c).hex());
+            j.value(CauseColour.COLOURS.of(c).hex());
         }
         j.close(']').close('}');
         j.key("scenes").open('{').key("labels").open('[');
