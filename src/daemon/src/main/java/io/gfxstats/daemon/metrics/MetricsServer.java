@@ -335,6 +335,11 @@ public final class MetricsServer implements AutoCloseable {
             ctx.channel().config().setAutoRead(false);
             try {
                 listener.scrapes.execute(() -> {
+                    if (!ctx.channel().isActive()) { // hung up while queued: skip the work, a hang-up must not cost a scrape
+                        exchange.request.release();
+                        exchange.body.release();
+                        return;
+                    }
                     try {
                         listener.exposition.handleRequest(exchange);
                     } catch (IOException | RuntimeException e) {
