@@ -6,6 +6,7 @@ import io.gfxstats.daemon.config.Setting;
 import io.gfxstats.daemon.harvest.Harvester;
 import io.gfxstats.daemon.metrics.FrameMetrics;
 import io.gfxstats.daemon.metrics.HealthMetrics;
+import io.gfxstats.daemon.metrics.MetricsAccess;
 import io.gfxstats.daemon.metrics.MetricsServer;
 import io.gfxstats.daemon.rpc.ConnectionLimits;
 import io.gfxstats.daemon.rpc.FailureLog;
@@ -100,7 +101,7 @@ public final class Daemon {
             server.start();
             if (config.get(Setting.METRICS_ENABLED)) {
                 try {
-                    metrics = startMetrics(store);
+                    metrics = startMetrics(store, daemonUid);
                 } catch (ServerStartException | RuntimeException e) {
                     server.stop();
                     throw e;
@@ -130,7 +131,7 @@ public final class Daemon {
      * The Prometheus exposition: frame counters seeded from the retained day files once (after
      * recovery, so nothing is counted twice) and kept by every save from then on.
      */
-    private MetricsServer startMetrics(DayStore store) throws ServerStartException {
+    private MetricsServer startMetrics(DayStore store, int daemonUid) throws ServerStartException {
         FrameTotals totals = new FrameTotals(state);
         PrometheusRegistry registry = new PrometheusRegistry();
         state.lock.writeLock().lock();
@@ -142,11 +143,11 @@ public final class Daemon {
             state.events = new HealthMetrics(registry, clock, totals::liveBuffers, store::quarantineCount);
             MetricsServer m = MetricsServer.start(registry, config.get(Setting.METRICS_HOST),
                     config.get(Setting.METRICS_PORT), config.get(Setting.TLS_CERT), config.get(Setting.TLS_KEY),
-                    config.get(Setting.TOKEN_FILE));
+                    config.get(Setting.TOKEN_FILE), MetricsAccess.of(config.get(Setting.METRICS_ACCESS), daemonUid));
             log.info("metrics: {}://{}:{}/metrics", m.tls() ? "https" : "http", config.get(Setting.METRICS_HOST),
                     m.port());
             return m;
-        } catch (IOException e) {
+        } catch (IOException | IllegalArgumentException e) {
             throw new ServerStartException("cannot serve metrics on " + config.get(Setting.METRICS_HOST) + ":"
                     + config.get(Setting.METRICS_PORT) + ": " + e.getMessage(), e);
         } finally {

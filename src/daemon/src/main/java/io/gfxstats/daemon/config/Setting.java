@@ -191,10 +191,18 @@ public final class Setting<T> {
     public static final Setting<Integer> METRICS_PORT = integer("metrics.port", "50152", 0, 65_535, """
             HTTP port; 0 picks a free one (the daemon logs which).""");
 
+    public static final Setting<String> METRICS_ACCESS = new Setting<>("metrics.access", "any", Kind.ACCESS,
+            Values::access, (k, v) -> { }, Function.identity(), """
+            Which local users may scrape: "any" (everyone who can reach the port, and has the token
+            when tcp.token.file is set), "owner" (root and the daemon's own user), or a comma-separated
+            list of user names and uids (root and the daemon's user are always allowed). The user of
+            a loopback peer is read from /proc/net/tcp and /proc/net/tcp6; when it is not "any", a
+            peer whose user cannot be known (not on loopback) is refused. Refused scrapes get 403.""");
+
     // --- The declarations end here. ---
 
     /** How a value is read. Paths are resolved by the loader, which knows where they came from. */
-    enum Kind { PATH, PATH_OR_EMPTY, DURATION, INT, SIZE, BOOL, HOST, GROUP }
+    enum Kind { PATH, PATH_OR_EMPTY, DURATION, INT, SIZE, BOOL, HOST, GROUP, ACCESS }
 
     private final String key;
     private final String defaultValue;

@@ -3,6 +3,8 @@ package io.gfxstats.daemon.config;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -149,6 +151,24 @@ final class Values {
             throw new ConfigException(key, key + ": " + v + " is not a group name or number");
         }
         return v;
+    }
+
+    /** {@code any}, {@code owner}, or a comma-separated list of user names and uids. */
+    static String access(String key, String value) {
+        String v = value.strip();
+        if (v.equals("any") || v.equals("owner")) {
+            return v;
+        }
+        List<String> users = new ArrayList<>();
+        for (String u : v.split(",", -1)) {
+            String user = u.strip();
+            if (!GROUP.matcher(user).matches()) {
+                throw new ConfigException(key, key + ": '" + user + "' is not a user name or uid; use any, owner,"
+                        + " or a comma-separated list of users, e.g. owner or prometheus,1000");
+            }
+            users.add(user);
+        }
+        return String.join(",", users);
     }
 
     /** Loopback without a DNS lookup: "localhost" or a loopback IP literal. A host name is not. */
