@@ -12,6 +12,7 @@ import io.gfxstats.proto.GraphicsStatsServiceDumpProto;
 import io.gfxstats.report.FrameSeries;
 import io.gfxstats.report.FrameTimelineBlocks;
 import io.gfxstats.report.HtmlReport;
+import io.gfxstats.report.PerfettoFrames;
 import io.gfxstats.report.ReportData;
 import io.gfxstats.rpc.GfxStatsClient;
 import io.gfxstats.rpc.GfxStatsClientException;
@@ -19,6 +20,7 @@ import io.gfxstats.rpc.v1.DumpRequest;
 import io.gfxstats.rpc.v1.SceneEntry;
 import io.gfxstats.rpc.v1.ScenesRequest;
 import io.gfxstats.stats.ProfileData;
+import io.gfxstats.timeline.perfetto.PerfettoReport;
 import io.gfxstats.trace.TraceFrames;
 import io.gfxstats.trace.output.FrameInfoMapping;
 import io.gfxstats.trace.output.TraceReport;
@@ -61,7 +63,7 @@ final class ReportCommand implements Command {
 
     @Override
     public String synopsis() {
-        return "report [--package P] [--days N] [--framestats FILE | --trace FILE] --out FILE.html [--socket PATH] [--deadline SECONDS]"
+        return "report [--package P] [--days N] [--framestats FILE | --trace FILE | --perfetto FILE] --out FILE.html [--socket PATH] [--deadline SECONDS]"
                 + "   an HTML report with charts";
     }
 
@@ -79,6 +81,8 @@ final class ReportCommand implements Command {
                         + " of asking the daemon (- for standard input)")
                 .value("--trace", "FILE", "offline: the frames of an OpenHarmony or Android text trace, as"
                         + " `gfxstats trace --format dumpsys` counts them (--package selects processes)")
+                .value("--perfetto", "FILE", "offline: the FrameTimeline frames of a Perfetto trace, as"
+                        + " `gfxstats timeline perfetto` counts them")
                 .value(DaemonCall.SOCKET_OPTION, "PATH", DaemonCall.SOCKET_HELP)
                 .value(DaemonCall.DEADLINE_OPTION, "SECONDS", DaemonCall.DEADLINE_HELP);
     }
@@ -108,7 +112,24 @@ final class ReportCommand implements Command {
         String source;
         FrameSeries frames = null;
         args.exclusive("--framestats", "--trace");
-        if (args.has("--trace")) {
+        args.exclusive("--perfetto", "--trace");
+        args.exclusive("--perfetto", "--framestats");
+        String cutNote = null;
+        if (args.has("--perfetto")) {
+            args.exclusive("--perfetto", DaemonCall.SOCKET_OPTION);
+            args.exclusive("--perfetto", "--days");
+            args.exclusive("--perfetto", "--package");
+            String file = args.value("--perfetto");
+            PerfettoReport report = new PerfettoReport();
+            PerfettoFrames sink = new PerfettoFrames(report);
+            cutNote = TimelinePerfetto.read(file, in, report, sink, TimelinePerfetto.DEFAULT_MAX_PACKET_MIB << 20,
+                    TimelinePerfetto.DEFAULT_SORT_WINDOW);
+            entries = List.of();
+            frames = sink.series();
+            title = "gfxstats report: " + (file.equals("-") ? "Perfetto trace" : Path.of(file).getFileName());
+            source = "FrameTimeline of the Perfetto trace " + (file.equals("-") ? "on standard input" : file)
+                    + (cutNote == null ? "" : ", read up to a cut:" + cutNote);
+        } else if (args.has("--trace")) {
             args.exclusive("--trace", DaemonCall.SOCKET_OPTION);
             args.exclusive("--trace", "--days");
             String file = args.value("--trace");
@@ -148,6 +169,15 @@ final class ReportCommand implements Command {
                 .withFrameTimeline(timeline, ReportData.oldestKept(entries, days)).withFrames(frames);
         write(target, data);
         // An offline input has no days: its "packages" are the capture's windows or the trace's processes.
+        if (args.has("--perfetto")) {
+            out.println("wrote " + target + ": " + frames.samples().size() + " frames drawn of "
+                    + frames.table().rows().size() + " processes");
+            if (cutNote != null) {
+                err.println("gfxstats report: " + args.value("--perfetto") + ": read up to the cut;" + cutNote);
+                return 1;
+            }
+            return 0;
+        }
         String parts = args.has("--trace") ? " processes" : args.has("--framestats") ? " windows" : null;
         out.println("wrote " + target + ": " + data.total().totalFrames() + " frames, " + (parts != null
                 ? data.apps().size() + parts : data.days().size() + " days, " + data.apps().size() + " packages"));

@@ -15,6 +15,7 @@ import io.gfxstats.trace.ProcessSummary;
 import io.gfxstats.trace.TraceFrames;
 import io.gfxstats.trace.output.FrameInfoMapping;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
@@ -28,15 +29,40 @@ import java.util.List;
  * @param leftOut the frames the view leaves out and why, one sentence
  * @param traceCounts for a trace, {@code gfxstats trace}'s own count per process (all its frames,
  *                    janky by the trace's flag); empty otherwise
+ * @param marks       the marks a sample's cause indexes, with their colours
+ * @param table       for a FrameTimeline input (Perfetto trace, frame log), the numbers its
+ *                    {@code gfxstats timeline} command prints, which the page shows instead of a
+ *                    dump's; null for inputs a dump describes
  */
 public record FrameSeries(List<Sample> samples, String leftOut, double refreshMillis,
-                          List<ProcessSummary> traceCounts) {
+                          List<ProcessSummary> traceCounts, List<Mark> marks, Table table) {
     /** The causes a janky frame is marked with, first match wins; else deadline only. */
     public static final List<JankType> CAUSES = CauseColour.causes();
 
     public FrameSeries {
         samples = List.copyOf(samples);
         traceCounts = List.copyOf(traceCounts);
+        marks = List.copyOf(marks);
+    }
+
+    /** A legend entry of the marks: its name and colour ({@code #rrggbb}). */
+    public record Mark(String name, String hex) {
+    }
+
+    /**
+     * A FrameTimeline input's own numbers, as its command prints them.
+     *
+     * @param summary rows of the page's summary table: name, element id, value (e.g. frames, janky frames)
+     * @param headers the columns of the per-row table
+     * @param rows    one row per process (Perfetto) or kind of frame (frame log)
+     * @param caption what the table counts and how it relates to the chart
+     */
+    public record Table(List<List<String>> summary, List<String> headers, List<List<String>> rows, String caption) {
+        public Table {
+            summary = List.copyOf(summary);
+            headers = List.copyOf(headers);
+            rows = List.copyOf(rows);
+        }
     }
 
     /**
@@ -65,7 +91,7 @@ public record FrameSeries(List<Sample> samples, String leftOut, double refreshMi
         samples.sort(Comparator.comparingLong(Sample::completedNanos));
         return new FrameSeries(samples, inFlight + " rows of frames still in flight when the capture was taken, and "
                 + ignored + " frames with no duration, which Android ignores too.",
-                FramestatsReplay.DEFAULT_REFRESH_INTERVAL_NANOS / 1e6, List.of());
+                FramestatsReplay.DEFAULT_REFRESH_INTERVAL_NANOS / 1e6, List.of(), causeMarks(), null);
     }
 
     /**
@@ -97,7 +123,7 @@ public record FrameSeries(List<Sample> samples, String leftOut, double refreshMi
         return new FrameSeries(samples, (all - rowsTotal) + " of the trace's " + all + " frames that Android would"
                 + " not record (unfinished, empty, or app frames not linked to a rendered frame), and " + ignored
                 + " frames with no duration, which Android ignores too.",
-                (refresh == 0 ? TrackerConfig.NANOS_60HZ : refresh) / 1e6, counts);
+                (refresh == 0 ? TrackerConfig.NANOS_60HZ : refresh) / 1e6, counts, causeMarks(), null);
     }
 
     /** Feeds one frame to the tracker; false when it did not count it. */
@@ -126,8 +152,8 @@ public record FrameSeries(List<Sample> samples, String leftOut, double refreshMi
         return true;
     }
 
-    /** The colours of the marks, in index order: {@link #CAUSES}, then deadline only. */
-    public static List<CauseColour> marks() {
-        return List.of(CauseColour.values());
+    /** The marks of Android's causes, in index order: {@link #CAUSES}, then deadline only. */
+    private static List<Mark> causeMarks() {
+        return Arrays.stream(CauseColour.values()).map(c -> new Mark(c.label(), c.hex())).toList();
     }
 }

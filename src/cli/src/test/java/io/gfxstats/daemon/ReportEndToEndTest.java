@@ -263,6 +263,63 @@ class ReportEndToEndTest {
         Files.copy(png, shots.resolve("trace-report.png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 
+    @Test
+    void shouldReportAPerfettoTraceOfflineWithTimelinePerfettosNumbers() throws Exception {
+        Chromium chromium = Chromium.require(tmp);
+        io.gfxstats.timeline.perfetto.GameFrameTimeline.Trace trace =
+                io.gfxstats.timeline.perfetto.GameFrameTimeline.write();
+        Files.write(tmp.resolve("game.pftrace"), trace.bytes());
+        // Run where the trace is, named as a reader would name it: the page (and its picture) shows that name.
+        reportIn(tmp, "--perfetto", "game.pftrace", "--out", "perfetto.html");
+        Path html = tmp.resolve("perfetto.html");
+
+        Process cli = JavaProcess.builder(Main.class, "timeline", "perfetto", "--json",
+                tmp.resolve("game.pftrace").toString()).start();
+        String jsonText = new String(cli.getInputStream().readAllBytes());
+        assertEquals(0, cli.waitFor());
+        com.google.gson.JsonObject json = com.google.gson.JsonParser.parseString(jsonText).getAsJsonObject();
+
+        Chromium.Page page = checkLayout(chromium, html, tmp, "chart-frames");
+        java.util.Map<String, String> cells = cells(page.dom());
+        for (String[] pair : new String[][] {{"surface-frames", "surfaceFrames"}, {"display-frames", "displayFrames"},
+                {"total-frames", "totalFrames"}, {"missed-app-frames", "missedAppFrames"},
+                {"dropped-frames", "droppedFrames"}}) {
+            assertEquals(json.get(pair[1]).getAsString(), cells.get(pair[0]), pair[1]);
+        }
+        com.google.gson.JsonArray processes = json.getAsJsonArray("processes");
+        assertEquals(2, processes.size(), jsonText);
+        String[] names = {"process", "pid", "totalFrames", "jankyFrames", "missedAppFrames", "missedSfFrames",
+                "droppedFrames"};
+        for (int i = 0; i < processes.size(); i++) {
+            com.google.gson.JsonObject p = processes.get(i).getAsJsonObject();
+            for (int c = 0; c < names.length; c++) {
+                assertEquals(p.get(names[c]).getAsString(), cells.get("tl" + i + "-" + c), names[c] + " of " + i);
+            }
+            String[] pct = {"p50Ms", "p90Ms", "p99Ms"};
+            for (int c = 0; c < pct.length; c++) {
+                double cli99 = p.getAsJsonObject("frameDuration").get(pct[c]).getAsDouble();
+                assertEquals(String.format(java.util.Locale.ROOT, "%.3f", cli99), cells.get("tl" + i + "-" + (7 + c)),
+                        pct[c]);
+            }
+        }
+        assertFalse(page.dom().contains("id=\"chart-cpu\""), "no dump histogram for a FrameTimeline input");
+        // Every app frame drawn, the janky ones marked once each; SurfaceFlinger's display frames only counted.
+        com.google.gson.JsonObject f = framesOf(page.dom());
+        long actual = json.get("surfaceFrames").getAsLong();
+        assertEquals(io.gfxstats.timeline.perfetto.GameFrameTimeline.FRAMES, actual);
+        assertEquals(actual, f.getAsJsonArray("ms").size());
+        assertEquals(trace.jankySurfaces(), marked(f), "app frames with a jank type marked");
+        assertEquals(16.667, f.get("refreshMs").getAsDouble(), 0.001, "60 Hz vsyncs");
+        assertTrue(page.dom().contains("Left out: 0 of the trace's 600 closed actual SurfaceFrames, 0 SurfaceFrames never"
+                + " closed by a FrameEnd, and SurfaceFlinger's 600 display frames"), "says what it leaves out");
+        assertTrue(page.dom().contains("FrameTimeline of the Perfetto trace game.pftrace"), "the name as given");
+        Path png = tmp.resolve("perfetto.png");
+        chromium.screenshot(html, png, 1000, 1500);
+        Path shots = Path.of("target", "report-screenshots");
+        Files.createDirectories(shots);
+        Files.copy(png, shots.resolve("perfetto-report.png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
     /** The page's frames-over-time data. */
     private static com.google.gson.JsonObject framesOf(String dom) {
         String frames = field(field(dom, "id=\"report-data\">(.*?)</script>"), "\"frames\":(\\{.*\\})\\}$");
@@ -344,6 +401,17 @@ class ReportEndToEndTest {
         argv[0] = "report";
         System.arraycopy(args, 0, argv, 1, args.length);
         Process report = JavaProcess.builder(Main.class, argv).redirectErrorStream(true).start();
+        String said = new String(report.getInputStream().readAllBytes());
+        assertTrue(report.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, report.exitValue(), said);
+    }
+
+    /** Runs {@code gfxstats report ARGS} in {@code dir}, so relative names stay as given; it must succeed. */
+    private static void reportIn(Path dir, String... args) throws Exception {
+        String[] argv = new String[args.length + 1];
+        argv[0] = "report";
+        System.arraycopy(args, 0, argv, 1, args.length);
+        Process report = JavaProcess.builder(Main.class, argv).directory(dir.toFile()).redirectErrorStream(true).start();
         String said = new String(report.getInputStream().readAllBytes());
         assertTrue(report.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, report.exitValue(), said);
