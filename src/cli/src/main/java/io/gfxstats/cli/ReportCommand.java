@@ -12,6 +12,7 @@ import io.gfxstats.proto.GraphicsStatsServiceDumpProto;
 import io.gfxstats.report.FrameSeries;
 import io.gfxstats.report.FrameTimelineBlocks;
 import io.gfxstats.report.HtmlReport;
+import io.gfxstats.report.FrameLogFrames;
 import io.gfxstats.report.PerfettoFrames;
 import io.gfxstats.report.ReportData;
 import io.gfxstats.rpc.GfxStatsClient;
@@ -20,6 +21,9 @@ import io.gfxstats.rpc.v1.DumpRequest;
 import io.gfxstats.rpc.v1.SceneEntry;
 import io.gfxstats.rpc.v1.ScenesRequest;
 import io.gfxstats.stats.ProfileData;
+import io.gfxstats.timeline.Thresholds;
+import io.gfxstats.timeline.log.FrameLogClassifier;
+import io.gfxstats.timeline.log.FrameLogException;
 import io.gfxstats.timeline.perfetto.PerfettoReport;
 import io.gfxstats.trace.TraceFrames;
 import io.gfxstats.trace.output.FrameInfoMapping;
@@ -28,6 +32,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -63,7 +70,7 @@ final class ReportCommand implements Command {
 
     @Override
     public String synopsis() {
-        return "report [--package P] [--days N] [--framestats FILE | --trace FILE | --perfetto FILE] --out FILE.html [--socket PATH] [--deadline SECONDS]"
+        return "report [--package P] [--days N] [--framestats FILE | --trace FILE | --perfetto FILE | --timeline-log FILE] --out FILE.html [--socket PATH] [--deadline SECONDS]"
                 + "   an HTML report with charts";
     }
 
@@ -83,6 +90,8 @@ final class ReportCommand implements Command {
                         + " `gfxstats trace --format dumpsys` counts them (--package selects processes)")
                 .value("--perfetto", "FILE", "offline: the FrameTimeline frames of a Perfetto trace, as"
                         + " `gfxstats timeline perfetto` counts them")
+                .value("--timeline-log", "FILE", "offline: the display frames of a frame log (JSON Lines), as"
+                        + " `gfxstats timeline classify` classifies them with its default thresholds")
                 .value(DaemonCall.SOCKET_OPTION, "PATH", DaemonCall.SOCKET_HELP)
                 .value(DaemonCall.DEADLINE_OPTION, "SECONDS", DaemonCall.DEADLINE_HELP);
     }
@@ -114,8 +123,19 @@ final class ReportCommand implements Command {
         args.exclusive("--framestats", "--trace");
         args.exclusive("--perfetto", "--trace");
         args.exclusive("--perfetto", "--framestats");
+        for (String other : List.of("--framestats", "--trace", "--perfetto", DaemonCall.SOCKET_OPTION, "--days",
+                "--package")) {
+            args.exclusive("--timeline-log", other);
+        }
         String cutNote = null;
-        if (args.has("--perfetto")) {
+        if (args.has("--timeline-log")) {
+            String file = args.value("--timeline-log");
+            entries = List.of();
+            frames = frameLog(file, in);
+            title = "gfxstats report: " + (file.equals("-") ? "frame log" : Path.of(file).getFileName());
+            source = "display frames of the frame log " + (file.equals("-") ? "on standard input" : file)
+                    + ", classified as `gfxstats timeline classify` does (Android 16, default thresholds)";
+        } else if (args.has("--perfetto")) {
             args.exclusive("--perfetto", DaemonCall.SOCKET_OPTION);
             args.exclusive("--perfetto", "--days");
             args.exclusive("--perfetto", "--package");
@@ -169,6 +189,10 @@ final class ReportCommand implements Command {
                 .withFrameTimeline(timeline, ReportData.oldestKept(entries, days)).withFrames(frames);
         write(target, data);
         // An offline input has no days: its "packages" are the capture's windows or the trace's processes.
+        if (args.has("--timeline-log")) {
+            out.println("wrote " + target + ": " + frames.samples().size() + " frames drawn");
+            return 0;
+        }
         if (args.has("--perfetto")) {
             out.println("wrote " + target + ": " + frames.samples().size() + " frames drawn of "
                     + frames.table().rows().size() + " processes");
@@ -256,6 +280,26 @@ final class ReportCommand implements Command {
             argv.add(pkg);
         }
         return TraceCommand.selectedFrames(TraceOptions.parse(argv.toArray(String[]::new)).orElseThrow(), in, err);
+    }
+
+    /** A frame log through {@code timeline classify}'s classifier, its answers seen by the chart. */
+    private static FrameSeries frameLog(String file, InputStream in) throws UsageException {
+        String name = file.equals("-") ? "stdin" : file;
+        FrameLogFrames sink = new FrameLogFrames();
+        try (Reader reader = TimelineCommand.open(file, in)) {
+            long n = new FrameLogClassifier(Thresholds.ANDROID_16_LEGACY, false).classify(reader, Writer.nullWriter(), sink);
+            if (n == 0) {
+                throw new UsageException(name + ": no frames (the input is empty or blank; a frame log has one JSON"
+                        + " object per line, see docs/frametimeline.md)");
+            }
+        } catch (FrameLogException e) {
+            throw new UsageException(name + " " + e.getMessage(), e);
+        } catch (CharacterCodingException e) {
+            throw new UsageException("cannot read " + name + ": not UTF-8 text");
+        } catch (IOException e) {
+            throw new UsageException("cannot read " + name + ": " + e.getMessage(), e);
+        }
+        return sink.series();
     }
 
     private static List<GraphicsStatsProto> traceEntries(List<TraceFrames.ProcessFrames> frames) {

@@ -56,8 +56,10 @@ public record FrameSeries(List<Sample> samples, String leftOut, double refreshMi
      * @param headers the columns of the per-row table
      * @param rows    one row per process (Perfetto) or kind of frame (frame log)
      * @param caption what the table counts and how it relates to the chart
+     * @param points  where the chart puts a frame and what its height is, one phrase
      */
-    public record Table(List<List<String>> summary, List<String> headers, List<List<String>> rows, String caption) {
+    public record Table(List<List<String>> summary, List<String> headers, List<List<String>> rows, String caption,
+                        String points) {
         public Table {
             summary = List.copyOf(summary);
             headers = List.copyOf(headers);

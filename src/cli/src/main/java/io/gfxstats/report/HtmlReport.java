@@ -178,8 +178,8 @@ public final class HtmlReport {
             row(h, r.get(0), r.get(1), r.get(2));
         }
         h.append("</table></section>\n");
-        chart(h, "chart-frames", "Each frame over time", "Each frame (" + f.samples().size() + " drawn) at the"
-                + " time it ended, its duration; janky frames marked by their FrameTimeline jank type, one colour per"
+        chart(h, "chart-frames", "Each frame over time", "Each frame (" + f.samples().size() + " drawn) "
+                + t.points() + "; janky frames marked by their FrameTimeline jank type, one colour per"
                 + " type; dashed: the refresh interval (" + String.format(Locale.ROOT, "%.1f", f.refreshMillis())
                 + " ms). Drag to zoom, double-click to see every frame. Left out: " + f.leftOut());
         h.append("<section><h2>Counted by `gfxstats timeline`</h2><p class=\"caption\">").append(esc(t.caption()))

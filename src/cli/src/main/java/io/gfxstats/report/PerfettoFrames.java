@@ -8,7 +8,6 @@ import io.gfxstats.timeline.perfetto.ProcessMetric;
 import io.gfxstats.timeline.perfetto.SliceSink;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -28,10 +27,7 @@ public final class PerfettoFrames implements SliceSink {
     private static final int GAPS = 4096;
 
     private final PerfettoReport report;
-    private final int maxPoints;
-    private final List<FrameSeries.Sample> samples = new ArrayList<>();
-    private long stride = 1;
-    private long actual;
+    private final BoundedSamples samples;
     private long open;
     private long displays;
     private final long[] gaps = new long[GAPS];
@@ -44,7 +40,7 @@ public final class PerfettoFrames implements SliceSink {
 
     PerfettoFrames(PerfettoReport report, int maxPoints) {
         this.report = report;
-        this.maxPoints = maxPoints;
+        this.samples = new BoundedSamples(maxPoints);
     }
 
     @Override
@@ -74,40 +70,31 @@ public final class PerfettoFrames implements SliceSink {
             open++;
             return;
         }
-        long index = actual++;
-        if (index % stride != 0) {
+        if (!samples.wants()) {
             return;
         }
         int jank = s.jankType() == FrameSlice.ABSENT ? 0 : JankType.fromProto(s.jankType());
         TimelineJankColour mark = TimelineJankColour.of(jank < 0 ? JankType.UNKNOWN : jank);
         samples.add(new FrameSeries.Sample(s.end(), s.dur() / 1e6, mark == null ? -1 : mark.ordinal()));
-        if (samples.size() >= maxPoints) {
-            // Every second point kept (the ones at multiples of the doubled stride).
-            List<FrameSeries.Sample> kept = new ArrayList<>(samples.size() / 2 + 1);
-            for (int i = 0; i < samples.size(); i += 2) {
-                kept.add(samples.get(i));
-            }
-            samples.clear();
-            samples.addAll(kept);
-            stride *= 2;
-        }
     }
 
     /** The chart and table of the trace; call after {@link PerfettoReport#finish}. */
     public FrameSeries series() {
-        List<FrameSeries.Sample> sorted = new ArrayList<>(samples);
-        sorted.sort(Comparator.comparingLong(FrameSeries.Sample::completedNanos));
+        List<FrameSeries.Sample> sorted = samples.sorted();
         long refresh = 0;
         if (gapCount > 0) {
             long[] g = Arrays.copyOf(gaps, gapCount);
             Arrays.sort(g);
             refresh = g[gapCount / 2];
         }
-        String leftOut = (actual - sorted.size()) + " of the trace's " + actual + " closed actual SurfaceFrames"
-                + (stride > 1 ? " (the chart keeps at most " + maxPoints + " points: every " + stride
-                        + "th frame of the trace)" : "") + ", " + open + " SurfaceFrames never closed by a FrameEnd,"
-                + " and SurfaceFlinger's " + displays + " display frames (counted in the table, under its process).";
-        // Only the jank types that occur get a legend entry; the samples' indices follow.
+        String leftOut = samples.leftOut("closed actual SurfaceFrames") + ", " + open
+                + " SurfaceFrames never closed by a FrameEnd, and SurfaceFlinger's " + displays + " display frames (counted in the table, under its process).";
+        return withMarks(sorted, leftOut, (refresh == 0 ? 1e9 / 60 : refresh) / 1e6, table());
+    }
+
+    /** The series with a legend entry for each jank type that occurs; the samples' indices follow. */
+    static FrameSeries withMarks(List<FrameSeries.Sample> sorted, String leftOut, double refreshMillis,
+            FrameSeries.Table table) {
         TimelineJankColour[] all = TimelineJankColour.values();
         int[] index = new int[all.length];
         Arrays.fill(index, -1);
@@ -125,7 +112,7 @@ public final class PerfettoFrames implements SliceSink {
         }
         List<FrameSeries.Sample> shown = sorted.stream().map(x -> x.cause() < 0 ? x
                 : new FrameSeries.Sample(x.completedNanos(), x.millis(), index[x.cause()])).toList();
-        return new FrameSeries(shown, leftOut, (refresh == 0 ? 1e9 / 60 : refresh) / 1e6, List.of(), marks, table());
+        return new FrameSeries(shown, leftOut, refreshMillis, List.of(), marks, table);
     }
 
     /** The numbers of {@code timeline perfetto --json}: the metric's totals and per process counts. */
@@ -153,6 +140,6 @@ public final class PerfettoFrames implements SliceSink {
                 + " SurfaceFlinger, dropped, and the 50th, 90th and 99th percentile frame durations in ms (`--json`:"
                 + " totalFrames, jankyFrames, missedAppFrames, missedSfFrames, droppedFrames, frameDuration). It counts"
                 + " distinct frame tokens per process, so a frame drawn on two layers is one frame here and two points"
-                + " in the chart.");
+                + " in the chart.", "at the time it ended, its duration (an app's actual SurfaceFrame)");
     }
 }

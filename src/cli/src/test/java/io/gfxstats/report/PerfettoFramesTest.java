@@ -24,8 +24,8 @@ class PerfettoFramesTest {
 
         // 600 frames through a 100-point cap: the stride doubles to 8, every 8th frame is kept (75).
         assertEquals(75, series.samples().size());
-        assertTrue(series.leftOut().startsWith("525 of the trace's 600 closed actual SurfaceFrames (the chart keeps"
-                + " at most 100 points: every 8th frame of the trace)"), series.leftOut());
+        assertTrue(series.leftOut().startsWith("525 of the input's 600 closed actual SurfaceFrames (the chart keeps"
+                + " at most 100 points: every 8th frame)"), series.leftOut());
         for (int i = 1; i < series.samples().size(); i++) {
             long gap = series.samples().get(i).completedNanos() - series.samples().get(i - 1).completedNanos();
             assertTrue(gap > 0 && gap < 20 * 16_666_667L, "evenly spread over the trace: " + gap);
