@@ -64,9 +64,8 @@ static void interval_changed(struct gfx_matrix *m, int64_t interval) {
     m->interval = interval;
     float hz = interval > 0 ? NANOS_PER_SECOND_F / (float)interval : DEFAULT_REFRESH_HZ_F;
     m->interval_ns = NANOS_PER_SECOND_F / hz;
-    double milli = (double)hz * 1000.0; /* Math.round(double) of a positive value */
-    int64_t t = (int64_t)milli;
-    m->refresh_millihz = milli - (double)t >= 0.5 ? t + 1 : t;
+    /* Truncated like the Java client: Matrix prints (int) of the mean rate, so 119.99999 Hz stays 119. */
+    m->refresh_millihz = (int64_t)((double)hz * 1000.0);
     m->on_time_cost = f2l(m->interval_ns > 0.0f ? m->interval_ns : 0.0f);
     m->on_time_max = gfx_largest_at_most(m->interval_ns);
 }

@@ -49,7 +49,7 @@ _Static_assert(sizeof(struct gfx_scene_rec) == GFX_SCENE_STRIPE_BYTES, "scene re
 struct gfx_matrix {
     int64_t interval;        /* INT64_MIN: none yet */
     float interval_ns;       /* I = 1e9 / r, in float */
-    int64_t refresh_millihz; /* round(r x 1000) */
+    int64_t refresh_millihz; /* (int64_t)(r x 1000), truncated */
     int64_t on_time_max;     /* largest T with (float) T <= I */
     int64_t on_time_cost;    /* (long) max(0, I) */
 };

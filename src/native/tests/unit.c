@@ -251,6 +251,16 @@ static void test_scenes(void) {
           && rec.c[GFX_SCENE_LEVEL_SUM_BASE] == 2, "50 ms frame: level BEST with 2 dropped");
     CHECK(rec.w[GFX_SCENE_REFRESH] == 60000 && rec.w[GFX_SCENE_STAGE_BASE + GFX_SCENE_TOTAL_STAGE] == 50000000
           && rec.w[GFX_SCENE_COST] == 50000000, "50 ms frame: refresh, total, cost");
+    /* 1e9 / 8,333,334 ns = 119.99999 Hz: truncated to 119999 milli-Hz, so the mean prints 119 as Matrix's. */
+    {
+        struct gfx_matrix m120;
+        gfx_matrix_init(&m120);
+        static struct gfx_scene_rec r120;
+        memset(&r120, 0, sizeof r120);
+        gfx_matrix_count_counted(&m120, 5000000, 8333334, r120.c, r120.w);
+        CHECK(r120.w[GFX_SCENE_REFRESH] == 119999, "8,333,334 ns interval: 119999 milli-Hz, got %lld",
+              (long long)r120.w[GFX_SCENE_REFRESH]);
+    }
     gfx_matrix_count_counted(&m, 1000000000, 16666667, rec.c, rec.w);
     CHECK(rec.c[GFX_SCENE_LEVEL_COUNT_BASE + 4] == 1 && rec.c[GFX_SCENE_LEVEL_SUM_BASE + 4] == 59, "1 s frame: FROZEN, 59");
     gfx_matrix_count_counted(&m, 1000000, 16666667, rec.c, rec.w);

@@ -27,7 +27,7 @@ import java.util.List;
  * fails in a second, not after pulling a thousand daemons), then hands the work to
  * {@link Collector} and writes its files with {@link CollectOutput}.
  */
-final class CollectCommand implements Command {
+final class CollectCommand extends OptionsCommand {
     /** No target could be pulled (usage errors stay {@link Command#EXIT_ERROR}). */
     static final int EXIT_ALL_FAILED = 3;
     static final int DEFAULT_CONCURRENCY = 16;
@@ -44,11 +44,7 @@ final class CollectCommand implements Command {
     }
 
     @Override
-    public List<Args> optionSpecs() {
-        return List.of(spec());
-    }
-
-    private static Args spec() {
+    Args options() {
         return new Args("collect")
                 .value("--targets", "FILE|LIST", "targets file (one host:port or unix:/path per line, # comments;"
                         + " - for stdin) or a comma-separated list")
@@ -65,16 +61,14 @@ final class CollectCommand implements Command {
     }
 
     @Override
-    public int run(String[] argv, InputStream in, PrintStream out, PrintStream err) throws UsageException {
-        Args spec = spec();
-        Args.Parsed args = spec.parse(argv);
-        if (args.help()) {
-            out.print(spec.help(synopsis(),
-                    "Pulls one UTC day from many daemons and merges it per (uid, package, version, day).\n"
+    String about() {
+        return "Pulls one UTC day from many daemons and merges it per (uid, package, version, day).\n"
                     + "Exit status: 0 if at least one target was pulled, " + EXIT_ALL_FAILED + " if none was, "
-                    + EXIT_ERROR + " for usage errors."));
-            return 0;
-        }
+                    + EXIT_ERROR + " for usage errors.";
+    }
+
+    @Override
+    int execute(Args.Parsed args, InputStream in, PrintStream out, PrintStream err) throws UsageException {
         List<Target> targets = targets(args.required("--targets"), in);
         Path outDir = Path.of(args.required("--out"));
         int concurrency = args.intValue("--concurrency", DEFAULT_CONCURRENCY, 1, 1024);

@@ -11,7 +11,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -20,7 +19,7 @@ import java.util.Map;
  * Goes through {@link UnixDumpClient}, not a grpc-java channel: people type this command, and the
  * small client starts several times faster (docs/benchmarks.md, "CLI start-up").
  */
-final class DumpCommand implements Command {
+final class DumpCommand extends OptionsCommand {
     /** Exit code when the reader of stdout went away (128 + SIGPIPE, as a shell tool killed by it). */
     static final int EXIT_BROKEN_PIPE = 141;
     /**
@@ -52,11 +51,7 @@ final class DumpCommand implements Command {
     }
 
     @Override
-    public List<Args> optionSpecs() {
-        return List.of(spec());
-    }
-
-    private static Args spec() {
+    Args options() {
         return new Args("dump")
                 .value(DaemonCall.SOCKET_OPTION, "PATH", DaemonCall.SOCKET_HELP)
                 .flag("--proto", "write the binary GraphicsStatsServiceDumpProto instead of text")
@@ -69,13 +64,12 @@ final class DumpCommand implements Command {
     }
 
     @Override
-    public int run(String[] argv, InputStream in, PrintStream out, PrintStream err) throws UsageException {
-        Args spec = spec();
-        Args.Parsed args = spec.parse(argv);
-        if (args.help()) {
-            out.print(spec.help(synopsis(), "Prints what `adb shell dumpsys graphicsstats` would print, byte for byte."));
-            return 0;
-        }
+    String about() {
+        return "Prints what `adb shell dumpsys graphicsstats` would print, byte for byte.";
+    }
+
+    @Override
+    int execute(Args.Parsed args, InputStream in, PrintStream out, PrintStream err) throws UsageException {
         args.exclusive("--proto", "--format");
         args.exclusive("--frametimeline", "--proto");
         args.exclusive("--frametimeline", "--format");

@@ -13,6 +13,7 @@ import io.gfxstats.framestats.FramestatsReplay;
 import io.gfxstats.matrix.MatrixDevice;
 import io.gfxstats.matrix.MatrixFormat;
 import io.gfxstats.matrix.MatrixLevels;
+import io.gfxstats.matrix.MatrixReport;
 import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.stats.ProfileData;
 import java.io.IOException;
@@ -32,7 +33,7 @@ import java.util.stream.Stream;
  * the device printed for the window, where the dump holds all of the window's frames.
  * {@code --matrix} prints Tencent Matrix {@code Trace_FPS} reports instead, one JSON line per window.
  */
-final class FramestatsCommand implements Command {
+final class FramestatsCommand extends OptionsCommand {
     static final String NAME = "framestats";
     /** Exit code of {@code --check} when a replay differs from what the device printed. */
     static final int EXIT_MISMATCH = 1;
@@ -59,15 +60,11 @@ final class FramestatsCommand implements Command {
     public String synopsis() {
         return "framestats [--proto|--check|--matrix] [--refresh-interval NS] [--format " + DumpFormat.names()
                 + "|matrix-2.1|matrix-2.0]"
-                + " [--levels N,M,H,F] [--issue-lines] [--time MS] FILE|-   replay 'dumpsys gfxinfo <pkg> framestats' output";
+                + " [--slices matrix|window] [--levels N,M,H,F] [--issue-lines] [--time MS] FILE|-   replay 'dumpsys gfxinfo <pkg> framestats' output";
     }
 
     @Override
-    public List<Args> optionSpecs() {
-        return List.of(spec());
-    }
-
-    private static Args spec() {
+    Args options() {
         return new Args(NAME)
                 .positional("FILE|-")
                 .flag("--proto", "write one GraphicsStatsServiceDumpProto instead of text")
@@ -79,9 +76,13 @@ final class FramestatsCommand implements Command {
                 .value("--format", "F", "text layout of an Android release (" + DumpFormat.names()
                         + "; default android14, android9 for 16-column input); with --matrix: matrix-2.1 (default)"
                         + " or matrix-2.0, the keys, key order and arithmetic of that Matrix version")
-                .flag("--matrix", "print Tencent Matrix Trace_FPS reports, one JSON line per window with more than"
-                        + " 20 frames (scene = the window name; each row's refresh rate is 1e9 / its FrameInterval);"
-                        + " windows not reported are named on stderr")
+                .flag("--matrix", "print Tencent Matrix Trace_FPS reports, one JSON line per report the Matrix version"
+                        + " would print (scene = the window name; each row's refresh rate is 1e9 / its FrameInterval);"
+                        + " frames left unreported are counted on stderr")
+                .value("--slices", "S", "with --matrix: matrix (default) cuts each window's frames as the Matrix"
+                        + " version does (2.1: every 10 s of FrameCompleted time, reported with more than 20 frames;"
+                        + " 2.0: each 10,000 ms of summed frame cost, the rest never reported); window: one report"
+                        + " per window with more than 20 frames")
                 .value("--levels", "N,M,H,F", "with --matrix: lower bounds of the NORMAL, MIDDLE, HIGH, FROZEN levels"
                         + " (default " + MatrixLevels.DEFAULT + ")")
                 .flag("--issue-lines", "with --matrix: wrap each report as Matrix logs it:"
@@ -90,13 +91,12 @@ final class FramestatsCommand implements Command {
     }
 
     @Override
-    public int run(String[] argv, InputStream in, PrintStream out, PrintStream err) throws Exception {
-        Args spec = spec();
-        Args.Parsed args = spec.parse(argv);
-        if (args.help()) {
-            out.print(spec.help(synopsis(), "FILE|- is gfxinfo framestats output or a bare framestats CSV; - reads stdin."));
-            return 0;
-        }
+    String about() {
+        return "FILE|- is gfxinfo framestats output or a bare framestats CSV; - reads stdin.";
+    }
+
+    @Override
+    int execute(Args.Parsed args, InputStream in, PrintStream out, PrintStream err) throws Exception {
         if (Stream.of("--proto", "--check", "--matrix").filter(args::has).count() > 1) {
             throw new UsageException("--proto, --check and --matrix exclude each other");
         }
@@ -110,6 +110,14 @@ final class FramestatsCommand implements Command {
         if (args.has("--levels")) {
             try {
                 levels = MatrixLevels.parse(args.value("--levels"));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+        }
+        FramestatsMatrix.Slicing slicing = FramestatsMatrix.Slicing.MATRIX;
+        if (args.has("--slices")) {
+            try {
+                slicing = FramestatsMatrix.Slicing.parse(args.value("--slices"));
             } catch (IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());
             }
@@ -152,14 +160,15 @@ final class FramestatsCommand implements Command {
                     throw new UsageException(e.getMessage());
                 }
             }
-            if (issueLines || time != null || levels != MatrixLevels.DEFAULT) {
-                throw new UsageException("--levels, --issue-lines and --time apply to --matrix only");
+            if (issueLines || time != null || levels != MatrixLevels.DEFAULT || args.has("--slices")) {
+                throw new UsageException("--slices, --levels, --issue-lines and --time apply to --matrix only");
             }
         }
 
         List<FramestatsBlock> blocks = FramestatsInput.read(input, in);
         if (mode == Mode.MATRIX) {
-            FramestatsMatrix matrix = new FramestatsMatrix(matrixFormat, levels, MatrixDevice.UNKNOWN, refresh);
+            FramestatsMatrix matrix = new FramestatsMatrix(matrixFormat, levels, MatrixDevice.UNKNOWN, refresh,
+                    slicing);
             return writeMatrix(blocks, matrix, matrixFormat, issueLines, time != null ? time : clock.getAsLong(),
                     out, err);
         }
@@ -175,12 +184,14 @@ final class FramestatsCommand implements Command {
             boolean issueLines, long time, PrintStream out, PrintStream err) {
         for (FramestatsBlock block : blocks) {
             FramestatsMatrix.BlockResult result = matrix.report(block, time);
-            if (result.report().isPresent()) {
-                out.println(issueLines ? format.issueLine(result.report().get()) : format.json(result.report().get()));
-            } else {
-                err.println("not reported: " + block.name() + " (line " + block.headerLine() + "): " + result.frames()
-                        + " frames" + (result.refused() > 0 ? " (" + result.refused() + " outliers left out)" : "")
-                        + ", Matrix reports only more than 20");
+            for (MatrixReport report : result.reports()) {
+                out.println(issueLines ? format.issueLine(report) : format.json(report));
+            }
+            if (result.unreported() > 0 || result.reports().isEmpty()) {
+                err.println("not reported: " + block.name() + " (line " + block.headerLine() + "): "
+                        + result.unreported() + " of " + result.frames() + " frames"
+                        + (result.refused() > 0 ? " (" + result.refused() + " outliers left out)" : "")
+                        + ", " + matrix.unreportedReason());
             }
         }
         return 0;

@@ -2,6 +2,7 @@ package io.gfxstats.cli;
 
 import io.gfxstats.args.Args;
 import io.gfxstats.args.UsageException;
+import io.gfxstats.live.LiveScene;
 import io.gfxstats.live.LiveSnapshot;
 import io.gfxstats.live.MatrixReportSlicer;
 import io.gfxstats.live.SceneFeed;
@@ -9,6 +10,7 @@ import io.gfxstats.matrix.MatrixDevice;
 import io.gfxstats.matrix.MatrixFormat;
 import io.gfxstats.matrix.MatrixReport;
 import io.gfxstats.matrix.MatrixRule;
+import io.gfxstats.text.TerminalText;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -23,7 +25,7 @@ import java.util.function.LongSupplier;
  * emitted only with more than 20 frames. Runs until interrupted (open slices are then reported),
  * {@code --duration} or {@code --count}.
  */
-final class MatrixReportCommand implements Command {
+final class MatrixReportCommand extends OptionsCommand {
     static final Duration DEFAULT_INTERVAL = Duration.ofMillis(500);
 
     private final Map<String, String> env;
@@ -48,15 +50,11 @@ final class MatrixReportCommand implements Command {
     @Override
     public String synopsis() {
         return "matrix-report [--socket PATH] [--package P] [--slice S] [--format matrix-2.1|matrix-2.0] "
-                + "[--min-drop-level L] [--max-fps F] [--duration S] [--count N] [--interval SECONDS] [--issue-lines]   live Matrix Trace_FPS reports";
+                + "[--min-drop-level L] [--max-fps F] [--duration S] [--count N] [--interval SECONDS] [--issue-lines] [--progress]   live Matrix Trace_FPS reports";
     }
 
     @Override
-    public List<Args> optionSpecs() {
-        return List.of(spec());
-    }
-
-    private static Args spec() {
+    Args options() {
         return new Args("matrix-report")
                 .value(DaemonCall.SOCKET_OPTION, "PATH", DaemonCall.SOCKET_HELP)
                 .value("--package", "NAME", "only this package")
@@ -68,21 +66,21 @@ final class MatrixReportCommand implements Command {
                         + "(NORMAL, MIDDLE, HIGH, FROZEN)")
                 .value("--max-fps", "F", "only slices whose fps is at most F")
                 .value("--duration", "SECONDS", "stop after this long, reporting the open slices")
-                .value("--count", "N", "stop after N reports");
+                .value("--count", "N", "stop after N reports")
+                .flag("--progress", "after each read, a line on stderr with the frames each open slice holds");
     }
 
     @Override
-    public int run(String[] argv, InputStream in, PrintStream out, PrintStream err) throws Exception {
-        Args spec = spec();
-        Args.Parsed args = spec.parse(argv);
-        if (args.help()) {
-            out.print(spec.help(synopsis(), """
+    String about() {
+        return """
                     Each (package, scene) has slices of its own (Matrix 2.1 has one slice for all scenes, named
                     after its last frame's scene). A slice opens with the scene's first frame, closes after the
                     slice length of wall time; those of 20 frames or fewer are not reported, as in Matrix.
-                    machine/mem/mem_free describe this machine (/proc/meminfo); cpu_app is 0."""));
-            return 0;
-        }
+                    machine/mem/mem_free describe this machine (/proc/meminfo); cpu_app is 0.""";
+    }
+
+    @Override
+    int execute(Args.Parsed args, InputStream in, PrintStream out, PrintStream err) throws Exception {
         Duration slice = args.seconds("--slice", Duration.ofSeconds(10), 24 * 3600);
         Duration interval = args.seconds("--interval", DEFAULT_INTERVAL, 3600);
         if (interval.compareTo(TopCommand.MIN_INTERVAL) < 0) {
@@ -103,6 +101,7 @@ final class MatrixReportCommand implements Command {
         Duration duration = args.has("--duration") ? args.seconds("--duration", null, 366 * 24 * 3600.0) : null;
         int count = args.intValue("--count", Integer.MAX_VALUE, 1, Integer.MAX_VALUE);
         boolean issueLines = args.has("--issue-lines");
+        boolean progress = args.has("--progress");
         MatrixDevice device = MatrixDevice.ofThisMachine(0);
         MatrixReportSlicer slicer = new MatrixReportSlicer(slice.toNanos(), () -> device);
 
@@ -132,6 +131,10 @@ final class MatrixReportCommand implements Command {
                 synchronized (lock) {
                     printed[0] += print(slicer.accept(stamped), format, issueLines, minLevel, maxFps,
                             count - printed[0], out);
+                    if (progress) {
+                        err.println(progressLine(slicer.openFrames()));
+                        err.flush();
+                    }
                 }
                 if (duration != null && System.nanoTime() - start >= duration.toNanos()) {
                     break;
@@ -165,6 +168,21 @@ final class MatrixReportCommand implements Command {
         }
         out.flush();
         return printed;
+    }
+
+    /** One line: "open slices: pkg/scene 57 frames, ..." or "open slices: none". */
+    static String progressLine(Map<LiveScene.Key, Long> open) {
+        StringBuilder line = new StringBuilder("open slices: ");
+        if (open.isEmpty()) {
+            return line.append("none").toString();
+        }
+        String sep = "";
+        for (Map.Entry<LiveScene.Key, Long> e : open.entrySet()) {
+            line.append(sep).append(TerminalText.escape(e.getKey().packageName())).append('/')
+                    .append(TerminalText.escape(e.getKey().scene())).append(' ').append(e.getValue()).append(" frames");
+            sep = ", ";
+        }
+        return line.toString();
     }
 
     private static int worst(MatrixReport r) {

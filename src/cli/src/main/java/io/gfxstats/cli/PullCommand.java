@@ -9,7 +9,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -17,7 +16,7 @@ import java.util.Map;
  * table for people, the GraphicsStatsServiceDumpProto for tools ({@code --proto}) or the whole
  * answer in protobuf's canonical JSON ({@code --json}).
  */
-final class PullCommand implements Command {
+final class PullCommand extends OptionsCommand {
     private final Map<String, String> env;
 
     PullCommand() {
@@ -39,11 +38,7 @@ final class PullCommand implements Command {
     }
 
     @Override
-    public List<Args> optionSpecs() {
-        return List.of(spec());
-    }
-
-    private static Args spec() {
+    Args options() {
         return new Args("pull")
                 .value(DaemonCall.SOCKET_OPTION, "PATH", DaemonCall.SOCKET_HELP)
                 .flag("--last-full-day", "pull yesterday (UTC) instead of today")
@@ -53,14 +48,12 @@ final class PullCommand implements Command {
     }
 
     @Override
-    public int run(String[] argv, InputStream in, PrintStream out, PrintStream err) throws UsageException {
-        Args spec = spec();
-        Args.Parsed args = spec.parse(argv);
-        if (args.help()) {
-            out.print(spec.help(synopsis(),
-                    "One UTC day of statistics, merged per (uid, package, version), live data included."));
-            return 0;
-        }
+    String about() {
+        return "One UTC day of statistics, merged per (uid, package, version), live data included.";
+    }
+
+    @Override
+    int execute(Args.Parsed args, InputStream in, PrintStream out, PrintStream err) throws UsageException {
         args.exclusive("--proto", "--json");
         PullRequest request = PullRequest.newBuilder().setLastFullDay(args.has("--last-full-day")).build();
 

@@ -16,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -27,7 +26,7 @@ import java.util.function.Supplier;
  * daemon like an app and records each frame as its line arrives on standard input, a file or a
  * FIFO; the frames reach the daemon through the mapped buffer, nothing is flushed per line.
  */
-final class RecordCommand implements Command {
+final class RecordCommand extends OptionsCommand {
     static final Duration DEFAULT_ATTACH_TIMEOUT = Duration.ofSeconds(30);
     /** Exit status when some lines were malformed (the others were recorded). */
     static final int EXIT_MALFORMED = 1;
@@ -55,11 +54,7 @@ final class RecordCommand implements Command {
     }
 
     @Override
-    public List<Args> optionSpecs() {
-        return List.of(spec());
-    }
-
-    private static Args spec() {
+    Args options() {
         return new Args("record")
                 .value("--package", "P", "package name (e.g. com.example.renderer)")
                 .value("--version-code", "V", "version code, 0 or more")
@@ -72,11 +67,8 @@ final class RecordCommand implements Command {
     }
 
     @Override
-    public int run(String[] argv, InputStream in, PrintStream out, PrintStream err) throws Exception {
-        Args spec = spec();
-        Args.Parsed args = spec.parse(argv);
-        if (args.help()) {
-            out.print(spec.help(synopsis().substring(0, synopsis().indexOf("   ")), """
+    String about() {
+        return """
                     A live client for renderers written in any language: registers with the daemon like an
                     app and records one frame per line read from FILE (a file or a FIFO) or standard input
                     (no FILE, or -), as each line arrives, until the end of the input. Frames go into the
@@ -90,9 +82,16 @@ final class RecordCommand implements Command {
                       A new header starts a new window.
                     Blank lines and # comments are skipped; a malformed line is reported and skipped (exit
                     status 1 at the end). Prints `recorded N frames` when the input ends.
-                    Examples: docs/client-api.md."""));
-            return 0;
-        }
+                    Examples: docs/client-api.md.""";
+    }
+
+    @Override
+    String helpUsage() {
+        return synopsis().substring(0, synopsis().indexOf("   "));
+    }
+
+    @Override
+    int execute(Args.Parsed args, InputStream in, PrintStream out, PrintStream err) throws Exception {
         String pkg = args.required("--package");
         long version = parseVersion(args.required("--version-code"));
         LineFormat format = LineFormat.TIMES;

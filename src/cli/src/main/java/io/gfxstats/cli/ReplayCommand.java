@@ -29,7 +29,7 @@ import java.util.Optional;
  * daemon's entry for P ends up with exactly what {@code gfxstats framestats} computes for the
  * capture, summed over its windows. See docs/replay.md.
  */
-final class ReplayCommand implements Command {
+final class ReplayCommand extends OptionsCommand {
     static final String NAME = "replay";
     /**
      * Loggers quieted unless --verbose: the client library's lines repeat what the command prints
@@ -51,11 +51,7 @@ final class ReplayCommand implements Command {
     }
 
     @Override
-    public List<Args> optionSpecs() {
-        return List.of(spec());
-    }
-
-    private static Args spec() {
+    Args options() {
         return new Args(NAME)
                 .positional("FILE|-")
                 .value("--package", "P", "package to count the frames for")
@@ -73,13 +69,17 @@ final class ReplayCommand implements Command {
     }
 
     @Override
-    public int run(String[] argv, InputStream in, PrintStream out, PrintStream err) throws Exception {
-        Args spec = spec();
-        Args.Parsed args = spec.parse(argv);
-        if (args.help()) {
-            out.print(spec.help("replay --package P --version-code V [options] FILE|-", ABOUT));
-            return 0;
-        }
+    String about() {
+        return ABOUT;
+    }
+
+    @Override
+    String helpUsage() {
+        return "replay --package P --version-code V [options] FILE|-";
+    }
+
+    @Override
+    int execute(Args.Parsed args, InputStream in, PrintStream out, PrintStream err) throws Exception {
         String packageName = args.value("--package");
         Long versionCode = args.has("--version-code") ? versionCode(args.value("--version-code")) : null;
         String socket = args.value("--socket");

@@ -50,7 +50,7 @@ import java.util.TreeMap;
  * {@code gfxstats report --framestats FILE --out FILE.html} offline: one self-contained HTML
  * file with the dump's numbers and charts of them.
  */
-final class ReportCommand implements Command {
+final class ReportCommand extends OptionsCommand {
     static final int MAX_DAYS = 3650;
 
     private final Map<String, String> env;
@@ -75,11 +75,7 @@ final class ReportCommand implements Command {
     }
 
     @Override
-    public List<Args> optionSpecs() {
-        return List.of(spec());
-    }
-
-    private static Args spec() {
+    Args options() {
         return new Args("report")
                 .value("--out", "FILE.html", "where to write the report (required; replaced atomically)")
                 .value("--package", "P", "only this package")
@@ -97,20 +93,26 @@ final class ReportCommand implements Command {
     }
 
     @Override
-    public int run(String[] argv, InputStream in, PrintStream out, PrintStream err) throws Exception {
-        Args spec = spec();
-        Args.Parsed args = spec.parse(argv);
-        if (args.help()) {
-            out.print(spec.help(synopsis().substring(0, synopsis().indexOf("   ")), """
-                    Writes one HTML file that needs nothing else to be viewed (no network): the dump's
-                    numbers (total and janky frames, percentiles, jank causes), the frame-time histogram
-                    with the 16.7 ms / 33.3 ms marks and the percentiles, jank causes per day as stacked
-                    bars, frames and jank % per day, the GPU histogram, and tables per package and day;
-                    from the daemon also per-scene and FrameTimeline breakdowns (the numbers
-                    `gfxstats dump --frametimeline` prints) when its clients record them.
-                    Charts are drawn by uPlot, inlined into the file."""));
-            return 0;
-        }
+    String helpUsage() {
+        return synopsis().substring(0, synopsis().indexOf("   "));
+    }
+
+    @Override
+    String about() {
+        return """
+                Writes one HTML file that needs nothing else to be viewed (no network): the dump's
+                numbers (total and janky frames, percentiles, jank causes), the frame-time histogram
+                with the 16.7 ms / 33.3 ms marks and the percentiles, jank causes per day as stacked
+                bars, frames and jank % per day, the GPU histogram, and tables per package and day;
+                from the daemon also per-scene and FrameTimeline breakdowns (the numbers
+                `gfxstats dump --frametimeline` prints) when its clients record them. A Perfetto
+                trace or a frame log leads with each frame over time and the numbers of
+                `gfxstats timeline perfetto` / `timeline classify` for it.
+                Charts are drawn by uPlot, inlined into the file.""";
+    }
+
+    @Override
+    int execute(Args.Parsed args, InputStream in, PrintStream out, PrintStream err) throws Exception {
         Path target = Path.of(args.required("--out"));
         String pkg = args.value("--package");
         int days = args.intValue("--days", 0, 1, MAX_DAYS);

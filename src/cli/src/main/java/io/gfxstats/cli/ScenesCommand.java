@@ -28,7 +28,7 @@ import java.util.Map;
  * Matrix's dropped-frame levels, per day, package and version: today and the retained days,
  * live frames merged once as in the dump. A table for people, JSON ({@code --json}) for tools.
  */
-final class ScenesCommand implements Command {
+final class ScenesCommand extends OptionsCommand {
     private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("uuuu-MM-dd", Locale.ROOT)
             .withZone(ZoneOffset.UTC);
     private static final String[] HEADER = {"DAY", "PACKAGE", "VERSION", "SCENE", "FRAMES", "JANKY%", "MFPS",
@@ -55,11 +55,7 @@ final class ScenesCommand implements Command {
     }
 
     @Override
-    public List<Args> optionSpecs() {
-        return List.of(spec());
-    }
-
-    private static Args spec() {
+    Args options() {
         return new Args("scenes")
                 .value(DaemonCall.SOCKET_OPTION, "PATH", DaemonCall.SOCKET_HELP)
                 .value("--package", "P", "only this package")
@@ -69,14 +65,13 @@ final class ScenesCommand implements Command {
     }
 
     @Override
-    public int run(String[] argv, InputStream in, PrintStream out, PrintStream err) throws UsageException {
-        Args spec = spec();
-        Args.Parsed args = spec.parse(argv);
-        if (args.help()) {
-            out.print(spec.help(synopsis(), "Frames per scene with jank and Matrix dropped-frame levels, per day, "
-                    + "package and version (live frames included)."));
-            return 0;
-        }
+    String about() {
+        return "Frames per scene with jank and Matrix dropped-frame levels, per day, "
+                    + "package and version (live frames included).";
+    }
+
+    @Override
+    int execute(Args.Parsed args, InputStream in, PrintStream out, PrintStream err) throws UsageException {
         ScenesRequest.Builder request = ScenesRequest.newBuilder();
         if (args.value("--package") != null) {
             request.setPackageName(args.value("--package"));

@@ -12,7 +12,6 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -20,7 +19,7 @@ import java.util.Map;
  * [--jank-profile smooth|janky|stutter] [--seed N] [--socket PATH]}: a live client process that
  * renders synthetic frames in real time and records them with the daemon, for demos and tests.
  */
-final class SynthCommand implements Command {
+final class SynthCommand extends OptionsCommand {
     static final Duration DEFAULT_DURATION = Duration.ofSeconds(10);
     static final int DEFAULT_FPS = 60;
     static final Duration DEFAULT_ATTACH_TIMEOUT = Duration.ofSeconds(30);
@@ -47,11 +46,7 @@ final class SynthCommand implements Command {
     }
 
     @Override
-    public List<Args> optionSpecs() {
-        return List.of(spec());
-    }
-
-    private static Args spec() {
+    Args options() {
         return new Args("synth")
                 .value("--package", "P", "package name (e.g. com.example.app)")
                 .value("--version-code", "V", "version code, 0 or more")
@@ -67,13 +62,17 @@ final class SynthCommand implements Command {
     }
 
     @Override
-    public int run(String[] argv, InputStream in, PrintStream out, PrintStream err) throws Exception {
-        Args spec = spec();
-        Args.Parsed args = spec.parse(argv);
-        if (args.help()) {
-            out.print(spec.help("synth --package P --version-code V [options]", ABOUT));
-            return 0;
-        }
+    String about() {
+        return ABOUT;
+    }
+
+    @Override
+    String helpUsage() {
+        return "synth --package P --version-code V [options]";
+    }
+
+    @Override
+    int execute(Args.Parsed args, InputStream in, PrintStream out, PrintStream err) throws Exception {
         String pkg = args.value("--package");
         Long version = args.has("--version-code") ? parseLong("--version-code", args.value("--version-code")) : null;
         Duration duration = args.has("--seconds") ? parseSeconds("--seconds", args.value("--seconds")) : DEFAULT_DURATION;

@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -24,7 +23,7 @@ import java.util.Map;
  * elsewhere, or with {@code --once}, it prints one snapshot; {@code --json} prints one JSON object
  * per refresh.
  */
-final class TopCommand implements Command {
+final class TopCommand extends OptionsCommand {
     static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
     static final Duration MIN_INTERVAL = Duration.ofMillis(200);
 
@@ -54,11 +53,7 @@ final class TopCommand implements Command {
     }
 
     @Override
-    public List<Args> optionSpecs() {
-        return List.of(spec());
-    }
-
-    private static Args spec() {
+    Args options() {
         return new Args("top")
                 .value(DaemonCall.SOCKET_OPTION, "PATH", DaemonCall.SOCKET_HELP)
                 .value("--interval", "SECONDS", "refresh interval (default 1, at least 0.2)")
@@ -72,11 +67,8 @@ final class TopCommand implements Command {
     }
 
     @Override
-    public int run(String[] argv, InputStream in, PrintStream out, PrintStream err) throws Exception {
-        Args spec = spec();
-        Args.Parsed args = spec.parse(argv);
-        if (args.help()) {
-            out.print(spec.help(synopsis(), """
+    String about() {
+        return """
                     VER: the version code. FPS: frames per wall-clock second over the last interval, also in
                     cumulative mode. mFPS: Matrix 2.1's fps, 1e9 x frames / sum of max(frame time, refresh
                     interval) ('-' with 20 frames or fewer, Matrix's gate). JANK%: Android's janky frames in %
@@ -86,9 +78,11 @@ final class TopCommand implements Command {
                     package whose processes ended keeps its totals. Rows are coloured by JANK%: green below
                     5 %, then 5-10, 10-20, 20-40, red from 40 % (the report's level colours). On a narrow
                     terminal whole columns are left out (the title says how many), never part of a number.
-                    Keys: q or Ctrl-C quit, s next sort, c cumulative on/off."""));
-            return 0;
-        }
+                    Keys: q or Ctrl-C quit, s next sort, c cumulative on/off.""";
+    }
+
+    @Override
+    int execute(Args.Parsed args, InputStream in, PrintStream out, PrintStream err) throws Exception {
         Duration interval = args.seconds("--interval", DEFAULT_INTERVAL, 3600);
         if (interval.compareTo(MIN_INTERVAL) < 0) {
             throw new UsageException("--interval must be at least 0.2 seconds");

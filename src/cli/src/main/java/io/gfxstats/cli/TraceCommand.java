@@ -24,7 +24,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.zip.ZipException;
 
 /**
@@ -34,7 +33,7 @@ import java.util.zip.ZipException;
  * Options are {@link TraceOptions}, writing is {@link TraceOutput}; this class reads the trace and
  * picks the processes.
  */
-final class TraceCommand implements Command {
+final class TraceCommand extends OptionsCommand {
     static final String NAME = "trace";
     /** Exit code of {@code --fail-on-janky-percent} when a selected process is above the threshold. */
     static final int EXIT_TOO_JANKY = 3;
@@ -50,18 +49,23 @@ final class TraceCommand implements Command {
     }
 
     @Override
-    public List<Args> optionSpecs() {
-        return List.of(TraceOptions.spec());
+    Args options() {
+        return TraceOptions.spec();
     }
 
     @Override
-    public int run(String[] args, InputStream in, PrintStream out, PrintStream err) throws Exception {
-        Optional<TraceOptions> parsed = TraceOptions.parse(args);
-        if (parsed.isEmpty()) {
-            TraceOptions.help(out);
-            return 0;
-        }
-        TraceOptions options = parsed.get();
+    String about() {
+        return TraceOptions.ABOUT;
+    }
+
+    @Override
+    String helpUsage() {
+        return "trace FILE|- [options]";
+    }
+
+    @Override
+    int execute(Args.Parsed args, InputStream in, PrintStream out, PrintStream err) throws Exception {
+        TraceOptions options = TraceOptions.of(args);
         Trace trace = read(options.input(), in, options.clock(), options.sortWindow(), err);
         long unsorted = trace.stats().unsortedLines();
         if (unsorted > 0) {

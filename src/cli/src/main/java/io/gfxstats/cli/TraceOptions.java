@@ -4,7 +4,6 @@ import io.gfxstats.args.Args;
 import io.gfxstats.args.UsageException;
 import io.gfxstats.trace.ClockOffset;
 import io.gfxstats.trace.TraceReader;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,7 +16,7 @@ import java.util.Optional;
  * long read never ends in a usage error.
  *
  * @param outPath   null for stdout
- * @param refresh   0 for the defaults described in {@link #help}
+ * @param refresh   0 for the defaults described in {@link #spec}'s --refresh-interval
  * @param failAbove the janky-percent threshold, -1 for none
  */
 record TraceOptions(String input, Platform platform, List<String> processes, ClockOffset clock, Format format,
@@ -48,19 +47,19 @@ record TraceOptions(String input, Platform platform, List<String> processes, Clo
                         + TraceReader.SORT_WINDOW + ", at most " + TraceReader.MAX_SORT_WINDOW + ")");
     }
 
-    static void help(PrintStream out) {
-        out.print(spec().help("trace FILE|- [options]",
-                "Frames of a hitrace (OpenHarmony) or atrace (Android) text trace, plain or gzip, without a daemon.\n"
-                + "OpenHarmony frames are computed exactly as SmartPerf-Host's trace_streamer does (docs/trace.md).\n"
-                + "FILE|- is the trace text; - reads stdin."));
-    }
+    /** The help's text below the options. */
+    static final String ABOUT = "Frames of a hitrace (OpenHarmony) or atrace (Android) text trace, plain or gzip, without a daemon.\n"
+            + "OpenHarmony frames are computed exactly as SmartPerf-Host's trace_streamer does (docs/trace.md).\n"
+            + "FILE|- is the trace text; - reads stdin.";
 
     /** The options of {@code argv}; empty when they ask for help ({@code --help}, {@code -h}). */
     static Optional<TraceOptions> parse(String[] argv) throws UsageException {
         Args.Parsed args = spec().parse(argv);
-        if (args.help()) {
-            return Optional.empty();
-        }
+        return args.help() ? Optional.empty() : Optional.of(of(args));
+    }
+
+    /** The options of parsed arguments that are not a help request. */
+    static TraceOptions of(Args.Parsed args) throws UsageException {
         if (args.positionals().size() > 1) {
             throw new UsageException("one input only, got '" + args.positionals().get(0) + "' and '"
                     + args.positionals().get(1) + "'");
@@ -97,8 +96,8 @@ record TraceOptions(String input, Platform platform, List<String> processes, Clo
                 throw new UsageException("cannot write " + outPath + ": no such directory " + parent);
             }
         }
-        return Optional.of(new TraceOptions(input, platform, List.copyOf(processes), clock, format, outPath, refresh,
-                failAbove, sortWindow));
+        return new TraceOptions(input, platform, List.copyOf(processes), clock, format, outPath, refresh,
+                failAbove, sortWindow);
     }
 
     private static <E extends Enum<E>> E choice(Class<E> type, String option, String value) throws UsageException {

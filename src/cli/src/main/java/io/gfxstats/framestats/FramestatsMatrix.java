@@ -1,5 +1,6 @@
 package io.gfxstats.framestats;
 
+import io.gfxstats.frame.FrameInfo;
 import io.gfxstats.matrix.FrameMetric;
 import io.gfxstats.matrix.Matrix20Slice;
 import io.gfxstats.matrix.Matrix21Slice;
@@ -8,32 +9,71 @@ import io.gfxstats.matrix.MatrixFormat;
 import io.gfxstats.matrix.MatrixLevels;
 import io.gfxstats.matrix.MatrixReport;
 import io.gfxstats.matrix.MatrixRule;
-
-import io.gfxstats.frame.FrameInfo;
-import io.gfxstats.framestats.ColumnSet;
-import io.gfxstats.framestats.FramestatsBlock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Matrix reports from a framestats capture ({@code gfxstats framestats --matrix}): one report
- * per window block over all its replayable rows, in row order, scene = the window name, process =
- * the block's process. Each frame's refresh rate is {@code 1e9 / FrameInterval} of its row in
- * float (the fallback interval for rows without one), as if Matrix's
- * {@code Display.getRefreshRate()} had said so. A block is reported only with more than 20
- * frames left after Matrix 2.1's outlier filter, as Matrix emits slices.
+ * Matrix reports from a framestats capture ({@code gfxstats framestats --matrix}), per window
+ * block over its replayable rows in row order, scene = the window name, process = the block's
+ * process. Each frame's refresh rate is {@code 1e9 / FrameInterval} of its row in float (the
+ * fallback interval for rows without one), as if Matrix's {@code Display.getRefreshRate()} had
+ * said so.
+ *
+ * <p>How a window's frames are cut into reports is {@link Slicing}: by default the cut of the
+ * Matrix version replayed, so that the reports are the ones that version would have printed;
+ * {@link Slicing#WINDOW} gives one report per window instead.
  *
  * <p>{@link MatrixFormat#V2_1} replays Matrix 2.1.0's arithmetic ({@link Matrix21Slice});
  * {@link MatrixFormat#V2_0} replays 2.0.x's ({@link Matrix20Slice}: the legacy dropped frames
- * from IntendedVsync to IssueDrawCommandsStart, fps capped at the block's refresh rate as an int,
- * as 2.0.5+ caps it).
+ * from IntendedVsync to IssueDrawCommandsStart, fps capped at the slice's first refresh rate as
+ * an int, as 2.0.5+ caps it).
  */
 public final class FramestatsMatrix {
+    /** Matrix 2.1's report interval: 10 s of wall time ({@code AllSceneFrameListener}). */
+    public static final long MATRIX21_INTERVAL_MILLIS = 10_000L;
+    /** Matrix 2.0's time slice: 10,000 ms of summed frame cost (the default config). */
+    public static final long MATRIX20_COST_MILLIS = 10_000L;
+
+    /** How frames are cut into reports. */
+    public enum Slicing {
+        /**
+         * As the replayed Matrix version cuts them. 2.1: a slice opens at its first frame and
+         * closes with the first frame that completes 10 s (whole milliseconds of FrameCompleted,
+         * Matrix's {@code uptimeMillis}) or more after the slice's first one; the window's end
+         * closes the last one (Matrix flushes when the Activity pauses); only slices of more
+         * than 20 frames are reported. 2.0: a report each time the summed frame cost reaches
+         * 10,000 ms, no frame gate; the frames after the last report are never reported.
+         */
+        MATRIX,
+        /** One slice per window over all its rows, reported with more than 20 frames. */
+        WINDOW;
+
+        /** Parses {@code matrix} or {@code window}. */
+        public static Slicing parse(String name) {
+            for (Slicing s : values()) {
+                if (s.name().toLowerCase(Locale.ROOT).equals(name)) {
+                    return s;
+                }
+            }
+            throw new IllegalArgumentException("unknown slicing '" + name + "' (matrix or window)");
+        }
+    }
+
     private final MatrixFormat format;
     private final MatrixLevels levels;
     private final MatrixDevice device;
     private final long fallbackIntervalNanos;
+    private final Slicing slicing;
 
+    /** One report per window ({@link Slicing#WINDOW}). */
     public FramestatsMatrix(MatrixFormat format, MatrixLevels levels, MatrixDevice device, long fallbackIntervalNanos) {
+        this(format, levels, device, fallbackIntervalNanos, Slicing.WINDOW);
+    }
+
+    public FramestatsMatrix(MatrixFormat format, MatrixLevels levels, MatrixDevice device, long fallbackIntervalNanos,
+            Slicing slicing) {
         if (fallbackIntervalNanos <= 0) {
             throw new IllegalArgumentException("fallback interval must be positive: " + fallbackIntervalNanos);
         }
@@ -41,30 +81,90 @@ public final class FramestatsMatrix {
         this.levels = levels;
         this.device = device;
         this.fallbackIntervalNanos = fallbackIntervalNanos;
+        this.slicing = slicing;
     }
 
-    /** What one block gave: its report if Matrix would emit one, and how many frames counted. */
-    public record BlockResult(FramestatsBlock block, Optional<MatrixReport> report, int frames, int refused) {
+    /**
+     * What one block gave: the reports Matrix would emit, in order, how many frames counted, how
+     * many the outlier filter refused and how many counted in slices that were not reported.
+     */
+    public record BlockResult(FramestatsBlock block, List<MatrixReport> reports, int frames, int refused,
+            int unreported) {
+        public BlockResult {
+            reports = List.copyOf(reports);
+        }
+
+        /** The first report, the only one with {@link Slicing#WINDOW}. */
+        public Optional<MatrixReport> report() {
+            return reports.isEmpty() ? Optional.empty() : Optional.of(reports.get(0));
+        }
+    }
+
+    /** Why frames went unreported, for the stderr line naming them. */
+    public String unreportedReason() {
+        if (slicing == Slicing.MATRIX && format == MatrixFormat.V2_0) {
+            return "after the last 10,000 ms of summed frame cost (Matrix 2.0 never reports them)";
+        }
+        return "in slices of 20 frames or fewer (Matrix reports only more than 20)";
     }
 
     public BlockResult report(FramestatsBlock block, long timeMillis) {
+        return format == MatrixFormat.V2_1 ? report21(block, timeMillis) : report20(block, timeMillis);
+    }
+
+    private BlockResult report21(FramestatsBlock block, long timeMillis) {
         String process = block.process().orElse(block.name());
         boolean modern = block.columnSet() == ColumnSet.MODERN;
         FrameInfo frame = new FrameInfo();
-        if (format == MatrixFormat.V2_1) {
-            Matrix21Slice slice = new Matrix21Slice(levels);
-            boolean gpu = false;
-            for (int i = 0; i < block.frameCount(); i++) {
-                load(block, i, frame);
-                gpu |= modern && frame.get(FrameInfo.COMMAND_SUBMISSION_COMPLETED) > 0;
-                slice.append(frame, MatrixRule.refreshHz(interval(frame), 0f), modern);
+        List<MatrixReport> reports = new ArrayList<>();
+        Matrix21Slice slice = new Matrix21Slice(levels);
+        boolean gpu = false;
+        long beginMillis = 0;
+        int frames = 0;
+        int refused = 0;
+        int unreported = 0;
+        for (int i = 0; i < block.frameCount(); i++) {
+            load(block, i, frame);
+            // Matrix stamps a slice with the time its first frame is handled, after the frame completed.
+            long nowMillis = Math.floorDiv(frame.get(FrameInfo.FRAME_COMPLETED), 1_000_000L);
+            boolean first = slice.count() == 0;
+            if (!slice.append(frame, MatrixRule.refreshHz(interval(frame), 0f), modern)) {
+                refused++;
+                continue;
             }
-            Optional<MatrixReport> report = slice.reportable()
-                    ? Optional.of(slice.report(device, block.name(), process, timeMillis, gpu))
-                    : Optional.empty();
-            return new BlockResult(block, report, slice.count(), slice.refused());
+            frames++;
+            gpu |= modern && frame.get(FrameInfo.COMMAND_SUBMISSION_COMPLETED) > 0;
+            if (first) {
+                beginMillis = nowMillis;
+            }
+            if (slicing == Slicing.MATRIX && nowMillis - beginMillis >= MATRIX21_INTERVAL_MILLIS) {
+                unreported += close21(slice, block, process, timeMillis, gpu, reports);
+                slice = new Matrix21Slice(levels);
+                gpu = false;
+            }
         }
+        if (slice.count() > 0) {
+            unreported += close21(slice, block, process, timeMillis, gpu, reports);
+        }
+        return new BlockResult(block, reports, frames, refused, unreported);
+    }
+
+    /** Reports the slice if Matrix would; returns the frames left unreported. */
+    private int close21(Matrix21Slice slice, FramestatsBlock block, String process, long timeMillis, boolean gpu,
+            List<MatrixReport> into) {
+        if (!slice.reportable()) {
+            return slice.count();
+        }
+        into.add(slice.report(device, block.name(), process, timeMillis, gpu));
+        return 0;
+    }
+
+    private BlockResult report20(FramestatsBlock block, long timeMillis) {
+        String process = block.process().orElse(block.name());
+        FrameInfo frame = new FrameInfo();
+        List<MatrixReport> reports = new ArrayList<>();
         Matrix20Slice slice = new Matrix20Slice(levels);
+        int frames = 0;
         int refused = 0;
         float firstRefresh = 0f;
         for (int i = 0; i < block.frameCount(); i++) {
@@ -74,17 +174,25 @@ public final class FramestatsMatrix {
                 continue;
             }
             long interval = interval(frame);
-            if (firstRefresh == 0f) {
+            if (slice.count() == 0) {
                 firstRefresh = MatrixRule.refreshHz(interval, 0f);
             }
             long issue = frame.get(FrameInfo.ISSUE_DRAW_COMMANDS_START);
             long span = issue > 0 ? issue - frame.get(FrameInfo.INTENDED_VSYNC) : FrameMetric.total(frame);
             slice.append(span, interval);
+            frames++;
+            // 2.0 reports when the summed cost reaches its time slice, however few frames that took.
+            if (slicing == Slicing.MATRIX && slice.costMillis() >= MATRIX20_COST_MILLIS) {
+                reports.add(slice.report(device, block.name(), process, timeMillis, (int) firstRefresh));
+                slice = new Matrix20Slice(levels);
+            }
         }
-        Optional<MatrixReport> report = slice.count() > Matrix21Slice.MIN_FRAMES_EXCLUSIVE
-                ? Optional.of(slice.report(device, block.name(), process, timeMillis, (int) firstRefresh))
-                : Optional.empty();
-        return new BlockResult(block, report, slice.count(), refused);
+        int unreported = slice.count();
+        if (slicing == Slicing.WINDOW && slice.count() > Matrix21Slice.MIN_FRAMES_EXCLUSIVE) {
+            reports.add(slice.report(device, block.name(), process, timeMillis, (int) firstRefresh));
+            unreported = 0;
+        }
+        return new BlockResult(block, reports, frames, refused, unreported);
     }
 
     private long interval(FrameInfo frame) {

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
@@ -77,6 +78,19 @@ public final class MatrixReportSlicer {
         }
         previous = snapshot;
         return reports;
+    }
+
+    /** The Matrix frames each open slice holds so far, by key (keys in order). */
+    public Map<LiveScene.Key, Long> openFrames() {
+        Map<LiveScene.Key, Long> open = new TreeMap<>();
+        for (Map.Entry<LiveScene.Key, State> e : states.entrySet()) {
+            State s = e.getValue();
+            LiveScene slice = s.last.minus(s.base);
+            if (s.openedNanos >= 0 && slice != null) {
+                open.put(e.getKey(), slice.matrixFrames());
+            }
+        }
+        return open;
     }
 
     /**

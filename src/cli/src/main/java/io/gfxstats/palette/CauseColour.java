@@ -1,5 +1,6 @@
 package io.gfxstats.palette;
 
+import io.gfxstats.palette.ColourTable.Row;
 import io.gfxstats.stats.JankType;
 import java.util.List;
 
@@ -8,49 +9,25 @@ import java.util.List;
  * lists them). A cause is a kind, not a degree, so these are distinct hues, none of them a step of
  * {@link Severity}'s green-to-red scale and none the blue of the frame-time line they sit on.
  */
-public enum CauseColour {
-    MISSED_VSYNC(JankType.MISSED_VSYNC, "#8e44ad"),
-    SLOW_UI_THREAD(JankType.SLOW_UI_THREAD, "#e67e22"),
-    SLOW_BITMAP_UPLOAD(JankType.SLOW_BITMAP_UPLOAD, "#16a085"),
-    SLOW_DRAW(JankType.SLOW_DRAW, "#d4329a"),
-    /** A janky frame with none of the four causes: it only missed its deadline. */
-    DEADLINE_ONLY(null, "#6d4c41");
+public final class CauseColour {
+    /**
+     * The key of a janky frame with none of the causes: it only missed its deadline (its row's
+     * label says so, where Android's counter of the same name counts every such frame).
+     */
+    public static final JankType DEADLINE_ONLY = JankType.MISSED_DEADLINE;
 
-    private final JankType cause;
-    private final String hex;
+    /** Each of {@link JankType#STAGE_CAUSES}, and {@link #DEADLINE_ONLY}. */
+    public static final ColourTable<JankType> COLOURS = new ColourTable<>(List.of(
+            cause(JankType.MISSED_VSYNC, "#8e44ad"),
+            cause(JankType.SLOW_UI_THREAD, "#e67e22"),
+            cause(JankType.SLOW_BITMAP_UPLOAD, "#16a085"),
+            cause(JankType.SLOW_DRAW, "#d4329a"),
+            new Row<>(DEADLINE_ONLY, "Deadline missed only", "#6d4c41", ColourTable.NO_XTERM)));
 
-    CauseColour(JankType cause, String hex) {
-        this.cause = cause;
-        this.hex = hex;
+    private CauseColour() {
     }
 
-    /** The cause, null for {@link #DEADLINE_ONLY}. */
-    public JankType cause() {
-        return cause;
-    }
-
-    /** {@code #rrggbb}, for HTML and SVG. */
-    public String hex() {
-        return hex;
-    }
-
-    /** The name a legend shows. */
-    public String label() {
-        return cause == null ? "Deadline missed only" : cause.label();
-    }
-
-    /** The colour of one of the four causes. */
-    public static CauseColour of(JankType cause) {
-        for (CauseColour c : values()) {
-            if (c.cause == cause) {
-                return c;
-            }
-        }
-        throw new IllegalArgumentException(cause + " is not a jank cause");
-    }
-
-    /** The four causes, in the order a janky frame is marked by its first one. */
-    public static List<JankType> causes() {
-        return List.of(MISSED_VSYNC.cause, SLOW_UI_THREAD.cause, SLOW_BITMAP_UPLOAD.cause, SLOW_DRAW.cause);
+    private static Row<JankType> cause(JankType cause, String hex) {
+        return new Row<>(cause, cause.label(), hex, ColourTable.NO_XTERM);
     }
 }

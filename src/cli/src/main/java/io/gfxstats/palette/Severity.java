@@ -1,6 +1,8 @@
 package io.gfxstats.palette;
 
 import io.gfxstats.matrix.MatrixRule;
+import io.gfxstats.palette.ColourTable.Row;
+import java.util.List;
 
 /**
  * The one colour scale of gfxstats, from fine to bad: Matrix's five dropped-frame levels map onto
@@ -9,11 +11,11 @@ import io.gfxstats.matrix.MatrixRule;
  * cube colour, so a level or a jank band looks the same in the browser and in the terminal.
  */
 public enum Severity {
-    FINE("#00af00", 34),
-    MINOR("#87af00", 106),
-    MODERATE("#d7af00", 178),
-    SERIOUS("#d75f00", 166),
-    SEVERE("#d70000", 160);
+    FINE,
+    MINOR,
+    MODERATE,
+    SERIOUS,
+    SEVERE;
 
     /**
      * Lower bounds, in percent of frames janky, of MINOR..SEVERE: below 5 % a user rarely notices
@@ -21,27 +23,27 @@ public enum Severity {
      */
     static final double[] JANK_PERCENT_FROM = {5, 10, 20, 40};
 
-    private final String hex;
-    private final int xterm;
-
-    Severity(String hex, int xterm) {
-        this.hex = hex;
-        this.xterm = xterm;
-    }
+    /** The scale's colours, FINE first; labels are Matrix's level names, which map onto it one to one. */
+    public static final ColourTable<Severity> COLOURS = new ColourTable<>(List.of(
+            new Row<>(FINE, MatrixRule.levelName(MatrixRule.BEST), "#00af00", 34),
+            new Row<>(MINOR, MatrixRule.levelName(MatrixRule.BEST + 1), "#87af00", 106),
+            new Row<>(MODERATE, MatrixRule.levelName(MatrixRule.BEST + 2), "#d7af00", 178),
+            new Row<>(SERIOUS, MatrixRule.levelName(MatrixRule.BEST + 3), "#d75f00", 166),
+            new Row<>(SEVERE, MatrixRule.levelName(MatrixRule.FROZEN), "#d70000", 160)));
 
     /** {@code #rrggbb}, for HTML and SVG. */
     public String hex() {
-        return hex;
+        return COLOURS.of(this).hex();
     }
 
     /** The xterm-256 colour index of the same colour. */
     public int xterm256() {
-        return xterm;
+        return COLOURS.of(this).xterm256();
     }
 
     /** The ANSI escape that sets this colour as the foreground. */
     public String ansiForeground() {
-        return "\u001b[38;5;" + xterm + "m";
+        return COLOURS.of(this).ansiForeground();
     }
 
     /** Matrix's level BEST..FROZEN. */

@@ -59,8 +59,7 @@ public final class FrameLogFrames implements FrameLogClassifier.Listener {
         if (previous < 0 || present <= previous || !samples.wants()) {
             return;
         }
-        TimelineJankColour mark = TimelineJankColour.of(jank);
-        samples.add(new FrameSeries.Sample(present, (present - previous) / 1e6, mark == null ? -1 : mark.ordinal()));
+        samples.add(new FrameSeries.Sample(present, (present - previous) / 1e6, TimelineJankColour.index(jank)));
     }
 
     /** Counts each type of a frame; 1 if it had any. */

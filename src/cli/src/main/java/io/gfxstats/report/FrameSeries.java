@@ -8,14 +8,15 @@ import io.gfxstats.frame.TrackerConfig;
 import io.gfxstats.framestats.FramestatsBlock;
 import io.gfxstats.framestats.FramestatsReplay;
 import io.gfxstats.palette.CauseColour;
+import io.gfxstats.palette.ColourTable;
 import io.gfxstats.stats.JankType;
 import io.gfxstats.stats.Pipeline;
 import io.gfxstats.stats.ProfileData;
+import io.gfxstats.trace.FrameInfos;
 import io.gfxstats.trace.ProcessSummary;
 import io.gfxstats.trace.TraceFrames;
 import io.gfxstats.trace.output.FrameInfoMapping;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
@@ -37,7 +38,7 @@ import java.util.List;
 public record FrameSeries(List<Sample> samples, String leftOut, double refreshMillis,
                           List<ProcessSummary> traceCounts, List<Mark> marks, Table table) {
     /** The causes a janky frame is marked with, first match wins; else deadline only. */
-    public static final List<JankType> CAUSES = CauseColour.causes();
+    public static final List<JankType> CAUSES = JankType.STAGE_CAUSES;
 
     public FrameSeries {
         samples = List.copyOf(samples);
@@ -113,7 +114,7 @@ public record FrameSeries(List<Sample> samples, String leftOut, double refreshMi
             rowsTotal += rows.size();
             long interval = FrameInfoMapping.medianInterval(rows);
             refresh = Math.max(refresh, interval);
-            FrameTracker tracker = new ModernJankTracker(TrackerConfig.replay(interval), DaveyListener.ignoring());
+            FrameTracker tracker = new ModernJankTracker(FrameInfos.trackerConfig(interval), DaveyListener.ignoring());
             ProfileData data = new ProfileData(0, Pipeline.UNKNOWN);
             for (FrameInfo row : rows) {
                 if (!replay(tracker, data, row, samples)) {
@@ -154,8 +155,18 @@ public record FrameSeries(List<Sample> samples, String leftOut, double refreshMi
         return true;
     }
 
+    /** The colours of the marks, in index order: {@link #CAUSES}, then deadline only. */
+    public static List<ColourTable.Row<JankType>> causeRows() {
+        List<ColourTable.Row<JankType>> marks = new ArrayList<>();
+        for (JankType c : CAUSES) {
+            marks.add(CauseColour.COLOURS.of(c));
+        }
+        marks.add(CauseColour.COLOURS.of(CauseColour.DEADLINE_ONLY));
+        return List.copyOf(marks);
+    }
+
     /** The marks of Android's causes, in index order: {@link #CAUSES}, then deadline only. */
     private static List<Mark> causeMarks() {
-        return Arrays.stream(CauseColour.values()).map(c -> new Mark(c.label(), c.hex())).toList();
+        return causeRows().stream().map(r -> new Mark(r.label(), r.hex())).toList();
     }
 }

@@ -31,14 +31,12 @@ public final class HtmlReport {
     /** The percentiles a dump prints. */
     static final int[] PERCENTILES = {50, 90, 95, 99};
     /** The jank types a dump prints, in its order. */
-    static final List<JankType> CAUSES = List.of(JankType.MISSED_VSYNC, JankType.HIGH_INPUT_LATENCY,
-            JankType.SLOW_UI_THREAD, JankType.SLOW_BITMAP_UPLOAD, JankType.SLOW_DRAW, JankType.MISSED_DEADLINE);
+    static final List<JankType> CAUSES = JankType.PERSISTED;
     /**
      * What the causes chart draws after the janky frames: the causes Android checks on a janky
      * frame. High input latency is left out: it counts frames that were not janky (some twice).
      */
-    static final List<JankType> JANK_CAUSES = List.of(JankType.MISSED_VSYNC, JankType.SLOW_UI_THREAD,
-            JankType.SLOW_BITMAP_UPLOAD, JankType.SLOW_DRAW);
+    static final List<JankType> JANK_CAUSES = JankType.STAGE_CAUSES;
     /** Frame-time marks: one and two frames at 60 Hz. */
     static final double[] MARKS_MS = {1000.0 / 60, 2000.0 / 60};
 
@@ -305,7 +303,7 @@ public final class HtmlReport {
         // The janky frames navy, each cause in its colour (the same as its marks over time).
         j.close(']').key("colors").open('[').value("#3d5a80");
         for (JankType c : JANK_CAUSES) {
-            j.value(CauseColour.of(c).hex());
+            j.value(CauseColour.COLOURS.of(c).hex());
         }
         j.close(']').close('}');
         j.key("scenes").open('{').key("labels").open('[');

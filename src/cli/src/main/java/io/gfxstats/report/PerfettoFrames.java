@@ -1,5 +1,6 @@
 package io.gfxstats.report;
 
+import io.gfxstats.palette.ColourTable;
 import io.gfxstats.palette.TimelineJankColour;
 import io.gfxstats.timeline.JankType;
 import io.gfxstats.timeline.perfetto.FrameSlice;
@@ -74,8 +75,8 @@ public final class PerfettoFrames implements SliceSink {
             return;
         }
         int jank = s.jankType() == FrameSlice.ABSENT ? 0 : JankType.fromProto(s.jankType());
-        TimelineJankColour mark = TimelineJankColour.of(jank < 0 ? JankType.UNKNOWN : jank);
-        samples.add(new FrameSeries.Sample(s.end(), s.dur() / 1e6, mark == null ? -1 : mark.ordinal()));
+        samples.add(new FrameSeries.Sample(s.end(), s.dur() / 1e6,
+                TimelineJankColour.index(jank < 0 ? JankType.UNKNOWN : jank)));
     }
 
     /** The chart and table of the trace; call after {@link PerfettoReport#finish}. */
@@ -95,8 +96,8 @@ public final class PerfettoFrames implements SliceSink {
     /** The series with a legend entry for each jank type that occurs; the samples' indices follow. */
     static FrameSeries withMarks(List<FrameSeries.Sample> sorted, String leftOut, double refreshMillis,
             FrameSeries.Table table) {
-        TimelineJankColour[] all = TimelineJankColour.values();
-        int[] index = new int[all.length];
+        List<ColourTable.Row<Integer>> all = TimelineJankColour.COLOURS.rows();
+        int[] index = new int[all.size()];
         Arrays.fill(index, -1);
         for (FrameSeries.Sample x : sorted) {
             if (x.cause() >= 0) {
@@ -104,10 +105,10 @@ public final class PerfettoFrames implements SliceSink {
             }
         }
         List<FrameSeries.Mark> marks = new ArrayList<>();
-        for (int c = 0; c < all.length; c++) {
+        for (int c = 0; c < all.size(); c++) {
             if (index[c] == 0) {
                 index[c] = marks.size();
-                marks.add(new FrameSeries.Mark(all[c].label(), all[c].hex()));
+                marks.add(new FrameSeries.Mark(all.get(c).label(), all.get(c).hex()));
             }
         }
         List<FrameSeries.Sample> shown = sorted.stream().map(x -> x.cause() < 0 ? x

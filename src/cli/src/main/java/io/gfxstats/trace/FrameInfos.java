@@ -71,12 +71,25 @@ public final class FrameInfos {
         return info;
     }
 
+    /**
+     * How the jank tracker must see trace frames. A frame's FrameDeadline here is its vsync's deadline
+     * (the vsync plus one period), the value the app's frame started with, not the value after the
+     * device's jank tracker moved it: Android's tracker adds one interval to the deadline of a frame
+     * behind a stuffed (triple-buffered) pipeline and writes the result back into the FrameInfo, so
+     * only rows that come out of {@code dumpsys gfxinfo framestats} carry it already. Trace frames are
+     * therefore counted as the device counts them as they happen ({@link TrackerConfig#live}), not as
+     * replayed framestats rows ({@link TrackerConfig#replay}).
+     */
+    public static TrackerConfig trackerConfig(long refreshNanos) {
+        return TrackerConfig.live(refreshNanos);
+    }
+
     /** Android's jank tracker, as dumpsys and proto run it over a process's frames in order. */
     public static final class Verdicts {
         private final ModernJankTracker tracker;
 
         public Verdicts(long refreshNanos) {
-            tracker = new ModernJankTracker(TrackerConfig.replay(refreshNanos), DaveyListener.ignoring());
+            tracker = new ModernJankTracker(trackerConfig(refreshNanos), DaveyListener.ignoring());
         }
 
         /** Whether the tracker finds the next frame janky; null when the frame is not recorded. */

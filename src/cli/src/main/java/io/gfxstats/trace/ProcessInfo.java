@@ -7,6 +7,8 @@ public final class ProcessInfo {
     int kernelTgid = -1;
     String name;
     boolean nameFromMainThread;
+    /** Whether a C (counter) marker named it: trace_streamer then has measures for it. */
+    boolean counters;
 
     ProcessInfo(int ipid, int pid) {
         this.ipid = ipid;
@@ -24,6 +26,11 @@ public final class ProcessInfo {
     /** The row TGID of its threads when it differs from the payload pid (container apps), else -1. */
     public int kernelTgid() {
         return kernelTgid;
+    }
+
+    /** Whether a C (counter) marker of this process was seen. */
+    public boolean counters() {
+        return counters;
     }
 
     public String name() {

@@ -69,7 +69,10 @@ final class SliceStacks {
                 break;
             }
         }
+        t.closedSlice = true;
         if (tag instanceof AndroidFrames.Slice s) {
+            s.end = line.ts();
+        } else if (tag instanceof CallSlice s) {
             s.end = line.ts();
         }
     }

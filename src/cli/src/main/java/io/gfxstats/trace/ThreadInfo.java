@@ -14,6 +14,8 @@ public final class ThreadInfo {
     int depth;
     long[] remembered = new long[4];
     int rememberedCount;
+    /** Whether an E closed one of its slices (trace_streamer's per-thread slice flag). */
+    boolean closedSlice;
 
     ThreadInfo(int itid, int tid) {
         this.itid = itid;
@@ -34,5 +36,10 @@ public final class ThreadInfo {
 
     public String name() {
         return name;
+    }
+
+    /** Whether an E closed one of its slices. */
+    public boolean closedSlice() {
+        return closedSlice;
     }
 }

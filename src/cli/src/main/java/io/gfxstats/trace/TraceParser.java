@@ -2,6 +2,13 @@ package io.gfxstats.trace;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.LongConsumer;
 
 /**
@@ -23,6 +30,8 @@ public final class TraceParser implements MarkerSink {
     private final VsyncClock vsyncClock = new VsyncClock();
     private final SliceStacks stacks = new SliceStacks(ohos, threads);
     private final OhosDispatch ohosDispatch = new OhosDispatch(ohos, threads, vsyncClock);
+    /** The slices that may have opened a frame, by slice id; pruned to those frames use at the end. */
+    private final Map<Long, CallSlice> callSlices = new HashMap<>();
 
     TraceParser() {
     }
@@ -56,6 +65,7 @@ public final class TraceParser implements MarkerSink {
             case 'S' -> stacks.asyncStart(line);
             case 'F' -> stacks.asyncFinish(line);
             case 'C' -> {
+                p.counters = true;
                 if (line.nameEquals(VSYNC_APP)) {
                     android.vsyncApp(line.ts());
                 }
@@ -73,6 +83,10 @@ public final class TraceParser implements MarkerSink {
         if (line.nameStartsWith(H_PREFIX)) {
             for (byte[] prefix : OhosDispatch.PREFIXES) {
                 if (line.nameStartsWith(prefix)) {
+                    CallSlice slice = new CallSlice(id, line.ts(), t.itid, line.name(), t.depth,
+                            t.depth > 0 ? t.stackIds[t.depth - 1] : -1);
+                    callSlices.put(id, slice);
+                    tag = slice;
                     ohosDispatch.frameBegin(line, t, p, id);
                     break;
                 }
@@ -99,7 +113,18 @@ public final class TraceParser implements MarkerSink {
     private Trace finish(TraceReader.Stats stats, ClockOffset clock) {
         ClockOffset.Applied applied = vsyncClock.applied(clock, ohos);
         FrameTable table = ohos.finish(applied.nanos());
+        Set<Long> used = new HashSet<>();
+        for (int r = 0; r < table.size(); r++) {
+            used.add(table.callstack(r));
+        }
+        List<CallSlice> frameSlices = new ArrayList<>();
+        for (CallSlice s : callSlices.values()) {
+            if (used.contains(s.id)) {
+                frameSlices.add(s);
+            }
+        }
+        frameSlices.sort(Comparator.comparingLong(CallSlice::id));
         return new Trace(table, android.frames(), threads.threads(), threads.processes(), applied, stats,
-                ohosDispatch.sawOhosMarker());
+                ohosDispatch.sawOhosMarker(), List.copyOf(frameSlices));
     }
 }

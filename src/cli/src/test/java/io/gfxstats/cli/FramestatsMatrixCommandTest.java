@@ -86,15 +86,11 @@ class FramestatsMatrixCommandTest {
         return span > 0 && span < 3_600_000_000_000L && row.get("GpuCompleted") > 0;
     }
 
-    /** Matrix 2.1.0's slice over the window's replayable rows; null when it has 20 frames or fewer. */
-    static Map<String, Object> emulate(Window w) {
-        long[] sums = new long[10];
-        long[] level = new long[5];
-        long[] dropSum = new long[5];
-        double dropCount = 0;
-        double refresh = 0;
-        double total = 0;
-        int n = 0;
+    /** Matrix 2.1.0's reported slices of the window's replayable rows, cut every 10 s or not at all. */
+    static List<Map<String, Object>> emulate(Window w, boolean tenSeconds) {
+        List<Map<String, Object>> reports = new ArrayList<>();
+        Acc acc = new Acc();
+        long begin = 0;
         rows:
         for (Map<String, Long> row : w.rows) {
             if (!replayable(row)) {
@@ -107,6 +103,32 @@ class FramestatsMatrixCommandTest {
                     continue rows;
                 }
             }
+            // uptimeMillis when Matrix handles the frame: after it completed.
+            long now = row.get("FrameCompleted") / 1_000_000L;
+            if (acc.n == 0) {
+                begin = now;
+            }
+            acc.add(row, d);
+            if (tenSeconds && now - begin >= 10_000) {
+                acc.close(w, reports);
+                acc = new Acc();
+            }
+        }
+        acc.close(w, reports);
+        return reports;
+    }
+
+    /** One slice's sums, float32 emulated. */
+    static final class Acc {
+        final long[] sums = new long[10];
+        final long[] level = new long[5];
+        final long[] dropSum = new long[5];
+        double dropCount;
+        double refresh;
+        double total;
+        int n;
+
+        void add(Map<String, Long> row, long[] d) {
             for (int s = 0; s < 10; s++) {
                 sums[s] += d[s];
             }
@@ -123,44 +145,49 @@ class FramestatsMatrixCommandTest {
             total = f32(total + Math.max(t, interval));
             n++;
         }
-        if (n <= 20) {
-            return null;
+
+        /** Adds the slice's report if Matrix emits it: more than 20 frames. */
+        void close(Window w, List<Map<String, Object>> into) {
+            if (n <= 20) {
+                return;
+            }
+            Map<String, Object> report = new LinkedHashMap<>();
+            report.put("scene", w.name);
+            report.put("process", w.process);
+            report.put("frames", (long) n);
+            report.put("dropLevel", level);
+            report.put("dropSum", dropSum);
+            report.put("fps", f32(1e9 / f32(total / n)));
+            long[] avg = new long[10];
+            for (int s = 0; s < 10; s++) {
+                avg[s] = sums[s] / n;
+            }
+            report.put("durations", avg);
+            report.put("DROP_COUNT", (long) Math.floor(f32(dropCount / n) + 0.5));
+            report.put("REFRESH_RATE", (long) f32(refresh / n));
+            into.add(report);
         }
-        Map<String, Object> report = new LinkedHashMap<>();
-        report.put("scene", w.name);
-        report.put("process", w.process);
-        report.put("dropLevel", level);
-        report.put("dropSum", dropSum);
-        report.put("fps", f32(1e9 / f32(total / n)));
-        long[] avg = new long[10];
-        for (int s = 0; s < 10; s++) {
-            avg[s] = sums[s] / n;
-        }
-        report.put("durations", avg);
-        report.put("DROP_COUNT", (long) Math.floor(f32(dropCount / n) + 0.5));
-        report.put("REFRESH_RATE", (long) f32(refresh / n));
-        return report;
     }
 
-    @Test
-    void shouldMatchAnIndependentFloat32EmulationOfMatrix21FieldByField() throws Exception {
-        CliRun run = CliRun.main("framestats", "--matrix", "--time", "1700000000000", CAPTURE.toString());
-        assertEquals(0, run.exit(), run.stderr());
-        List<String> lines = run.out().lines().toList();
+    /** Every report of the capture, emulated, in window order. */
+    static List<Map<String, Object>> expected(boolean tenSeconds) throws Exception {
         List<Map<String, Object>> expected = new ArrayList<>();
         for (Window w : windows()) {
-            Map<String, Object> e = emulate(w);
-            if (e != null) {
-                expected.add(e);
-            }
+            expected.addAll(emulate(w, tenSeconds));
         }
-        assertEquals(10, expected.size(), "windows with more than 20 frames in the capture");
+        return expected;
+    }
+
+    /** Compares printed reports with emulated ones, field by field. */
+    static void assertReports(List<Map<String, Object>> expected, CliRun run) {
+        assertEquals(0, run.exit(), run.stderr());
+        List<String> lines = run.out().lines().toList();
         assertEquals(expected.size(), lines.size(), run.out());
         String[] levelKeys = {"DROPPED_BEST", "DROPPED_NORMAL", "DROPPED_MIDDLE", "DROPPED_HIGH", "DROPPED_FROZEN"};
         for (int i = 0; i < lines.size(); i++) {
             Map<String, Object> e = expected.get(i);
             JsonObject o = JsonParser.parseString(lines.get(i)).getAsJsonObject();
-            String where = (String) e.get("scene");
+            String where = e.get("scene") + " #" + i;
             assertEquals(e.get("scene"), o.get("scene").getAsString());
             assertEquals(e.get("process"), o.get("process").getAsString(), where);
             long[] level = (long[]) e.get("dropLevel");
@@ -181,6 +208,15 @@ class FramestatsMatrixCommandTest {
             assertEquals(1700000000000L, o.get("time").getAsLong());
             assertEquals("Trace_FPS", o.get("tag").getAsString());
         }
+    }
+
+    @Test
+    void shouldMatchAnIndependentFloat32EmulationOfMatrix21FieldByField() throws Exception {
+        CliRun run = CliRun.main("framestats", "--matrix", "--slices", "window", "--time", "1700000000000",
+                CAPTURE.toString());
+        List<Map<String, Object>> expected = expected(false);
+        assertEquals(10, expected.size(), "windows with more than 20 frames in the capture");
+        assertReports(expected, run);
         // The spec's figures from its own emulation (docs/spec/matrix-frametracer.md 1.7).
         assertTrue(run.out().contains("\"scene\":\"com.android.settings\\/com.android.settings.spa.SpaActivity\","
                 + "\"dropLevel\":{\"DROPPED_BEST\":113,"), run.out());
@@ -188,6 +224,45 @@ class FramestatsMatrixCommandTest {
         assertTrue(run.out().contains("\"fps\":59.995"));
         // Windows of 20 frames or fewer are named on stderr, not reported.
         assertTrue(run.stderr().contains("not reported: ScreenDecorOverlay (line "), run.stderr());
+    }
+
+    @Test
+    void shouldCutReportsEveryTenSecondsAndDropSlicesOfTwentyFramesOrFewerAsMatrix21Does() throws Exception {
+        CliRun run = CliRun.main("framestats", "--matrix", "--time", "1700000000000", CAPTURE.toString());
+        List<Map<String, Object>> expected = expected(true);
+        assertReports(expected, run);
+        // Matrix's numbers for StatusBar: not one 120-frame report but 28 frames at 43.57 fps and 22 at 36.46,
+        // the other 70 frames in slices of 20 or fewer.
+        List<JsonObject> statusBar = run.out().lines().map(l -> JsonParser.parseString(l).getAsJsonObject())
+                .filter(o -> o.get("scene").getAsString().equals("StatusBar")).toList();
+        assertEquals(2, statusBar.size(), run.out());
+        assertEquals("43.57298278808594", statusBar.get(0).get("fps").getAsString());
+        assertEquals(28, frames(statusBar.get(0)));
+        assertEquals("36.46019744873047", statusBar.get(1).get("fps").getAsString());
+        assertEquals(22, frames(statusBar.get(1)));
+        assertTrue(run.stderr().contains("): 70 of 120 frames, in slices of 20 frames or fewer"),
+                run.stderr());
+        assertTrue(run.stderr().contains("not reported: StatusBar (line "), run.stderr());
+        assertEquals(15, expected.size(), "10 s slices of more than 20 frames in the capture");
+    }
+
+    @Test
+    void shouldNeverReportTheCaptureWithMatrix20sTenThousandMillisecondsOfFrameCost() {
+        // No window of the capture sums 10,000 ms of 2.0's frame cost (MainActivity, the most, has 6,041).
+        CliRun run = CliRun.main("framestats", "--matrix", "--format", "matrix-2.0", "--time", "0", CAPTURE.toString());
+        assertEquals(0, run.exit(), run.stderr());
+        assertEquals("", run.out());
+        assertTrue(run.stderr().contains("not reported: Taskbar (line "), run.stderr());
+        assertTrue(run.stderr().contains("): 120 of 120 frames, after the last 10,000 ms of summed frame cost"
+                + " (Matrix 2.0 never reports them)"), run.stderr());
+    }
+
+    private static long frames(JsonObject report) {
+        long n = 0;
+        for (String key : report.getAsJsonObject("dropLevel").keySet()) {
+            n += report.getAsJsonObject("dropLevel").get(key).getAsLong();
+        }
+        return n;
     }
 
     @Test
@@ -204,7 +279,8 @@ class FramestatsMatrixCommandTest {
 
     @Test
     void shouldPrintMatrix20ReportsWithTheirKeyOrder() {
-        CliRun run = CliRun.main("framestats", "--matrix", "--format", "matrix-2.0", "--time", "0", CAPTURE.toString());
+        CliRun run = CliRun.main("framestats", "--matrix", "--format", "matrix-2.0", "--slices", "window", "--time", "0",
+                CAPTURE.toString());
         assertEquals(0, run.exit(), run.stderr());
         List<String> lines = run.out().lines().toList();
         assertEquals(10, lines.size());
@@ -227,7 +303,8 @@ class FramestatsMatrixCommandTest {
         CliRun wrapped = CliRun.main("framestats", "--matrix", "--issue-lines", "--time", "0", CAPTURE.toString());
         assertTrue(wrapped.out().lines().allMatch(l -> l.startsWith("tag[Trace_FPS]type[0];key[null];content[{")
                 && l.endsWith("}]")), wrapped.out());
-        CliRun strict = CliRun.main("framestats", "--matrix", "--levels", "1,2,3,4", "--time", "0", CAPTURE.toString());
+        CliRun strict = CliRun.main("framestats", "--matrix", "--slices", "window", "--levels", "1,2,3,4", "--time", "0",
+                CAPTURE.toString());
         assertTrue(strict.out().contains("\"scene\":\"Taskbar\",\"dropLevel\":{\"DROPPED_BEST\":120,"), strict.out());
         assertTrue(strict.out().contains("\"scene\":\"com.android.settings\\/com.android.settings.spa.SpaActivity\","
                 + "\"dropLevel\":{\"DROPPED_BEST\":"), strict.out());
@@ -239,7 +316,9 @@ class FramestatsMatrixCommandTest {
                 CliRun.main("framestats", "--matrix", "--format", "matrix-1.0", CAPTURE.toString()).onlyErrorLine());
         assertEquals("gfxstats framestats: matrix level bounds must be four integers normal,middle,high,frozen: 3,9",
                 CliRun.main("framestats", "--matrix", "--levels", "3,9", CAPTURE.toString()).onlyErrorLine());
-        assertEquals("gfxstats framestats: --levels, --issue-lines and --time apply to --matrix only",
+        assertEquals("gfxstats framestats: unknown slicing 'slices' (matrix or window)",
+                CliRun.main("framestats", "--matrix", "--slices", "slices", CAPTURE.toString()).onlyErrorLine());
+        assertEquals("gfxstats framestats: --slices, --levels, --issue-lines and --time apply to --matrix only",
                 CliRun.main("framestats", "--issue-lines", CAPTURE.toString()).onlyErrorLine());
         assertEquals("gfxstats framestats: --proto, --check and --matrix exclude each other",
                 CliRun.main("framestats", "--matrix", "--check", CAPTURE.toString()).onlyErrorLine());

@@ -18,6 +18,7 @@ import io.gfxstats.stats.ProfileData;
 import io.gfxstats.framestats.FramestatsBlock;
 import io.gfxstats.framestats.FramestatsReader;
 import io.gfxstats.framestats.FramestatsReplay;
+import io.gfxstats.testing.Await;
 import io.gfxstats.testing.TestData;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -25,6 +26,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -214,10 +216,9 @@ class ReplayCommandEndToEndTest {
             assertTrue(r.isAlive() && r.recorded() < expectedFrames, "kill lands mid-replay");
             daemon.kill();
             long atKill = r.recorded();
-            Thread.sleep(300);
+            await(() -> r.recorded() > atKill, "the replay recording on while the daemon is away");
             daemon = newDaemon().start();
             assertEquals(0, r.waitFor(60), "stderr: " + r.err() + "\n" + daemon.logText());
-            assertTrue(atKill < expectedFrames, "the replay recorded on while the daemon was away");
             assertTrue(r.err().stream().anyMatch(l -> l.contains("lost the daemon")), "stderr: " + r.err());
             assertTrue(r.err().stream().anyMatch(l -> l.contains("registered with the daemon") && l.contains("adopted")),
                     "the new daemon adopted the buffer; stderr: " + r.err());
@@ -230,8 +231,9 @@ class ReplayCommandEndToEndTest {
         try (ReplayProcess r = replay()) {
             await(() -> r.err().stream().anyMatch(l -> l.contains("cannot register with the daemon")),
                     "a note that the daemon is not there");
-            Thread.sleep(1_000);
-            assertTrue(r.isAlive(), "the replay waits for the daemon");
+            // Every frame recorded and the process still there: it is waiting for the daemon.
+            await(() -> r.recorded() == expectedFrames, "the replay recording every frame without a daemon");
+            assertTrue(r.isAlive(), "the replay waits for the daemon; stderr: " + r.err());
             daemon = newDaemon().start();
             assertEquals(0, r.waitFor(60), "stderr: " + r.err());
             assertTrue(r.err().stream().anyMatch(l -> l.contains("registered with the daemon")), "stderr: " + r.err());
@@ -371,14 +373,8 @@ class ReplayCommandEndToEndTest {
     }
 
     private void await(BooleanSupplier condition, String what) throws Exception {
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + what
-                        + (daemon != null ? "\n" + daemon.logText() : ""));
-            }
-            Thread.sleep(20);
-        }
+        Await.until(condition::getAsBoolean, Duration.ofSeconds(30),
+                () -> "waiting for: " + what + (daemon != null ? "\n" + daemon.logText() : ""));
     }
 
     private static void deleteTree(Path root) throws IOException {

@@ -6,14 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.gfxstats.daemon.DaemonProcess;
+import io.gfxstats.testing.Await;
 import io.gfxstats.testing.JavaProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -86,8 +90,9 @@ class TopDaemonTest {
         assertEquals("com.example.stutter", pkg.get("packageName").getAsString());
         assertEquals(7, pkg.get("versionCode").getAsLong());
         assertTrue(pkg.get("totalFrames").getAsLong() > 0, lines.get(0));
-        double fps = pkg.get("fps").getAsDouble();
-        assertTrue(fps > 20 && fps < 70, "about 60 frames a second: " + fps);
+        // Frames per wall-clock second depend on how the machine keeps the synth's pace: only that
+        // there is a rate is checked here (LiveViewsTest checks the arithmetic).
+        assertTrue(pkg.get("fps").getAsDouble() > 0, lines.get(0));
         long levels = 0;
         for (var level : pkg.getAsJsonArray("levelCounts")) {
             levels += level.getAsLong();
@@ -136,16 +141,25 @@ class TopDaemonTest {
             assertTrue(o.has("TOTAL_DURATION") && o.has("GPU_DURATION"), "synth records full frames: " + line);
         }
         Path out = state.resolve("reports.txt");
+        Path progress = state.resolve("progress.txt");
         Process reports = JavaProcess.builder(io.gfxstats.cli.Main.class, "matrix-report", "--socket",
-                daemon.socket().toString(), "--interval", "0.2").redirectErrorStream(true)
-                .redirectOutput(out.toFile()).start();
+                daemon.socket().toString(), "--interval", "0.2", "--progress")
+                .redirectOutput(out.toFile()).redirectError(progress.toFile()).start();
         processes.add(reports);
-        Thread.sleep(4_000);
+        // The open slice must hold more than Matrix's 20 frames to be reported at SIGTERM.
+        Await.until(() -> Files.readString(progress, StandardCharsets.UTF_8).lines()
+                .anyMatch(l -> openFrames(l, "com.example.smooth/default") > 20), Duration.ofSeconds(60),
+                () -> "matrix-report's progress: " + Files.readString(progress, StandardCharsets.UTF_8));
         reports.destroy(); // SIGTERM: the open 10 s slice is reported
         assertTrue(reports.waitFor(30, TimeUnit.SECONDS));
         String text = Files.readString(out, StandardCharsets.UTF_8);
         assertTrue(text.lines().anyMatch(l -> l.startsWith("{\"machine\":") && l.contains("\"scene\":\"default\"")),
                 text);
+    }
+
+    private static long openFrames(String progressLine, String slice) {
+        Matcher m = Pattern.compile(Pattern.quote(slice) + " (\\d+) frames").matcher(progressLine);
+        return m.find() ? Long.parseLong(m.group(1)) : -1;
     }
 
     private static String quote(String s) {

@@ -2,10 +2,12 @@ package io.gfxstats.cli;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gfxstats.testing.Await;
 import io.gfxstats.testing.JavaProcess;
 import io.gfxstats.testing.TestData;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -41,11 +43,8 @@ class TopTerminalTest {
         try (TmuxSession t = TmuxSession.start(dir, 130, 40, command("--cumulative"))) {
             t.await(s -> s.contains("PACKAGE / SCENE") && s.contains("Taskbar"), 60, "the first screen");
             assertTrue(t.screen(false).contains("sort name") && t.screen(false).contains("since start"));
-            long end = System.nanoTime() + 30_000_000_000L;
-            while (!t.screen(true).contains("\u001b[38;5;") && System.nanoTime() < end) {
-                Thread.sleep(200);
-            }
-            assertTrue(t.screen(true).contains("\u001b[38;5;"), "rows coloured by level: " + t.screen(true));
+            Await.until(() -> t.screen(true).contains("\u001b[38;5;"), Duration.ofSeconds(60),
+                    () -> "rows coloured by level: " + t.screen(true));
             t.sendKeys("s");
             t.await(s -> s.contains("sort fps"), 10, "sort fps after s");
             t.sendKeys("c");

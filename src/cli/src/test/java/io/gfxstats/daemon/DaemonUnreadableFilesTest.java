@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gfxstats.cli.Main;
 import io.gfxstats.dayfile.DayFileCodec;
 import io.gfxstats.store.Days;
+import io.gfxstats.testing.Await;
 import io.gfxstats.testing.JavaProcess;
 import io.gfxstats.testing.OtherUser;
 import io.gfxstats.testing.OtherUserDirectory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -62,7 +64,8 @@ class DaemonUnreadableFilesTest {
         OtherUser.chownTree(daemonState());
         Files.setAttribute(stuck, "unix:uid", 0); // root's directory: the daemon cannot create the version in it
 
-        DaemonProcess daemon = dir.closeAfter(new DaemonProcess(daemonState(), "--set", "flush.interval=100ms")
+        DaemonProcess daemon = dir.closeAfter(new DaemonProcess(daemonState(), "--set", "flush.interval=100ms",
+                "--set", "metrics.enabled=true", "--set", "metrics.port=0")
                 .asOtherUser(dir.user())).start();
         Process synth = new ProcessBuilder(dir.user().command(JavaProcess.SHORT_LIVED, Main.class, "synth", "--socket",
                 daemon.socket().toString(), "--package", "com.stuck.app", "--version-code", "1", "--seconds", "1",
@@ -70,7 +73,9 @@ class DaemonUnreadableFilesTest {
         String out = new String(synth.getInputStream().readAllBytes());
         assertTrue(synth.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, synth.exitValue(), out);
-        Thread.sleep(4000); // several retries' worth at the old pace (every ~300 ms)
+        // Three failed attempts (at 0, 1 and 3 s of back-off) must still have logged one line.
+        Await.until(() -> failedSaves(daemon) >= 3, Duration.ofSeconds(60),
+                () -> "failed saves: " + failedSaves(daemon) + "; log: " + daemon.logText());
 
         String log = daemon.logText();
         assertEquals(1, count(log, "saving failed: save of " + stuck.resolve("1").resolve("total") + " failed: "),
@@ -78,13 +83,15 @@ class DaemonUnreadableFilesTest {
         assertEquals(0, count(log, "final save failed"), log);
 
         Files.setAttribute(stuck, "unix:uid", OtherUser.UID);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!daemon.logText().contains("saving works again after ") && System.nanoTime() < deadline) {
-            Thread.sleep(200);
-        }
-        assertTrue(daemon.logText().contains("saving works again after "), daemon.logText());
+        // The back-off doubles (1, 2, 4, 8 s...): the next attempt is at most 16 s away.
+        Await.until(() -> daemon.logText().contains("saving works again after "), Duration.ofSeconds(60),
+                daemon::logText);
         assertTrue(daemon.totalFrames("com.stuck.app") > 0, "nothing lost");
         assertTrue(Files.exists(stuck.resolve("1").resolve("total")));
+    }
+
+    private static double failedSaves(DaemonProcess daemon) throws Exception {
+        return MetricsEndToEndTest.scrape(daemon).value("gfxstats_daemon_saves_total", "result=\"failed\"");
     }
 
     private static int count(String text, String what) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.gfxstats.cli.Main;
 import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.daemon.rpc.PeerIdentity;
+import io.gfxstats.testing.Await;
 import io.gfxstats.testing.OtherUser;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -14,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -67,11 +69,8 @@ class LargeUidTest {
             assertEquals(0, client.exitValue(), out + "\n" + Files.readString(daemon.clientLog()) + daemon.logText());
             assertTrue(out.startsWith("attached\n"), out);
 
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while ((daemon.totalFrames("com.example.biguid") != 300 || daemon.health().getLiveBuffers() != 0)
-                    && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
+            Await.until(() -> daemon.totalFrames("com.example.biguid") == 300 && daemon.health().getLiveBuffers() == 0,
+                    Duration.ofSeconds(60), () -> "300 frames saved, no live buffer\n" + daemon.logText());
             GraphicsStatsProto entry = daemon.entry("com.example.biguid", 9).orElseThrow();
             assertEquals(300, entry.getSummary().getTotalFrames());
             assertEquals(UID, Integer.toUnsignedLong(entry.getUid()), "the uid in dump --proto");

@@ -9,6 +9,7 @@ import io.gfxstats.dayfile.StatsProtos;
 import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.stats.Histograms;
 import io.gfxstats.stats.ProfileData;
+import io.gfxstats.testing.Await;
 import io.gfxstats.testing.ExternalTool;
 import io.gfxstats.testing.JavaProcess;
 import java.io.IOException;
@@ -47,9 +48,7 @@ class PrometheusServerTest {
         Path prometheus = ExternalTool.require("prometheus", "prometheus");
         try (DaemonProcess daemon = new DaemonProcess(tmp.resolve("s"), "--set", "metrics.enabled=true",
                 "--set", "metrics.port=0").start()) {
-            Process synth = JavaProcess.builder(Main.class, "synth", "--socket", daemon.socket().toString(),
-                    "--package", PKG, "--version-code", "7", "--seconds", "3", "--fps", "120", "--seed", "11")
-                    .redirectErrorStream(true).redirectOutput(daemon.clientLog().toFile()).start();
+            Process synth = synth(daemon, PKG, "7", "--seconds", "3", "--fps", "120", "--seed", "11");
             assertTrue(synth.waitFor(90, TimeUnit.SECONDS), "synth did not finish");
             assertEquals(0, synth.exitValue(), Files.readString(daemon.clientLog()));
 
@@ -59,29 +58,14 @@ class PrometheusServerTest {
             }
             assertTrue(dump.totalFrames() > 200, "synth recorded " + dump.totalFrames());
 
-            int webPort = freePort();
-            Path config = tmp.resolve("prometheus.yml");
-            Files.writeString(config, """
-                    global:
-                      scrape_interval: 1s
-                      scrape_timeout: 1s
-                    scrape_configs:
-                      - job_name: gfxstats
-                        static_configs:
-                          - targets: ['127.0.0.1:%d']
-                    """.formatted(daemon.metricsPort()));
-            Process server = new ProcessBuilder(prometheus.toString(), "--config.file=" + config,
-                    "--storage.tsdb.path=" + tmp.resolve("tsdb"), "--web.listen-address=127.0.0.1:" + webPort)
-                    .redirectErrorStream(true).redirectOutput(tmp.resolve("prometheus.log").toFile()).start();
-            try {
-                String api = "http://127.0.0.1:" + webPort;
-                awaitScrapes(api, server, 2);
-                assertEquals(dump.totalFrames(), Math.round(query(api, "sum(gfxstats_frames_total)")));
-                assertEquals(dump.jankyFrames(), Math.round(query(api, "sum(gfxstats_janky_frames_total)")));
+            try (Prometheus server = Prometheus.start(prometheus, daemon, tmp)) {
+                server.awaitScrapes(2);
+                assertEquals(dump.totalFrames(), Math.round(server.query("sum(gfxstats_frames_total)")));
+                assertEquals(dump.jankyFrames(), Math.round(server.query("sum(gfxstats_janky_frames_total)")));
 
                 int p90 = dump.cpuPercentile(90);
                 int bucket = labelIndex(p90);
-                double q = query(api,
+                double q = server.query(
                         "histogram_quantile(0.9, sum by (le) (gfxstats_frame_duration_seconds_bucket))");
                 // Android names the bucket holding the frame just past 90 %; Prometheus interpolates
                 // inside the bucket where the cumulative count reaches 90 %: the same bucket, or its
@@ -89,11 +73,6 @@ class PrometheusServerTest {
                 assertTrue(q >= BucketBounds.cpuLower(bucket) && q <= BucketBounds.cpu()[bucket],
                         "p90 " + q + " s outside the dump's " + p90 + " ms bucket [" + BucketBounds.cpuLower(bucket)
                                 + ", " + BucketBounds.cpu()[bucket] + "]");
-            } finally {
-                server.destroy();
-                if (!server.waitFor(20, TimeUnit.SECONDS)) {
-                    server.destroyForcibly().waitFor();
-                }
             }
         }
     }
@@ -118,38 +97,17 @@ class PrometheusServerTest {
         assertTrue(queries.size() >= 12, "panels: " + queries.size());
         try (DaemonProcess daemon = new DaemonProcess(tmp.resolve("g"), "--set", "metrics.enabled=true",
                 "--set", "metrics.port=0").start()) {
-            Process first = JavaProcess.builder(Main.class, "synth", "--socket", daemon.socket().toString(),
-                    "--package", PKG, "--version-code", "7", "--seconds", "2", "--seed", "3")
-                    .redirectErrorStream(true).redirectOutput(daemon.clientLog().toFile()).start();
+            Process first = synth(daemon, PKG, "7", "--seconds", "2", "--seed", "3");
             assertTrue(first.waitFor(90, TimeUnit.SECONDS), "synth did not finish");
-            Process running = JavaProcess.builder(Main.class, "synth", "--socket", daemon.socket().toString(),
-                    "--package", "com.example.running", "--version-code", "2", "--seconds", "120",
-                    "--jank-profile", "janky", "--seed", "4")
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(
-                            daemon.clientLog().toFile())).start();
-            Process server = null;
-            try {
-                int webPort = freePort();
-                Path config = tmp.resolve("prometheus.yml");
-                Files.writeString(config, """
-                        global:
-                          scrape_interval: 1s
-                          scrape_timeout: 1s
-                        scrape_configs:
-                          - job_name: gfxstats
-                            static_configs:
-                              - targets: ['127.0.0.1:%d']
-                        """.formatted(daemon.metricsPort()));
-                server = new ProcessBuilder(prometheus.toString(), "--config.file=" + config,
-                        "--storage.tsdb.path=" + tmp.resolve("tsdb-g"), "--web.listen-address=127.0.0.1:" + webPort)
-                        .redirectErrorStream(true).redirectOutput(tmp.resolve("prometheus.log").toFile()).start();
-                String api = "http://127.0.0.1:" + webPort;
-                awaitScrapes(api, server, 4);
+            Process running = synth(daemon, "com.example.running", "2", "--seconds", "120",
+                    "--jank-profile", "janky", "--seed", "4");
+            try (Prometheus server = Prometheus.start(prometheus, daemon, tmp)) {
+                server.awaitScrapes(4);
                 for (String[] q : queries) {
                     // Grafana's variables: every package and job, a rate window of several scrapes.
                     String expr = q[1].replace("$__rate_interval", "20s").replace("$package", ".+")
                             .replace("$job", ".+");
-                    String body = get(api, expr);
+                    String body = server.get(expr);
                     assertTrue(body.contains("\"status\":\"success\"") && body.contains("\"value\":["),
                             q[0] + ": " + expr + " returned no data: " + body);
                 }
@@ -157,20 +115,86 @@ class PrometheusServerTest {
                 running.destroy();
                 running.waitFor(20, TimeUnit.SECONDS);
                 running.destroyForcibly().waitFor();
-                if (server != null) {
-                    server.destroy();
-                    if (!server.waitFor(20, TimeUnit.SECONDS)) {
-                        server.destroyForcibly().waitFor();
-                    }
-                }
             }
         }
     }
 
-    private static String get(String api, String promql) throws IOException, InterruptedException {
-        HttpRequest r = HttpRequest.newBuilder(URI.create(api + "/api/v1/query?query="
-                + URLEncoder.encode(promql, StandardCharsets.UTF_8))).timeout(Duration.ofSeconds(10)).build();
-        return HttpClient.newHttpClient().send(r, HttpResponse.BodyHandlers.ofString()).body();
+    /** A synth for {@code pkg} feeding the daemon, its output appended to the daemon's client log. */
+    private static Process synth(DaemonProcess daemon, String pkg, String versionCode, String... more)
+            throws IOException {
+        List<String> args = new ArrayList<>(List.of("synth", "--socket", daemon.socket().toString(),
+                "--package", pkg, "--version-code", versionCode));
+        args.addAll(List.of(more));
+        return JavaProcess.builder(Main.class, args.toArray(String[]::new)).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(daemon.clientLog().toFile())).start();
+    }
+
+    /** A Prometheus server scraping the daemon's metrics every second; closing stops it. */
+    private record Prometheus(Process process, String api, Path log) implements AutoCloseable {
+        static Prometheus start(Path binary, DaemonProcess daemon, Path tmp) throws IOException {
+            int webPort = freePort();
+            Path config = tmp.resolve("prometheus.yml");
+            Files.writeString(config, """
+                    global:
+                      scrape_interval: 1s
+                      scrape_timeout: 1s
+                    scrape_configs:
+                      - job_name: gfxstats
+                        static_configs:
+                          - targets: ['127.0.0.1:%d']
+                    """.formatted(daemon.metricsPort()));
+            Path log = tmp.resolve("prometheus.log");
+            Process p = new ProcessBuilder(binary.toString(), "--config.file=" + config,
+                    "--storage.tsdb.path=" + tmp.resolve("tsdb"), "--web.listen-address=127.0.0.1:" + webPort)
+                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            return new Prometheus(p, "http://127.0.0.1:" + webPort, log);
+        }
+
+        /** Returns once the daemon has been scraped up {@code scrapes} times. */
+        void awaitScrapes(int scrapes) throws Exception {
+            Await.until(() -> {
+                assertTrue(process.isAlive(), "prometheus exited:\n" + Files.readString(log));
+                try {
+                    return query("count_over_time(up{job=\"gfxstats\"}[10m]) and up{job=\"gfxstats\"} == 1")
+                            >= scrapes;
+                } catch (IOException | AssertionError e) {
+                    return false; // not ready yet
+                }
+            }, Duration.ofSeconds(90), () -> "prometheus scraped fewer than " + scrapes + " times:\n"
+                    + Files.readString(log));
+        }
+
+        /** One instant query's response body. */
+        String get(String promql) throws IOException, InterruptedException {
+            HttpRequest r = HttpRequest.newBuilder(URI.create(api + "/api/v1/query?query="
+                    + URLEncoder.encode(promql, StandardCharsets.UTF_8))).timeout(Duration.ofSeconds(10)).build();
+            return HttpClient.newHttpClient().send(r, HttpResponse.BodyHandlers.ofString()).body();
+        }
+
+        /** One instant query's single value. */
+        double query(String promql) throws IOException, InterruptedException {
+            String body = get(promql);
+            Matcher m = VALUE.matcher(body);
+            if (!body.contains("\"status\":\"success\"") || !m.find()) {
+                throw new AssertionError(promql + ": " + body);
+            }
+            String v = m.group(1);
+            assertTrue(!m.find(), promql + " gave several values: " + body);
+            return Double.parseDouble(v);
+        }
+
+        @Override
+        public void close() {
+            process.destroy();
+            try {
+                if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor();
+                }
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     private static int labelIndex(int label) {
@@ -186,37 +210,5 @@ class PrometheusServerTest {
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
-    }
-
-    private void awaitScrapes(String api, Process server, int scrapes) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        while (true) {
-            assertTrue(server.isAlive(), "prometheus exited:\n" + Files.readString(tmp.resolve("prometheus.log")));
-            try {
-                if (query(api, "count_over_time(up{job=\"gfxstats\"}[10m]) and up{job=\"gfxstats\"} == 1")
-                        >= scrapes) {
-                    return;
-                }
-            } catch (IOException | AssertionError e) {
-                // not ready yet
-            }
-            assertTrue(System.nanoTime() < deadline, "prometheus scraped fewer than " + scrapes + " times:\n"
-                    + Files.readString(tmp.resolve("prometheus.log")));
-            Thread.sleep(250);
-        }
-    }
-
-    /** One instant query's single value. */
-    private static double query(String api, String promql) throws IOException, InterruptedException {
-        HttpRequest r = HttpRequest.newBuilder(URI.create(api + "/api/v1/query?query="
-                + URLEncoder.encode(promql, StandardCharsets.UTF_8))).timeout(Duration.ofSeconds(10)).build();
-        String body = HttpClient.newHttpClient().send(r, HttpResponse.BodyHandlers.ofString()).body();
-        Matcher m = VALUE.matcher(body);
-        if (!body.contains("\"status\":\"success\"") || !m.find()) {
-            throw new AssertionError(promql + ": " + body);
-        }
-        String v = m.group(1);
-        assertTrue(!m.find(), promql + " gave several values: " + body);
-        return Double.parseDouble(v);
     }
 }

@@ -11,6 +11,7 @@ import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.stats.Counters;
 import io.gfxstats.stats.JankType;
 import io.gfxstats.stats.ProfileData;
+import io.gfxstats.testing.Await;
 import io.gfxstats.testing.JavaProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -81,22 +83,19 @@ class SynthProcessTest {
 
     /** Sum of every dump entry of the package, in the persisted counters (legacy ones are never stored). */
     private ProfileData stored(String pkg, long expectedTotal) throws Exception {
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        ProfileData sum;
-        do {
-            sum = new ProfileData();
+        AtomicReference<ProfileData> sum = new AtomicReference<>(new ProfileData());
+        Await.until(() -> {
+            ProfileData s = new ProfileData();
             for (GraphicsStatsProto p : daemon.dumpProto().getStatsList()) {
                 if (p.getPackageName().equals(pkg)) {
-                    sum.merge(StatsProtos.toProfileData(p));
+                    s.merge(StatsProtos.toProfileData(p));
                 }
             }
-            if (sum.totalFrames() == expectedTotal && daemon.health().getLiveBuffers() == 0) {
-                return sum;
-            }
-            Thread.sleep(50);
-        } while (System.nanoTime() < deadline);
-        assertEquals(expectedTotal, sum.totalFrames(), "frames of " + pkg + "\n" + daemon.logText());
-        return sum;
+            sum.set(s);
+            return s.totalFrames() == expectedTotal && daemon.health().getLiveBuffers() == 0;
+        }, Duration.ofSeconds(60), () -> "frames of " + pkg + ": " + sum.get().totalFrames() + ", expected "
+                + expectedTotal + ", with no live buffer\n" + daemon.logText());
+        return sum.get();
     }
 
     private static long[] persisted(ProfileData data) {

@@ -11,6 +11,7 @@ import io.gfxstats.client.DaemonBufferProvider;
 import io.gfxstats.client.DirectoryBufferProvider;
 import io.gfxstats.frame.FrameInfo;
 import io.gfxstats.stats.ProfileData;
+import io.gfxstats.testing.Await;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -123,10 +124,8 @@ class SyntheticRendererTest {
             }
         });
         thread.start();
-        long deadline = System.nanoTime() + 20_000_000_000L;
-        while (!output.toString(StandardCharsets.UTF_8).contains("recorded ") && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+        Await.until(() -> output.toString(StandardCharsets.UTF_8).contains("recorded "), Duration.ofSeconds(60),
+                () -> "a frame recorded; output: " + output.toString(StandardCharsets.UTF_8));
         renderer.stop();
         assertTrue(renderer.awaitFinished(Duration.ofSeconds(10)));
         thread.join();

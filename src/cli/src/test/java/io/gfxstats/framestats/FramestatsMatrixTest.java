@@ -15,6 +15,7 @@ import io.gfxstats.framestats.FramestatsBlock;
 import io.gfxstats.framestats.FramestatsReader;
 import java.io.StringReader;
 import java.util.List;
+import java.util.function.IntToLongFunction;
 import org.junit.jupiter.api.Test;
 
 /** Matrix reports of 16-column (Android 8/9) framestats: the pre-Android 12 durations, no GPU key. */
@@ -25,14 +26,22 @@ class FramestatsMatrixTest {
     private static final long MS = 1_000_000L;
 
     private static FramestatsBlock block(int frames) throws Exception {
+        // One NORMAL frame first: round((80 - 16.67) / 16.67) = 4.
+        return block(frames, 16_666_667L, i -> i == 0 ? 80 * MS : 10 * MS);
+    }
+
+    /** Frames {@code spacing} apart, frame i taking {@code total(i)} from IntendedVsync to FrameCompleted. */
+    private static FramestatsBlock block(int frames, long spacing, IntToLongFunction totals) throws Exception {
         StringBuilder sb = new StringBuilder("---PROFILEDATA---\n").append(ANDROID9_HEADER).append('\n');
         long t = 1_000 * MS;
-        for (int i = 0; i < frames; i++, t += 16_666_667L) {
-            long total = i == 0 ? 80 * MS : 10 * MS; // one NORMAL frame: round((80 - 16.67) / 16.67) = 4
+        for (int i = 0; i < frames; i++, t += spacing) {
+            long total = totals.applyAsLong(i);
+            // Issue and swap late in long frames, so that Matrix 2.0's span (to IssueDrawCommandsStart) is long too.
+            long issue = total > 1_000 * MS ? total - 2 * MS : 7 * MS;
             sb.append(0).append(',').append(t).append(',').append(t).append(",0,0,")
                     .append(t + MS).append(',').append(t + 2 * MS).append(',').append(t + 3 * MS).append(',')
                     .append(t + 4 * MS).append(',').append(t + 5 * MS).append(',').append(t + 6 * MS).append(',')
-                    .append(t + 7 * MS).append(',').append(t + 8 * MS).append(',').append(t + total).append(",0,0,\n");
+                    .append(t + issue).append(',').append(t + issue + MS).append(',').append(t + total).append(",0,0,\n");
         }
         sb.append("---PROFILEDATA---\n");
         List<FramestatsBlock> blocks = FramestatsReader.read(new StringReader(sb.toString()), "nine.txt");
@@ -64,5 +73,47 @@ class FramestatsMatrixTest {
         assertTrue(result.report().isEmpty());
         assertEquals(20, result.frames());
         assertTrue(matrix.report(block(21), 7).report().isPresent());
+    }
+
+    private static FramestatsMatrix matrix(MatrixFormat format, FramestatsMatrix.Slicing slicing) {
+        return new FramestatsMatrix(format, MatrixLevels.DEFAULT, MatrixDevice.UNKNOWN, 16_666_667L, slicing);
+    }
+
+    @Test
+    void shouldCutAMatrix21SliceWithTheFrameThatCompletesTenSecondsAfterItsFirst() throws Exception {
+        // Frames 500 ms apart: frame 20 completes exactly 10,000 ms after frame 0 and closes the slice.
+        FramestatsMatrix.BlockResult result = matrix(MatrixFormat.V2_1, FramestatsMatrix.Slicing.MATRIX)
+                .report(block(42, 500 * MS, i -> 10 * MS), 7);
+        assertEquals(List.of(21, 21), result.reports().stream().map(MatrixReport::frames).toList());
+        assertEquals(0, result.unreported());
+        // One frame fewer leaves a second slice of 20 frames, which Matrix drops.
+        FramestatsMatrix.BlockResult short41 = matrix(MatrixFormat.V2_1, FramestatsMatrix.Slicing.MATRIX)
+                .report(block(41, 500 * MS, i -> 10 * MS), 7);
+        assertEquals(List.of(21), short41.reports().stream().map(MatrixReport::frames).toList());
+        assertEquals(20, short41.unreported());
+        // A window's frames 1 ns short of 10 s apart stay in one slice.
+        FramestatsMatrix.BlockResult whole = matrix(MatrixFormat.V2_1, FramestatsMatrix.Slicing.MATRIX)
+                .report(block(21, 500 * MS - 1, i -> 10 * MS), 7);
+        assertEquals(List.of(21), whole.reports().stream().map(MatrixReport::frames).toList());
+    }
+
+    @Test
+    void shouldReportMatrix20WhenTheSummedCostReachesTenSecondsWithoutAFrameGate() throws Exception {
+        // IssueDrawCommandsStart 3,018 ms after IntendedVsync at 60 Hz: 181 dropped, 182 x 16.666667 ms = 3033 ms
+        // a frame (truncated every frame: 3033, 6066, 9099, 12132), so the fourth frame brings the cost past
+        // 10,000 ms and is reported with 4 frames.
+        FramestatsMatrix.BlockResult result = matrix(MatrixFormat.V2_0, FramestatsMatrix.Slicing.MATRIX)
+                .report(block(6, 4_000 * MS, i -> 3_000 * MS + 20 * MS), 7);
+        assertEquals(1, result.reports().size());
+        MatrixReport r = result.reports().get(0);
+        assertEquals(4, r.frames());
+        assertEquals(4, r.dropLevel(MatrixRule.FROZEN));
+        assertEquals(4 * 181, r.dropSum(MatrixRule.FROZEN));
+        assertEquals(1000f * 4 / 12_132, r.fps());
+        // The two frames after it never reach 10,000 ms: never reported.
+        assertEquals(2, result.unreported());
+        // One report per window instead: all 6 frames, gated at more than 20 like 2.1.
+        assertTrue(matrix(MatrixFormat.V2_0, FramestatsMatrix.Slicing.WINDOW)
+                .report(block(6, 4_000 * MS, i -> 3_020 * MS), 7).reports().isEmpty());
     }
 }

@@ -127,6 +127,38 @@ class AndroidTraceFramesTest {
         assertEquals(true, dumpsys.contains("\nTotal frames rendered: 2\nJanky frames: 1 "), dumpsys);
     }
 
+    /**
+     * Vsync 6's frame ends 3.3 ms past its deadline, so the pipeline is stuffed: vsync 7's frame
+     * cannot start before 1.033332 s. The device's jank tracker then gives vsync 7 one more interval
+     * (deadline 1.049998 s), and its frame, done at 1.040 s, is not janky. A trace's deadlines are the
+     * vsyncs' own (vsync + period), so the tracker must extend them as on the device; replaying them as
+     * already-extended framestats rows would count 2 janky frames.
+     */
+    @Test
+    void shouldExtendTheDeadlineOfAFrameBehindAStuffedPipelineAsTheDeviceDoes(@TempDir Path dir) throws Exception {
+        long period = 16_666_000L;
+        TraceText t = new TraceText();
+        t.api19 = false;
+        t.b(1_000_000_000L, UI, UI, "Choreographer#onVsync 6").e(1_000_100_000L, UI, UI);
+        t.b(1_000_200_000L, UI, UI, "Choreographer#doFrame 6").e(1_005_000_000L, UI, UI);
+        t.b(1_005_100_000L, UI, RT, "DrawFrames 6");
+        t.b(1_016_666_000L, UI, UI, "Choreographer#onVsync 7").e(1_016_766_000L, UI, UI);
+        t.e(1_020_000_000L, UI, RT);
+        t.b(1_020_500_000L, UI, UI, "Choreographer#doFrame 7").e(1_025_000_000L, UI, UI);
+        t.b(1_025_100_000L, UI, RT, "DrawFrames 7").e(1_040_000_000L, UI, RT);
+        Trace trace = TraceParser.parse(new ByteArrayInputStream(t.text().getBytes(StandardCharsets.UTF_8)), "t",
+                ClockOffset.NONE, null);
+        List<TraceFrame> frames = TraceFrames.of(trace, period).get(0).frames();
+        assertEquals(List.of(1, 0), frames.stream().map(TraceFrame::flag).toList());
+        Path file = dir.resolve("stuffed.atrace");
+        Files.writeString(file, t.text());
+        String[] common = {"trace", file.toString(), "--clock-offset", "none", "--refresh-interval", Long.toString(period)};
+        String summary = run(common);
+        String dumpsys = run(concat(common, "--format", "dumpsys"));
+        assertEquals(true, summary.contains("\nFrames: 2 (") && summary.contains("\nJanky frames: 1 (50.00%)\n"), summary);
+        assertEquals(true, dumpsys.contains("\nTotal frames rendered: 2\nJanky frames: 1 "), dumpsys);
+    }
+
     private static String[] concat(String[] a, String... b) {
         String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);

@@ -4,8 +4,9 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Client-side timing. Every call but Register has a deadline; Register lives as long as the
- * process and relies on keepalive instead.
+ * Client-side timing: the deadlines of the unary calls and Dump. The long-lived streams have
+ * none: Register lives as long as the process and relies on keepalive, Watch runs until its
+ * caller stops or its total time passes, FeedDisplayFrames as long as the compositor feeds.
  *
  * @param dumpDeadline whole-dump deadline
  * @param pullDeadline pull deadline

@@ -44,8 +44,9 @@ import java.util.function.Predicate;
 import javax.net.ssl.SSLException;
 
 /**
- * A connection to one daemon. Every call has a deadline ({@link ClientOptions}) except Register;
- * failures come back as {@link GfxStatsClientException} with a one-line message.
+ * A connection to one daemon. The unary calls and Dump have a deadline ({@link ClientOptions});
+ * the long-lived streams (Register, Watch, FeedDisplayFrames) last as long as the caller wants
+ * (docs/grpc-api.md, "Deadlines"). Failures come back as {@link GfxStatsClientException} with a one-line message.
  *
  * <pre>{@code
  * try (GfxStatsClient client = GfxStatsClient.unix(socket)) {

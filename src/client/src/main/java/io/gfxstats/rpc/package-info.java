@@ -22,7 +22,8 @@
  *
  * <h2>Client</h2>
  * {@link io.gfxstats.rpc.GfxStatsClient#unix} / {@link io.gfxstats.rpc.GfxStatsClient#tcp}: deadlines
- * on every call except Register ({@link io.gfxstats.rpc.ClientOptions}), errors as
+ * on the unary calls and Dump ({@link io.gfxstats.rpc.ClientOptions}; the long-lived streams
+ * Register, Watch and FeedDisplayFrames have none), errors as
  * {@link io.gfxstats.rpc.GfxStatsClientException} with a one-line message.
  * {@link io.gfxstats.rpc.SocketPaths} resolves the socket both sides default to.
  */

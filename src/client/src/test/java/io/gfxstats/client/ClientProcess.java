@@ -1,6 +1,8 @@
 package io.gfxstats.client;
 
+import io.gfxstats.buffer.BufferReader;
 import io.gfxstats.buffer.FrameStream;
+import io.gfxstats.buffer.TestBuffers;
 import io.gfxstats.frame.DaveyListener;
 
 import java.nio.file.Path;
@@ -8,7 +10,8 @@ import java.time.Duration;
 
 /**
  * Child process: {@code <bufferDir> <seed> <frames>}. Opens a session on a directory provider,
- * records the frames once attached, prints "recorded" and then waits to be killed.
+ * records the frames once attached, prints "recorded" once it has published a heartbeat, and then
+ * waits to be killed.
  */
 public final class ClientProcess {
     private ClientProcess() {
@@ -32,9 +35,22 @@ public final class ClientProcess {
         for (int i = frames / 2; i < frames; i++) {
             tracker.record(stream.next());
         }
-        Thread.sleep(300);
+        awaitHeartbeat(session.buffer().orElseThrow().path());
         System.out.println("recorded");
         System.out.flush();
         Thread.sleep(Long.MAX_VALUE);
+    }
+
+    /** Until the session has published a heartbeat into its buffer, so a SIGKILL leaves one behind. */
+    private static void awaitHeartbeat(Path buffer) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        try (BufferReader reader = BufferReader.open(buffer, TestBuffers.uid())) {
+            while (reader.snapshot().heartbeatMillis() <= 0) {
+                if (System.nanoTime() - deadline > 0) {
+                    System.exit(5);
+                }
+                Thread.sleep(10);
+            }
+        }
     }
 }

@@ -102,16 +102,9 @@ class DaemonEndToEndTest {
     }
 
     private void awaitTotal(String pkg, long expected) throws Exception {
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        long last = -1;
-        while (System.nanoTime() < deadline) {
-            last = daemon.totalFrames(pkg);
-            if (last == expected && daemon.health().getLiveBuffers() == 0) {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        assertEquals(expected, last, "total frames of " + pkg + "\n" + daemon.logText());
+        Await.until(() -> daemon.totalFrames(pkg) == expected && daemon.health().getLiveBuffers() == 0,
+                Duration.ofSeconds(60), () -> "total frames of " + pkg + " " + daemon.totalFrames(pkg) + ", expected "
+                        + expected + ", with no live buffer\n" + daemon.logText());
     }
 
     private static void awaitFile(Path file) throws Exception {

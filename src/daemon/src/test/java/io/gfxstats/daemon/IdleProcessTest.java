@@ -5,10 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gfxstats.proto.GraphicsStatsProto;
 import io.gfxstats.store.Days;
+import io.gfxstats.testing.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,11 +35,8 @@ class IdleProcessTest {
                 c.await("attached", 30);
                 assertEquals(0, c.waitFor());
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (daemon.health().getLiveBuffers() != 0 && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
-            assertEquals(0, daemon.health().getLiveBuffers(), "the process is gone");
+            Await.until(() -> daemon.health().getLiveBuffers() == 0, Duration.ofSeconds(60),
+                    "the process is gone: no live buffer");
             Optional<GraphicsStatsProto> entry = daemon.entry("com.example.idle", 4);
             assertTrue(entry.isPresent(), "still in the dump after exit:\n" + daemon.dumpText());
             assertEquals(0, entry.get().getSummary().getTotalFrames());

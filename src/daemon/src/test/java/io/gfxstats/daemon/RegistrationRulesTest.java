@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.gfxstats.testing.Await;
 import io.gfxstats.testing.DaemonHealth;
 import io.gfxstats.testing.JavaProcess;
 import io.gfxstats.testing.OtherUser;
@@ -41,12 +42,8 @@ class RegistrationRulesTest {
             try (ClientProcess c = ClientProcess.start(daemon, "my-game", 3, 500, 100, 0)) {
                 assertEquals(0, c.waitFor(), "the client attached and finished\n" + Files.readString(daemon.clientLog()));
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            long total = -1;
-            while (System.nanoTime() < deadline && (total = daemon.totalFrames("my-game")) != 500) {
-                Thread.sleep(50);
-            }
-            assertEquals(500, total, "every frame of my-game is stored\n" + daemon.logText());
+            Await.until(() -> daemon.totalFrames("my-game") == 500, Duration.ofSeconds(60),
+                    () -> "every frame of my-game is stored: " + daemon.totalFrames("my-game") + "\n" + daemon.logText());
             assertTrue(daemon.entry("my-game", 3).isPresent());
         }
     }

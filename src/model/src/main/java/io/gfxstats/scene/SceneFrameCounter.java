@@ -211,7 +211,9 @@ public final class SceneFrameCounter {
         cachedInterval = frameInterval;
         refreshHz = MatrixRule.refreshHz(frameInterval, configuredHz);
         intervalNanos = MatrixRule.intervalNanos(refreshHz);
-        refreshMilliHz = Math.round(refreshHz * 1000.0);
+        // Truncated, not rounded: Matrix prints (int) of the mean rate, so a rate just below an integer
+        // (1e9 / 8,333,334 ns = 119.99999 Hz) must stay below it in the milli-Hz sum (119 like Matrix, not 120).
+        refreshMilliHz = (long) (refreshHz * 1000.0);
         onTimeLevel = timeMode ? levels.level(mode, 0, refreshHz) : levels.level(0);
         onTimeCostNanos = (long) MatrixRule.frameCostNanos(0, intervalNanos);
         onTimeMaxTotal = legacy ? 0 : largestAtMost(intervalNanos);

@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gfxstats.buffer.SceneGroup;
 import io.gfxstats.buffer.StripeWriter;
+import io.gfxstats.frame.FrameInfo;
+import io.gfxstats.matrix.Matrix21Slice;
+import io.gfxstats.matrix.MatrixDevice;
 import io.gfxstats.matrix.MatrixLevels;
 import io.gfxstats.matrix.MatrixMode;
 import io.gfxstats.matrix.MatrixRule;
@@ -107,6 +110,34 @@ class SceneFrameCounterTest {
         }
     }
 
+    @Test
+    void shouldSumRefreshRatesSoThatTheMeanTruncatesAsMatrixsDoes() {
+        // 1e9 / 8,333,334 ns = 119.99999 Hz in float: Matrix 2.1 prints REFRESH_RATE 119.
+        float hz = MatrixRule.refreshHz(8_333_334L, 0f);
+        Matrix21Slice offline = new Matrix21Slice(MatrixLevels.DEFAULT);
+        FrameInfo frame = new FrameInfo();
+        // A 5 ms frame whose stages all start 1 ms after IntendedVsync (every duration valid).
+        for (int field : new int[] {FrameInfo.HANDLE_INPUT_START, FrameInfo.ANIMATION_START,
+                FrameInfo.PERFORM_TRAVERSALS_START, FrameInfo.DRAW_START, FrameInfo.SYNC_QUEUED, FrameInfo.SYNC_START,
+                FrameInfo.ISSUE_DRAW_COMMANDS_START, FrameInfo.SWAP_BUFFERS}) {
+            frame.set(field, 2_000_000L);
+        }
+        frame.set(FrameInfo.INTENDED_VSYNC, 1_000_000L);
+        frame.set(FrameInfo.FRAME_COMPLETED, 6_000_000L);
+        for (int f = 0; f < 100; f++) {
+            offline.append(frame, hz, false);
+        }
+        assertEquals(119, offline.report(MatrixDevice.UNKNOWN, "s", "p", 0, false).refreshRate());
+        SceneFrameCounter counter = new SceneFrameCounter(MatrixMode.V2_1, MatrixLevels.DEFAULT, 0f);
+        counter.useInterval(8_333_334L);
+        assertEquals(119_999L, counter.refreshMilliHz());
+        // The live report's mean of 100 such frames, as the daemon's reader divides the milli-Hz sum.
+        assertEquals(119, (int) (float) (100 * counter.refreshMilliHz() / 1000.0 / 100));
+        // Whole rates stay whole.
+        counter.useInterval(0L);
+        assertEquals(60_000L, counter.refreshMilliHz());
+    }
+
     private static void expect(long[] v, MatrixMode mode, long total, long interval, float hz, float i) {
         float dropped = MatrixRule.droppedFrames(total, i);
         int whole = mode == MatrixMode.LEGACY
@@ -119,7 +150,7 @@ class SceneFrameCounterTest {
         int sums = SceneGroup.COUNTERS32;
         v[sums + SceneGroup.COST_NANOS] += (long) MatrixRule.frameCostNanos(total, i);
         v[sums + SceneGroup.DROPPED_Q20] += (long) (dropped * SceneGroup.DROPPED_SCALE);
-        v[sums + SceneGroup.REFRESH_MILLIHZ] += Math.round(hz * 1000.0);
+        v[sums + SceneGroup.REFRESH_MILLIHZ] += (long) (hz * 1000.0);
         v[sums + SceneGroup.STAGE_BASE + SceneGroup.TOTAL_STAGE] += total;
     }
 }

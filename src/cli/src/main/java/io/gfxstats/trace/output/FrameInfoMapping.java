@@ -51,7 +51,7 @@ public final class FrameInfoMapping {
     public static GraphicsStatsProto toProto(TraceFrames.ProcessFrames pf, long refreshNanos) {
         List<FrameInfo> rows = rows(pf);
         long refresh = refreshNanos > 0 ? refreshNanos : medianInterval(rows);
-        FrameTracker tracker = new ModernJankTracker(TrackerConfig.replay(refresh), DaveyListener.ignoring());
+        FrameTracker tracker = new ModernJankTracker(FrameInfos.trackerConfig(refresh), DaveyListener.ignoring());
         ProfileData data = new ProfileData(0, Pipeline.UNKNOWN);
         for (FrameInfo info : rows) {
             tracker.finishFrame(info, data);

@@ -1,5 +1,6 @@
 package io.gfxstats.trace.output;
 
+import io.gfxstats.trace.CallSlice;
 import io.gfxstats.trace.FrameTable;
 import io.gfxstats.trace.ProcessInfo;
 import io.gfxstats.trace.ThreadInfo;
@@ -18,7 +19,7 @@ import java.sql.Types;
 /**
  * A database with trace_streamer's frame tables (spec 3.6) in trace_streamer's row order, so
  * SmartPerf-Host users' SQL keeps working: {@code frame_slice}, {@code frame_maps}, {@code gpu_slice},
- * {@code thread}, {@code process}, {@code trace_range}, plus {@code meta} (clock offset, source).
+ * {@code thread}, {@code process}, {@code callstack} (the slices frames name), {@code trace_range}, plus {@code meta} (clock offset, source).
  * Unknown values (trace_streamer's all-ones) are NULL. The database is written to a temporary file
  * beside {@code path} and renamed over it when complete, so a failed run leaves no half database.
  *
@@ -43,6 +44,7 @@ public final class SqliteWriter {
                 frameMaps(c, trace.table());
                 gpuSlice(c, trace.table());
                 threadsAndProcesses(c, trace);
+                callstack(c, trace);
                 try (PreparedStatement p = c.prepareStatement("INSERT INTO trace_range VALUES (?, ?)")) {
                     p.setLong(1, trace.stats().firstTs());
                     p.setLong(2, trace.stats().lastTs());
@@ -68,17 +70,26 @@ public final class SqliteWriter {
         p.executeUpdate();
     }
 
+    /**
+     * trace_streamer exports with {@code CREATE TABLE ... AS SELECT * FROM <table>}, which declares
+     * every integer column {@code INT} and every text column {@code TEXT}, with no primary key; the
+     * same declarations here make {@code PRAGMA table_info} and {@code .schema} read alike.
+     */
     private static void create(Connection c) throws SQLException {
         try (Statement s = c.createStatement()) {
-            s.executeUpdate("CREATE TABLE frame_slice (id INTEGER PRIMARY KEY, ts INTEGER, vsync INTEGER, ipid INTEGER,"
-                    + " itid INTEGER, callstack_id INTEGER, dur INTEGER, src TEXT, dst INTEGER, type INTEGER,"
-                    + " type_desc TEXT, flag INTEGER, depth INTEGER, frame_no INTEGER)");
-            s.executeUpdate("CREATE TABLE frame_maps (id INTEGER PRIMARY KEY, src_row INTEGER, dst_row INTEGER)");
-            s.executeUpdate("CREATE TABLE gpu_slice (id INTEGER PRIMARY KEY, frame_row INTEGER, dur INTEGER)");
-            s.executeUpdate("CREATE TABLE thread (id INTEGER PRIMARY KEY, itid INTEGER, tid INTEGER, name TEXT,"
-                    + " ipid INTEGER, is_main_thread INTEGER)");
-            s.executeUpdate("CREATE TABLE process (id INTEGER PRIMARY KEY, ipid INTEGER, pid INTEGER, name TEXT)");
-            s.executeUpdate("CREATE TABLE trace_range (start_ts INTEGER, end_ts INTEGER)");
+            s.executeUpdate("CREATE TABLE frame_slice (id INT, ts INT, vsync INT, ipid INT, itid INT, callstack_id INT,"
+                    + " dur INT, src TEXT, dst INT, type INT, type_desc TEXT, flag INT, depth INT, frame_no INT)");
+            s.executeUpdate("CREATE TABLE frame_maps (id INT, src_row INT, dst_row INT)");
+            s.executeUpdate("CREATE TABLE gpu_slice (id INT, frame_row INT, dur INT)");
+            s.executeUpdate("CREATE TABLE thread (id INT, itid INT, tid INT, name TEXT, start_ts INT, end_ts INT,"
+                    + " ipid INT, is_main_thread INT, switch_count INT)");
+            s.executeUpdate("CREATE TABLE process (id INT, ipid INT, pid INT, name TEXT, start_ts INT,"
+                    + " switch_count INT, thread_count INT, slice_count INT, mem_count INT)");
+            s.executeUpdate("CREATE TABLE callstack (id INT, ts INT, dur INT, callid INT, cat TEXT, name TEXT,"
+                    + " depth INT, cookie INT, parent_id INT, argsetid INT, chainId TEXT, spanId TEXT,"
+                    + " parentSpanId TEXT, flag TEXT, trace_level TEXT, trace_tag TEXT, custom_category TEXT,"
+                    + " custom_args TEXT, child_callid INT)");
+            s.executeUpdate("CREATE TABLE trace_range (start_ts INT, end_ts INT)");
             s.executeUpdate("CREATE TABLE meta (name TEXT, value TEXT)");
         }
     }
@@ -146,37 +157,87 @@ public final class SqliteWriter {
         }
     }
 
+    /**
+     * trace_streamer's thread and process rows. gfxstats reads marker lines only, so the columns that
+     * trace_streamer fills from kernel events (a thread's start and end from task_newtask and
+     * sched_process_exit, switch_count from sched_switch) hold what trace_streamer gives a trace without
+     * those events: NULL and 0. The counts follow trace_streamer's rules: a process's thread_count
+     * starts at -1 and adds each of its threads, slice_count adds each of its threads an E closed a
+     * slice on, and mem_count is 1 when counter (C) markers of the process were seen.
+     */
     private static void threadsAndProcesses(Connection c, Trace trace) throws SQLException {
-        try (PreparedStatement p = c.prepareStatement("INSERT INTO thread VALUES (?, ?, ?, ?, ?, ?)")) {
+        try (PreparedStatement p = c.prepareStatement("INSERT INTO thread VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             p.setInt(1, 0);
             p.setInt(2, 0);
             p.setInt(3, 0);
             p.setNull(4, Types.VARCHAR);
-            p.setInt(5, 0);
-            p.setInt(6, 0);
+            p.setNull(5, Types.INTEGER);
+            p.setNull(6, Types.INTEGER);
+            p.setInt(7, 0);
+            p.setInt(8, 0);
+            p.setInt(9, 0);
             p.addBatch();
             for (ThreadInfo t : trace.threads()) {
                 p.setInt(1, t.itid());
                 p.setInt(2, t.itid());
                 p.setInt(3, t.tid());
                 p.setString(4, t.name());
-                p.setInt(5, t.ipid());
-                p.setInt(6, trace.process(t.ipid()).pid() == t.tid() ? 1 : 0);
+                p.setNull(5, Types.INTEGER);
+                p.setNull(6, Types.INTEGER);
+                p.setInt(7, t.ipid());
+                p.setInt(8, trace.process(t.ipid()).pid() == t.tid() ? 1 : 0);
+                p.setInt(9, 0);
                 p.addBatch();
             }
             p.executeBatch();
         }
-        try (PreparedStatement p = c.prepareStatement("INSERT INTO process VALUES (?, ?, ?, ?)")) {
-            p.setInt(1, 0);
-            p.setInt(2, 0);
-            p.setInt(3, 0);
-            p.setNull(4, Types.VARCHAR);
-            p.addBatch();
+        int[] threadCount = new int[trace.processes().size() + 1];
+        int[] sliceCount = new int[threadCount.length];
+        for (ThreadInfo t : trace.threads()) {
+            threadCount[t.ipid()]++;
+            sliceCount[t.ipid()] += t.closedSlice() ? 1 : 0;
+        }
+        try (PreparedStatement p = c.prepareStatement("INSERT INTO process VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            process(p, 0, 0, null, -1, 0, false);
             for (ProcessInfo pr : trace.processes()) {
-                p.setInt(1, pr.ipid());
-                p.setInt(2, pr.ipid());
-                p.setInt(3, pr.pid());
-                p.setString(4, pr.name());
+                process(p, pr.ipid(), pr.pid(), pr.name(), threadCount[pr.ipid()] - 1, sliceCount[pr.ipid()],
+                        pr.counters());
+            }
+            p.executeBatch();
+        }
+    }
+
+    private static void process(PreparedStatement p, int ipid, int pid, String name, int threads, int slices,
+            boolean counters) throws SQLException {
+        p.setInt(1, ipid);
+        p.setInt(2, ipid);
+        p.setInt(3, pid);
+        p.setString(4, name);
+        p.setNull(5, Types.INTEGER);
+        p.setInt(6, 0);
+        p.setInt(7, threads);
+        p.setInt(8, slices);
+        p.setInt(9, counters ? 1 : 0);
+        p.addBatch();
+    }
+
+    /**
+     * The slices {@code frame_slice.callstack_id} names, as trace_streamer's {@code callstack} rows:
+     * thread slices, so {@code callid} is the thread's itid and the async, chain and HiTrace columns
+     * are NULL; an E that never came leaves {@code dur} NULL.
+     */
+    private static void callstack(Connection c, Trace trace) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement(
+                "INSERT INTO callstack VALUES (?, ?, ?, ?, NULL, ?, ?, NULL, ?, NULL, NULL, NULL, NULL, NULL,"
+                        + " NULL, NULL, NULL, NULL, NULL)")) {
+            for (CallSlice s : trace.callSlices()) {
+                p.setLong(1, s.id());
+                p.setLong(2, s.ts());
+                setUnsigned(p, 3, s.dur(), -1);
+                p.setInt(4, s.itid());
+                p.setString(5, s.name());
+                p.setInt(6, s.depth());
+                setUnsigned(p, 7, s.parentId(), -1);
                 p.addBatch();
             }
             p.executeBatch();

@@ -130,19 +130,7 @@ class DumpStreamingTest {
         CompletableFuture<Void> reading = new CompletableFuture<>();
         try (GfxStatsClient client = GfxStatsClient.unix(socket,
                 ClientOptions.DEFAULTS.withDumpDeadline(Duration.ofSeconds(60)))) {
-            CompletableFuture<Long> dump = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return client.dump(DumpRequest.getDefaultInstance(), new PatternCheck() {
-                        @Override
-                        public void write(byte[] b, int off, int len) {
-                            reading.join();
-                            super.write(b, off, len);
-                        }
-                    });
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
+            CompletableFuture<Long> dump = stalledDump(client, reading);
             long written = awaitWriterStalls();
             System.out.printf("writer stalled after %d KiB of a %d KiB dump while the reader waited%n",
                     written / 1024, size / 1024);
@@ -151,6 +139,34 @@ class DumpStreamingTest {
             reading.complete(null);
             assertEquals(size, dump.get(60, TimeUnit.SECONDS));
         }
+    }
+
+    /** A dump whose reader checks nothing until {@code reading} completes: it holds the dump's slot. */
+    private static CompletableFuture<Long> stalledDump(GfxStatsClient client, CompletableFuture<Void> reading) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return client.dump(DumpRequest.getDefaultInstance(), new PatternCheck() {
+                    @Override
+                    public void write(byte[] b, int off, int len) {
+                        reading.join();
+                        super.write(b, off, len);
+                    }
+                });
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    /** A dump the backend holds (package "block") until {@link TestBackend#unblock}. */
+    private static CompletableFuture<byte[]> blockedDump(GfxStatsClient client) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return client.dumpBytes(DumpRequest.newBuilder().setPackageName("block").build());
+            } catch (GfxStatsClientException e) {
+                throw new IllegalStateException(e);
+            }
+        });
     }
 
     /** Waits until the backend's write position stops moving; returns it. */
@@ -206,13 +222,7 @@ class DumpStreamingTest {
     @Test
     void shouldRefuseDumpsBeyondTheConcurrencyLimit() throws Exception {
         try (GfxStatsClient client = GfxStatsClient.unix(socket)) {
-            CompletableFuture<byte[]> blocked = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return client.dumpBytes(DumpRequest.newBuilder().setPackageName("block").build());
-                } catch (GfxStatsClientException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
+            CompletableFuture<byte[]> blocked = blockedDump(client);
             assertNotNull(backend.dumpCallers.poll(10, TimeUnit.SECONDS));
 
             GfxStatsClientException e = assertThrows(GfxStatsClientException.class,
@@ -234,19 +244,7 @@ class DumpStreamingTest {
         try (GfxStatsClient stalled = GfxStatsClient.unix(socket,
                      ClientOptions.DEFAULTS.withDumpDeadline(Duration.ofSeconds(60)));
              GfxStatsClient owner = GfxStatsClient.unix(socket)) {
-            CompletableFuture<Long> held = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return stalled.dump(DumpRequest.getDefaultInstance(), new PatternCheck() {
-                        @Override
-                        public void write(byte[] b, int off, int len) {
-                            reading.join();
-                            super.write(b, off, len);
-                        }
-                    });
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
+            CompletableFuture<Long> held = stalledDump(stalled, reading);
             awaitWriterStalls();
 
             PatternCheck check = new PatternCheck();
@@ -261,13 +259,7 @@ class DumpStreamingTest {
     @Test
     void shouldLetARunningDumpFinishWhileTheServerStops() throws Exception {
         try (GfxStatsClient client = GfxStatsClient.unix(socket)) {
-            CompletableFuture<byte[]> running = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return client.dumpBytes(DumpRequest.newBuilder().setPackageName("block").build());
-                } catch (GfxStatsClientException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
+            CompletableFuture<byte[]> running = blockedDump(client);
             assertNotNull(backend.dumpCallers.poll(10, TimeUnit.SECONDS));
             CompletableFuture<Void> stopping = CompletableFuture.runAsync(server::stop);
 
