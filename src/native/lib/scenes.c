@@ -212,6 +212,11 @@ const char *gfx_scene_name_problem(const char *name) {
         if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F)) {
             return "contains a control character";
         }
+        /* Bidi embeddings, overrides, isolates and the line separators: they reorder or break the
+         * terminal line a name is printed in (the Java rule, SceneGroup.refusedInName). */
+        if ((cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x2028 || cp == 0x2029) {
+            return "contains a bidi control or a line separator";
+        }
         k += len;
     }
     return NULL;

@@ -572,7 +572,7 @@ int gfxstats_set_scene_since(gfxstats_tracker *t, const char *name, int64_t sinc
     }
     const char *problem = gfx_scene_name_problem(name);
     if (problem) {
-        logf_("scene not set: the name must be 1..120 bytes of UTF-8 without control characters; it is %s", problem);
+        logf_("scene not set: the name must be 1..120 bytes of UTF-8 without control characters, bidi controls or line separators; it is %s", problem);
         return GFXSTATS_EINVAL;
     }
     struct gfxstats_session *s = t->s;

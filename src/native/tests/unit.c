@@ -196,7 +196,8 @@ static void test_scenes(void) {
         CHECK(gfx_scene_name_problem(good[i]) == NULL, "good name %zu refused", i);
     }
     const char *bad[] = {"", "a\x01", "tab\t", "del\x7f", "c1 \xc2\x85", "\xff", "\xc0\xaf", "\xed\xa0\x80",
-                         "cut \xe8\xa8", "\xf4\x90\x80\x80"};
+                         "cut \xe8\xa8", "\xf4\x90\x80\x80",
+                         "rlo \xe2\x80\xae", "lri \xe2\x81\xa6", "pdi \xe2\x81\xa9", "ls \xe2\x80\xa8", "ps \xe2\x80\xa9"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         CHECK(gfx_scene_name_problem(bad[i]) != NULL, "bad name %zu accepted", i);
     }

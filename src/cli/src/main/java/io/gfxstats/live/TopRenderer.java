@@ -111,7 +111,9 @@ public final class TopRenderer {
         int[] w = new int[columns.size()];
         for (int i = 0; i < w.length; i++) {
             TopColumn c = columns.get(i);
-            w[i] = Math.max(c.minWidth(), c.header().length());
+            // One more than the header, so two headers never stand one space apart ("FROZ DROPPED"
+            // read as one label); numbers may fill the column, they are told apart by their digits.
+            w[i] = Math.max(c.minWidth(), c.header().length() + 1);
             for (TopRow r : rows) {
                 w[i] = Math.max(w[i], c.text().apply(r).length());
             }

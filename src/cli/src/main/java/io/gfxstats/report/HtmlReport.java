@@ -98,7 +98,7 @@ public final class HtmlReport {
                     + " janky frames marked by their first cause, one colour per cause; dashed: the refresh interval ("
                     + String.format(Locale.ROOT, "%.1f", f.refreshMillis()) + " ms). It opens on the"
                     + " latest 98 % of the frames when a few are much older; drag to zoom, double-click to see every"
-                    + " frame. Left out: " + f.leftOut());
+                    + " frame. The line breaks where nothing was drawn for over a second. Left out: " + f.leftOut());
             if (!f.traceCounts().isEmpty()) {
                 traceCounts(h, f.traceCounts());
             }

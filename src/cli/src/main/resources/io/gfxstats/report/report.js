@@ -31,25 +31,58 @@
     return uPlot.paths.bars({ size: [0.8, 60] });
   }
 
-  // Vertical lines over the plot: dashed marks and solid percentile lines, each with a label.
+  // Vertical lines over the plot: dashed marks and solid percentile lines, each labelled. Lines at
+  // the same place share one label ("p50/p90 5ms": percentiles often coincide on few frames), and
+  // labels go right of their line (left when the plot ends first), each in the first row where it
+  // touches no other label. The labels' boxes are noted on the chart (data-labels, CSS pixels
+  // within the canvas; data-plot, the plot area) so a test can see canvas text as well as the DOM's.
   function lines(marks) {
     return function (u) {
-      var ctx = u.ctx, top = u.bbox.top, bottom = u.bbox.top + u.bbox.height;
-      ctx.save();
-      ctx.font = Math.round(11 * devicePixelRatio) + 'px sans-serif';
-      marks.forEach(function (m, k) {
+      var ctx = u.ctx, dpr = devicePixelRatio, top = u.bbox.top, bottom = u.bbox.top + u.bbox.height;
+      var left = u.bbox.left, right = u.bbox.left + u.bbox.width;
+      var groups = [];
+      marks.forEach(function (m) {
         var x = Math.round(u.valToPos(m.x, 'x', true));
-        ctx.strokeStyle = m.color;
-        ctx.lineWidth = devicePixelRatio;
-        ctx.setLineDash(m.dashed ? [5 * devicePixelRatio, 4 * devicePixelRatio] : []);
+        // Out of the scale's range (a percentile of no frames is Android's top bucket): not drawn.
+        if (x < left || x > right) return;
+        var same = groups.filter(function (g) { return g.x === x && g.color === m.color && g.dashed === m.dashed; })[0];
+        if (same) {
+          same.names.push(m.name);
+        } else {
+          groups.push({ x: x, color: m.color, dashed: m.dashed, names: [m.name], value: m.value });
+        }
+      });
+      ctx.save();
+      // uPlot leaves the context as its last axis used it (right-aligned): set what the labels need.
+      ctx.font = Math.round(11 * dpr) + 'px sans-serif';
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'alphabetic';
+      var rows = [], boxes = [];
+      groups.forEach(function (g) {
+        ctx.strokeStyle = g.color;
+        ctx.lineWidth = dpr;
+        ctx.setLineDash(g.dashed ? [5 * dpr, 4 * dpr] : []);
         ctx.beginPath();
-        ctx.moveTo(x, top);
-        ctx.lineTo(x, bottom);
+        ctx.moveTo(g.x, top);
+        ctx.lineTo(g.x, bottom);
         ctx.stroke();
-        ctx.fillStyle = m.color;
-        ctx.fillText(m.label, x + 3 * devicePixelRatio, top + (12 + 13 * k) * devicePixelRatio);
+        var text = g.names.join('/') + (g.value ? ' ' + g.value : '');
+        var metrics = ctx.measureText(text), w = metrics.width;
+        var x0 = g.x + 3 * dpr;
+        if (x0 + w > right) x0 = g.x - 3 * dpr - w;
+        x0 = Math.max(left, x0);
+        var row = 0;
+        while ((rows[row] || []).some(function (r) { return x0 < r[1] + 4 * dpr && r[0] < x0 + w + 4 * dpr; })) row++;
+        (rows[row] = rows[row] || []).push([x0, x0 + w]);
+        var y = top + (12 + 13 * row) * dpr;
+        ctx.fillStyle = g.color;
+        ctx.fillText(text, x0, y);
+        boxes.push([text, x0 / dpr, (y - metrics.actualBoundingBoxAscent) / dpr, (x0 + w) / dpr,
+          (y + metrics.actualBoundingBoxDescent) / dpr]);
       });
       ctx.restore();
+      u.root.parentNode.setAttribute('data-labels', JSON.stringify(boxes));
+      u.root.parentNode.setAttribute('data-plot', JSON.stringify([left / dpr, top / dpr, right / dpr, bottom / dpr]));
     };
   }
 
@@ -59,9 +92,9 @@
     h.counts.forEach(function (c, i) { if (c > 0) last = i; });
     marks.forEach(function (m) { last = Math.max(last, Math.ceil(m.x)); });
     var n = Math.min(h.counts.length, last + 2);
-    var all = marks.map(function (m) { return { x: m.x, label: m.label, dashed: true, color: '#888' }; });
+    var all = marks.map(function (m) { return { x: m.x, name: m.label, dashed: true, color: '#888' }; });
     h.percentiles.forEach(function (p) {
-      if (p.x >= 0) all.push({ x: p.x, label: 'p' + p.p + ' ' + p.ms + 'ms', dashed: false, color: '#c0392b' });
+      if (p.x >= 0) all.push({ x: p.x, name: 'p' + p.p, value: p.ms + 'ms', dashed: false, color: '#c0392b' });
     });
     return new uPlot({
       width: WIDTH, height: HEIGHT,
@@ -81,14 +114,42 @@
     }, [indices(n), h.counts.slice(0, n)], el);
   }
 
+  // Nothing drawn for longer than this between two frames (an idle app, a window shown later): the
+  // line breaks there, since a line across the pause would suggest frames that never were.
+  var PAUSE_SECONDS = 1;
+
   // Each frame's time over the capture's time, janky frames marked by cause, the refresh interval
   // dashed; uPlot zooms on a horizontal drag and zooms out on a double click.
   function frameTimes(el, f) {
+    // pause[i]: frame i began more than PAUSE_SECONDS after frame i-1 ended. A frame's start is its
+    // end less its time, so one long frame is not taken for a pause before it.
+    var pause = f.t.map(function (t, i) { return i > 0 && t - f.ms[i] / 1000 - f.t[i - 1] > PAUSE_SECONDS; });
+    var few = f.t.length < 200;
     var series = [
       { label: 'time', value: function (u, v) { return v == null ? '' : v.toFixed(3) + ' s'; } },
-      // A short trace has a few frames: a dot per frame, or they are hard to see.
       { label: 'frame time', stroke: '#4e79a7', width: 2,
-        points: { show: f.t.length < 200, size: 6, fill: '#4e79a7', stroke: '#4e79a7' },
+        // uPlot clips these pixel spans out of the line. Each starts a pixel right of the frame
+        // before the pause: frames that share that pixel column keep their (vertical) line.
+        gaps: function (u, sidx, idx0, idx1, nullGaps) {
+          var gaps = nullGaps.slice();
+          for (var i = Math.max(idx0, 1); i <= idx1; i++) {
+            if (pause[i]) {
+              uPlot.addGap(gaps, Math.round(u.valToPos(f.t[i - 1], 'x', true)) + 1, Math.round(u.valToPos(f.t[i], 'x', true)));
+            }
+          }
+          return gaps.sort(function (a, b) { return a[0] - b[0]; });
+        },
+        // A short trace has a few frames: a dot per frame, or they are hard to see. Else a dot only
+        // for a frame alone between two pauses, which has no line to show it.
+        points: { show: few, size: 6, fill: '#4e79a7', stroke: '#4e79a7',
+          filter: function (u, sidx, show) {
+            if (show) return null;
+            var alone = [];
+            for (var i = 0; i < f.t.length; i++) {
+              if ((i === 0 || pause[i]) && (i === f.t.length - 1 || pause[i + 1])) alone.push(i);
+            }
+            return alone.length ? alone : null;
+          } },
         value: function (u, v) { return v == null ? '' : v.toFixed(2) + ' ms'; } }
     ];
     var columns = [f.t, f.ms];
@@ -213,21 +274,49 @@
     }, [indices(n), d.frames, d.jankPercent], el);
   }
 
-  // Painted pixels, and of those the coloured ones: axes, grid and text are grey, the data (bars,
-  // lines) is coloured, so an empty chart has painted pixels but few coloured ones.
-  function painted(el) {
+  function colouredAt(px, w, i) {
+    var k = i * 4;
+    if (px[k + 3] === 0) return false;
+    return Math.max(px[k], px[k + 1], px[k + 2]) - Math.min(px[k], px[k + 1], px[k + 2]) > 40;
+  }
+
+  // What a chart painted, noted on its element for tests: painted pixels, and of those the coloured
+  // ones (axes, grid and text are grey, the data coloured); and, the stronger measure, how many of
+  // its non-zero data points fall in the plot (data-points) and how many of those have a coloured
+  // pixel within 2 px (data-points-painted): a line, bar top or dot. Pixel counts alone cannot tell
+  // a chart whose points are all drawn from one that lost some, nor need they be large.
+  function painted(el, u) {
     var n = 0, coloured = 0;
-    el.querySelectorAll('canvas').forEach(function (c) {
-      var px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-      for (var i = 0; i < px.length; i += 4) {
-        if (px[i + 3] === 0) continue;
-        n++;
-        var hi = Math.max(px[i], px[i + 1], px[i + 2]), lo = Math.min(px[i], px[i + 1], px[i + 2]);
-        if (hi - lo > 40) coloured++;
+    var c = u.ctx.canvas, w = c.width, h = c.height;
+    var px = u.ctx.getImageData(0, 0, w, h).data;
+    for (var i = 0; i < px.length; i += 4) {
+      if (px[i + 3] === 0) continue;
+      n++;
+      if (colouredAt(px, w, i / 4)) coloured++;
+    }
+    var points = 0, hit = 0, b = u.bbox, xs = u.data[0];
+    for (var s = 1; s < u.series.length; s++) {
+      if (!u.series[s].show) continue;
+      var ys = u.data[s];
+      for (var j = 0; j < xs.length; j++) {
+        if (ys[j] == null || ys[j] === 0) continue;
+        var x = Math.round(u.valToPos(xs[j], 'x', true)), y = Math.round(u.valToPos(ys[j], u.series[s].scale, true));
+        if (x < b.left || x > b.left + b.width || y < b.top || y > b.top + b.height) continue;
+        points++;
+        var found = false;
+        for (var dy = -2; dy <= 2 && !found; dy++) {
+          for (var dx = -2; dx <= 2 && !found; dx++) {
+            var xx = x + dx, yy = y + dy;
+            found = xx >= 0 && yy >= 0 && xx < w && yy < h && colouredAt(px, w, yy * w + xx);
+          }
+        }
+        if (found) hit++;
       }
-    });
+    }
     el.setAttribute('data-painted-pixels', String(n));
     el.setAttribute('data-coloured-pixels', String(coloured));
+    el.setAttribute('data-points', String(points));
+    el.setAttribute('data-points-painted', String(hit));
   }
 
   var charts = [
@@ -243,9 +332,9 @@
   charts.forEach(function (c) {
     var el = document.getElementById(c[0]);
     if (!el) return; // a chart the data has nothing for (no scenes, no FrameTimeline)
-    c[1](el);
+    var u = c[1](el);
     // uPlot draws in a microtask queued by the constructor; this one runs after it.
-    Promise.resolve().then(function () { painted(el); });
+    Promise.resolve().then(function () { painted(el, u); });
   });
   Promise.resolve().then(function () { document.documentElement.setAttribute('data-charts', 'drawn'); });
 })();

@@ -97,6 +97,9 @@ class TopScreenSizesTest {
             }
             assertTrue(checked >= 5 * names.size(), "cells checked: " + checked + "\n" + screen);
             assertTrue(names.containsAll(List.of("VER", "FPS", "JANK%", "JANKY", "FRAMES", "DROPPED")), header);
+            for (String n : names) {
+                assertTrue(header.contains("  " + n), n + " stands apart from its left neighbour: " + header);
+            }
             picture(t, columns, rows);
             t.sendKeys("q");
             return new String[] {lines.get(0), header};

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ReportEndToEndTest {
     private static final Pattern CELL = Pattern.compile("<td id=\"([a-z0-9_-]+)\">([^<]*)</td>");
     private static final Pattern CHART = Pattern.compile("<div [^>]*id=\"(chart-[a-z]+)\"[^>]*>");
-    private static final Pattern COLOURED = Pattern.compile("data-coloured-pixels=\"(\\d+)\"");
+    private static final Pattern NUMBER = Pattern.compile("data-([a-z-]+)=\"(\\d+)\"");
 
     @TempDir
     Path tmp;
@@ -86,11 +86,7 @@ class ReportEndToEndTest {
             String cpuCounts = field(data, "\"cpu\":\\{\"labels\":\\[[^]]*\\],\"counts\":\\[([^]]*)\\]");
             assertEquals(String.join(",", counts), cpuCounts);
 
-            Path shots = Path.of("target", "report-screenshots");
-            Files.createDirectories(shots);
-            Path png = tmp.resolve("report.png");
-            chromium.screenshot(html, png, 1000, 2300);
-            Files.copy(png, shots.resolve("daemon-report.png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            picture(chromium, html, "report-daemon.png", 2700);
         }
     }
 
@@ -158,18 +154,14 @@ class ReportEndToEndTest {
             for (String[] t : new String[][] {{"OnTime", "on-time"}, {"Late", "late"}, {"Early", "early"}}) {
                 assertEquals(field(dump, "\npresent" + t[0] + "Frames = (\\d+)\n"), cells.get("ft0-present-" + t[1]), t[0]);
             }
-            Path png = tmp.resolve("frametimeline.png");
-            chromium.screenshot(html, png, 1000, 2300);
-            Path shots = Path.of("target", "report-screenshots");
-            Files.createDirectories(shots);
-            Files.copy(png, shots.resolve("frametimeline-report.png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            picture(chromium, html, "report-frametimeline.png", 2300);
         }
     }
 
     @Test
     void shouldReportAFramestatsCaptureOffline() throws Exception {
         Chromium chromium = Chromium.require(tmp);
-        Path capture = TestData.file("android-gfxinfo", "aNavMode-gfxinfo-framestats.txt");
+        Path capture = typed(TestData.file("android-gfxinfo", "aNavMode-gfxinfo-framestats.txt"));
         Path html = tmp.resolve("capture.html");
         report("--framestats", capture.toString(), "--out", html.toString());
 
@@ -199,23 +191,20 @@ class ReportEndToEndTest {
             janky += Long.parseLong(jm.group(1));
         }
         assertEquals(janky, marked, "janky frames marked");
+        assertSource(page.dom(), capture);
         assertTrue(page.dom().contains("Left out: "), "the chart says what it leaves out");
         assertFalse(page.dom().contains("id=\"chart-days\""), "a capture has no days");
         assertFalse(page.dom().contains(">capture<"), "no day labelled capture");
         assertEquals(Long.toString(total), cells(page.dom()).get("total-frames"));
         int rows = page.dom().split("<tr>").length - 1;
         assertTrue(rows >= windows, "one row per window");
-        Path png = tmp.resolve("capture.png");
-        chromium.screenshot(html, png, 1000, 2300);
-        Path shots = Path.of("target", "report-screenshots");
-        Files.createDirectories(shots);
-        Files.copy(png, shots.resolve("framestats-report.png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        picture(chromium, html, "report-capture.png", 2300);
     }
 
     @Test
     void shouldReportATraceOffline() throws Exception {
         Chromium chromium = Chromium.require(tmp);
-        Path trace = TestData.file("openharmony-trace", "codrax-donghu-rs-excerpt.ftrace");
+        Path trace = typed(TestData.file("openharmony-trace", "codrax-donghu-rs-excerpt.ftrace"));
         Path html = tmp.resolve("trace.html");
         report("--trace", trace.toString(), "--out", html.toString());
 
@@ -241,6 +230,7 @@ class ReportEndToEndTest {
         com.google.gson.JsonObject f = framesOf(page.dom());
         assertEquals(total, f.getAsJsonArray("ms").size());
         assertEquals(janky, marked(f), "janky frames marked");
+        assertSource(page.dom(), trace);
         assertTrue(page.dom().contains("Left out: "), "the chart says what it leaves out");
 
         // `gfxstats trace --format json`'s own count, per process, is on the page too.
@@ -256,11 +246,37 @@ class ReportEndToEndTest {
             assertTrue(cells.get("tc" + i + "-janky").startsWith(summary.get("jankyFrames").getAsString() + " ("),
                     cells.get("tc" + i + "-janky"));
         }
-        Path png = tmp.resolve("trace.png");
-        chromium.screenshot(html, png, 1000, 2600);
+        picture(chromium, html, "report-trace.png", 2600);
+    }
+
+    /**
+     * A test file as a user types it, relative to the repository's root (every test's working
+     * directory, so the report's process finds it): the pictures in docs/img show this path, not
+     * where some checkout happens to live.
+     */
+    private static Path typed(Path file) {
+        Path relative = Path.of("").toAbsolutePath().relativize(file);
+        assertFalse(relative.startsWith(".."), "test data outside the repository: " + file);
+        return relative;
+    }
+
+    /** The page names its input as it was given, and nothing of the directory it was made in. */
+    private static void assertSource(String dom, Path input) {
+        String source = field(dom, "<p class=\"source\">([^<]*)</p>");
+        assertTrue(source.contains(" " + input + " "), source);
+        assertFalse(dom.contains(Path.of("").toAbsolutePath().toString()), "the page names the working directory");
+    }
+
+    /**
+     * The report's picture at 1000 px wide, in target/report-screenshots under the name docs/img
+     * gives it (scripts/docs-pictures copies them there).
+     */
+    private void picture(Chromium chromium, Path html, String name, int height) throws Exception {
+        Path png = tmp.resolve(name);
+        chromium.screenshot(html, png, 1000, height);
         Path shots = Path.of("target", "report-screenshots");
         Files.createDirectories(shots);
-        Files.copy(png, shots.resolve("trace-report.png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(png, shots.resolve(name), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 
     @Test
@@ -448,8 +464,9 @@ class ReportEndToEndTest {
     }
 
     /**
-     * Marks, on the page's root, every two pieces of text whose boxes overlap and every text cut
-     * by the window's right edge; run after the report's own scripts.
+     * Marks, on the page's root, every two pieces of text whose boxes overlap (the DOM's and the
+     * labels the charts draw on their canvas), every text cut by the window's right edge and every
+     * chart label outside its plot; run after the report's own scripts.
      */
     private static final String LAYOUT_CHECK = """
             <script>(function () {
@@ -459,15 +476,29 @@ class ReportEndToEndTest {
                 if (r.width > 0 && r.height > 0 && e.textContent.trim()) els.push({ e: e, r: r });
               });
               var bad = [];
+              // The charts' own labels are canvas text: their boxes come from the chart (data-labels),
+              // and each must lie inside the plot, away from the axes' numbers and titles.
+              document.querySelectorAll('[data-labels]').forEach(function (chart) {
+                var at = chart.querySelector('canvas').getBoundingClientRect();
+                var plot = JSON.parse(chart.getAttribute('data-plot'));
+                JSON.parse(chart.getAttribute('data-labels')).forEach(function (l) {
+                  if (l[1] < plot[0] - 1 || l[2] < plot[1] - 1 || l[3] > plot[2] + 1 || l[4] > plot[3] + 1) {
+                    bad.push('outside the plot: ' + l[0]);
+                  }
+                  els.push({ t: l[0], r: { left: at.left + l[1], top: at.top + l[2], right: at.left + l[3],
+                    bottom: at.top + l[4] } });
+                });
+              });
               var w = document.documentElement.clientWidth;
+              function text(x) { return (x.e ? x.e.textContent : x.t).trim().slice(0, 40); }
               for (var i = 0; i < els.length; i++) {
                 var a = els[i].r;
-                if (a.right > w + 1) bad.push('cut: ' + els[i].e.textContent.trim().slice(0, 40));
+                if (a.right > w + 1) bad.push('cut: ' + text(els[i]));
                 for (var j = i + 1; j < els.length; j++) {
-                  if (els[i].e.contains(els[j].e) || els[j].e.contains(els[i].e)) continue;
+                  if (els[i].e && els[j].e && (els[i].e.contains(els[j].e) || els[j].e.contains(els[i].e))) continue;
                   var c = els[j].r;
                   if (a.left < c.right - 1 && c.left < a.right - 1 && a.top < c.bottom - 1 && c.top < a.bottom - 1) {
-                    bad.push(els[i].e.textContent.trim().slice(0, 40) + ' / ' + els[j].e.textContent.trim().slice(0, 40));
+                    bad.push(text(els[i]) + ' / ' + text(els[j]));
                   }
                 }
               }
@@ -486,14 +517,7 @@ class ReportEndToEndTest {
         for (int width : new int[] {1280, 800}) {
             Chromium.Page page = chromium.dumpDom(checked, width);
             assertNoErrors(page);
-            assertPainted(page.dom(), charts);
-            Matcher every = CHART.matcher(page.dom());
-            while (every.find()) {
-                // Every chart on the page draws its data, if only thin bars and the percentile lines.
-                Matcher c = COLOURED.matcher(every.group());
-                long n = c.find() ? Long.parseLong(c.group(1)) : 0;
-                assertTrue(n > 300, width + " px: " + every.group(1) + " painted " + n + " coloured pixels");
-            }
+            assertPainted(width, page.dom(), charts);
             String overlaps = field(page.dom(), "data-overlaps=\"([^\"]*)\"");
             assertEquals("", overlaps, width + " px: text on text or cut");
             if (wide == null) {
@@ -539,17 +563,30 @@ class ReportEndToEndTest {
         assertEquals(List.of(), page.consoleLines());
     }
 
-    private static void assertPainted(String dom, String... charts) {
-        java.util.Map<String, Long> coloured = new java.util.HashMap<>();
+    /**
+     * Every chart on the page painted each of its non-zero points in the plot (a coloured pixel
+     * where the line, bar top or dot must be), and some coloured pixels at all; the charts named
+     * have points to paint.
+     */
+    private static void assertPainted(int width, String dom, String... charts) {
+        java.util.Map<String, java.util.Map<String, Long>> painted = new java.util.HashMap<>();
         Matcher m = CHART.matcher(dom);
         while (m.find()) {
-            Matcher c = COLOURED.matcher(m.group());
-            coloured.put(m.group(1), c.find() ? Long.parseLong(c.group(1)) : null);
+            java.util.Map<String, Long> numbers = new java.util.HashMap<>();
+            Matcher a = NUMBER.matcher(m.group());
+            while (a.find()) {
+                numbers.put(a.group(1), Long.parseLong(a.group(2)));
+            }
+            painted.put(m.group(1), numbers);
+            String what = width + " px: " + m.group(1) + " " + numbers;
+            assertTrue(numbers.containsKey("points"), what);
+            assertEquals(numbers.get("points"), numbers.get("points-painted"), what + ": points not painted");
+            // If only thin bars and the percentile lines.
+            assertTrue(numbers.get("coloured-pixels") > 300, what);
         }
         for (String c : charts) {
-            Long n = coloured.get(c);
-            // Axes, grid and text are grey; the bars and lines of the data are coloured.
-            assertTrue(n != null && n > 2_000, c + " painted " + n + " coloured pixels");
+            java.util.Map<String, Long> numbers = painted.get(c);
+            assertTrue(numbers != null && numbers.get("points") > 0, width + " px: " + c + " has nothing to paint: " + numbers);
         }
     }
 

@@ -103,6 +103,10 @@ class TopViewTest {
                 }
             }
             assertTrue(header.containsAll(List.of("FPS", "JANK%")), width + ": " + header);
+            for (String h : header) {
+                assertTrue(lines.get(1).contains("  " + h), width + ": " + h + " stands apart from its left neighbour: "
+                        + lines.get(1));
+            }
             if (width >= 80) {
                 assertTrue(header.containsAll(List.of("VER", "JANKY", "FRAMES", "DROPPED")), width + ": " + header);
             }

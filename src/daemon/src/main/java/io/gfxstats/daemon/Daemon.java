@@ -48,6 +48,7 @@ public final class Daemon {
     private DaemonBackend backend;
     private ScheduledExecutorService duties;
     private DirectoryLock bufferLock;
+    private OomGuard oomGuard;
     private MetricsServer metrics;
     private DisplayFramePublisher displayFrames;
     private boolean stopped;
@@ -84,6 +85,9 @@ public final class Daemon {
             throw e;
         }
         try {
+            // Before the first read of a day file (recovery, retention, the metrics' seed).
+            oomGuard = OomGuard.open(config.get(Setting.STATE_DIR), store);
+            store.watchReads(oomGuard);
             state = new DaemonState(config, clock, store, cacheDayFiles);
             lifecycle = new Lifecycle(state);
             new Recovery(state, lifecycle).run();
@@ -107,6 +111,7 @@ public final class Daemon {
                 state.registry.closeAll();
             }
             store.close();
+            closeOomGuard();
             releaseBufferLock();
             throw e;
         }
@@ -154,6 +159,17 @@ public final class Daemon {
             lifecycle.tick();
         } catch (RuntimeException | Error e) {
             tickFailures.failed("tick", "periodic duties failed; will retry", e);
+        }
+    }
+
+    private void closeOomGuard() {
+        if (oomGuard != null) {
+            try {
+                oomGuard.close();
+            } catch (IOException e) {
+                log.warn("closing the out-of-memory guard: {}", e.getMessage());
+            }
+            oomGuard = null;
         }
     }
 
@@ -215,6 +231,7 @@ public final class Daemon {
         if (displayFrames != null) {
             displayFrames.close();
         }
+        closeOomGuard();
         releaseBufferLock();
         log.info("gfxstatsd stopped");
     }

@@ -136,6 +136,20 @@ public final class DayStore implements AutoCloseable {
         return quarantine.root();
     }
 
+    /** Who is told around each day-file read (see {@link ReadWatch}); {@link ReadWatch#NONE} by default. */
+    public void watchReads(ReadWatch watch) {
+        reader.watch(Objects.requireNonNull(watch, "watch"));
+    }
+
+    /**
+     * Moves an entry's file to quarantine without reading it, logged with {@code reason}; null
+     * when it has no file.
+     */
+    public QuarantineEvent setAside(EntryKey key, String reason) throws IOException {
+        guard.ensureOpen();
+        return reader.setAside(key, reason);
+    }
+
     /**
      * Reads one day file. A file that is too short, has another version, does not parse, has
      * malformed histograms, belongs to another package/version/day than its path says, or is not

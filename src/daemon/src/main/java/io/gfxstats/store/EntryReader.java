@@ -25,6 +25,7 @@ final class EntryReader {
     private final Quarantine quarantine;
     private final StoreGuard guard;
     private final long maxFileBytes;
+    private volatile ReadWatch watch = ReadWatch.NONE;
 
     EntryReader(EntryDirs dirs, Quarantine quarantine, StoreGuard guard, long maxFileBytes) {
         this.dirs = dirs;
@@ -33,7 +34,39 @@ final class EntryReader {
         this.maxFileBytes = maxFileBytes;
     }
 
+    void watch(ReadWatch w) {
+        watch = w;
+    }
+
     ReadResult read(EntryKey key) throws IOException {
+        ReadWatch w = watch;
+        Path file = dirs.pathOf(key);
+        w.reading(file);
+        try {
+            return readWatched(key);
+        } finally {
+            w.done(file);
+        }
+    }
+
+    /**
+     * Moves the entry's current file to quarantine whatever it holds (a crash-loop guard found
+     * it being read when the previous run died). Null when there is no file.
+     */
+    QuarantineEvent setAside(EntryKey key, String reason) throws IOException {
+        try (DirChain chain = dirs.openExisting(key)) {
+            if (chain == null) {
+                return null;
+            }
+            BasicFileAttributes attrs = lstat(chain.last(), StoreNames.TOTAL);
+            if (attrs == null) {
+                return null;
+            }
+            return quarantineIfUnchanged(key, FileStamp.of(attrs), reason);
+        }
+    }
+
+    private ReadResult readWatched(EntryKey key) throws IOException {
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             try (DirChain chain = dirs.openExisting(key)) {
                 if (chain == null) {

@@ -10,7 +10,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /** A real {@link FrameClient} process whose progress lines a test can follow. */
-final class ClientProcess implements AutoCloseable {
+public final class ClientProcess implements AutoCloseable {
     private final Process process;
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     private volatile long recorded;
@@ -34,7 +34,7 @@ final class ClientProcess implements AutoCloseable {
         reader.start();
     }
 
-    static ClientProcess start(DaemonProcess daemon, String pkg, long version, long frames, int batch, long pauseMillis,
+    public static ClientProcess start(DaemonProcess daemon, String pkg, long version, long frames, int batch, long pauseMillis,
                                String... mode) throws IOException {
         String[] args = new String[6 + mode.length];
         args[0] = daemon.socket().toString();
@@ -49,7 +49,7 @@ final class ClientProcess implements AutoCloseable {
     }
 
     /** Waits for a line starting with {@code prefix}. */
-    String await(String prefix, long timeoutSeconds) throws InterruptedException {
+    public String await(String prefix, long timeoutSeconds) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         while (true) {
             long left = deadline - System.nanoTime();

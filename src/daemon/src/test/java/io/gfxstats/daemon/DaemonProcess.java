@@ -55,10 +55,32 @@ public final class DaemonProcess implements AutoCloseable {
         return stateDir.resolve("buffers");
     }
 
-    /** The production JVM settings of scripts/gfxstatsd: its default heap, serial GC, exit on out-of-memory. */
+    /** The production JVM settings of scripts/gfxstatsd: its default heap, serial GC, exit on out-of-memory, the crash-loop guard's hook. */
     public DaemonProcess withProductionHeap() {
-        jvmOptions = List.of("-Xmx64m", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError");
+        jvmOptions = List.of("-Xmx64m", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError", OomGuard.JVM_HOOK);
         return this;
+    }
+
+    /** These JVM options instead of the test defaults (the production ones: {@link #withProductionHeap()}). */
+    public DaemonProcess withJvmOptions(List<String> options) {
+        jvmOptions = List.copyOf(options);
+        return this;
+    }
+
+    /** Starts the daemon (with its JVM options) and waits up to {@code limit} for it to exit by itself. */
+    public Refusal runUntilExit(Duration limit) throws IOException, InterruptedException {
+        Files.createDirectories(stateDir);
+        List<String> args = new ArrayList<>(List.of("--state-dir", stateDir.toString()));
+        args.addAll(extraArgs);
+        List<String> jvm = jvmOptions == null ? JavaProcess.SHORT_LIVED : jvmOptions;
+        ProcessBuilder pb = new ProcessBuilder(JavaProcess.command(jvm, DaemonMain.class, args.toArray(String[]::new)));
+        pb.environment().put(DaemonMain.CLOCK_OFFSET_ENV, clockOffsetFile.toString());
+        pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        process = pb.start();
+        if (!process.waitFor(limit.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            throw new AssertionError("the daemon did not exit within " + limit + ": " + logText());
+        }
+        return new Refusal(process.exitValue(), logText());
     }
 
     /** Runs the daemon as {@link OtherUser#UID} (its state directory must belong to that uid). */

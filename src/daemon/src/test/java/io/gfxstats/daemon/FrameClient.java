@@ -57,7 +57,7 @@ public final class FrameClient {
     static final java.util.Map<String, String> HOSTILE = java.util.Map.of(
             "level-1", "\u001b]0;ow\u0007",
             "level-2", "x\n[ERR]",
-            "menu", "\u001b[2J");
+            "menu", "\u202Ea"); // a right-to-left override: reorders the rest of a terminal line
 
     /** Overwrites the names in this process's own buffer file, found among its mappings. */
     private static void writeHostileNames() throws java.io.IOException {

@@ -84,11 +84,7 @@ public record BufferSpec(int pid,
             throw new IllegalArgumentException("package name must be 1.." + BufferDescriptor.PACKAGE_NAME_MAX_BYTES
                     + " UTF-8 bytes, got " + bytes);
         }
-        for (int i = 0; i < packageName.length(); i++) {
-            if (Character.isISOControl(packageName.charAt(i))) {
-                throw new IllegalArgumentException("package name contains a control character: " + packageName);
-            }
-        }
+        SceneGroup.requireNoRefused(packageName, "package name");
     }
 
     static void requireRegistrationId(String id, String what) {

@@ -3,6 +3,7 @@ package io.gfxstats.buffer;
 import io.gfxstats.stats.Counters;
 import io.gfxstats.stats.JankType;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * Layout of the scene group (id 1, version 1) of buffer layout 2: frames per scene with the
@@ -104,7 +105,7 @@ public final class SceneGroup {
     }
 
     /**
-     * Checks a scene name: 1..{@value #NAME_MAX_BYTES} UTF-8 bytes, no control characters.
+     * Checks a scene name: 1..{@value #NAME_MAX_BYTES} UTF-8 bytes, no character {@link #refusedInName refused in names}.
      *
      * @return the name's UTF-8 bytes
      */
@@ -115,13 +116,37 @@ public final class SceneGroup {
         byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
         if (bytes.length == 0 || bytes.length > NAME_MAX_BYTES) {
             throw new IllegalArgumentException("scene name must be 1.." + NAME_MAX_BYTES + " UTF-8 bytes, got "
-                    + bytes.length + ": '" + name + "'");
+                    + bytes.length);
         }
+        requireNoRefused(name, "scene name");
+        return bytes;
+    }
+
+    /**
+     * Whether a name (a scene's, a package's) may not hold {@code c}: control characters (C0, DEL,
+     * C1), the bidirectional embeddings, overrides and isolates (U+202A..U+202E, U+2066..U+2069),
+     * and the line and paragraph separators (U+2028, U+2029). Names are printed in terminals and
+     * logs among other text: a control character drives the terminal, a bidi control reorders
+     * the rest of the line (a row can then show another name's numbers), a separator breaks the
+     * line. Android's package names are Java identifiers, so none of these appear in real ones.
+     */
+    public static boolean refusedInName(char c) {
+        return Character.isISOControl(c) || (c >= '\u202A' && c <= '\u202E') || (c >= '\u2066' && c <= '\u2069')
+                || c == '\u2028' || c == '\u2029';
+    }
+
+    /**
+     * Throws naming the first refused character by code point and index; the name itself is left
+     * out of the message, which would carry the character along to whoever prints it.
+     */
+    public static void requireNoRefused(String name, String what) {
         for (int i = 0; i < name.length(); i++) {
-            if (Character.isISOControl(name.charAt(i))) {
-                throw new IllegalArgumentException("scene name contains a control character: '" + name + "'");
+            char c = name.charAt(i);
+            if (refusedInName(c)) {
+                throw new IllegalArgumentException(String.format(Locale.ROOT,
+                        "%s contains U+%04X at index %d (control characters, bidi controls and line separators"
+                                + " are refused in names)", what, (int) c, i));
             }
         }
-        return bytes;
     }
 }

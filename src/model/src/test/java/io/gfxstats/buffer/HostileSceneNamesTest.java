@@ -1,6 +1,7 @@
 package io.gfxstats.buffer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gfxstats.stats.Counters;
@@ -40,6 +41,37 @@ class HostileSceneNamesTest {
                     "what was refused, escaped for a terminal or a log line");
             assertEquals(1, snap.totalFrames(), "the counts stay");
             assertEquals(1, snap.element(SceneGroup.vectorCounter(3, Counters.TOTAL_FRAMES)));
+            s.release();
+        }
+    }
+
+    @Test
+    void shouldRefuseBidiControlsAndLineSeparatorsInNamesWrittenOrRead() throws IOException {
+        for (String bad : new String[] {"a\u202Eb", "a\u202Ab", "a\u2066b", "a\u2069b", "a\u2028b", "a\u2029b"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SceneGroup.requireName(bad));
+            assertTrue(e.getMessage().startsWith("scene name contains U+20"), e.getMessage());
+            assertTrue(e.getMessage().chars().allMatch(c -> c < 0x7f), "the message carries no such character");
+        }
+        SceneGroup.requireName("caf\u00e9 \u200e\u05e9"); // letters of any script, and marks, stay allowed
+        Path file = TestBuffers.create(dir, "b", 1);
+        try (BufferWriter w = BufferWriter.open(file);
+             BufferReader r = BufferReader.open(file, TestBuffers.uid())) {
+            assertThrows(IllegalArgumentException.class, () -> w.nameScene(2, "evil\u202Eexe.txt"));
+            assertTrue(w.nameScene(3, "ABCDEFG"));
+            assertTrue(w.nameScene(4, "HIJKL"));
+            StripeWriter s = w.claimStripe();
+            s.selectScene(3);
+            s.increment(Counters.TOTAL_FRAMES);
+            s.selectScene(-1);
+            overwrite(file, "ABCDEFG", "ab\u202Ecd"); // what a client writing its own buffer can store
+            overwrite(file, "HIJKL", "x\u2028y");
+            BufferSnapshot snap = r.snapshot();
+            assertEquals("", snap.sceneName(3));
+            assertEquals("", snap.sceneName(4));
+            assertEquals(2, snap.refusedNames().size(), snap.refusedNames().toString());
+            assertTrue(snap.refusedNames().stream().allMatch(n -> n.chars().allMatch(c -> c < 0x7f)),
+                    "named escaped: " + snap.refusedNames());
+            assertEquals(1, snap.element(SceneGroup.vectorCounter(3, Counters.TOTAL_FRAMES)), "the counts stay");
             s.release();
         }
     }
