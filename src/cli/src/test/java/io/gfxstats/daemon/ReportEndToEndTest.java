@@ -329,11 +329,7 @@ class ReportEndToEndTest {
         assertTrue(page.dom().contains("Left out: 0 of the input's 600 closed actual SurfaceFrames, 0 SurfaceFrames never"
                 + " closed by a FrameEnd, and SurfaceFlinger's 600 display frames"), "says what it leaves out");
         assertTrue(page.dom().contains("FrameTimeline of the Perfetto trace game.pftrace"), "the name as given");
-        Path png = tmp.resolve("perfetto.png");
-        chromium.screenshot(html, png, 1000, 1500);
-        Path shots = Path.of("target", "report-screenshots");
-        Files.createDirectories(shots);
-        Files.copy(png, shots.resolve("perfetto-report.png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        picture(chromium, html, "report-perfetto.png", 1000);
     }
 
     @Test
@@ -397,11 +393,7 @@ class ReportEndToEndTest {
                 "says what it leaves out");
         assertTrue(page.dom().contains("display frames of the frame log frames.jsonl"), "the name as given");
         assertTrue(page.dom().contains("at its present, its time since the previous present"), "what a point is");
-        Path png = tmp.resolve("log.png");
-        chromium.screenshot(html, png, 1000, 1200);
-        Path shots = Path.of("target", "report-screenshots");
-        Files.createDirectories(shots);
-        Files.copy(png, shots.resolve("timeline-log-report.png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        picture(chromium, html, "report-timeline-log.png", 900);
     }
 
     /** Adds a classified frame's jank types to column {@code column}; whether it had any. */
