@@ -12,6 +12,8 @@ import io.gfxstats.proto.GraphicsStatsServiceDumpProto;
 import io.gfxstats.report.FrameSeries;
 import io.gfxstats.report.FrameTimelineBlocks;
 import io.gfxstats.report.HtmlReport;
+import io.gfxstats.report.FrameLogFrames;
+import io.gfxstats.report.PerfettoFrames;
 import io.gfxstats.report.ReportData;
 import io.gfxstats.rpc.GfxStatsClient;
 import io.gfxstats.rpc.GfxStatsClientException;
@@ -19,6 +21,10 @@ import io.gfxstats.rpc.v1.DumpRequest;
 import io.gfxstats.rpc.v1.SceneEntry;
 import io.gfxstats.rpc.v1.ScenesRequest;
 import io.gfxstats.stats.ProfileData;
+import io.gfxstats.timeline.Thresholds;
+import io.gfxstats.timeline.log.FrameLogClassifier;
+import io.gfxstats.timeline.log.FrameLogException;
+import io.gfxstats.timeline.perfetto.PerfettoReport;
 import io.gfxstats.trace.TraceFrames;
 import io.gfxstats.trace.output.FrameInfoMapping;
 import io.gfxstats.trace.output.TraceReport;
@@ -26,6 +32,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -41,7 +50,7 @@ import java.util.TreeMap;
  * {@code gfxstats report --framestats FILE --out FILE.html} offline: one self-contained HTML
  * file with the dump's numbers and charts of them.
  */
-final class ReportCommand implements Command {
+final class ReportCommand extends OptionsCommand {
     static final int MAX_DAYS = 3650;
 
     private final Map<String, String> env;
@@ -61,16 +70,12 @@ final class ReportCommand implements Command {
 
     @Override
     public String synopsis() {
-        return "report [--package P] [--days N] [--framestats FILE | --trace FILE] --out FILE.html [--socket PATH] [--deadline SECONDS]"
+        return "report [--package P] [--days N] [--framestats FILE | --trace FILE | --perfetto FILE | --timeline-log FILE] --out FILE.html [--socket PATH] [--deadline SECONDS]"
                 + "   an HTML report with charts";
     }
 
     @Override
-    public List<Args> optionSpecs() {
-        return List.of(spec());
-    }
-
-    private static Args spec() {
+    Args options() {
         return new Args("report")
                 .value("--out", "FILE.html", "where to write the report (required; replaced atomically)")
                 .value("--package", "P", "only this package")
@@ -79,25 +84,35 @@ final class ReportCommand implements Command {
                         + " of asking the daemon (- for standard input)")
                 .value("--trace", "FILE", "offline: the frames of an OpenHarmony or Android text trace, as"
                         + " `gfxstats trace --format dumpsys` counts them (--package selects processes)")
+                .value("--perfetto", "FILE", "offline: the FrameTimeline frames of a Perfetto trace, as"
+                        + " `gfxstats timeline perfetto` counts them")
+                .value("--timeline-log", "FILE", "offline: the display frames of a frame log (JSON Lines), as"
+                        + " `gfxstats timeline classify` classifies them with its default thresholds")
                 .value(DaemonCall.SOCKET_OPTION, "PATH", DaemonCall.SOCKET_HELP)
                 .value(DaemonCall.DEADLINE_OPTION, "SECONDS", DaemonCall.DEADLINE_HELP);
     }
 
     @Override
-    public int run(String[] argv, InputStream in, PrintStream out, PrintStream err) throws Exception {
-        Args spec = spec();
-        Args.Parsed args = spec.parse(argv);
-        if (args.help()) {
-            out.print(spec.help(synopsis().substring(0, synopsis().indexOf("   ")), """
-                    Writes one HTML file that needs nothing else to be viewed (no network): the dump's
-                    numbers (total and janky frames, percentiles, jank causes), the frame-time histogram
-                    with the 16.7 ms / 33.3 ms marks and the percentiles, jank causes per day as stacked
-                    bars, frames and jank % per day, the GPU histogram, and tables per package and day;
-                    from the daemon also per-scene and FrameTimeline breakdowns (the numbers
-                    `gfxstats dump --frametimeline` prints) when its clients record them.
-                    Charts are drawn by uPlot, inlined into the file."""));
-            return 0;
-        }
+    String helpUsage() {
+        return synopsis().substring(0, synopsis().indexOf("   "));
+    }
+
+    @Override
+    String about() {
+        return """
+                Writes one HTML file that needs nothing else to be viewed (no network): the dump's
+                numbers (total and janky frames, percentiles, jank causes), the frame-time histogram
+                with the 16.7 ms / 33.3 ms marks and the percentiles, jank causes per day as stacked
+                bars, frames and jank % per day, the GPU histogram, and tables per package and day;
+                from the daemon also per-scene and FrameTimeline breakdowns (the numbers
+                `gfxstats dump --frametimeline` prints) when its clients record them. A Perfetto
+                trace or a frame log leads with each frame over time and the numbers of
+                `gfxstats timeline perfetto` / `timeline classify` for it.
+                Charts are drawn by uPlot, inlined into the file.""";
+    }
+
+    @Override
+    int execute(Args.Parsed args, InputStream in, PrintStream out, PrintStream err) throws Exception {
         Path target = Path.of(args.required("--out"));
         String pkg = args.value("--package");
         int days = args.intValue("--days", 0, 1, MAX_DAYS);
@@ -108,7 +123,35 @@ final class ReportCommand implements Command {
         String source;
         FrameSeries frames = null;
         args.exclusive("--framestats", "--trace");
-        if (args.has("--trace")) {
+        args.exclusive("--perfetto", "--trace");
+        args.exclusive("--perfetto", "--framestats");
+        for (String other : List.of("--framestats", "--trace", "--perfetto", DaemonCall.SOCKET_OPTION, "--days",
+                "--package")) {
+            args.exclusive("--timeline-log", other);
+        }
+        String cutNote = null;
+        if (args.has("--timeline-log")) {
+            String file = args.value("--timeline-log");
+            entries = List.of();
+            frames = frameLog(file, in);
+            title = "gfxstats report: " + (file.equals("-") ? "frame log" : Path.of(file).getFileName());
+            source = "display frames of the frame log " + (file.equals("-") ? "on standard input" : file)
+                    + ", classified as `gfxstats timeline classify` does (Android 16, default thresholds)";
+        } else if (args.has("--perfetto")) {
+            args.exclusive("--perfetto", DaemonCall.SOCKET_OPTION);
+            args.exclusive("--perfetto", "--days");
+            args.exclusive("--perfetto", "--package");
+            String file = args.value("--perfetto");
+            PerfettoReport report = new PerfettoReport();
+            PerfettoFrames sink = new PerfettoFrames(report);
+            cutNote = TimelinePerfetto.read(file, in, report, sink, TimelinePerfetto.DEFAULT_MAX_PACKET_MIB << 20,
+                    TimelinePerfetto.DEFAULT_SORT_WINDOW);
+            entries = List.of();
+            frames = sink.series();
+            title = "gfxstats report: " + (file.equals("-") ? "Perfetto trace" : Path.of(file).getFileName());
+            source = "FrameTimeline of the Perfetto trace " + (file.equals("-") ? "on standard input" : file)
+                    + (cutNote == null ? "" : ", read up to a cut:" + cutNote);
+        } else if (args.has("--trace")) {
             args.exclusive("--trace", DaemonCall.SOCKET_OPTION);
             args.exclusive("--trace", "--days");
             String file = args.value("--trace");
@@ -148,6 +191,19 @@ final class ReportCommand implements Command {
                 .withFrameTimeline(timeline, ReportData.oldestKept(entries, days)).withFrames(frames);
         write(target, data);
         // An offline input has no days: its "packages" are the capture's windows or the trace's processes.
+        if (args.has("--timeline-log")) {
+            out.println("wrote " + target + ": " + frames.samples().size() + " frames drawn");
+            return 0;
+        }
+        if (args.has("--perfetto")) {
+            out.println("wrote " + target + ": " + frames.samples().size() + " frames drawn of "
+                    + frames.table().rows().size() + " processes");
+            if (cutNote != null) {
+                err.println("gfxstats report: " + args.value("--perfetto") + ": read up to the cut;" + cutNote);
+                return 1;
+            }
+            return 0;
+        }
         String parts = args.has("--trace") ? " processes" : args.has("--framestats") ? " windows" : null;
         out.println("wrote " + target + ": " + data.total().totalFrames() + " frames, " + (parts != null
                 ? data.apps().size() + parts : data.days().size() + " days, " + data.apps().size() + " packages"));
@@ -226,6 +282,26 @@ final class ReportCommand implements Command {
             argv.add(pkg);
         }
         return TraceCommand.selectedFrames(TraceOptions.parse(argv.toArray(String[]::new)).orElseThrow(), in, err);
+    }
+
+    /** A frame log through {@code timeline classify}'s classifier, its answers seen by the chart. */
+    private static FrameSeries frameLog(String file, InputStream in) throws UsageException {
+        String name = file.equals("-") ? "stdin" : file;
+        FrameLogFrames sink = new FrameLogFrames();
+        try (Reader reader = TimelineCommand.open(file, in)) {
+            long n = new FrameLogClassifier(Thresholds.ANDROID_16_LEGACY, false).classify(reader, Writer.nullWriter(), sink);
+            if (n == 0) {
+                throw new UsageException(name + ": no frames (the input is empty or blank; a frame log has one JSON"
+                        + " object per line, see docs/frametimeline.md)");
+            }
+        } catch (FrameLogException e) {
+            throw new UsageException(name + " " + e.getMessage(), e);
+        } catch (CharacterCodingException e) {
+            throw new UsageException("cannot read " + name + ": not UTF-8 text");
+        } catch (IOException e) {
+            throw new UsageException("cannot read " + name + ": " + e.getMessage(), e);
+        }
+        return sink.series();
     }
 
     private static List<GraphicsStatsProto> traceEntries(List<TraceFrames.ProcessFrames> frames) {

@@ -5,6 +5,7 @@ import io.gfxstats.args.UsageException;
 import io.gfxstats.timeline.perfetto.FrameTimelineReader;
 import io.gfxstats.timeline.perfetto.PerfettoJson;
 import io.gfxstats.timeline.perfetto.PerfettoReport;
+import io.gfxstats.timeline.perfetto.SliceSink;
 import io.gfxstats.timeline.perfetto.TraceFormatException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,6 +19,11 @@ import java.nio.file.Path;
 
 /** {@code gfxstats timeline perfetto TRACE}: the FrameTimeline jank of a Perfetto trace. */
 final class TimelinePerfetto {
+    /** How far one compressed packet may expand, in MiB, unless --max-packet-mib says otherwise. */
+    static final long DEFAULT_MAX_PACKET_MIB = 64;
+    /** Events held to sort the trace, unless --sort-window says otherwise. */
+    static final int DEFAULT_SORT_WINDOW = 1 << 16;
+
     private TimelinePerfetto() {
     }
 
@@ -44,17 +50,40 @@ final class TimelinePerfetto {
         if (args.positionals().size() != 1) {
             throw new UsageException("expected one trace file (try: gfxstats timeline perfetto --help)");
         }
-        long maxPacket = positive(args, "--max-packet-mib", 64, 1 << 20) << 20;
-        int window = (int) positive(args, "--sort-window", 1 << 16, 1 << 26);
+        long maxPacket = positive(args, "--max-packet-mib", DEFAULT_MAX_PACKET_MIB, 1 << 20) << 20;
+        int window = (int) positive(args, "--sort-window", DEFAULT_SORT_WINDOW, 1 << 26);
         String input = args.positionals().get(0);
+        PerfettoReport report = new PerfettoReport();
+        String cutNote = read(input, stdin, report, report, maxPacket, window);
+        OutputStream stdout = BinaryStdout.of(out);
+        try {
+            String text = args.has("--json") ? PerfettoJson.write(report) + "\n" : report.text();
+            stdout.write(text.getBytes(StandardCharsets.UTF_8));
+            stdout.flush();
+        } catch (IOException e) {
+            return BinaryStdout.writeFailed(e);
+        }
+        if (cutNote != null) {
+            err.println("gfxstats timeline: " + input + ": read up to the cut;" + cutNote);
+            return 1;
+        }
+        return 0;
+    }
+
+    /**
+     * Reads a trace into {@code report} through {@code sink} (the report itself, or a sink that
+     * passes every slice on to it) and finishes the report: what {@code timeline perfetto} and
+     * {@code report --perfetto} both count. Returns the note on a cut trace, null for a whole one.
+     */
+    static String read(String input, InputStream stdin, PerfettoReport report, SliceSink sink, long maxPacket,
+            int window) throws UsageException {
         Path path = Path.of(input);
         if (!input.equals("-") && Files.isDirectory(path)) {
             throw new UsageException("cannot read " + input + ": is a directory");
         }
-        PerfettoReport report = new PerfettoReport();
         FrameTimelineReader.Result result;
         try (InputStream in = input.equals("-") ? stdin : Files.newInputStream(path)) {
-            result = FrameTimelineReader.read(in, report, maxPacket, window, input.equals("-") ? -1 : Files.size(path));
+            result = FrameTimelineReader.read(in, sink, maxPacket, window, input.equals("-") ? -1 : Files.size(path));
         } catch (NoSuchFileException e) {
             throw new UsageException("cannot read " + input + ": no such file");
         } catch (AccessDeniedException e) {
@@ -66,25 +95,13 @@ final class TimelinePerfetto {
         }
         report.finish(result);
         FrameTimelineReader.Cut cut = result.cut();
-        String cutNote = cut == null ? "" : " the trace ends inside packet " + cut.packet() + " (bytes "
+        String cutNote = cut == null ? null : " the trace ends inside packet " + cut.packet() + " (bytes "
                 + cut.offset() + " to " + cut.fileBytes() + " of the file are a cut-off packet: an interrupted pull?)";
         if (report.surfaceFrames() == 0) {
             throw new UsageException(input + ": no FrameTimeline events (record with the data source "
                     + "android.surfaceflinger.frametimeline, Android 12 or newer)" + (cut == null ? "" : ";" + cutNote));
         }
-        OutputStream stdout = BinaryStdout.of(out);
-        try {
-            String text = args.has("--json") ? PerfettoJson.write(report) + "\n" : report.text();
-            stdout.write(text.getBytes(StandardCharsets.UTF_8));
-            stdout.flush();
-        } catch (IOException e) {
-            return BinaryStdout.writeFailed(e);
-        }
-        if (cut != null) {
-            err.println("gfxstats timeline: " + input + ": read up to the cut;" + cutNote);
-            return 1;
-        }
-        return 0;
+        return cutNote;
     }
 
     private static long positive(Args.Parsed args, String option, long fallback, long max) throws UsageException {

@@ -30,15 +30,42 @@ import java.util.List;
  * @param leftOut the frames the view leaves out and why, one sentence
  * @param traceCounts for a trace, {@code gfxstats trace}'s own count per process (all its frames,
  *                    janky by the trace's flag); empty otherwise
+ * @param marks       the marks a sample's cause indexes, with their colours
+ * @param table       for a FrameTimeline input (Perfetto trace, frame log), the numbers its
+ *                    {@code gfxstats timeline} command prints, which the page shows instead of a
+ *                    dump's; null for inputs a dump describes
  */
 public record FrameSeries(List<Sample> samples, String leftOut, double refreshMillis,
-                          List<ProcessSummary> traceCounts) {
+                          List<ProcessSummary> traceCounts, List<Mark> marks, Table table) {
     /** The causes a janky frame is marked with, first match wins; else deadline only. */
     public static final List<JankType> CAUSES = JankType.STAGE_CAUSES;
 
     public FrameSeries {
         samples = List.copyOf(samples);
         traceCounts = List.copyOf(traceCounts);
+        marks = List.copyOf(marks);
+    }
+
+    /** A legend entry of the marks: its name and colour ({@code #rrggbb}). */
+    public record Mark(String name, String hex) {
+    }
+
+    /**
+     * A FrameTimeline input's own numbers, as its command prints them.
+     *
+     * @param summary rows of the page's summary table: name, element id, value (e.g. frames, janky frames)
+     * @param headers the columns of the per-row table
+     * @param rows    one row per process (Perfetto) or kind of frame (frame log)
+     * @param caption what the table counts and how it relates to the chart
+     * @param points  where the chart puts a frame and what its height is, one phrase
+     */
+    public record Table(List<List<String>> summary, List<String> headers, List<List<String>> rows, String caption,
+                        String points) {
+        public Table {
+            summary = List.copyOf(summary);
+            headers = List.copyOf(headers);
+            rows = List.copyOf(rows);
+        }
     }
 
     /**
@@ -67,7 +94,7 @@ public record FrameSeries(List<Sample> samples, String leftOut, double refreshMi
         samples.sort(Comparator.comparingLong(Sample::completedNanos));
         return new FrameSeries(samples, inFlight + " rows of frames still in flight when the capture was taken, and "
                 + ignored + " frames with no duration, which Android ignores too.",
-                FramestatsReplay.DEFAULT_REFRESH_INTERVAL_NANOS / 1e6, List.of());
+                FramestatsReplay.DEFAULT_REFRESH_INTERVAL_NANOS / 1e6, List.of(), causeMarks(), null);
     }
 
     /**
@@ -99,7 +126,7 @@ public record FrameSeries(List<Sample> samples, String leftOut, double refreshMi
         return new FrameSeries(samples, (all - rowsTotal) + " of the trace's " + all + " frames that Android would"
                 + " not record (unfinished, empty, or app frames not linked to a rendered frame), and " + ignored
                 + " frames with no duration, which Android ignores too.",
-                (refresh == 0 ? TrackerConfig.NANOS_60HZ : refresh) / 1e6, counts);
+                (refresh == 0 ? TrackerConfig.NANOS_60HZ : refresh) / 1e6, counts, causeMarks(), null);
     }
 
     /** Feeds one frame to the tracker; false when it did not count it. */
@@ -129,12 +156,17 @@ public record FrameSeries(List<Sample> samples, String leftOut, double refreshMi
     }
 
     /** The colours of the marks, in index order: {@link #CAUSES}, then deadline only. */
-    public static List<ColourTable.Row<JankType>> marks() {
+    public static List<ColourTable.Row<JankType>> causeRows() {
         List<ColourTable.Row<JankType>> marks = new ArrayList<>();
         for (JankType c : CAUSES) {
             marks.add(CauseColour.COLOURS.of(c));
         }
         marks.add(CauseColour.COLOURS.of(CauseColour.DEADLINE_ONLY));
         return List.copyOf(marks);
+    }
+
+    /** The marks of Android's causes, in index order: {@link #CAUSES}, then deadline only. */
+    private static List<Mark> causeMarks() {
+        return causeRows().stream().map(r -> new Mark(r.label(), r.hex())).toList();
     }
 }

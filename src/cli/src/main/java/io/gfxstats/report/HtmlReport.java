@@ -4,7 +4,6 @@ import io.gfxstats.buffer.SceneGroup;
 import io.gfxstats.dump.JankyPercent;
 import io.gfxstats.matrix.MatrixRule;
 import io.gfxstats.palette.CauseColour;
-import io.gfxstats.palette.ColourTable;
 import io.gfxstats.palette.Severity;
 import io.gfxstats.stats.BucketBounds;
 import io.gfxstats.stats.Histograms;
@@ -63,6 +62,10 @@ public final class HtmlReport {
         h.append("<h1>").append(esc(data.title())).append("</h1>\n<p class=\"source\">").append(esc(data.source()))
                 .append(" &middot; generated ").append(Instant.ofEpochMilli(data.generatedAtMillis())).append("</p>\n");
 
+        if (data.frames() != null && data.frames().table() != null) {
+            timeline(h, data);
+            return end(h, data);
+        }
         h.append("<section id=\"summary\"><table class=\"numbers\">\n");
         row(h, "Total frames rendered", "total-frames", Long.toString(t.totalFrames()));
         row(h, "Janky frames", "janky-frames", t.jankyFrames() + " (" + percent(t) + ")");
@@ -150,11 +153,49 @@ public final class HtmlReport {
                     + " present type (on time, late, early), stacked by package.");
         }
 
+        return end(h, data);
+    }
+
+    private static String end(StringBuilder h, ReportData data) {
         h.append("<script type=\"application/json\" id=\"report-data\">").append(json(data)).append("</script>\n")
                 .append("<script>\n").append(script(resource(UPLOT_DIR + "uPlot.iife.min.js"))).append("\n</script>\n")
                 .append("<script>\n").append(script(resource("report.js"))).append("\n</script>\n")
                 .append("</body>\n</html>\n");
         return h.toString();
+    }
+
+    /**
+     * The page of a FrameTimeline input (Perfetto trace, frame log): its command's numbers, then each
+     * frame over time. A dump's histograms and causes do not exist for these inputs, so they are not shown.
+     */
+    private static void timeline(StringBuilder h, ReportData data) {
+        FrameSeries f = data.frames();
+        FrameSeries.Table t = f.table();
+        h.append("<section id=\"summary\"><table class=\"numbers\">\n");
+        for (List<String> r : t.summary()) {
+            row(h, r.get(0), r.get(1), r.get(2));
+        }
+        h.append("</table></section>\n");
+        chart(h, "chart-frames", "Each frame over time", "Each frame (" + f.samples().size() + " drawn) "
+                + t.points() + "; janky frames marked by their FrameTimeline jank type, one colour per"
+                + " type; dashed: the refresh interval (" + String.format(Locale.ROOT, "%.1f", f.refreshMillis())
+                + " ms). Drag to zoom, double-click to see every frame. Left out: " + f.leftOut());
+        h.append("<section><h2>Counted by `gfxstats timeline`</h2><p class=\"caption\">").append(esc(t.caption()))
+                .append("</p>\n<table class=\"list\" id=\"timeline-counts\"><tr>");
+        for (String c : t.headers()) {
+            h.append("<th>").append(esc(c)).append("</th>");
+        }
+        h.append("</tr>\n");
+        for (int i = 0; i < t.rows().size(); i++) {
+            h.append("<tr>");
+            List<String> r = t.rows().get(i);
+            for (int c = 0; c < r.size(); c++) {
+                h.append("<td id=\"tl").append(i).append('-').append(c).append("\">").append(esc(r.get(c)))
+                        .append("</td>");
+            }
+            h.append("</tr>\n");
+        }
+        h.append("</table></section>\n");
     }
 
     /** Seconds since the first frame, frame times, and per cause the janky frames' times (null elsewhere). */
@@ -170,9 +211,9 @@ public final class HtmlReport {
             j.value(x.millis());
         }
         j.close(']').key("marks").open('[');
-        List<ColourTable.Row<JankType>> marks = FrameSeries.marks();
+        List<FrameSeries.Mark> marks = f.marks();
         for (int c = 0; c < marks.size(); c++) {
-            j.open('{').key("name").value(marks.get(c).label()).key("color").value(marks.get(c).hex())
+            j.open('{').key("name").value(marks.get(c).name()).key("color").value(marks.get(c).hex())
                     .key("values").open('[');
             for (FrameSeries.Sample x : s) {
                 if (x.cause() == c) {

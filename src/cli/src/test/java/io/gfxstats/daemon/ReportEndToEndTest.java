@@ -279,6 +279,163 @@ class ReportEndToEndTest {
         Files.copy(png, shots.resolve(name), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 
+    @Test
+    void shouldReportAPerfettoTraceOfflineWithTimelinePerfettosNumbers() throws Exception {
+        Chromium chromium = Chromium.require(tmp);
+        io.gfxstats.timeline.perfetto.GameFrameTimeline.Trace trace =
+                io.gfxstats.timeline.perfetto.GameFrameTimeline.write();
+        Files.write(tmp.resolve("game.pftrace"), trace.bytes());
+        // Run where the trace is, named as a reader would name it: the page (and its picture) shows that name.
+        reportIn(tmp, "--perfetto", "game.pftrace", "--out", "perfetto.html");
+        Path html = tmp.resolve("perfetto.html");
+
+        Process cli = JavaProcess.builder(Main.class, "timeline", "perfetto", "--json",
+                tmp.resolve("game.pftrace").toString()).start();
+        String jsonText = new String(cli.getInputStream().readAllBytes());
+        assertEquals(0, cli.waitFor());
+        com.google.gson.JsonObject json = com.google.gson.JsonParser.parseString(jsonText).getAsJsonObject();
+
+        Chromium.Page page = checkLayout(chromium, html, tmp, "chart-frames");
+        java.util.Map<String, String> cells = cells(page.dom());
+        for (String[] pair : new String[][] {{"surface-frames", "surfaceFrames"}, {"display-frames", "displayFrames"},
+                {"total-frames", "totalFrames"}, {"missed-app-frames", "missedAppFrames"},
+                {"dropped-frames", "droppedFrames"}}) {
+            assertEquals(json.get(pair[1]).getAsString(), cells.get(pair[0]), pair[1]);
+        }
+        com.google.gson.JsonArray processes = json.getAsJsonArray("processes");
+        assertEquals(2, processes.size(), jsonText);
+        String[] names = {"process", "pid", "totalFrames", "jankyFrames", "missedAppFrames", "missedSfFrames",
+                "droppedFrames"};
+        for (int i = 0; i < processes.size(); i++) {
+            com.google.gson.JsonObject p = processes.get(i).getAsJsonObject();
+            for (int c = 0; c < names.length; c++) {
+                assertEquals(p.get(names[c]).getAsString(), cells.get("tl" + i + "-" + c), names[c] + " of " + i);
+            }
+            String[] pct = {"p50Ms", "p90Ms", "p99Ms"};
+            for (int c = 0; c < pct.length; c++) {
+                double cli99 = p.getAsJsonObject("frameDuration").get(pct[c]).getAsDouble();
+                assertEquals(String.format(java.util.Locale.ROOT, "%.3f", cli99), cells.get("tl" + i + "-" + (7 + c)),
+                        pct[c]);
+            }
+        }
+        assertFalse(page.dom().contains("id=\"chart-cpu\""), "no dump histogram for a FrameTimeline input");
+        // Every app frame drawn, the janky ones marked once each; SurfaceFlinger's display frames only counted.
+        com.google.gson.JsonObject f = framesOf(page.dom());
+        long actual = json.get("surfaceFrames").getAsLong();
+        assertEquals(io.gfxstats.timeline.perfetto.GameFrameTimeline.FRAMES, actual);
+        assertEquals(actual, f.getAsJsonArray("ms").size());
+        assertEquals(trace.jankySurfaces(), marked(f), "app frames with a jank type marked");
+        assertEquals(16.667, f.get("refreshMs").getAsDouble(), 0.001, "60 Hz vsyncs");
+        assertTrue(page.dom().contains("Left out: 0 of the input's 600 closed actual SurfaceFrames, 0 SurfaceFrames never"
+                + " closed by a FrameEnd, and SurfaceFlinger's 600 display frames"), "says what it leaves out");
+        assertTrue(page.dom().contains("FrameTimeline of the Perfetto trace game.pftrace"), "the name as given");
+        picture(chromium, html, "report-perfetto.png", 1000);
+    }
+
+    @Test
+    void shouldReportAFrameLogOfflineWithTimelineClassifysNumbers() throws Exception {
+        Chromium chromium = Chromium.require(tmp);
+        Files.writeString(tmp.resolve("frames.jsonl"), frameLog(300));
+        reportIn(tmp, "--timeline-log", "frames.jsonl", "--out", "log.html");
+        Path html = tmp.resolve("log.html");
+
+        // What `gfxstats timeline classify` writes for the same log, counted per jank type.
+        Process cli = JavaProcess.builder(Main.class, "timeline", "classify", tmp.resolve("frames.jsonl").toString())
+                .start();
+        List<String> lines = new String(cli.getInputStream().readAllBytes()).lines().toList();
+        assertEquals(0, cli.waitFor());
+        assertEquals(300, lines.size());
+        java.util.Map<String, long[]> types = new java.util.TreeMap<>();
+        long jankyDisplays = 0;
+        long jankySurfaces = 0;
+        long surfaces = 0;
+        long marked = 0;
+        for (int i = 0; i < lines.size(); i++) {
+            com.google.gson.JsonObject o = com.google.gson.JsonParser.parseString(lines.get(i)).getAsJsonObject();
+            boolean any = countTypes(o, types, 0);
+            jankyDisplays += any ? 1 : 0;
+            for (com.google.gson.JsonElement sf : o.getAsJsonArray("surfaces")) {
+                surfaces++;
+                boolean s = countTypes(sf.getAsJsonObject(), types, 1);
+                jankySurfaces += s ? 1 : 0;
+                any |= s;
+            }
+            // The first frame has no frame time (no present before it): not drawn.
+            marked += any && i > 0 ? 1 : 0;
+        }
+        assertTrue(jankyDisplays > 0 && jankySurfaces > 0, "the log has jank to show: " + types.keySet());
+
+        Chromium.Page page = checkLayout(chromium, html, tmp, "chart-frames");
+        java.util.Map<String, String> cells = cells(page.dom());
+        assertEquals("300", cells.get("display-frames"));
+        assertEquals(Long.toString(jankyDisplays), cells.get("janky-display-frames"));
+        assertEquals(Long.toString(surfaces), cells.get("surface-frames"));
+        assertEquals(Long.toString(jankySurfaces), cells.get("janky-surface-frames"));
+        int row = 0;
+        for (java.util.Map.Entry<String, long[]> e : types.entrySet()) {
+            // The page lists the types in the classifier's table order; find this one's row.
+            int r = 0;
+            while (cells.containsKey("tl" + r + "-0") && !cells.get("tl" + r + "-0").equals(e.getKey())) {
+                r++;
+            }
+            assertEquals(e.getKey(), cells.get("tl" + r + "-0"), "a row per jank type");
+            assertEquals(Long.toString(e.getValue()[0]), cells.get("tl" + r + "-1"), e.getKey() + " display frames");
+            assertEquals(Long.toString(e.getValue()[1]), cells.get("tl" + r + "-2"), e.getKey() + " surface frames");
+            row++;
+        }
+        assertFalse(cells.containsKey("tl" + row + "-0"), "no row for a type that did not occur");
+        com.google.gson.JsonObject f = framesOf(page.dom());
+        assertEquals(299, f.getAsJsonArray("ms").size(), "every frame after the first");
+        assertEquals(marked, marked(f), "janky frames marked once each");
+        assertEquals(16.667, f.get("refreshMs").getAsDouble(), 0.001);
+        assertTrue(page.dom().contains("Left out: 0 of the input's 299 display frames with a present after another, 0"
+                + " display frames whose present fence never signalled (present -1), and 1 with no earlier present"),
+                "says what it leaves out");
+        assertTrue(page.dom().contains("display frames of the frame log frames.jsonl"), "the name as given");
+        assertTrue(page.dom().contains("at its present, its time since the previous present"), "what a point is");
+        picture(chromium, html, "report-timeline-log.png", 900);
+    }
+
+    /** Adds a classified frame's jank types to column {@code column}; whether it had any. */
+    private static boolean countTypes(com.google.gson.JsonObject o, java.util.Map<String, long[]> types, int column) {
+        boolean any = false;
+        for (com.google.gson.JsonElement j : o.getAsJsonArray("jank")) {
+            if (!j.getAsString().equals("None")) {
+                types.computeIfAbsent(j.getAsString(), k -> new long[2])[column]++;
+                any = true;
+            }
+        }
+        return any;
+    }
+
+    /**
+     * A 60 Hz frame log: one app surface per display frame, mostly on time; now and then the app
+     * finishes late, SurfaceFlinger presents a vsync late, or a present comes early.
+     */
+    private static String frameLog(int frames) {
+        long period = 16_666_667;
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < frames; i++) {
+            long start = 1_000_000_000L + i * period;
+            long predictedPresent = start + 2 * period;
+            // Late by less than a vsync, so each present still comes after the one before (every frame has a frame time).
+            long late = i % 29 == 7 ? 2 * period / 3 : i % 41 == 13 ? period / 2 : 0;
+            long appEnd = start - 2_000_000 + (i % 23 == 5 ? period + 4_000_000 : -(i * 7919L % 6_000_000));
+            long present = predictedPresent + late + (i % 37 == 19 ? -period / 2 : 0);
+            long end = start + 4_000_000 + (i * 104_729L % 3_000_000);
+            sb.append("{\"token\":").append(1000 + i).append(",\"prediction\":\"valid\",\"predicted\":{\"start\":")
+                    .append(start).append(",\"end\":").append(start + 8_000_000).append(",\"present\":")
+                    .append(predictedPresent).append("},\"actual\":{\"start\":").append(start).append(",\"end\":")
+                    .append(end).append(",\"present\":").append(present).append("},\"refresh_period\":").append(period)
+                    .append(",\"render_period\":").append(period).append(",\"surfaces\":[{\"token\":").append(5000 + i)
+                    .append(",\"layer\":\"app\",\"prediction\":\"valid\",\"predicted\":{\"start\":")
+                    .append(start - period).append(",\"end\":").append(start).append(",\"present\":")
+                    .append(predictedPresent).append("},\"actual\":{\"start\":").append(start - period)
+                    .append(",\"end\":").append(appEnd).append("}}]}\n");
+        }
+        return sb.toString();
+    }
+
     /** The page's frames-over-time data. */
     private static com.google.gson.JsonObject framesOf(String dom) {
         String frames = field(field(dom, "id=\"report-data\">(.*?)</script>"), "\"frames\":(\\{.*\\})\\}$");
@@ -368,6 +525,17 @@ class ReportEndToEndTest {
         argv[0] = "report";
         System.arraycopy(args, 0, argv, 1, args.length);
         Process report = JavaProcess.builder(Main.class, argv).redirectErrorStream(true).start();
+        String said = new String(report.getInputStream().readAllBytes());
+        assertTrue(report.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, report.exitValue(), said);
+    }
+
+    /** Runs {@code gfxstats report ARGS} in {@code dir}, so relative names stay as given; it must succeed. */
+    private static void reportIn(Path dir, String... args) throws Exception {
+        String[] argv = new String[args.length + 1];
+        argv[0] = "report";
+        System.arraycopy(args, 0, argv, 1, args.length);
+        Process report = JavaProcess.builder(Main.class, argv).directory(dir.toFile()).redirectErrorStream(true).start();
         String said = new String(report.getInputStream().readAllBytes());
         assertTrue(report.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, report.exitValue(), said);

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -40,6 +41,16 @@ public final class FrameLogClassifier {
      * Returns the number of frames written.
      */
     public long classify(Reader input, Writer out) throws IOException, FrameLogException {
+        return classify(input, out, null);
+    }
+
+    /** Sees each frame once it and its surfaces are classified (the objects are reused for the next line). */
+    public interface Listener {
+        void classified(DisplayFrame display, List<SurfaceFrame> surfaces, int surfaceCount);
+    }
+
+    /** As {@link #classify(Reader, Writer)}, telling {@code listener} (if not null) each classified frame. */
+    public long classify(Reader input, Writer out, Listener listener) throws IOException, FrameLogException {
         BoundedLineReader in = new BoundedLineReader(input, MAX_LINE_CHARS);
         FrameLogParser parser = new FrameLogParser();
         FrameLogLine line = new FrameLogLine();
@@ -85,6 +96,9 @@ public final class FrameLogClassifier {
                 sb.append(",\"severity\":\"").append(sf.severity().json()).append("\"}");
             }
             sb.append("]}\n");
+            if (listener != null) {
+                listener.classified(df, line.surfaces, line.surfaceCount);
+            }
             out.write(sb.toString());
             frames++;
             if (!in.ready()) {

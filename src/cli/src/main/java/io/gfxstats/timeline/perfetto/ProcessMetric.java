@@ -258,6 +258,11 @@ public final class ProcessMetric {
         return distinct;
     }
 
+    /** The process's id in the trace. */
+    public int pid() {
+        return pid;
+    }
+
     public int totalFrames() {
         return counts().total;
     }
