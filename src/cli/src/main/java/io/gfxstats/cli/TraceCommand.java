@@ -66,7 +66,8 @@ final class TraceCommand extends OptionsCommand {
     @Override
     int execute(Args.Parsed args, InputStream in, PrintStream out, PrintStream err) throws Exception {
         TraceOptions options = TraceOptions.of(args);
-        Trace trace = read(options.input(), in, options.clock(), options.sortWindow(), err);
+        Trace trace = read(options.input(), in, options.clock(), options.sortWindow(),
+                options.format() == TraceOptions.Format.SQLITE, err);
         long unsorted = trace.stats().unsortedLines();
         if (unsorted > 0) {
             err.println("gfxstats trace: " + options.input() + ": " + unsorted + " marker line" + (unsorted == 1 ? " is" : "s are")
@@ -106,7 +107,7 @@ final class TraceCommand extends OptionsCommand {
      */
     static TraceReport selectedFrames(TraceOptions options, InputStream in, PrintStream err)
             throws UsageException, IOException {
-        Trace trace = read(options.input(), in, options.clock(), options.sortWindow(), err);
+        Trace trace = read(options.input(), in, options.clock(), options.sortWindow(), false, err);
         long androidPeriod = options.refresh() > 0 ? options.refresh() : TrackerConfig.NANOS_60HZ;
         List<TraceFrames.ProcessFrames> selected = select(TraceFrames.of(trace, androidPeriod), options.platform(),
                 options.processes(), trace);
@@ -117,11 +118,12 @@ final class TraceCommand extends OptionsCommand {
         return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
     }
 
-    private static Trace read(String input, InputStream stdin, ClockOffset clock, int sortWindow, PrintStream err)
+    private static Trace read(String input, InputStream stdin, ClockOffset clock, int sortWindow, boolean callSlices,
+                              PrintStream err)
             throws UsageException, IOException {
         try {
             if (input.equals("-")) {
-                return TraceParser.parse(stdin, "stdin", clock, null, sortWindow);
+                return TraceParser.parse(stdin, "stdin", clock, null, sortWindow, callSlices);
             }
             Path path = Path.of(input);
             if (Files.isDirectory(path)) {
@@ -130,7 +132,7 @@ final class TraceCommand extends OptionsCommand {
             try (InputStream file = Files.newInputStream(path)) {
                 Progress progress = Progress.forInput(err, Files.size(path));
                 try {
-                    return TraceParser.parse(file, input, clock, progress, sortWindow);
+                    return TraceParser.parse(file, input, clock, progress, sortWindow, callSlices);
                 } finally {
                     if (progress != null) {
                         progress.done();

@@ -32,8 +32,14 @@ public final class TraceParser implements MarkerSink {
     private final OhosDispatch ohosDispatch = new OhosDispatch(ohos, threads, vsyncClock);
     /** The slices that may have opened a frame, by slice id; pruned to those frames use at the end. */
     private final Map<Long, CallSlice> callSlices = new HashMap<>();
+    /**
+     * Whether to keep {@link #callSlices}: only the SQLite output has a callstack table, and a slice
+     * kept per frame would take the memory a long trace must not.
+     */
+    private final boolean keepCallSlices;
 
-    TraceParser() {
+    TraceParser(boolean keepCallSlices) {
+        this.keepCallSlices = keepCallSlices;
     }
 
     /** Parses a whole trace; see {@link TraceReader#read}. */
@@ -45,7 +51,17 @@ public final class TraceParser implements MarkerSink {
     /** As {@link #parse(InputStream, String, ClockOffset, LongConsumer)}, sorting in a window of {@code sortWindow} lines. */
     public static Trace parse(InputStream in, String source, ClockOffset clock, LongConsumer progress, int sortWindow)
             throws IOException, TraceFormatException {
-        TraceParser parser = new TraceParser();
+        return parse(in, source, clock, progress, sortWindow, false);
+    }
+
+    /**
+     * As {@link #parse(InputStream, String, ClockOffset, LongConsumer, int)}; with {@code callSlices}
+     * the trace also keeps the slices its frames began with ({@link Trace#callSlices()}, for the
+     * SQLite output's callstack table), one object per frame.
+     */
+    public static Trace parse(InputStream in, String source, ClockOffset clock, LongConsumer progress, int sortWindow,
+                              boolean callSlices) throws IOException, TraceFormatException {
+        TraceParser parser = new TraceParser(callSlices);
         TraceReader.Stats stats = TraceReader.read(in, source, parser, progress, sortWindow);
         if (!stats.hasEvents()) {
             throw new TraceFormatException(source + ": no ftrace event lines"
@@ -83,10 +99,12 @@ public final class TraceParser implements MarkerSink {
         if (line.nameStartsWith(H_PREFIX)) {
             for (byte[] prefix : OhosDispatch.PREFIXES) {
                 if (line.nameStartsWith(prefix)) {
-                    CallSlice slice = new CallSlice(id, line.ts(), t.itid, line.name(), t.depth,
-                            t.depth > 0 ? t.stackIds[t.depth - 1] : -1);
-                    callSlices.put(id, slice);
-                    tag = slice;
+                    if (keepCallSlices) {
+                        CallSlice slice = new CallSlice(id, line.ts(), t.itid, line.name(), t.depth,
+                                t.depth > 0 ? t.stackIds[t.depth - 1] : -1);
+                        callSlices.put(id, slice);
+                        tag = slice;
+                    }
                     ohosDispatch.frameBegin(line, t, p, id);
                     break;
                 }

@@ -86,7 +86,7 @@ class ReportEndToEndTest {
             String cpuCounts = field(data, "\"cpu\":\\{\"labels\":\\[[^]]*\\],\"counts\":\\[([^]]*)\\]");
             assertEquals(String.join(",", counts), cpuCounts);
 
-            picture(chromium, html, "report-daemon.png", 2700);
+            picture(chromium, html, "report-daemon.png", 3300);
         }
     }
 

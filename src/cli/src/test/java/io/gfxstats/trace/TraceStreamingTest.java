@@ -2,9 +2,11 @@ package io.gfxstats.trace;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import io.gfxstats.cli.Main;
 import io.gfxstats.testing.JavaProcess;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -28,13 +30,19 @@ class TraceStreamingTest {
         Thread drain = new Thread(() -> {
             try {
                 p.getInputStream().transferTo(OutputStream.nullOutputStream());
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 // the process died: reported by its exit status
             }
         });
         drain.start();
         try (OutputStream in = p.getOutputStream()) {
             ticks = SyntheticTrace.write(in, (long) MEGABYTES << 20);
+        } catch (IOException e) {
+            // It stopped reading: its own words say why.
+            assertTrue(p.waitFor(1, TimeUnit.MINUTES), "gfxstats trace stopped reading and did not exit");
+            fail("gfxstats trace stopped reading its input (" + e.getMessage() + "), exit " + p.exitValue() + ": "
+                    + new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+            return;
         }
         assertTrue(p.waitFor(5, TimeUnit.MINUTES), "gfxstats trace finished");
         drain.join();
