@@ -11,8 +11,14 @@ import java.util.Map;
 
 /** A scrape of a Prometheus text exposition: series (name with labels, as printed) to value. */
 public record Exposition(int status, String text, Map<String, Double> series) {
+    /**
+     * One client for every plain scrape, as a scraper keeps its connection: a client per scrape
+     * would leave a kept-alive connection each, and the daemon caps the connections of a peer.
+     */
+    private static final HttpClient SHARED = HttpClient.newHttpClient();
+
     public static Exposition scrape(String url, String bearerToken) throws IOException, InterruptedException {
-        return scrape(HttpClient.newHttpClient(), url, bearerToken);
+        return scrape(SHARED, url, bearerToken);
     }
 
     public static Exposition scrape(HttpClient client, String url, String bearerToken)
