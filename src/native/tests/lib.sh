@@ -47,7 +47,9 @@ t_wait_for() {
 # Starts a daemon on $T_DIR/state; sets GFXSTATS_SOCKET and DAEMON_PID.
 t_start_daemon() {
   mkdir -p "$T_DIR/state"
-  "$ROOT/scripts/gfxstatsd" --no-build --state-dir "$T_DIR/state" "$@" >>"$T_DIR/daemon.log" 2>&1 &
+  # No hsperfdata file: a daemon these tests SIGKILL could not remove it from /tmp.
+  GFXSTATSD_JAVA_OPTS="-XX:-UsePerfData ${GFXSTATSD_JAVA_OPTS:-}" \
+    "$ROOT/scripts/gfxstatsd" --no-build --state-dir "$T_DIR/state" "$@" >>"$T_DIR/daemon.log" 2>&1 &
   DAEMON_PID=$!
   T_PIDS+=("$DAEMON_PID")
   export GFXSTATS_SOCKET="$T_DIR/state/gfxstatsd.sock"
