@@ -117,6 +117,43 @@ public final class StalledH2Client implements AutoCloseable {
         out.writeBytes(v);
     }
 
+    /**
+     * Waits until the server has sent response headers on this connection: it has taken the call
+     * (running, or refused with its trailers). Headers are not flow-controlled, so they arrive
+     * although this client never opens its window; reading them sends nothing back.
+     */
+    public boolean awaitResponseHeaders(java.time.Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        channel.configureBlocking(false);
+        try {
+            ByteBuffer in = ByteBuffer.allocate(1 << 16);
+            while (System.nanoTime() - deadline < 0) {
+                if (channel.read(in) < 0) {
+                    return false;
+                }
+                in.flip();
+                while (in.remaining() >= 9) {
+                    int length = ((in.get(in.position()) & 0xff) << 16) | ((in.get(in.position() + 1) & 0xff) << 8)
+                            | (in.get(in.position() + 2) & 0xff);
+                    int type = in.get(in.position() + 3) & 0xff;
+                    int stream = in.getInt(in.position() + 5) & 0x7fffffff;
+                    if (type == 0x1 && stream != 0) {
+                        return true;
+                    }
+                    if (in.remaining() < 9 + length) {
+                        break;
+                    }
+                    in.position(in.position() + 9 + length);
+                }
+                in.compact();
+                Thread.sleep(10);
+            }
+            return false;
+        } finally {
+            channel.configureBlocking(true);
+        }
+    }
+
     @Override
     public void close() throws IOException {
         channel.close();
