@@ -153,6 +153,47 @@ class AttackMetricsListenerTest {
         assertEquals(1, log.lines().filter(l -> l.contains("refused a scrape")).count(), log);
     }
 
+    @Test
+    void shouldCloseAPeersLongestIdleConnectionToAdmitOneMoreThanItsShare() throws Exception {
+        daemon = new DaemonProcess(state, "--set", "metrics.enabled=true", "--set", "metrics.port=0").start();
+        int port = daemon.metricsPort();
+        List<Socket> kept = new ArrayList<>();
+        try {
+            // A scraper that keeps its connections alive: its whole share answered once and idle.
+            for (int i = 0; i < 8; i++) {
+                Socket s = new Socket("127.0.0.1", port);
+                s.setSoTimeout(10_000);
+                kept.add(s);
+                assertTrue(healthCheck(s), "connection " + i + " was not answered");
+            }
+            Socket ninth = new Socket("127.0.0.1", port);
+            ninth.setSoTimeout(10_000);
+            kept.add(ninth);
+            assertTrue(healthCheck(ninth), "the ninth connection was refused although eight were idle");
+            assertEquals(-1, kept.get(0).getInputStream().read(), "the longest idle connection stays open");
+            assertTrue(healthCheck(kept.get(1)), "a connection idle for less long was closed");
+        } finally {
+            for (Socket s : kept) {
+                s.close();
+            }
+        }
+    }
+
+    /** One health check on a kept-alive connection: true when its whole answer came back. */
+    private static boolean healthCheck(Socket s) throws IOException {
+        s.getOutputStream().write("GET /-/healthy HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        StringBuilder answer = new StringBuilder();
+        byte[] buf = new byte[512];
+        while (!answer.toString().endsWith("Exporter is healthy.\n")) {
+            int n = s.getInputStream().read(buf);
+            if (n < 0) {
+                return false;
+            }
+            answer.append(new String(buf, 0, n, StandardCharsets.US_ASCII));
+        }
+        return answer.toString().startsWith("HTTP/1.1 200");
+    }
+
     /** A shell command run as the unprivileged user (65534), its output readable. */
     private Process asNobody(String script) throws IOException {
         Process p = new ProcessBuilder("/usr/bin/setpriv", "--reuid", Integer.toString(OtherUser.UID), "--regid",

@@ -48,6 +48,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.Enumeration;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
@@ -70,6 +71,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * event loop never blocks on a peer: a trickling connection costs a socket and a timer, not a
  * thread, and is closed when its request is not complete within {@value #REQUEST_SECONDS} s. So a
  * peer holding all its {@value #MAX_PER_PEER} connections cannot delay another peer's scrape.
+ * When a peer that holds all its connections opens one more, the one of them that has waited
+ * longest between requests is closed to make room (a scraper that keeps connections alive is not
+ * locked out by its own idle ones); only when none is waiting is the new one refused.
  *
  * <p>The exposition itself is the Prometheus client's {@link PrometheusScrapeHandler}: the same
  * content negotiation (text 0.0.4, OpenMetrics or protobuf on Accept), gzip and {@code name[]}
@@ -168,7 +172,7 @@ public final class MetricsServer implements AutoCloseable {
         private final MetricsAccess access;
         private final LoopbackPeers peers;
         private final AtomicInteger open = new AtomicInteger();
-        private final Map<String, AtomicInteger> perPeer = new ConcurrentHashMap<>();
+        private final Map<String, PeerConnections> perPeer = new ConcurrentHashMap<>();
         private final RateLimitedLog refusals = new RateLimitedLog("refused metrics connections");
         private final RateLimitedLog denials = new RateLimitedLog("refused scrapes");
 
@@ -188,24 +192,38 @@ public final class MetricsServer implements AutoCloseable {
             OptionalInt uid = peers.uid(remote);
             String peer = uid.isPresent() ? "uid " + Integer.toUnsignedString(uid.getAsInt())
                     : remote.getAddress().getHostAddress();
-            AtomicInteger mine = perPeer.computeIfAbsent(peer, p -> new AtomicInteger());
-            int total = open.incrementAndGet();
-            int own = mine.incrementAndGet();
-            ch.closeFuture().addListener(f -> {
-                open.decrementAndGet();
-                if (mine.decrementAndGet() == 0) {
-                    perPeer.remove(peer, mine);
+            PeerConnections mine = perPeer.computeIfAbsent(peer, p -> new PeerConnections());
+            if (mine.open >= MAX_PER_PEER) {
+                // A scraper that keeps connections alive (one per target, one per retry) can hold
+                // its whole share idle; its newest connection is the one it wants answered. A
+                // trickling request is never idle, so this frees nothing for a slowloris peer.
+                Deadline idlest = mine.longestIdle();
+                if (idlest == null) {
+                    refuse(ch, peer, "it already has " + MAX_PER_PEER + " open (the limit per peer)");
+                    return;
                 }
-            });
-            if (own > MAX_PER_PEER || total > MAX_CONNECTIONS) {
-                refusals.warn("metrics: closed a connection from " + peer + ": " + (own > MAX_PER_PEER
-                        ? "it already has " + MAX_PER_PEER + " open (the limit per peer)"
-                        : "the listener already has " + MAX_CONNECTIONS + " open (the limit)"));
-                ch.close();
+                if (idlest.release()) {
+                    open.decrementAndGet();
+                    mine.open--;
+                }
+                idlest.close();
+            }
+            if (open.get() >= MAX_CONNECTIONS) {
+                refuse(ch, peer, "the listener already has " + MAX_CONNECTIONS + " open (the limit)");
                 return;
             }
+            Deadline deadline = new Deadline(mine);
+            open.incrementAndGet();
+            mine.open++;
+            ch.closeFuture().addListener(f -> {
+                if (deadline.release()) {
+                    open.decrementAndGet();
+                    if (--mine.open == 0) {
+                        perPeer.remove(peer, mine);
+                    }
+                }
+            });
             ChannelPipeline p = ch.pipeline();
-            Deadline deadline = new Deadline();
             p.addLast(deadline);
             if (ssl != null) {
                 p.addLast(ssl.newHandler(ch.alloc()));
@@ -215,6 +233,33 @@ public final class MetricsServer implements AutoCloseable {
             p.addLast(new HttpObjectAggregator(MAX_REQUEST_BYTES));
             p.addLast(new Exchange(this, deadline, peer, access.allows(uid)));
         }
+
+        private void refuse(SocketChannel ch, String peer, String why) {
+            refusals.warn("metrics: closed a connection from " + peer + ": " + why);
+            ch.close();
+        }
+    }
+
+    /**
+     * One peer's open connections, and those of them waiting between requests, longest waiting
+     * first. Touched only on the listener's single event-loop thread.
+     */
+    private static final class PeerConnections {
+        int open;
+        private final LinkedHashSet<Deadline> idle = new LinkedHashSet<>();
+
+        void idle(Deadline d) {
+            idle.remove(d);
+            idle.add(d);
+        }
+
+        void busy(Deadline d) {
+            idle.remove(d);
+        }
+
+        Deadline longestIdle() {
+            return idle.isEmpty() ? null : idle.iterator().next();
+        }
     }
 
     /**
@@ -223,12 +268,20 @@ public final class MetricsServer implements AutoCloseable {
      * request must come within {@value #REQUEST_SECONDS} s of connecting.
      */
     private static final class Deadline extends ChannelInboundHandlerAdapter {
+        private final PeerConnections peer;
+        private ChannelHandlerContext context;
         private ScheduledFuture<?> timer;
         private boolean reading;
         private boolean busy;
+        private boolean released;
+
+        Deadline(PeerConnections peer) {
+            this.peer = peer;
+        }
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) throws Exception {
+            context = ctx;
             reading = true;
             arm(ctx, REQUEST_SECONDS);
             super.channelActive(ctx);
@@ -238,6 +291,7 @@ public final class MetricsServer implements AutoCloseable {
         public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
             if (!reading && !busy) {
                 reading = true;
+                peer.busy(this);
                 arm(ctx, REQUEST_SECONDS);
             }
             super.channelRead(ctx, msg);
@@ -246,7 +300,24 @@ public final class MetricsServer implements AutoCloseable {
         @Override
         public void channelInactive(ChannelHandlerContext ctx) throws Exception {
             cancel();
+            peer.busy(this);
             super.channelInactive(ctx);
+        }
+
+        /** True once: the first caller gives this connection's place back to its peer and the listener. */
+        boolean release() {
+            boolean first = !released;
+            released = true;
+            return first;
+        }
+
+        /** Hangs up, to make room for a newer connection of the same peer. */
+        void close() {
+            peer.busy(this);
+            cancel();
+            if (context != null) {
+                context.channel().close();
+            }
         }
 
         /** A whole request arrived: the response write timeout applies from here. */
@@ -260,6 +331,7 @@ public final class MetricsServer implements AutoCloseable {
         void responded(ChannelHandlerContext ctx) {
             busy = false;
             reading = false;
+            peer.idle(this);
             arm(ctx, IDLE_SECONDS);
         }
 
