@@ -17,9 +17,11 @@ abstract class OptionsCommand implements Command {
     /** The text the help prints below the options. */
     abstract String about();
 
-    /** The help's usage line. */
+    /** The help's usage line: the synopsis up to the three spaces before its description. */
     String helpUsage() {
-        return synopsis();
+        String synopsis = synopsis();
+        int description = synopsis.indexOf("   ");
+        return description < 0 ? synopsis : synopsis.substring(0, description);
     }
 
     /** Runs with the parsed options (never a help request). */

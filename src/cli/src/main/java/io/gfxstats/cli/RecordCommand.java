@@ -86,11 +86,6 @@ final class RecordCommand extends OptionsCommand {
     }
 
     @Override
-    String helpUsage() {
-        return synopsis().substring(0, synopsis().indexOf("   "));
-    }
-
-    @Override
     int execute(Args.Parsed args, InputStream in, PrintStream out, PrintStream err) throws Exception {
         String pkg = args.required("--package");
         long version = parseVersion(args.required("--version-code"));

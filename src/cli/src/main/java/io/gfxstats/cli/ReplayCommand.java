@@ -74,11 +74,6 @@ final class ReplayCommand extends OptionsCommand {
     }
 
     @Override
-    String helpUsage() {
-        return "replay --package P --version-code V [options] FILE|-";
-    }
-
-    @Override
     int execute(Args.Parsed args, InputStream in, PrintStream out, PrintStream err) throws Exception {
         String packageName = args.value("--package");
         Long versionCode = args.has("--version-code") ? versionCode(args.value("--version-code")) : null;

@@ -93,11 +93,6 @@ final class ReportCommand extends OptionsCommand {
     }
 
     @Override
-    String helpUsage() {
-        return synopsis().substring(0, synopsis().indexOf("   "));
-    }
-
-    @Override
     String about() {
         return """
                 Writes one HTML file that needs nothing else to be viewed (no network): the dump's

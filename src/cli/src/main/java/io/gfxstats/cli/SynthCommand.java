@@ -67,11 +67,6 @@ final class SynthCommand extends OptionsCommand {
     }
 
     @Override
-    String helpUsage() {
-        return "synth --package P --version-code V [options]";
-    }
-
-    @Override
     int execute(Args.Parsed args, InputStream in, PrintStream out, PrintStream err) throws Exception {
         String pkg = args.value("--package");
         Long version = args.has("--version-code") ? parseLong("--version-code", args.value("--version-code")) : null;

@@ -59,11 +59,6 @@ final class TraceCommand extends OptionsCommand {
     }
 
     @Override
-    String helpUsage() {
-        return "trace FILE|- [options]";
-    }
-
-    @Override
     int execute(Args.Parsed args, InputStream in, PrintStream out, PrintStream err) throws Exception {
         TraceOptions options = TraceOptions.of(args);
         Trace trace = read(options.input(), in, options.clock(), options.sortWindow(),

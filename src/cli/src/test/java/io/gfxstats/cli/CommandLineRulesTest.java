@@ -116,6 +116,22 @@ class CommandLineRulesTest {
     }
 
     @Test
+    void shouldStartEveryCommandsHelpWithItsLineOfMainHelpWithoutTheDescription() {
+        for (Command c : Main.commands().values()) {
+            if (c.optionSpecs().size() > 1) {
+                continue; // timeline: each subcommand has its own usage line
+            }
+            String synopsis = c.synopsis();
+            int description = synopsis.indexOf("   ");
+            String usage = description < 0 ? synopsis : synopsis.substring(0, description);
+            CliRun r = CliRun.main(c.name(), "--help");
+            assertEquals(0, r.exit(), c.name() + " --help: " + r.stderr());
+            assertEquals("usage: gfxstats " + usage, r.out().lines().findFirst().orElse(""),
+                    c.name() + "'s help and its line in gfxstats --help disagree");
+        }
+    }
+
+    @Test
     void shouldRefuseFramestatsFormatGivenTwiceAsDumpDoes() {
         CliRun framestats = CliRun.main("framestats", "--format", "android9", "--format", "android14", "-");
         CliRun dump = CliRun.main("dump", "--format", "android9", "--format", "android14");
