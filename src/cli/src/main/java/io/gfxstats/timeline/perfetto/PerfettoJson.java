@@ -39,6 +39,10 @@ public final class PerfettoJson {
             p.addProperty("missedAppFrames", m.missedAppFrames());
             p.addProperty("missedSfFrames", m.missedSfFrames());
             p.addProperty("droppedFrames", m.droppedFrames());
+            // Perfetto's weighted_missed_*: the missed frames, each weighted by its jank severity score.
+            p.addProperty("weightedMissedFrames", m.weightedMissedFrames());
+            p.addProperty("weightedMissedAppFrames", m.weightedMissedAppFrames());
+            p.addProperty("weightedMissedSfFrames", m.weightedMissedSfFrames());
             JsonObject dur = new JsonObject();
             dur.addProperty("maxMs", m.durMax() / 1e6);
             dur.addProperty("avgMs", m.durAvg() / 1e6);

@@ -8,6 +8,7 @@ import io.gfxstats.timeline.PresentState;
 import io.gfxstats.timeline.Severity;
 import io.gfxstats.timeline.TimeStatsText;
 import io.gfxstats.timeline.TimelineCounters;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -142,7 +143,7 @@ public final class PerfettoReport implements SliceSink {
         int jank = s.jankType() == FrameSlice.ABSENT ? 0 : s.jankType();
         boolean dropped = (jank & JankType.toProto(JankType.DROPPED)) != 0;
         int present = s.presentType() >= 0 && s.presentType() <= 5 ? s.presentType() : 0;
-        m.add(s.token(), jank, present, s.dur(), dropped);
+        m.add(s.token(), jank, present, s.dur(), dropped, s.jankSeverityScore());
     }
 
     private void addCounters(FrameSlice s) {
@@ -239,6 +240,11 @@ public final class PerfettoReport implements SliceSink {
     }
 
     /** The report as text. */
+    /** A weighted count as few digits as it needs: "0", "1.5", "2.25". */
+    private static String weight(double v) {
+        return BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
+    }
+
     public String text() {
         StringBuilder sb = new StringBuilder();
         sb.append("FrameTimeline: ").append(actualSurfaces).append(" surface frames, ").append(actualDisplays)
@@ -264,6 +270,9 @@ public final class PerfettoReport implements SliceSink {
             sb.append("  missed_app_frames = ").append(m.missedAppFrames()).append('\n');
             sb.append("  missed_sf_frames = ").append(m.missedSfFrames()).append('\n');
             sb.append("  dropped_frames = ").append(m.droppedFrames()).append('\n');
+            sb.append("  weighted_missed_frames = ").append(weight(m.weightedMissedFrames()))
+                    .append(", weighted_missed_app_frames = ").append(weight(m.weightedMissedAppFrames()))
+                    .append(", weighted_missed_sf_frames = ").append(weight(m.weightedMissedSfFrames())).append('\n');
             sb.append(String.format(Locale.ROOT, "  frame_dur_ms max %.3f avg %.3f p50 %.3f p90 %.3f p95 %.3f p99 %.3f%n",
                     m.durMax() / 1e6, m.durAvg() / 1e6, m.durPercentile(50) / 1e6, m.durPercentile(90) / 1e6,
                     m.durPercentile(95) / 1e6, m.durPercentile(99) / 1e6));
