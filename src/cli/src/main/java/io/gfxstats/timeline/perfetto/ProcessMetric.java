@@ -1,7 +1,10 @@
 package io.gfxstats.timeline.perfetto;
 
 import io.gfxstats.timeline.JankType;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -345,6 +348,84 @@ public final class ProcessMetric {
             }
         }
         return distinct;
+    }
+
+    /**
+     * The metric's top-level {@code jank_types}: per jank type, distinct tokens over every process
+     * (two apps drawing for the same vsync share its token, so this is not the sum of the processes'
+     * counts), in total and per present type ({@link #jankTypeCount}'s layout). Each process's records
+     * are walked in token order - as stored when its tokens came in order, else through an index -
+     * and merged, so nothing the size of the trace is copied.
+     */
+    static Map<String, int[]> jankTypesAcross(Collection<ProcessMetric> metrics) {
+        List<ProcessMetric> ms = new ArrayList<>(metrics);
+        Map<String, int[]> out = new TreeMap<>();
+        for (ProcessMetric m : ms) {
+            for (String type : m.jankTypeNames()) {
+                out.putIfAbsent(type, null);
+            }
+        }
+        int[][] orders = new int[ms.size()][];
+        for (int k = 0; k < ms.size(); k++) {
+            ProcessMetric m = ms.get(k);
+            if (!m.ascending) {
+                int[] order = new int[m.frames];
+                for (int i = 0; i < m.frames; i++) {
+                    order[i] = i;
+                }
+                m.sortByToken(order, new int[m.frames], 0, m.frames);
+                orders[k] = order;
+            }
+        }
+        Map<Integer, List<String>> names = new HashMap<>();
+        for (String type : out.keySet()) {
+            int[] byPresent = new int[PRESENT_TYPES + 1];
+            for (int p = -1; p < PRESENT_TYPES; p++) {
+                int present = p;
+                byPresent[p + 1] = mergedDistinct(ms, orders, (m, r) -> (present < 0 || m.present(r) == present)
+                        && names.computeIfAbsent(m.jank(r), PerfettoNames::jankTypes).contains(type));
+            }
+            out.put(type, byPresent);
+        }
+        return out;
+    }
+
+    private interface RecordTest {
+        boolean test(ProcessMetric m, int record);
+    }
+
+    /** Distinct tokens of the records {@code keep} selects in any process: a k-way merge in token order. */
+    private static int mergedDistinct(List<ProcessMetric> ms, int[][] orders, RecordTest keep) {
+        int[] pos = new int[ms.size()];
+        int distinct = 0;
+        boolean any = false;
+        long last = 0;
+        while (true) {
+            int best = -1;
+            long bestToken = 0;
+            for (int k = 0; k < ms.size(); k++) {
+                ProcessMetric m = ms.get(k);
+                while (pos[k] < m.frames && !keep.test(m, orders[k] == null ? pos[k] : orders[k][pos[k]])) {
+                    pos[k]++;
+                }
+                if (pos[k] < m.frames) {
+                    long t = m.token(orders[k] == null ? pos[k] : orders[k][pos[k]]);
+                    if (best < 0 || t < bestToken) {
+                        best = k;
+                        bestToken = t;
+                    }
+                }
+            }
+            if (best < 0) {
+                return distinct;
+            }
+            if (!any || bestToken != last) {
+                distinct++;
+                last = bestToken;
+                any = true;
+            }
+            pos[best]++;
+        }
     }
 
     /** The process's id in the trace. */
