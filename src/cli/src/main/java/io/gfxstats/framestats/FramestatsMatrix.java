@@ -16,8 +16,9 @@ import java.util.Optional;
 
 /**
  * Matrix reports from a framestats capture ({@code gfxstats framestats --matrix}), per window
- * block over its replayable rows in row order, scene = the window name, process = the block's
- * process. Each frame's refresh rate is {@code 1e9 / FrameInterval} of its row in float (the
+ * block over the rows Matrix would have counted ({@link FramestatsBlock#matrixFrameCount()}:
+ * totals of 0 ns and of an hour or more included) in row order, scene = the window name,
+ * process = the block's process. Each frame's refresh rate is {@code 1e9 / FrameInterval} of its row in float (the
  * fallback interval for rows without one), as if Matrix's {@code Display.getRefreshRate()} had
  * said so.
  *
@@ -118,13 +119,14 @@ public final class FramestatsMatrix {
         FrameInfo frame = new FrameInfo();
         List<MatrixReport> reports = new ArrayList<>();
         Matrix21Slice slice = new Matrix21Slice(levels);
-        boolean gpu = false;
+        // Matrix 2.1 prints GPU_DURATION on Android 12+ (the modern columns), whatever the values.
+        boolean gpu = modern;
         long beginMillis = 0;
         int frames = 0;
         int refused = 0;
         int unreported = 0;
-        for (int i = 0; i < block.frameCount(); i++) {
-            load(block, i, frame);
+        for (int i = 0; i < block.matrixFrameCount(); i++) {
+            block.loadMatrixFrame(i, frame);
             // Matrix stamps a slice with the time its first frame is handled, after the frame completed.
             long nowMillis = Math.floorDiv(frame.get(FrameInfo.FRAME_COMPLETED), 1_000_000L);
             boolean first = slice.count() == 0;
@@ -133,14 +135,12 @@ public final class FramestatsMatrix {
                 continue;
             }
             frames++;
-            gpu |= modern && frame.get(FrameInfo.COMMAND_SUBMISSION_COMPLETED) > 0;
             if (first) {
                 beginMillis = nowMillis;
             }
             if (slicing == Slicing.MATRIX && nowMillis - beginMillis >= MATRIX21_INTERVAL_MILLIS) {
                 unreported += close21(slice, block, process, timeMillis, gpu, reports);
                 slice = new Matrix21Slice(levels);
-                gpu = false;
             }
         }
         if (slice.count() > 0) {
@@ -167,8 +167,8 @@ public final class FramestatsMatrix {
         int frames = 0;
         int refused = 0;
         float firstRefresh = 0f;
-        for (int i = 0; i < block.frameCount(); i++) {
-            load(block, i, frame);
+        for (int i = 0; i < block.matrixFrameCount(); i++) {
+            block.loadMatrixFrame(i, frame);
             if (!MatrixRule.isValidDuration(FrameMetric.total(frame))) {
                 refused++;
                 continue;
@@ -198,9 +198,5 @@ public final class FramestatsMatrix {
     private long interval(FrameInfo frame) {
         long interval = frame.get(FrameInfo.FRAME_INTERVAL);
         return interval > 0 ? interval : fallbackIntervalNanos;
-    }
-
-    private static void load(FramestatsBlock block, int index, FrameInfo into) {
-        into.copyFrom(block.frame(index));
     }
 }

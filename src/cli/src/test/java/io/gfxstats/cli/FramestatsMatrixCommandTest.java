@@ -80,10 +80,13 @@ class FramestatsMatrixCommandTest {
         return windows;
     }
 
-    /** A row the replay takes: 0 < FrameCompleted - IntendedVsync < 1 h, GpuCompleted set. */
+    /**
+     * A row Matrix 2.1 would have been given and kept on its total: delivered (GpuCompleted set)
+     * with 0 <= FrameCompleted - IntendedVsync < 2^62 - 1 (the capture's values cannot overflow).
+     */
     static boolean replayable(Map<String, Long> row) {
         long span = row.get("FrameCompleted") - row.get("IntendedVsync");
-        return span > 0 && span < 3_600_000_000_000L && row.get("GpuCompleted") > 0;
+        return span >= 0 && span < 4611686018427387903L && row.get("GpuCompleted") > 0;
     }
 
     /** Matrix 2.1.0's reported slices of the window's replayable rows, cut every 10 s or not at all. */
@@ -136,10 +139,11 @@ class FramestatsMatrixCommandTest {
             double interval = f32(1e9 / r);
             double t = f32(d[8]);
             double dropped = Math.max(0, f32(f32(t - interval) / interval));
-            long k = (long) Math.floor(dropped + 0.5);
+            // Math.round to an int saturates (the capture has two rows of 2.9e17 ns, 1.7e10 dropped frames).
+            long k = Math.min(Integer.MAX_VALUE, (long) Math.floor(dropped + 0.5));
             int lv = k >= 42 ? 4 : k >= 24 ? 3 : k >= 9 ? 2 : k >= 3 ? 1 : 0;
             level[lv]++;
-            dropSum[lv] += Math.max(k, 0);
+            dropSum[lv] = (int) (dropSum[lv] + Math.max(k, 0)); // Matrix sums in an int, wrapping
             dropCount = f32(dropCount + dropped);
             refresh = f32(refresh + r);
             total = f32(total + Math.max(t, interval));
