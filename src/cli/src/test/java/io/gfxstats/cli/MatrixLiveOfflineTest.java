@@ -143,6 +143,21 @@ class MatrixLiveOfflineTest {
         }
     }
 
+    @Test
+    void shouldReadRefreshRate119FromTheLiveReportOfFramesAt8333334Nanoseconds() throws Exception {
+        List<Frame> frames = new ArrayList<>();
+        long t = 1_000 * MS;
+        for (int i = 0; i < 40; i++, t += 8_333_334L) {
+            frames.add(new Frame("game", frame(t, 8_333_334L, 5 * MS, MS, false)));
+        }
+        Map<String, Emulation> expected = emulate(frames);
+        JsonObject report = recordLive(frames, expected).get("game");
+        // 1e9 / 8,333,334 = 119.99999 Hz in float: Matrix prints (int) of the mean, 119.
+        assertEquals(119, report.get("REFRESH_RATE").getAsInt(), report.toString());
+        assertEquals(119, expected.get("game").refreshRate(false), "Matrix's own float mean");
+        assertEquals(40, report.getAsJsonObject("dropLevel").get("DROPPED_BEST").getAsInt(), report.toString());
+    }
+
     /**
      * A stream of {@code count} frames: intervals changing every 30 to 100 frames, scene switches
      * every 20 to 80, totals mostly within three intervals, 2 % of 0 ns, 1 % of one to three hours,
