@@ -314,14 +314,55 @@ class FramestatsMatrixCommandTest {
                 + "\"dropLevel\":{\"DROPPED_BEST\":"), strict.out());
     }
 
+    /**
+     * {@code --slices process}: one slice sequence per process over all its windows, as Matrix
+     * 2.1's single listener: every Matrix frame of the capture is either in a report or counted
+     * on stderr, per process, and each report names a window of its process.
+     */
+    @Test
+    void shouldSliceEachProcessOnceOverAllItsWindowsWithSlicesProcess() throws Exception {
+        CliRun window = CliRun.main("framestats", "--matrix", "--slices", "matrix", "--time", "1700000000000",
+                CAPTURE.toString());
+        CliRun process = CliRun.main("framestats", "--matrix", "--slices", "process", "--time", "1700000000000",
+                CAPTURE.toString());
+        assertEquals(0, process.exit(), process.stderr());
+        assertTrue(process.stderr().lines().allMatch(l -> l.startsWith("not reported: process ")), process.stderr());
+        // Merging the windows neither loses nor doubles a frame: reported plus unreported is the same.
+        assertEquals(accounted(window), accounted(process));
+        // The shared slice takes the windows' frames together: not the per-window reports.
+        assertTrue(!process.out().equals(window.out()), process.out());
+        assertTrue(process.out().contains("\"process\":\"com.android.systemui\""), process.out());
+    }
+
+    /** Frames in a run's reports plus those its stderr says went unreported. */
+    private static long accounted(CliRun run) {
+        long frames = 0;
+        for (String line : run.out().lines().toList()) {
+            JsonObject levels = JsonParser.parseString(line).getAsJsonObject().getAsJsonObject("dropLevel");
+            for (String level : levels.keySet()) {
+                frames += levels.get(level).getAsLong();
+            }
+        }
+        java.util.regex.Pattern counts = java.util.regex.Pattern.compile(": (\\d+) of \\d+ frames");
+        for (String line : run.stderr().lines().toList()) {
+            java.util.regex.Matcher m = counts.matcher(line);
+            assertTrue(m.find(), line);
+            frames += Long.parseLong(m.group(1));
+        }
+        return frames;
+    }
+
     @Test
     void shouldRejectBadMatrixOptionsInOneLine() {
         assertEquals("gfxstats framestats: unknown Matrix format 'matrix-1.0' (matrix-2.1 or matrix-2.0)",
                 CliRun.main("framestats", "--matrix", "--format", "matrix-1.0", CAPTURE.toString()).onlyErrorLine());
         assertEquals("gfxstats framestats: matrix level bounds must be four integers normal,middle,high,frozen: 3,9",
                 CliRun.main("framestats", "--matrix", "--levels", "3,9", CAPTURE.toString()).onlyErrorLine());
-        assertEquals("gfxstats framestats: unknown slicing 'slices' (matrix or window)",
+        assertEquals("gfxstats framestats: unknown slicing 'slices' (matrix, window or process)",
                 CliRun.main("framestats", "--matrix", "--slices", "slices", CAPTURE.toString()).onlyErrorLine());
+        assertEquals("gfxstats framestats: --slices process applies to --format matrix-2.1 only (Matrix 2.0 keeps"
+                + " a slice per scene)", CliRun.main("framestats", "--matrix", "--format", "matrix-2.0", "--slices",
+                "process", CAPTURE.toString()).onlyErrorLine());
         assertEquals("gfxstats framestats: --slices, --levels, --issue-lines and --time apply to --matrix only",
                 CliRun.main("framestats", "--issue-lines", CAPTURE.toString()).onlyErrorLine());
         assertEquals("gfxstats framestats: --proto, --check and --matrix exclude each other",
