@@ -125,8 +125,8 @@ int gfxstats_set_scene_since(gfxstats_tracker *tracker, const char *scene, int64
 
 /* Counts the frames the tracker's ring holds now, on the calling thread (the tracker's recording
  * thread), instead of at the session thread's next drain. For programs that record faster than
- * any display (a replay of recorded frames, a benchmark): the ring holds 512 frames, and frames
- * recorded while it is full are dropped. Takes the session's lock; not a per-frame call. */
+ * any display (a replay of recorded frames, a benchmark): the ring holds 1024 frames (341
+ * FrameInfo frames), and frames recorded while it is full are dropped. Takes the session's lock; not a per-frame call. */
 int gfxstats_tracker_flush(gfxstats_tracker *tracker);
 
 /* Frames this tracker did not count because its ring was full (the first time, one log line). */

@@ -493,12 +493,11 @@ static void count_frameinfo_locked(struct gfxstats_tracker *t, const int64_t fie
 }
 
 /* Counts every frame the tracker's ring holds, oldest first, after moving the tracker's counts
- * into the session's current buffer if that changed. Returns how many it counted. Under mu. */
+ * into the session's current buffer if that changed. Returns how many frames it counted. Under mu. */
 static unsigned long drain_locked(struct gfxstats_tracker *t) {
     struct gfxstats_session *s = t->s;
     struct gfx_ring *r = &t->ring;
-    unsigned long head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
-    unsigned long n = head - r->tail;
+    int64_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
     if (s->forked) {
         /* A child's copy: whatever is there belongs to the parent's buffer, which is not ours. */
         r->tail = head;
@@ -508,21 +507,25 @@ static unsigned long drain_locked(struct gfxstats_tracker *t) {
     if (t->epoch != __atomic_load_n(&s->epoch, __ATOMIC_ACQUIRE)) {
         tracker_move_locked(t);
     }
-    for (unsigned long i = r->tail; i != head; i++) {
-        const struct gfx_ring_entry *e = &r->e[i & (GFX_RING_FRAMES - 1)];
-        if (e->kind == GFX_RING_FRAMEINFO) {
-            count_frameinfo_locked(t, e->f);
+    unsigned long n = 0;
+    while (r->tail != head) {
+        int64_t *e = &r->w[(r->tail & (GFX_RING_BYTES - 1)) / 8];
+        if (e[0] == GFX_RING_FRAMEINFO) {
+            count_frameinfo_locked(t, e + 1);
+            e[0] = 0; /* the times path does not write it */
+            r->tail += GFX_RING_FI_UNITS * GFX_RING_UNIT;
         } else {
-            count_times_locked(t, e->f[0], e->f[1], e->f[2], e->f[3], e->f[4]);
+            count_times_locked(t, e[1], e[2], e[3], e[4], e[5]);
+            r->tail += GFX_RING_UNIT;
         }
+        n++;
     }
-    r->tail = head;
     gfx_ring_release(r, s->closed);
-    unsigned long dropped = __atomic_load_n(&r->dropped, __ATOMIC_RELAXED);
+    uint64_t dropped = __atomic_load_n(&r->dropped, __ATOMIC_RELAXED);
     if (dropped != r->dropped_logged) {
         if (r->dropped_logged == 0) {
-            logf_("frames of %s are not counted: a tracker's ring of %u frames was full before it was drained"
-                  " (gfxstats_tracker_dropped counts them)", s->package, GFX_RING_FRAMES);
+            logf_("frames of %s are not counted: a tracker's ring (%u frames) was full before it was drained"
+                  " (gfxstats_tracker_dropped counts them)", s->package, GFX_RING_UNITS);
         }
         r->dropped_logged = dropped;
     }
@@ -552,17 +555,17 @@ int gfxstats_record(gfxstats_tracker *t, int64_t intended_vsync, int64_t vsync, 
     if (!t) {
         return GFXSTATS_EINVAL;
     }
-    struct gfx_ring_entry *e = gfx_ring_slot(&t->ring);
+    int64_t next;
+    int64_t *e = gfx_ring_slot(&t->ring, 1, &next);
     if (__builtin_expect(e == NULL, 0)) {
         return ring_full(t);
     }
-    e->kind = GFX_RING_TIMES;
-    e->f[0] = intended_vsync;
-    e->f[1] = vsync;
-    e->f[2] = frame_completed;
-    e->f[3] = gpu_completed;
-    e->f[4] = frame_interval_ns;
-    gfx_ring_publish(&t->ring);
+    e[1] = intended_vsync;
+    e[2] = vsync;
+    e[3] = frame_completed;
+    e[4] = gpu_completed;
+    e[5] = frame_interval_ns;
+    gfx_ring_publish(&t->ring, next);
     return GFXSTATS_OK;
 }
 
@@ -570,13 +573,14 @@ int gfxstats_record_frameinfo(gfxstats_tracker *t, const int64_t fields[GFXSTATS
     if (!t || !fields) {
         return GFXSTATS_EINVAL;
     }
-    struct gfx_ring_entry *e = gfx_ring_slot(&t->ring);
+    int64_t next;
+    int64_t *e = gfx_ring_slot(&t->ring, GFX_RING_FI_UNITS, &next);
     if (__builtin_expect(e == NULL, 0)) {
         return ring_full(t);
     }
-    e->kind = GFX_RING_FRAMEINFO;
-    memcpy(e->f, fields, sizeof(int64_t) * GFXSTATS_FI_COUNT);
-    gfx_ring_publish(&t->ring);
+    e[0] = GFX_RING_FRAMEINFO;
+    memcpy(e + 1, fields, sizeof(int64_t) * GFXSTATS_FI_COUNT); /* on through the next two units */
+    gfx_ring_publish(&t->ring, next);
     return GFXSTATS_OK;
 }
 
@@ -627,7 +631,8 @@ void gfxstats_tracker_close(gfxstats_tracker *t) {
         }
     }
     if (t->ring.dropped && !s->forked) {
-        logf_("%lu frames of %s were not counted: the tracker's ring was full", t->ring.dropped, s->package);
+        logf_("%llu frames of %s were not counted: the tracker's ring was full",
+              (unsigned long long)t->ring.dropped, s->package);
     }
     if (t->stripe != 0 && s->forked) {
         mapping_unref(t->map); /* the claim is the parent's */
@@ -888,9 +893,9 @@ static int service(struct gfxstats_session *s) {
             most = n > most ? n : most;
         }
     }
-    if (most > GFX_RING_FRAMES / 8) {
+    if (most > GFX_RING_UNITS / 8) {
         s->drain_ms = s->drain_ms / 2 < DRAIN_MIN_MS ? DRAIN_MIN_MS : s->drain_ms / 2;
-    } else if (most < GFX_RING_FRAMES / 32) {
+    } else if (most < GFX_RING_UNITS / 32) {
         s->drain_ms = s->drain_ms * 2 > DRAIN_MAX_MS ? DRAIN_MAX_MS : s->drain_ms * 2;
     }
     if (s->cur) {

@@ -303,14 +303,15 @@ static uint64_t ring_next(void) {
     return ring_rng;
 }
 
-/* A frame of a 60 Hz renderer, every 50th slow, every 3rd a FrameInfo frame. */
-static int ring_frame(int64_t i, int64_t f[GFXSTATS_FI_COUNT]) {
+/* A frame of a 60 Hz renderer, every 50th slow; every 3rd a FrameInfo frame when mixed (1), none
+ * (0), all (2). Returns 1 for a FrameInfo frame. */
+static int ring_frame(int64_t i, int64_t f[GFXSTATS_FI_COUNT], int mix) {
     int64_t v = 1000000000LL + i * 16666667LL;
     uint64_t x = ring_next();
     int64_t work = (i % 50 == 49) ? 30000000 + (int64_t)(x % 60000000) : 1000000 + (int64_t)(x % 14000000);
     int64_t gpu = (int64_t)((x >> 24) % 5000000);
     memset(f, 0, sizeof(int64_t) * GFXSTATS_FI_COUNT);
-    if (i % 3 != 2) {
+    if (mix == 0 || (mix == 1 && i % 3 != 2)) {
         f[0] = v, f[1] = v + (int64_t)((x >> 40) % 2000000), f[2] = v + work, f[3] = v + work + gpu, f[4] = 0;
         return 0;
     }
@@ -364,15 +365,15 @@ static void test_ring_order(void) {
     int64_t f[GFXSTATS_FI_COUNT];
     int refused = 0, mismatches = 0;
     int64_t until_flush = 0;
-    for (int64_t i = 0; i < 20 * (int64_t)GFX_RING_FRAMES; i++) {
-        int fi = ring_frame(i, f);
+    for (int64_t i = 0; i < 20 * (int64_t)GFX_RING_UNITS; i++) {
+        int fi = ring_frame(i, f, 1);
         refused += ring_record(t, fi, f) != GFXSTATS_OK;
         ring_reference(&ref, fi, f, want);
         if (--until_flush <= 0) {
             gfxstats_tracker_flush(t);
             gfx_tracker_counted(t, got, NULL);
             mismatches += memcmp(got, want, sizeof got) != 0;
-            until_flush = 1 + (int64_t)(ring_next() % GFX_RING_FRAMES);
+            until_flush = 1 + (int64_t)(ring_next() % (GFX_RING_UNITS / GFX_RING_FI_UNITS));
         }
     }
     gfxstats_tracker_flush(t);
@@ -385,41 +386,47 @@ static void test_ring_order(void) {
     gfxstats_session_close(s);
 }
 
-/* A full ring drops exactly the frames that do not fit, counts them, and keeps the rest. */
+/* A full ring drops exactly the frames that do not fit (1024 times-path frames fit, 341 FrameInfo
+ * frames), counts them, and keeps the rest. */
 static void test_ring_full(void) {
     gfxstats_session *s = ring_session("com.example.ring.full");
-    gfxstats_tracker *t;
-    CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
-    struct gfx_rules ref;
-    gfx_rules_init(&ref, 16666667, false);
-    uint32_t want[GFX_COUNTERS] = {0}, got[GFX_COUNTERS];
-    int64_t f[GFXSTATS_FI_COUNT];
-    int refused = 0;
-    for (int64_t i = 0; i < GFX_RING_FRAMES + 7; i++) {
-        int fi = ring_frame(i, f);
-        refused += ring_record(t, fi, f) != GFXSTATS_OK;
-        if (i < GFX_RING_FRAMES) {
+    for (int mix = 0; mix <= 2; mix += 2) {
+        int64_t fit = mix ? GFX_RING_UNITS / GFX_RING_FI_UNITS : GFX_RING_UNITS;
+        gfxstats_tracker *t;
+        CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+        struct gfx_rules ref;
+        gfx_rules_init(&ref, 16666667, false);
+        uint32_t want[GFX_COUNTERS] = {0}, got[GFX_COUNTERS];
+        int64_t f[GFXSTATS_FI_COUNT];
+        int refused = 0;
+        for (int64_t i = 0; i < fit + 7; i++) {
+            int fi = ring_frame(i, f, mix);
+            refused += ring_record(t, fi, f) != GFXSTATS_OK;
+            if (i < fit) {
+                ring_reference(&ref, fi, f, want);
+            }
+        }
+        CHECK(refused == 0, "%d frames refused", refused);
+        CHECK(gfxstats_tracker_dropped(t) == 7, "mix %d: dropped %llu, not 7", mix,
+              (unsigned long long)gfxstats_tracker_dropped(t));
+        gfx_tracker_counted(t, got, NULL);
+        CHECK(got[GFX_TOTAL_FRAMES] == 0, "%u frames counted with the drain paused", got[0]);
+        gfxstats_tracker_flush(t);
+        gfx_tracker_counted(t, got, NULL);
+        CHECK(memcmp(got, want, sizeof got) == 0, "mix %d: the full ring's frames: %u counted, %u expected", mix,
+              got[0], want[0]);
+        for (int64_t i = fit + 7; i < fit + 107; i++) { /* room again */
+            int fi = ring_frame(i, f, mix);
+            refused += ring_record(t, fi, f) != GFXSTATS_OK;
             ring_reference(&ref, fi, f, want);
         }
+        gfxstats_tracker_flush(t);
+        gfx_tracker_counted(t, got, NULL);
+        CHECK(refused == 0 && gfxstats_tracker_dropped(t) == 7 && memcmp(got, want, sizeof got) == 0,
+              "mix %d: after the full ring drained: %u counted, %u expected, %llu dropped", mix, got[0], want[0],
+              (unsigned long long)gfxstats_tracker_dropped(t));
+        gfxstats_tracker_close(t);
     }
-    CHECK(refused == 0, "%d frames refused", refused);
-    CHECK(gfxstats_tracker_dropped(t) == 7, "dropped %llu, not 7", (unsigned long long)gfxstats_tracker_dropped(t));
-    gfx_tracker_counted(t, got, NULL);
-    CHECK(got[GFX_TOTAL_FRAMES] == 0, "%u frames counted with the drain paused", got[0]);
-    gfxstats_tracker_flush(t);
-    gfx_tracker_counted(t, got, NULL);
-    CHECK(memcmp(got, want, sizeof got) == 0, "the full ring's frames: %u counted, %u expected", got[0], want[0]);
-    for (int64_t i = GFX_RING_FRAMES + 7; i < GFX_RING_FRAMES + 107; i++) { /* room again */
-        int fi = ring_frame(i, f);
-        refused += ring_record(t, fi, f) != GFXSTATS_OK;
-        ring_reference(&ref, fi, f, want);
-    }
-    gfxstats_tracker_flush(t);
-    gfx_tracker_counted(t, got, NULL);
-    CHECK(refused == 0 && gfxstats_tracker_dropped(t) == 7 && memcmp(got, want, sizeof got) == 0,
-          "after the full ring drained: %u counted, %u expected, %llu dropped", got[0], want[0],
-          (unsigned long long)gfxstats_tracker_dropped(t));
-    gfxstats_tracker_close(t);
     gfxstats_session_close(s);
 }
 

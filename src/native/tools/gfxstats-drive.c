@@ -134,7 +134,7 @@ int main(int argc, char **argv) {
                 return 2;
             }
             /* Lines arrive far faster than any display presents: count each tracker's ring
-             * before it fills (it holds 512), so that no frame is dropped. */
+             * before it fills (it holds 341 FrameInfo frames), so that no frame is dropped. */
             if ((frames / ntrackers) % 256 == 255) {
                 gfxstats_tracker_flush(t);
             }
