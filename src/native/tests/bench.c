@@ -1,6 +1,6 @@
 /* Render-thread cost of gfxstats_record against a stdatomic histogram (one atomic fetch-add into
  * a bucket array per frame), in one run, alternating rounds on the same frames.
- * Usage: bench [FRAMES] [ROUNDS]    (defaults 1000000 and 7)
+ * Usage: bench [FRAMES] [ROUNDS] [CHUNK]    (defaults 1000000, 7 and 256)
  * Both paths run in chunks of CHUNK frames, alternating, each chunk timed alone; the medians are
  * over all chunks of all rounds, so that a chunk in which the thread was preempted (the machine
  * is shared) does not move them. After each chunk of
@@ -22,7 +22,6 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#define CHUNK 256
 
 #define BUCKETS 154
 
@@ -78,6 +77,11 @@ int main(int argc, char **argv) {
     }
     long n = argc > 1 ? atol(argv[1]) : 1000000;
     int rounds = argc > 2 ? atoi(argv[2]) : 7;
+    long chunk = argc > 3 ? atol(argv[3]) : 256;
+    if (n < 1 || rounds < 1 || chunk < 1 || chunk > 256) {
+        fprintf(stderr, "usage: bench [FRAMES >= 1] [ROUNDS >= 1] [CHUNK 1..256]\n");
+        return 2;
+    }
     int callgrind = getenv("BENCH_CALLGRIND") != NULL;
     if (callgrind) {
         rounds = 1;
@@ -102,12 +106,12 @@ int main(int argc, char **argv) {
     if (gfxstats_session_open(&o, &s) || gfxstats_tracker_new(s, &tr)) {
         return 2;
     }
-    size_t chunks = (size_t)((n + CHUNK - 1) / CHUNK) * (size_t)rounds, k = 0;
+    size_t chunks = (size_t)((n + chunk - 1) / chunk) * (size_t)rounds, k = 0;
     double *c_ns = calloc(chunks, sizeof(double)), *a_ns = calloc(chunks, sizeof(double));
     double *d_ns = calloc(chunks, sizeof(double));
     for (int r = 0; r < rounds; r++) {
-        for (long c = 0; c < n; c += CHUNK, k++) {
-            long end = c + CHUNK < n ? c + CHUNK : n;
+        for (long c = 0; c < n; c += chunk, k++) {
+            long end = c + chunk < n ? c + chunk : n;
             int64_t t0 = gfxstats_now_ns();
             for (long i = c; i < end; i++) {
                 gfxstats_record(tr, f[3 * i], f[3 * i], f[3 * i + 1], f[3 * i + 2], 16666667);
@@ -132,7 +136,7 @@ int main(int argc, char **argv) {
         qsort(c_ns, chunks, sizeof(double), cmp);
         qsort(a_ns, chunks, sizeof(double), cmp);
         qsort(d_ns, chunks, sizeof(double), cmp);
-        printf("frames per round: %ld in chunks of %d, rounds: %d (medians over %zu chunks)\n", n, CHUNK, rounds,
+        printf("frames per round: %ld in chunks of %ld, rounds: %d (medians over %zu chunks)\n", n, chunk, rounds,
                chunks);
         printf("gfxstats_record      median %.2f ns/frame (min %.2f)\n", c_ns[chunks / 2], c_ns[0]);
         printf("stdatomic histogram  median %.2f ns/frame (min %.2f)\n", a_ns[chunks / 2], a_ns[0]);
