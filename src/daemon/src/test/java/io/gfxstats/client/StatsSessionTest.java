@@ -69,6 +69,7 @@ class StatsSessionTest {
                 .heartbeatInterval(Duration.ofMillis(100))
                 .clock(clock)
                 .daveyListener(DaveyListener.ignoring())
+                .countWhenRingFull(true)
                 .build();
         StatsSession session = StatsSession.open(options, provider);
         toClose.add(session);
