@@ -30,6 +30,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.SplittableRandom;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 
 /**
@@ -39,6 +40,11 @@ import java.util.stream.Stream;
  * instruction totals divided by the difference of the frame counts is the instructions one frame
  * costs in compiled code. Start-up, warm-up and compilation are the same in both runs and cancel;
  * unlike a time, the count does not depend on what else the machine is doing.
+ *
+ * <p>{@code gfxstats} records as the JMH benchmark does: batches of frames, each after the
+ * session's drain thread has caught up, so the recording thread only appends to the ring and the
+ * drain thread counts; {@code scripts/bench instructions} counts the two threads apart
+ * (callgrind's threads; the recording thread is the JVM's main thread).
  *
  * <p>Besides the whole path ({@code gfxstats}) two parts of it run alone, for the decomposition
  * in docs/benchmarks.md: {@code rules} (the jank rules counting into a plain on-heap array),
@@ -235,6 +241,24 @@ public final class RecordLoop {
         }
     }
 
+    /**
+     * As {@link #walk}, in batches of {@link ClientRecordBenchmark#BATCH} frames, each after the
+     * drain thread has left at most one batch in the tracker's ring (as in the JMH benchmark): the
+     * appends never meet a full ring, and the drain thread, not the recording one, counts them.
+     */
+    private static void walkDrained(long[] nanos, long frames, Recorder r, WindowTracker tracker) {
+        int next = 0;
+        for (long done = 0; done < frames; ) {
+            while (tracker.pendingFrames() > ClientRecordBenchmark.BATCH) {
+                LockSupport.parkNanos(50_000);
+            }
+            long end = Math.min(frames, done + ClientRecordBenchmark.BATCH);
+            for (; done < end; done++) {
+                r.record(nanos[next++ & (ClientRecordBenchmark.STREAM_LENGTH - 1)]);
+            }
+        }
+    }
+
     private static long[] durations() {
         long[] nanos = new long[ClientRecordBenchmark.STREAM_LENGTH];
         SplittableRandom random = new SplittableRandom(42);
@@ -290,8 +314,11 @@ public final class RecordLoop {
                         recorder.presented(t - 2, presents[(int) ((t - 2) & 3)], FrameStream.INTERVAL, flags, 0);
                     }
                 };
-                walk(nanos, warmup, r);
-                walk(nanos, frames, r);
+                walkDrained(nanos, warmup, r, tracker);
+                walkDrained(nanos, frames, r, tracker);
+                if (session.droppedFrames() > 0) {
+                    throw new IllegalStateException(session.droppedFrames() + " frames dropped");
+                }
             }
             return warmup + frames;
         } finally {

@@ -138,8 +138,11 @@ public final class WindowTracker implements AutoCloseable {
         ring.put(intendedVsync, vsync, frameCompleted, gpuCompleted, frameIntervalNanos);
     }
 
-    /** Frames of this tracker recorded and not yet counted (racy while it records). For tests and benchmarks. */
-    long pending() {
+    /**
+     * Frames of this tracker recorded and not yet counted by the drain (a snapshot, racy while it
+     * records): for tests, benchmarks and diagnostics. Any thread.
+     */
+    public long pendingFrames() {
         return ring.pending();
     }
 

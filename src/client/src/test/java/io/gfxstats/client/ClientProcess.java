@@ -38,7 +38,7 @@ public final class ClientProcess {
         }
         // A SIGKILL loses what the ring still holds (at most the drain period's frames): wait
         // until the drain thread has counted everything into the mapped file.
-        while (tracker.pending() > 0) {
+        while (tracker.pendingFrames() > 0) {
             Thread.sleep(1);
         }
         awaitHeartbeat(session.buffer().orElseThrow().path());

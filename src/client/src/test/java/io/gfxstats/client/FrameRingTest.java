@@ -74,11 +74,11 @@ class FrameRingTest {
         for (int i = 0; i < 10; i++, t += FI) {
             tracker.record(t, t, t + 5 * MS, t + 6 * MS, FI);
         }
-        assertEquals(10, tracker.pending(), "the frames wait in the ring");
+        assertEquals(10, tracker.pendingFrames(), "the frames wait in the ring");
         assertEquals(0, total(session), "record does not run the rules on the recording thread");
         session.pauseDrain(false);
         Await.until(() -> total(session) == 10, WAIT, "the drain thread counts the 10 frames");
-        assertEquals(0, tracker.pending());
+        assertEquals(0, tracker.pendingFrames());
         assertEquals(0, session.droppedFrames());
     }
 
@@ -131,7 +131,7 @@ class FrameRingTest {
                     reference.finishFrame(f.clear().setMainTimes(intended, vsync, completed, gpu, FI), expected);
                     // Faster than any display, but never a whole ring ahead of the drain thread,
                     // which does all the counting (the test's thread only waits).
-                    while (tracker.pending() > FrameRing.DEFAULT_CAPACITY / 2) {
+                    while (tracker.pendingFrames() > FrameRing.DEFAULT_CAPACITY / 2) {
                         LockSupport.parkNanos(100_000);
                     }
                 }
@@ -142,7 +142,7 @@ class FrameRingTest {
         renderer.start();
         renderer.join();
         assertNull(failure.get());
-        Await.until(() -> tracker.pending() == 0, WAIT, "the drain thread empties the ring");
+        Await.until(() -> tracker.pendingFrames() == 0, WAIT, "the drain thread empties the ring");
         assertEquals(0, session.droppedFrames());
         assertArrayEquals(expected.toArray(), snapshot(session).counters());
     }
