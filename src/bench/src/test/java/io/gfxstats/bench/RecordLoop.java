@@ -2,6 +2,7 @@ package io.gfxstats.bench;
 
 import io.gfxstats.buffer.FrameStream;
 import io.gfxstats.buffer.StripeWriter;
+import io.gfxstats.client.BenchHooks;
 import io.gfxstats.client.DirectoryBufferProvider;
 import io.gfxstats.client.SceneOptions;
 import io.gfxstats.client.SessionOptions;
@@ -42,8 +43,8 @@ import java.util.stream.Stream;
  * unlike a time, the count does not depend on what else the machine is doing.
  *
  * <p>{@code gfxstats} records as the JMH benchmark does: batches of frames, each after the
- * session's drain thread has caught up, so the recording thread only appends to the ring and the
- * drain thread counts; {@code scripts/bench instructions} counts the two threads apart
+ * session's drain thread has emptied the ring, so the recording thread only appends to the ring
+ * and the drain thread counts; {@code scripts/bench instructions} counts the two threads apart
  * (callgrind's threads; the recording thread is the JVM's main thread).
  *
  * <p>Besides the whole path ({@code gfxstats}) two parts of it run alone, for the decomposition
@@ -65,6 +66,12 @@ import java.util.stream.Stream;
  */
 public final class RecordLoop {
     static final int DEFAULT_WARMUP = 2_000_000;
+    /**
+     * Frames between two waits for the drain, and the tracker's ring size (its benchmark hook):
+     * the product's ring holds 1024, whose limit check takes the slow path (one acquire load of
+     * the drain's position) once per 1024 frames, about 0.02 instructions a frame more.
+     */
+    static final int BATCH = 1 << 20;
 
     private RecordLoop() {
     }
@@ -242,17 +249,19 @@ public final class RecordLoop {
     }
 
     /**
-     * As {@link #walk}, in batches of {@link ClientRecordBenchmark#BATCH} frames, each after the
-     * drain thread has left at most one batch in the tracker's ring (as in the JMH benchmark): the
-     * appends never meet a full ring, and the drain thread, not the recording one, counts them.
+     * As {@link #walk}, in batches of {@link #BATCH} frames, each after the drain thread has
+     * emptied the tracker's ring (sized to a batch): the appends never meet a full ring, and the
+     * drain thread, not the recording one, counts them. The waits are few and long (parked 50 ms
+     * at a time), so that what they cost the recording thread is a small fraction of an
+     * instruction per frame (the frame counts of the two runs differ by 4 batches).
      */
     private static void walkDrained(long[] nanos, long frames, Recorder r, WindowTracker tracker) {
         int next = 0;
         for (long done = 0; done < frames; ) {
-            while (tracker.pendingFrames() > ClientRecordBenchmark.BATCH) {
-                LockSupport.parkNanos(50_000);
+            while (tracker.pendingFrames() > 0) {
+                LockSupport.parkNanos(50_000_000L);
             }
-            long end = Math.min(frames, done + ClientRecordBenchmark.BATCH);
+            long end = Math.min(frames, done + BATCH);
             for (; done < end; done++) {
                 r.record(nanos[next++ & (ClientRecordBenchmark.STREAM_LENGTH - 1)]);
             }
@@ -282,6 +291,7 @@ public final class RecordLoop {
             if (!session.awaitAttached(Duration.ofSeconds(600))) { // valgrind on a loaded machine is slow
                 throw new IllegalStateException("no buffer attached");
             }
+            BenchHooks.ringCapacity(session, BATCH);
             try (WindowTracker tracker = session.newTracker()) {
                 long[] vsync = {1_000_000_000L};
                 TimelineRecorder recorder = tracker.timeline();

@@ -54,6 +54,8 @@ public final class StatsSession implements AutoCloseable {
     /** The scene of trackers that have not set their own; read for every frame by the drain. */
     volatile SceneSwitch defaultScene;
     private final Object sceneMonitor = new Object();
+    /** Frames a new tracker's ring holds; changed only by benchmarks ({@link #ringCapacity(int)}). */
+    private volatile int ringCapacity = FrameRing.DEFAULT_CAPACITY;
 
     private StatsSession(SessionOptions options, BufferProvider provider) {
         this.options = options;
@@ -91,7 +93,7 @@ public final class StatsSession implements AutoCloseable {
     public WindowTracker newTracker(FrameTracker rules) {
         Objects.requireNonNull(rules, "rules");
         TrackerState state = counts.addTracker(rules);
-        TrackerDrain d = new TrackerDrain(this, state, options.refreshIntervalNanos(), FrameRing.DEFAULT_CAPACITY);
+        TrackerDrain d = new TrackerDrain(this, state, options.refreshIntervalNanos(), ringCapacity);
         WindowTracker tracker = new WindowTracker(this, d);
         tracker.cleanable = CLEANER.register(tracker, tracker.cleanup());
         drain.add(d);
@@ -141,6 +143,14 @@ public final class StatsSession implements AutoCloseable {
      */
     public long droppedFrames() {
         return drain.dropped();
+    }
+
+    /**
+     * Benchmark hook: the ring size (a power of two) of trackers created from now on, so that an
+     * instruction count can record many frames between two waits for the drain.
+     */
+    void ringCapacity(int frames) {
+        ringCapacity = frames;
     }
 
     /** Test hook: while paused, the drain thread counts nothing (flush, scenes and close still do). */
