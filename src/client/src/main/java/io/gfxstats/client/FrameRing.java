@@ -53,6 +53,8 @@ final class FrameRing {
     private long[] infos;
     /** Counts the ring's frames on the producer's thread when it is full, or null to drop. */
     private final Runnable whenFull;
+    /** Run on the producer's thread when a frame meets the closed ring, before it throws. */
+    private final Runnable whenClosed;
 
     /** Entries written so far: written by the producer only (release), read by the consumer (acquire). */
     @SuppressWarnings("unused") // through PUBLISHED
@@ -68,7 +70,7 @@ final class FrameRing {
     private long dropped;
     private volatile String closedReason;
 
-    FrameRing(int capacity, Runnable whenFull) {
+    FrameRing(int capacity, Runnable whenFull, Runnable whenClosed) {
         if (capacity <= 0 || Integer.bitCount(capacity) != 1) {
             throw new IllegalArgumentException("ring capacity must be a power of two: " + capacity);
         }
@@ -76,6 +78,7 @@ final class FrameRing {
         this.mask = capacity - 1;
         this.entries = new long[capacity << SHIFT];
         this.whenFull = whenFull;
+        this.whenClosed = whenClosed;
     }
 
     // ---------------------------------------------------------------- producer (the recording thread)
@@ -149,6 +152,7 @@ final class FrameRing {
     private void throwIfClosed() {
         String reason = closedReason;
         if (reason != null) {
+            whenClosed.run();
             throw new IllegalStateException(reason);
         }
     }

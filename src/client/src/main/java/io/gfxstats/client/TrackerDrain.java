@@ -34,7 +34,10 @@ final class TrackerDrain implements FrameRing.Consumer {
     long droppedLogged;
 
     TrackerDrain(StatsSession session, TrackerState state, long defaultIntervalNanos, int ringCapacity) {
-        this.ring = new FrameRing(ringCapacity, session.options().countWhenRingFull() ? this::countOnCaller : null);
+        // A frame after the session closed lets go of the tracker's stripe (and so, for the last
+        // one, of the mapping), on the tracker's thread as before the ring; idempotent.
+        this.ring = new FrameRing(ringCapacity, session.options().countWhenRingFull() ? this::countOnCaller : null,
+                () -> session.counts.closeTracker(state));
         this.session = session;
         this.counts = session.counts;
         this.state = state;
