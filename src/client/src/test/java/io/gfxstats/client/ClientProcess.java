@@ -23,7 +23,8 @@ public final class ClientProcess {
         int frames = Integer.parseInt(args[2]);
         DirectoryBufferProvider provider = DirectoryBufferProvider.create(dir);
         StatsSession session = StatsSession.open(SessionOptions.builder("com.example.killed", 5)
-                .daveyListener(DaveyListener.ignoring()).heartbeatInterval(Duration.ofMillis(100)).build(), provider);
+                .daveyListener(DaveyListener.ignoring()).heartbeatInterval(Duration.ofMillis(100))
+                .countWhenRingFull(true).build(), provider);
         WindowTracker tracker = session.newTracker(FrameStream.tracker());
         FrameStream stream = new FrameStream(seed);
         for (int i = 0; i < frames / 2; i++) {
@@ -34,6 +35,11 @@ public final class ClientProcess {
         }
         for (int i = frames / 2; i < frames; i++) {
             tracker.record(stream.next());
+        }
+        // A SIGKILL loses what the ring still holds (at most the drain period's frames): wait
+        // until the drain thread has counted everything into the mapped file.
+        while (tracker.pendingFrames() > 0) {
+            Thread.sleep(1);
         }
         awaitHeartbeat(session.buffer().orElseThrow().path());
         System.out.println("recorded");

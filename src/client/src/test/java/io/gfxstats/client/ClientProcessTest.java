@@ -42,7 +42,7 @@ class ClientProcessTest {
         try (BufferReader reader = BufferReader.open(files.get(0), TestBuffers.uid())) {
             BufferSnapshot s = reader.snapshot();
             assertArrayEquals(FrameStream.expected(77, 50_000).toArray(), s.counters(),
-                    "every frame recorded is in the file after SIGKILL");
+                    "every frame recorded and drained is in the file after SIGKILL");
             assertEquals(p.pid(), s.pid());
             assertTrue(s.heartbeatMillis() > 0, "the dead client had published heartbeats");
             assertEquals(2, s.claimedStripes(), "a killed writer leaves its claims (session home + tracker)");

@@ -103,7 +103,7 @@ public final class FrameClient {
         java.io.BufferedReader stdin = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
 
         StatsSession session = StatsSession.open(SessionOptions.builder(pkg, version)
-                .retry(Duration.ofMillis(50), Duration.ofMillis(200)).build(),
+                .retry(Duration.ofMillis(50), Duration.ofMillis(200)).countWhenRingFull(true).build(),
                 new DaemonBufferProvider(Paths.get(socket)));
         if (waitAttach) {
             if (!session.awaitAttached(Duration.ofSeconds(60))) {
