@@ -103,7 +103,9 @@ final class SessionDrain {
 
     long drainLocked(TrackerDrain d) {
         try {
-            return d.ring.drain(d);
+            long n = d.ring.drain(d);
+            d.countDrops();
+            return n;
         } catch (RuntimeException e) {
             // The rules of one tracker failed on a frame (or the session closed under it): the
             // frame is lost, the other trackers' frames are not.

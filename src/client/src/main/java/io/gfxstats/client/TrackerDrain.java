@@ -1,5 +1,6 @@
 package io.gfxstats.client;
 
+import io.gfxstats.buffer.ClientHealthGroup;
 import io.gfxstats.buffer.StripeWriter;
 import io.gfxstats.frame.FrameInfo;
 import io.gfxstats.frame.ModernJankTracker;
@@ -14,6 +15,7 @@ import io.gfxstats.scene.SceneFrameCounter;
  * tracker can become unreachable and be cleaned up (its ring drained first).
  */
 final class TrackerDrain implements FrameRing.Consumer {
+    private static final int RING_DROPPED = ClientHealthGroup.vectorIndex(ClientHealthGroup.RING_DROPPED);
     final FrameRing ring;
     private final StatsSession session;
     /** The session's counts: compared by epoch on every frame, the move when it changed. */
@@ -32,6 +34,8 @@ final class TrackerDrain implements FrameRing.Consumer {
     SceneSwitch ownScene;
     /** Drops already reported in the log. */
     long droppedLogged;
+    /** Drops already counted into the stripe's client health group. */
+    private long droppedCounted;
 
     TrackerDrain(StatsSession session, TrackerState state, long defaultIntervalNanos, int ringCapacity) {
         // A frame after the session closed lets go of the tracker's stripe (and so, for the last
@@ -56,6 +60,18 @@ final class TrackerDrain implements FrameRing.Consumer {
             d.drainLocked(this);
         } finally {
             d.lock.unlock();
+        }
+    }
+
+    /**
+     * Counts the frames the ring dropped since the last call into the tracker's stripe (client
+     * health group), so the daemon shows them; the stripe's single writer is whoever drains.
+     */
+    void countDrops() {
+        long dropped = ring.dropped();
+        if (dropped != droppedCounted) {
+            stripe().addElement(RING_DROPPED, dropped - droppedCounted);
+            droppedCounted = dropped;
         }
     }
 

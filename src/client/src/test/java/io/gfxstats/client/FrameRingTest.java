@@ -2,6 +2,7 @@ package io.gfxstats.client;
 
 import io.gfxstats.buffer.BufferReader;
 import io.gfxstats.buffer.BufferSnapshot;
+import io.gfxstats.buffer.ClientHealthGroup;
 import io.gfxstats.buffer.FrameStream;
 import io.gfxstats.buffer.TestBuffers;
 import io.gfxstats.frame.DaveyListener;
@@ -100,6 +101,8 @@ class FrameRingTest {
         assertEquals(extra, session.droppedFrames());
         session.flush();
         assertEquals(FrameRing.DEFAULT_CAPACITY, total(session), "every frame that fitted is counted");
+        assertEquals(extra, ClientHealthGroup.ringDropped(snapshot(session).vector()),
+                "the drops are in the mapped buffer, where the daemon reads them");
         session.pauseDrain(false);
         // Room again: the next frames are counted, the drop count stays.
         tracker.record(t, t, t + 5 * MS, t + 6 * MS, FI);
@@ -108,6 +111,7 @@ class FrameRingTest {
         assertEquals(extra, session.droppedFrames());
         tracker.close();
         assertEquals(extra, session.droppedFrames(), "a closed tracker's drops stay counted");
+        assertEquals(extra, ClientHealthGroup.ringDropped(snapshot(session).vector()), "counted once, not again at close");
     }
 
     @Test
