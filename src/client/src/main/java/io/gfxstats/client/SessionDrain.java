@@ -6,7 +6,7 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -32,6 +32,8 @@ final class SessionDrain {
 
     private final String name;
     final ReentrantLock lock = new ReentrantLock();
+    /** The drain thread waits on it between passes (the lock free meanwhile); signalled to stop or resume. */
+    private final Condition wakeUp = lock.newCondition();
     // Guarded by lock:
     private final List<TrackerDrain> drains = new ArrayList<>();
     /** Frames dropped by rings no longer drained (trackers closed). */
@@ -75,19 +77,19 @@ final class SessionDrain {
 
     private void run() {
         long wait = BUSY_PERIOD_NANOS;
-        while (true) {
-            long drained;
-            lock.lock();
-            try {
-                if (stopped) {
-                    return;
+        lock.lock();
+        try {
+            while (!stopped) {
+                long drained = paused ? 0 : drainAllLocked();
+                wait = drained > 0 ? BUSY_PERIOD_NANOS : Math.min(wait * 2, IDLE_PERIOD_NANOS);
+                try {
+                    long unused = wakeUp.awaitNanos(wait);
+                } catch (InterruptedException e) {
+                    // Not ours to end: the session stops this thread through close. Drain on.
                 }
-                drained = paused ? 0 : drainAllLocked();
-            } finally {
-                lock.unlock();
             }
-            wait = drained > 0 ? BUSY_PERIOD_NANOS : Math.min(wait * 2, IDLE_PERIOD_NANOS);
-            LockSupport.parkNanos(this, wait);
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -178,10 +180,10 @@ final class SessionDrain {
         lock.lock();
         try {
             paused = pause;
+            wakeUp.signal();
         } finally {
             lock.unlock();
         }
-        LockSupport.unpark(thread);
     }
 
     /**
@@ -195,7 +197,6 @@ final class SessionDrain {
         } catch (IllegalStateException e) {
             // Shutting down: the hook runs (after this close, it finds nothing left) or has run.
         }
-        LockSupport.unpark(thread);
     }
 
     private void stopAndDrain() {
@@ -205,6 +206,7 @@ final class SessionDrain {
                 return;
             }
             stopped = true;
+            wakeUp.signal();
             for (TrackerDrain d : drains) {
                 d.ring.close("session closed");
             }

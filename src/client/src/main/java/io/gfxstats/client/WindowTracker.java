@@ -13,7 +13,7 @@ import java.lang.ref.Cleaner;
  * <p>Confined to one thread at a time (the window's render thread). Recording appends the
  * frame's times to the tracker's ring ({@link FrameRing}: a few plain stores and one release
  * store; no allocation, no lock, no system call, no wait), and the session's drain thread
- * counts it shortly after (docs/architecture.md, "Frames off the render thread"): the jank
+ * counts it shortly after (docs/architecture.md, "Recording a frame"): the jank
  * rules, scenes and Matrix levels run there, so a frame shows in the counts after the next
  * drain, within about 50 ms, or at once after {@link StatsSession#flush()}. If the drain falls
  * a whole ring ({@value FrameRing#DEFAULT_CAPACITY} frames) behind, further frames are dropped

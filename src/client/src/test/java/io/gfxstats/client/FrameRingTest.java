@@ -3,6 +3,8 @@ package io.gfxstats.client;
 import io.gfxstats.buffer.BufferReader;
 import io.gfxstats.buffer.BufferSnapshot;
 import io.gfxstats.buffer.ClientHealthGroup;
+import io.gfxstats.buffer.FrameTimelineGroup;
+import io.gfxstats.buffer.StripeWriter;
 import io.gfxstats.buffer.FrameStream;
 import io.gfxstats.buffer.TestBuffers;
 import io.gfxstats.frame.DaveyListener;
@@ -12,11 +14,17 @@ import io.gfxstats.frame.TrackerConfig;
 import io.gfxstats.scene.SceneCounters;
 import io.gfxstats.stats.ProfileData;
 import io.gfxstats.testing.Await;
+import io.gfxstats.timeline.wayland.PresentationFeedback;
+import io.gfxstats.timeline.Thresholds;
+import io.gfxstats.timeline.TimelineCounter;
+import io.gfxstats.timeline.TimelineFrame;
+import io.gfxstats.timeline.recorder.TimelineRecorder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -205,5 +213,68 @@ class FrameRingTest {
         e = assertThrows(IllegalStateException.class,
                 () -> second.record(after, after, after + 5 * MS, after + 6 * MS, FI));
         assertEquals("session closed", e.getMessage());
+    }
+
+    @Test
+    void shouldCountFramesAndTheTimelineExactlyAcrossAHandoverWhileTheDrainRuns() throws Exception {
+        // The drain thread writes the tracker's stripe and moves it at a handover; the timeline
+        // counts on the recording thread into a stripe of its own, moved by that thread. A new
+        // buffer arrives halfway (the old file moved away) while both count.
+        DirectoryBufferProvider p = DirectoryBufferProvider.builder(dir).pollInterval(Duration.ofMillis(20)).build();
+        toClose.add(p);
+        StatsSession session = StatsSession.open(SessionOptions.builder("com.example.ring", 1)
+                .retry(Duration.ofMillis(10), Duration.ofMillis(40)).daveyListener(DaveyListener.ignoring()).build(), p);
+        toClose.add(session);
+        assertTrue(session.awaitAttached(WAIT));
+        BufferRef first = session.buffer().orElseThrow();
+        WindowTracker tracker = session.newTracker();
+        TimelineRecorder timeline = tracker.timeline();
+        StripeWriter referenceStripe = StripeWriter.inMemory();
+        TimelineRecorder referenceTimeline = new TimelineRecorder(Thresholds.ANDROID_16_LEGACY,
+                referenceStripe::incrementTimeline, TimelineRecorder.DEFAULT_CAPACITY, 0);
+        ProfileData expected = new ProfileData();
+        ModernJankTracker reference = new ModernJankTracker(TrackerConfig.live(FI), DaveyListener.ignoring());
+        SplittableRandom random = new SplittableRandom(3);
+        FrameInfo f = new FrameInfo();
+        TimelineFrame tf = new TimelineFrame();
+        long intended = 1_000 * MS;
+        int frames = 200_000;
+        for (int i = 0; i < frames; i++) {
+            if (i == frames / 2) {
+                Files.move(first.path(), dir.resolve("moved-away"));
+            }
+            intended += FI;
+            long completed = intended + FrameStream.drawDuration(random);
+            long gpu = completed + random.nextLong(0, 6 * MS);
+            tracker.record(intended, intended, completed, gpu, FI);
+            reference.finishFrame(f.clear().setMainTimes(intended, intended, completed, gpu, FI), expected);
+            long predicted = intended + 2 * FI;
+            long present = predicted + (random.nextInt(8) == 0 ? FI : 0);
+            for (TimelineRecorder t : new TimelineRecorder[] {timeline, referenceTimeline}) {
+                t.commit(tf.token(i).predicted(intended, intended + FI, predicted).actual(intended, gpu));
+                t.presented(i, present, FI, PresentationFeedback.KIND_VSYNC, 0);
+            }
+            while (tracker.pendingFrames() > FrameRing.DEFAULT_CAPACITY / 2) {
+                LockSupport.parkNanos(100_000);
+            }
+            if (i == frames / 2) {
+                Await.until(() -> session.buffer().map(b -> !b.equals(first)).orElse(false), WAIT,
+                        "a new buffer arrived");
+            }
+        }
+        tracker.close();
+        BufferSnapshot snap = snapshot(session);
+        assertNotEquals(first, session.buffer().orElseThrow());
+        assertEquals(0, session.droppedFrames());
+        assertArrayEquals(expected.toArray(), snap.counters());
+        long[] timelineCounts = new long[TimelineCounter.COUNT];
+        long[] referenceCounts = new long[TimelineCounter.COUNT];
+        for (int c = 0; c < TimelineCounter.COUNT; c++) {
+            timelineCounts[c] = snap.vector()[FrameTimelineGroup.vectorIndex(c)];
+            referenceCounts[c] = referenceStripe.contributionOf(FrameTimelineGroup.vectorIndex(c));
+        }
+        assertTrue(referenceCounts[0] > 0, "the timeline counted frames");
+        assertArrayEquals(referenceCounts, timelineCounts);
+        referenceStripe.release();
     }
 }

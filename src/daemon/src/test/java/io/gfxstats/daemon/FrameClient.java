@@ -128,6 +128,11 @@ public final class FrameClient {
                 t = next;
             }
             recorded += n;
+            // "recorded" promises the frames are counted in the mapped buffer (a SIGKILL after it
+            // loses none): wait until the session's drain thread has taken them out of the ring.
+            while (tracker.pendingFrames() > 0) {
+                Thread.sleep(1);
+            }
             System.out.println("recorded " + recorded);
             System.out.flush();
             if (pauseMillis > 0) {
