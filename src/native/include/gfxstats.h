@@ -3,9 +3,11 @@
  * buffer the gfxstats daemon maps, like the Java client (io.gfxstats.client) does.
  *
  * One session per process and (package, version code); one tracker per window or swapchain,
- * used by one thread at a time. gfxstats_record() and gfxstats_record_frameinfo() make no
- * system call, take no lock and allocate nothing (the first frame after the daemon handed over a
- * buffer also moves the tracker's earlier counts, once). Everything else may block briefly.
+ * used by one thread at a time. gfxstats_record() and gfxstats_record_frameinfo() only append
+ * the frame to the tracker's ring: no system call, no lock, no allocation, no atomic
+ * read-modify-write. The session's thread classifies the frames (Android's rules, scenes, Matrix
+ * levels) into the daemon's buffer every 1-50 ms; a full ring drops frames and counts them
+ * (gfxstats_tracker_dropped). Everything else may block briefly.
  *
  * All times are CLOCK_MONOTONIC nanoseconds. Functions return GFXSTATS_OK (0) or a negative
  * GFXSTATS_E* code; gfxstats_strerror() names it. See docs/native.md.
@@ -19,8 +21,9 @@
 extern "C" {
 #endif
 
-/* 2: gfxstats_set_scene and gfxstats_set_scene_since (scenes and Matrix levels). */
-#define GFXSTATS_API_VERSION 2
+/* 2: gfxstats_set_scene and gfxstats_set_scene_since (scenes and Matrix levels).
+ * 3: gfxstats_tracker_flush and gfxstats_tracker_dropped (the frame ring). */
+#define GFXSTATS_API_VERSION 3
 
 enum gfxstats_status {
     GFXSTATS_OK = 0,
@@ -120,7 +123,17 @@ int gfxstats_set_scene(gfxstats_tracker *tracker, const char *scene);
 /* As gfxstats_set_scene, in effect for frames intended at or after since_ns (CLOCK_MONOTONIC). */
 int gfxstats_set_scene_since(gfxstats_tracker *tracker, const char *scene, int64_t since_ns);
 
-/* Ends a tracker (on its recording thread); its counts stay. NULL is ignored. */
+/* Counts the frames the tracker's ring holds now, on the calling thread (the tracker's recording
+ * thread), instead of at the session thread's next drain. For programs that record faster than
+ * any display (a replay of recorded frames, a benchmark): the ring holds 1024 frames (341
+ * FrameInfo frames), and frames recorded while it is full are dropped. Takes the session's lock; not a per-frame call. */
+int gfxstats_tracker_flush(gfxstats_tracker *tracker);
+
+/* Frames this tracker did not count because its ring was full (the first time, one log line). */
+uint64_t gfxstats_tracker_dropped(const gfxstats_tracker *tracker);
+
+/* Ends a tracker (on its recording thread); its counts stay, with what its ring holds. NULL is
+ * ignored. */
 void gfxstats_tracker_close(gfxstats_tracker *tracker);
 
 /* 1 when the session counts into a daemon's buffer, 0 otherwise. */

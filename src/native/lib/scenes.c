@@ -151,18 +151,17 @@ void gfx_matrix_count_frameinfo(struct gfx_matrix *m, const int64_t *f, uint32_t
             return; /* Matrix 2.1 leaves the whole frame out */
         }
     }
+    /* A total of 0 is valid for Matrix 2.1: a frame that dropped nothing (SceneFrameCounter.count). */
     int64_t total = d[GFX_SCENE_TOTAL_STAGE];
-    if (total <= 0) {
-        return;
-    }
     count_matrix(m, total, f[GFXSTATS_FI_FRAME_INTERVAL], c, w);
     for (int k = 0; k < GFX_SCENE_TOTAL_STAGE; k++) {
         if (d[k] != 0) {
             add64(&w[GFX_SCENE_STAGE_BASE + k], (uint64_t)d[k]);
         }
     }
+    /* Matrix 2.1 adds GPU_DURATION unchecked, 0 or below too (two's complement in the u64 sum). */
     int64_t gpu = metric(f, GFX_SCENE_GPU_STAGE);
-    if (gpu > 0 && f[GFXSTATS_FI_COMMAND_SUBMISSION_COMPLETED] > 0) {
+    if (gpu != 0) {
         add64(&w[GFX_SCENE_STAGE_BASE + GFX_SCENE_GPU_STAGE], (uint64_t)gpu);
     }
 }

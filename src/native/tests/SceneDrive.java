@@ -25,7 +25,9 @@ import java.time.Duration;
  */
 public final class SceneDrive {
     public static void main(String[] args) throws Exception {
-        SessionOptions options = SessionOptions.builder(args[0], 1).pipeline(Pipeline.GL).build();
+        // Lines arrive faster than real time: a full frame ring is counted, not dropped.
+        SessionOptions options = SessionOptions.builder(args[0], 1).pipeline(Pipeline.GL)
+                .countWhenRingFull(true).build();
         boolean frameinfo = args.length > 2 && args[2].equals("frameinfo");
         FrameInfo frame = new FrameInfo();
         long frames = 0;

@@ -21,6 +21,7 @@ import io.gfxstats.rpc.v1.DumpRequest;
 import io.gfxstats.rpc.v1.SceneEntry;
 import io.gfxstats.rpc.v1.ScenesRequest;
 import io.gfxstats.stats.ProfileData;
+import io.gfxstats.timeline.FrameTimelineClassifier;
 import io.gfxstats.timeline.Thresholds;
 import io.gfxstats.timeline.log.FrameLogClassifier;
 import io.gfxstats.timeline.log.FrameLogException;
@@ -131,7 +132,8 @@ final class ReportCommand extends OptionsCommand {
             frames = frameLog(file, in);
             title = "gfxstats report: " + (file.equals("-") ? "frame log" : Path.of(file).getFileName());
             source = "display frames of the frame log " + (file.equals("-") ? "on standard input" : file)
-                    + ", classified as `gfxstats timeline classify` does (Android 16, default thresholds)";
+                    + ", classified as `gfxstats timeline classify` does (SurfaceFlinger's "
+                    + FrameTimelineClassifier.RULES_AS_OF + " rules, default thresholds)";
         } else if (args.has("--perfetto")) {
             args.exclusive("--perfetto", DaemonCall.SOCKET_OPTION);
             args.exclusive("--perfetto", "--days");

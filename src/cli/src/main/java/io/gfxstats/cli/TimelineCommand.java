@@ -2,6 +2,7 @@ package io.gfxstats.cli;
 
 import io.gfxstats.args.Args;
 import io.gfxstats.args.UsageException;
+import io.gfxstats.timeline.FrameTimelineClassifier;
 import io.gfxstats.timeline.Thresholds;
 import io.gfxstats.timeline.log.FrameLogClassifier;
 import io.gfxstats.timeline.log.FrameLogException;
@@ -56,7 +57,8 @@ final class TimelineCommand implements Command {
             to.println("       gfxstats timeline perfetto [--max-packet-mib N] [--sort-window N] TRACE|-");
             to.println("       gfxstats timeline feed [--socket PATH] FILE|-");
             to.println();
-            to.println("  classify   classify a frame log (JSON Lines, one DisplayFrame per line) by SurfaceFlinger's April 2025 rules");
+            to.println("  classify   classify a frame log (JSON Lines, one DisplayFrame per line) by SurfaceFlinger's "
+                    + FrameTimelineClassifier.RULES_AS_OF + " rules");
             to.println("  perfetto   FrameTimeline jank per process and layer of a Perfetto trace");
             to.println("  feed       send a compositor's display frames (with output and msc) to the daemon");
             return argv.length == 0 ? EXIT_ERROR : 0;

@@ -28,6 +28,16 @@ public final class MarkerLine {
     int nameStart;
     int nameEnd;
     long value;
+    /** The row's CPU column. */
+    int cpu;
+
+    /**
+     * Phase of a {@code sched_switch} row, delivered to {@link MarkerSink#kernel}: {@link #payloadPid}
+     * is {@code prev_pid}, {@link #value} {@code next_pid}.
+     */
+    static final char SCHED_SWITCH = 'w';
+    /** Phase of a {@code sched_process_exit} row: {@link #payloadPid} is the {@code pid} that exited. */
+    static final char PROCESS_EXIT = 'x';
 
     public long lineNumber() {
         return lineNumber;
@@ -63,6 +73,11 @@ public final class MarkerLine {
 
     public String name() {
         return new String(buf, nameStart, nameEnd - nameStart, StandardCharsets.UTF_8);
+    }
+
+    /** The CPU the row was recorded on. */
+    public int cpu() {
+        return cpu;
     }
 
     /** Counter value or async cookie (S F C). */

@@ -4,7 +4,7 @@ import java.util.ArrayDeque;
 import java.util.PriorityQueue;
 
 /**
- * Puts marker lines in timestamp order within a window of lines ({@link #LINES} by default), as trace_streamer
+ * Puts marker lines (and the kernel rows that {@link MarkerSink#kernel} takes) in timestamp order within a window of lines ({@link #LINES} by default), as trace_streamer
  * sorts a trace by timestamp before its frame rules run: a few lines swapped by the kernel's
  * per-CPU buffers no longer change the frames. Lines are copied into a pool of reused entries, so
  * the window allocates nothing once it is full. A line older than one already delivered (out of
@@ -32,6 +32,7 @@ final class MarkerWindow {
         int nameStart;
         int nameEnd;
         long value;
+        int cpu;
     }
 
     private final MarkerSink sink;
@@ -78,6 +79,7 @@ final class MarkerWindow {
         h.nameStart = m.nameStart - from;
         h.nameEnd = m.nameEnd - from;
         h.value = m.value;
+        h.cpu = m.cpu;
         window.add(h);
         if (window.size() > lines) {
             deliver(window.poll());
@@ -110,7 +112,12 @@ final class MarkerWindow {
         m.nameStart = h.nameStart;
         m.nameEnd = h.nameEnd;
         m.value = h.value;
-        sink.marker(m);
+        m.cpu = h.cpu;
+        if (h.phase == MarkerLine.SCHED_SWITCH || h.phase == MarkerLine.PROCESS_EXIT) {
+            sink.kernel(m);
+        } else {
+            sink.marker(m);
+        }
         free.push(h);
     }
 }

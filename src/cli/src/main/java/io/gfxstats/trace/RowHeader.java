@@ -26,6 +26,8 @@ final class RowHeader {
     long ts;
     /** Where the event name starts (after the timestamp and its blanks). */
     int eventStart;
+    /** The CPU column. */
+    int cpu;
 
     RowHeader(String source) {
         this.source = source;
@@ -105,6 +107,7 @@ final class RowHeader {
         ts = parseTimestamp(b, q, tokEnd - 1, lineNumber);
         tid = parseInt(b, d + 1, left + 1);
         rowTgid = tgid;
+        cpu = parseInt(b, bracket + 1, indexOf(b, (byte) ']', bracket, end));
         taskStart = p;
         taskEnd = d;
         int e = tokEnd;

@@ -16,6 +16,10 @@ public final class ThreadInfo {
     int rememberedCount;
     /** Whether an E closed one of its slices (trace_streamer's per-thread slice flag). */
     boolean closedSlice;
+    /** Its last sched_process_exit, -1 without one ({@link Scheduling}). */
+    long endTs = -1;
+    /** trace_streamer's switch_count: 1 once sched_switch switched it out after an earlier state ({@link Scheduling}). */
+    int switchCount;
 
     ThreadInfo(int itid, int tid) {
         this.itid = itid;
@@ -36,6 +40,16 @@ public final class ThreadInfo {
 
     public String name() {
         return name;
+    }
+
+    /** The time of its last sched_process_exit, -1 when the trace has none. */
+    public long endTs() {
+        return endTs;
+    }
+
+    /** trace_streamer's switch_count of the thread: 0 or 1 (see {@link Scheduling}). */
+    public int switchCount() {
+        return switchCount;
     }
 
     /** Whether an E closed one of its slices. */

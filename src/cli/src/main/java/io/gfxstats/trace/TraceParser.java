@@ -28,6 +28,7 @@ public final class TraceParser implements MarkerSink {
     private final AndroidFrames android = new AndroidFrames();
     private final Threads threads = new Threads();
     private final VsyncClock vsyncClock = new VsyncClock();
+    private final Scheduling scheduling = new Scheduling();
     private final SliceStacks stacks = new SliceStacks(ohos, threads);
     private final OhosDispatch ohosDispatch = new OhosDispatch(ohos, threads, vsyncClock);
     /** The slices that may have opened a frame, by slice id; pruned to those frames use at the end. */
@@ -92,6 +93,11 @@ public final class TraceParser implements MarkerSink {
         }
     }
 
+    @Override
+    public void kernel(MarkerLine line) {
+        scheduling.event(line);
+    }
+
     /** A B line: a new slice, tagged with the Android frame slice it is, if any, for its E. */
     private void begin(MarkerLine line, ThreadInfo t, ProcessInfo p) {
         long id = stacks.nextId();
@@ -142,6 +148,7 @@ public final class TraceParser implements MarkerSink {
             }
         }
         frameSlices.sort(Comparator.comparingLong(CallSlice::id));
+        scheduling.applyTo(threads.threads());
         return new Trace(table, android.frames(), threads.threads(), threads.processes(), applied, stats,
                 ohosDispatch.sawOhosMarker(), List.copyOf(frameSlices));
     }

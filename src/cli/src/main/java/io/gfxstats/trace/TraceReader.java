@@ -21,11 +21,14 @@ import java.util.function.LongConsumer;
  * CRLF, CR CR LF or CR alone; fractions have any number of digits up to 9. A marker line without a
  * row header is skipped and counted ({@link Stats#skippedLines}); systrace HTML is read from its
  * trace-data blocks. Only {@code tracing_mark_write} and
- * {@code print} rows are decoded further; every other row costs one scan to its end.
+ * {@code print} rows are decoded further, and {@code sched_switch} and {@code sched_process_exit} for
+ * the thread table ({@link KernelDecoder}); every other row costs one scan to its end.
  */
 public final class TraceReader {
     private static final byte[] TRACING_MARK_WRITE = MarkerLine.ascii("tracing_mark_write");
     private static final byte[] PRINT = MarkerLine.ascii("print");
+    private static final byte[] SCHED_SWITCH = MarkerLine.ascii("sched_switch");
+    private static final byte[] SCHED_PROCESS_EXIT = MarkerLine.ascii("sched_process_exit");
 
     private final String source;
     private final RowHeader header;
@@ -139,6 +142,7 @@ public final class TraceReader {
             return;
         }
         if (!equalsAt(b, e, colon, TRACING_MARK_WRITE) && !equalsAt(b, e, colon, PRINT)) {
+            kernelRow(b, p, e, colon, end, lineNumber);
             return;
         }
         int payload = colon + 1;
@@ -158,6 +162,37 @@ public final class TraceReader {
         m.tid = h.tid;
         m.rowTgid = h.rowTgid;
         m.ts = ts;
+        m.cpu = h.cpu;
+        window.add(m, p, end);
+    }
+
+    /**
+     * The kernel rows the thread and process tables need (sched_switch, sched_process_exit) go into
+     * the sort window with the markers; every other row is passed over.
+     */
+    private void kernelRow(byte[] b, int p, int e, int colon, int end, long lineNumber) throws TraceFormatException {
+        boolean isSwitch = equalsAt(b, e, colon, SCHED_SWITCH);
+        if (!isSwitch && !equalsAt(b, e, colon, SCHED_PROCESS_EXIT)) {
+            return;
+        }
+        int args = colon + 1;
+        while (args < end && b[args] == ' ') {
+            args++;
+        }
+        MarkerLine m = marker;
+        boolean ok = isSwitch ? KernelDecoder.schedSwitch(b, args, end, m) : KernelDecoder.processExit(b, args, end, m);
+        if (!ok) {
+            return;
+        }
+        RowHeader h = header;
+        m.buf = b;
+        m.lineNumber = lineNumber;
+        m.taskStart = h.taskStart;
+        m.taskEnd = h.taskEnd;
+        m.tid = h.tid;
+        m.rowTgid = h.rowTgid;
+        m.ts = h.ts;
+        m.cpu = h.cpu;
         window.add(m, p, end);
     }
 

@@ -16,16 +16,19 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * trace_streamer's frame-filter unit cases (its test/unittest/filter/frame_filter_test.cpp), each
- * rebuilt as a small text trace of our own ({@code testdata/trace-streamer/cases/NAME.ftrace}) with
- * the {@code frame_slice} rows those cases assert ({@code NAME.rows}).
+ * trace_streamer's frame-filter unit cases (its test/unittest/filter/frame_filter_test.cpp) and the
+ * slice-filter and line-reader cases that decide where a frame ends (slice_filter_test.cpp,
+ * ptreader_parser_test.cpp), each rebuilt as a small
+ * text trace of our own ({@code testdata/trace-streamer/cases/NAME.ftrace}) with the
+ * {@code frame_slice} rows those cases assert ({@code NAME.rows}, whose comments name the case).
  */
 class TraceStreamerCasesTest {
     @TempDir
     Path dir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"app-vsync-no-frame-num", "rs-gpu-cross", "app-to-rs"})
+    @ValueSource(strings = {"app-vsync-no-frame-num", "rs-gpu-cross", "app-to-rs", "rs-vsync-no-frame-num",
+        "rs-vsync-frame-num-not-matched", "rs-gpu-inner", "rs-gpu-two-slices", "slice-stack", "line-formats"})
     void shouldGiveTheFrameRowsTraceStreamersCaseAsserts(String name) throws Exception {
         Path trace = TestData.file("trace-streamer/cases", name + ".ftrace");
         List<String> expected = new ArrayList<>();

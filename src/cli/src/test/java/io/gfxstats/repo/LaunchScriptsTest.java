@@ -141,6 +141,35 @@ class LaunchScriptsTest {
         assertTrue(r.stderr().contains("io.gfxstats.daemon.DaemonMain"), r.stderr());
     }
 
+    /** The JVM flags scripts/gfxstats starts {@code java} with for {@code args}, from a recorder named java on PATH. */
+    private List<String> javaFlags(String... args) throws Exception {
+        Path recorded = root.resolve("java-args");
+        Path java = bin.resolve("java");
+        Files.writeString(java, "#!/usr/bin/env bash\nprintf '%s\\n' \"$@\" > '" + recorded + "'\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+        String[] command = new String[args.length + 1];
+        command[0] = "scripts/gfxstats";
+        System.arraycopy(args, 0, command, 1, args.length);
+        Result r = run(Map.of("GFXSTATS_CLASSPATH", root.resolve("classes").toString()), command);
+        assertEquals(0, r.status(), r.stderr());
+        List<String> flags = Files.readAllLines(recorded);
+        return flags.subList(0, flags.indexOf("io.gfxstats.cli.Main"));
+    }
+
+    @Test
+    void shouldRunTimelineWithTheOptimizingCompilerAndShortCommandsWithout() throws Exception {
+        // `timeline classify -` follows a compositor's frame log for as long as it runs: C1 alone
+        // took 5.4 s of CPU where C2 needs 3.4 s (issue 23).
+        List<String> classify = javaFlags("timeline", "classify", "-");
+        assertFalse(classify.contains("-XX:TieredStopAtLevel=1"), classify.toString());
+        assertTrue(classify.contains("-XX:+UseSerialGC"), classify.toString());
+        List<String> perfetto = javaFlags("timeline", "perfetto", "trace.pftrace");
+        assertFalse(perfetto.contains("-XX:TieredStopAtLevel=1"), perfetto.toString());
+        // The control: a short command keeps the start-up flags.
+        List<String> version = javaFlags("version");
+        assertTrue(version.contains("-XX:TieredStopAtLevel=1"), version.toString());
+    }
+
     @Test
     void shouldSayInOneCleanLineWhatTheFirstBuildDoes() throws Exception {
         mavenThat("mkdir -p target && : > target/gfxstats.jar");

@@ -49,11 +49,31 @@ class AndroidTraceFramesTest {
     }
 
     private static List<TraceFrame> frames(String text) throws Exception {
+        return frames(text, PERIOD);
+    }
+
+    /** The frames of the one process of {@code text}, by the refresh period {@code period}. */
+    private static List<TraceFrame> frames(String text, long period) throws Exception {
         Trace trace = TraceParser.parse(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), "t",
                 ClockOffset.NONE, null);
-        List<TraceFrames.ProcessFrames> all = TraceFrames.of(trace, PERIOD);
+        List<TraceFrames.ProcessFrames> all = TraceFrames.of(trace, period);
         assertEquals(1, all.size());
         return all.get(0).frames();
+    }
+
+    /** A trace's frames and what `trace` prints for it as its summary and as dumpsys. */
+    private record Outputs(List<TraceFrame> frames, String summary, String dumpsys) {
+    }
+
+    /**
+     * Parses {@code t} and runs `trace` on it, summary and `--format dumpsys`, all with the refresh
+     * period {@code period} and no clock offset: the three views every count here must agree on.
+     */
+    private static Outputs outputs(TraceText t, long period, Path dir) throws Exception {
+        Path file = dir.resolve("android.atrace");
+        Files.writeString(file, t.text());
+        String[] common = {"trace", file.toString(), "--clock-offset", "none", "--refresh-interval", Long.toString(period)};
+        return new Outputs(frames(t.text(), period), run(common), run(concat(common, "--format", "dumpsys")));
     }
 
     @Test
@@ -86,15 +106,12 @@ class AndroidTraceFramesTest {
 
     @Test
     void shouldCountOnlyFramesThatDrewInEveryOutput(@TempDir Path dir) throws Exception {
-        assertEquals(2, frames(trace().text()).size(), "vsync 8's doFrame drew nothing: no frame, as on Android");
-        Path file = dir.resolve("android.atrace");
-        Files.writeString(file, trace().text());
-        String summary = run("trace", file.toString());
-        String dumpsys = run("trace", file.toString(), "--format", "dumpsys");
-        assertEquals(true, summary.contains("\nFrames: 2 (linked 2, unlinked 0; empty 0, unfinished 0)\n"
-                + "Janky frames: 0 (0.00%)\n"), summary);
-        assertEquals(true, dumpsys.contains("Total frames rendered: 2\n"), dumpsys);
-        assertEquals(true, dumpsys.contains("Janky frames: 0 "), dumpsys);
+        Outputs o = outputs(trace(), PERIOD, dir);
+        assertEquals(2, o.frames().size(), "vsync 8's doFrame drew nothing: no frame, as on Android");
+        assertEquals(true, o.summary().contains("\nFrames: 2 (linked 2, unlinked 0; empty 0, unfinished 0)\n"
+                + "Janky frames: 0 (0.00%)\n"), o.summary());
+        assertEquals(true, o.dumpsys().contains("Total frames rendered: 2\n"), o.dumpsys());
+        assertEquals(true, o.dumpsys().contains("Janky frames: 0 "), o.dumpsys());
     }
 
     /**
@@ -113,18 +130,10 @@ class AndroidTraceFramesTest {
         t.b(1_017_000_000L, UI, UI, "Choreographer#onVsync 7").e(1_017_100_000L, UI, UI);
         t.b(1_020_000_000L, UI, UI, "Choreographer#doFrame 7").e(1_022_000_000L, UI, UI);
         t.b(1_022_100_000L, UI, RT, "DrawFrames 7").e(1_017_000_000L + period, UI, RT);
-        Trace trace = TraceParser.parse(new ByteArrayInputStream(t.text().getBytes(StandardCharsets.UTF_8)), "t",
-                ClockOffset.NONE, null);
-        List<TraceFrame> frames = TraceFrames.of(trace, period).get(0).frames();
-        assertEquals(List.of(0, 1), frames.stream().map(TraceFrame::flag).toList());
-        assertEquals(List.of("none", "render-late"), frames.stream().map(TraceFrame::jankReason).toList());
-        Path file = dir.resolve("deadline.atrace");
-        Files.writeString(file, t.text());
-        String[] common = {"trace", file.toString(), "--clock-offset", "none", "--refresh-interval", Long.toString(period)};
-        String summary = run(common);
-        String dumpsys = run(concat(common, "--format", "dumpsys"));
-        assertEquals(true, summary.contains("\nFrames: 2 (") && summary.contains("\nJanky frames: 1 (50.00%)\n"), summary);
-        assertEquals(true, dumpsys.contains("\nTotal frames rendered: 2\nJanky frames: 1 "), dumpsys);
+        Outputs o = outputs(t, period, dir);
+        assertEquals(List.of(0, 1), o.frames().stream().map(TraceFrame::flag).toList());
+        assertEquals(List.of("none", "render-late"), o.frames().stream().map(TraceFrame::jankReason).toList());
+        assertOneOfTwoJanky(o);
     }
 
     /**
@@ -146,17 +155,16 @@ class AndroidTraceFramesTest {
         t.e(1_020_000_000L, UI, RT);
         t.b(1_020_500_000L, UI, UI, "Choreographer#doFrame 7").e(1_025_000_000L, UI, UI);
         t.b(1_025_100_000L, UI, RT, "DrawFrames 7").e(1_040_000_000L, UI, RT);
-        Trace trace = TraceParser.parse(new ByteArrayInputStream(t.text().getBytes(StandardCharsets.UTF_8)), "t",
-                ClockOffset.NONE, null);
-        List<TraceFrame> frames = TraceFrames.of(trace, period).get(0).frames();
-        assertEquals(List.of(1, 0), frames.stream().map(TraceFrame::flag).toList());
-        Path file = dir.resolve("stuffed.atrace");
-        Files.writeString(file, t.text());
-        String[] common = {"trace", file.toString(), "--clock-offset", "none", "--refresh-interval", Long.toString(period)};
-        String summary = run(common);
-        String dumpsys = run(concat(common, "--format", "dumpsys"));
-        assertEquals(true, summary.contains("\nFrames: 2 (") && summary.contains("\nJanky frames: 1 (50.00%)\n"), summary);
-        assertEquals(true, dumpsys.contains("\nTotal frames rendered: 2\nJanky frames: 1 "), dumpsys);
+        Outputs o = outputs(t, period, dir);
+        assertEquals(List.of(1, 0), o.frames().stream().map(TraceFrame::flag).toList());
+        assertOneOfTwoJanky(o);
+    }
+
+    /** Summary and dumpsys agree: 2 frames, 1 janky. */
+    private static void assertOneOfTwoJanky(Outputs o) {
+        assertEquals(true, o.summary().contains("\nFrames: 2 (") && o.summary().contains("\nJanky frames: 1 (50.00%)\n"),
+                o.summary());
+        assertEquals(true, o.dumpsys().contains("\nTotal frames rendered: 2\nJanky frames: 1 "), o.dumpsys());
     }
 
     private static String[] concat(String[] a, String... b) {

@@ -9,10 +9,17 @@ import java.util.Objects;
  * safe to share between threads as long as the frames are not.
  */
 public final class FrameTimelineClassifier {
+    /**
+     * When SurfaceFlinger's rules that the default follows were current: Android 16 shipped them,
+     * and its QPR2 changed one ({@code buffer_stuffing_fix}). Help texts and docs name the rules by
+     * this date (a test keeps them in step), since "Android 16" alone would cover both.
+     */
+    public static final String RULES_AS_OF = "April 2025";
+
     private final Thresholds thresholds;
     private final boolean bufferStuffingFix;
 
-    /** Android 16's rules, as released (April 2025). */
+    /** Android 16's rules, as released ({@link #RULES_AS_OF}). */
     public FrameTimelineClassifier(Thresholds thresholds) {
         this(thresholds, false);
     }

@@ -63,6 +63,11 @@ final class EventFields {
                 s.presentDelayMillis = m.readFloat();
                 continue;
             }
+            // jank_severity_score: field 15 of a surface start, 11 of a display start.
+            if (f == (surface ? 15 : 11) && wire == WireFormat.WIRETYPE_FIXED32) {
+                s.jankSeverityScore = m.readFloat();
+                continue;
+            }
             if (wire != WireFormat.WIRETYPE_VARINT) {
                 if (!m.skipField(t)) {
                     return;

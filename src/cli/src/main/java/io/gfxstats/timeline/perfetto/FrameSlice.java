@@ -26,6 +26,8 @@ public final class FrameSlice {
     int predictionType = ABSENT;
     int jankSeverityType = ABSENT;
     float presentDelayMillis = Float.NaN;
+    /** {@code jank_severity_score} (Android 16+ SurfaceFlinger), 0 when the event has none, as Perfetto reads it. */
+    float jankSeverityScore;
 
     public Kind kind() {
         return kind;
@@ -88,6 +90,10 @@ public final class FrameSlice {
 
     public float presentDelayMillis() {
         return presentDelayMillis;
+    }
+
+    public float jankSeverityScore() {
+        return jankSeverityScore;
     }
 
     public boolean isSurface() {

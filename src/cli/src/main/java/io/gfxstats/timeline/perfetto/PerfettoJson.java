@@ -9,6 +9,7 @@ import com.google.protobuf.util.JsonFormat;
 import io.gfxstats.timeline.TimelineCounters;
 import io.gfxstats.timeline.TimelineProtos;
 import java.util.Map;
+import java.util.function.IntUnaryOperator;
 
 /**
  * {@code timeline perfetto --json}: the numbers of {@link PerfettoReport#text()} as one JSON object,
@@ -28,6 +29,13 @@ public final class PerfettoJson {
         root.addProperty("totalFrames", report.sumOver(ProcessMetric::totalFrames));
         root.addProperty("missedAppFrames", report.sumOver(ProcessMetric::missedAppFrames));
         root.addProperty("droppedFrames", report.sumOver(ProcessMetric::droppedFrames));
+        // The metric's top-level jank_types: distinct tokens over all processes, not a sum.
+        JsonArray allTypes = new JsonArray();
+        for (Map.Entry<String, int[]> e : report.jankTypesAcrossProcesses().entrySet()) {
+            int[] counts = e.getValue();
+            allTypes.add(jankType(e.getKey(), present -> counts[present + 1]));
+        }
+        root.add("jankTypes", allTypes);
         JsonArray processes = new JsonArray();
         for (ProcessMetric m : report.processes().values()) {
             JsonObject p = new JsonObject();
@@ -39,6 +47,10 @@ public final class PerfettoJson {
             p.addProperty("missedAppFrames", m.missedAppFrames());
             p.addProperty("missedSfFrames", m.missedSfFrames());
             p.addProperty("droppedFrames", m.droppedFrames());
+            // Perfetto's weighted_missed_*: the missed frames, each weighted by its jank severity score.
+            p.addProperty("weightedMissedFrames", m.weightedMissedFrames());
+            p.addProperty("weightedMissedAppFrames", m.weightedMissedAppFrames());
+            p.addProperty("weightedMissedSfFrames", m.weightedMissedSfFrames());
             JsonObject dur = new JsonObject();
             dur.addProperty("maxMs", m.durMax() / 1e6);
             dur.addProperty("avgMs", m.durAvg() / 1e6);
@@ -48,14 +60,7 @@ public final class PerfettoJson {
             p.add("frameDuration", dur);
             JsonArray types = new JsonArray();
             for (String type : m.jankTypeNames()) {
-                JsonObject t = new JsonObject();
-                t.addProperty("jankType", type);
-                t.addProperty("frames", m.jankTypeCount(type, -1));
-                String[] present = {"unspecified", "onTime", "late", "early", "dropped", "unknown"};
-                for (int i = 0; i < present.length; i++) {
-                    t.addProperty(present[i], m.jankTypeCount(type, i));
-                }
-                types.add(t);
+                types.add(jankType(type, present -> m.jankTypeCount(type, present)));
             }
             p.add("jankTypes", types);
             JsonArray layers = new JsonArray();
@@ -75,6 +80,18 @@ public final class PerfettoJson {
         }
         root.add("processes", processes);
         return new GsonBuilder().disableHtmlEscaping().create().toJson(root);
+    }
+
+    /** One jank type's distinct tokens, in total and per present type ({@code byPresent} of -1 to 5). */
+    private static JsonObject jankType(String type, IntUnaryOperator byPresent) {
+        JsonObject t = new JsonObject();
+        t.addProperty("jankType", type);
+        t.addProperty("frames", byPresent.applyAsInt(-1));
+        String[] present = {"unspecified", "onTime", "late", "early", "dropped", "unknown"};
+        for (int i = 0; i < present.length; i++) {
+            t.addProperty(present[i], byPresent.applyAsInt(i));
+        }
+        return t;
     }
 
     private static String counters(TimelineCounters c) {

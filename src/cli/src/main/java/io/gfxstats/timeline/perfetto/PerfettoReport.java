@@ -8,6 +8,7 @@ import io.gfxstats.timeline.PresentState;
 import io.gfxstats.timeline.Severity;
 import io.gfxstats.timeline.TimeStatsText;
 import io.gfxstats.timeline.TimelineCounters;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.IntUnaryOperator;
 import java.util.function.ToIntFunction;
 
 /**
@@ -38,6 +40,7 @@ public final class PerfettoReport implements SliceSink {
     }
 
     private final Map<Integer, ProcessMetric> processes = new TreeMap<>();
+    private Map<String, int[]> jankTypesAcross;
     private final Map<LayerKey, TimelineCounters> layers = new TreeMap<>(
             (a, b) -> a.pid != b.pid ? Integer.compare(a.pid, b.pid) : a.layer.compareTo(b.layer));
     private final Map<LayerKey, Map<String, Integer>> tags = new HashMap<>();
@@ -142,7 +145,7 @@ public final class PerfettoReport implements SliceSink {
         int jank = s.jankType() == FrameSlice.ABSENT ? 0 : s.jankType();
         boolean dropped = (jank & JankType.toProto(JankType.DROPPED)) != 0;
         int present = s.presentType() >= 0 && s.presentType() <= 5 ? s.presentType() : 0;
-        m.add(s.token(), jank, present, s.dur(), dropped);
+        m.add(s.token(), jank, present, s.dur(), dropped, s.jankSeverityScore());
     }
 
     private void addCounters(FrameSlice s) {
@@ -238,6 +241,33 @@ public final class PerfettoReport implements SliceSink {
         return sum;
     }
 
+    /**
+     * The metric's top-level jank types: per type, distinct tokens over all processes, in total
+     * (index 0) and per present type (index present + 1); worked out once.
+     */
+    public Map<String, int[]> jankTypesAcrossProcesses() {
+        if (jankTypesAcross == null) {
+            jankTypesAcross = ProcessMetric.jankTypesAcross(processes.values());
+        }
+        return jankTypesAcross;
+    }
+
+    /** A weighted count as few digits as it needs: "0", "1.5", "2.25". */
+    private static String weight(double v) {
+        return BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
+    }
+
+    /** One {@code jank_type} line: the count, then per present type ({@code byPresent[present + 1]}). */
+    private static void jankTypeLine(StringBuilder sb, String type, IntUnaryOperator byPresent) {
+        sb.append("  jank_type \"").append(type).append("\" = ").append(byPresent.applyAsInt(-1))
+                .append(" (on_time ").append(byPresent.applyAsInt(1))
+                .append(", late ").append(byPresent.applyAsInt(2))
+                .append(", early ").append(byPresent.applyAsInt(3))
+                .append(", dropped ").append(byPresent.applyAsInt(4))
+                .append(", unknown ").append(byPresent.applyAsInt(5))
+                .append(", unspecified ").append(byPresent.applyAsInt(0)).append(")\n");
+    }
+
     /** The report as text. */
     public String text() {
         StringBuilder sb = new StringBuilder();
@@ -257,6 +287,10 @@ public final class PerfettoReport implements SliceSink {
         sb.append("All processes: total_frames = ").append(sumOver(ProcessMetric::totalFrames))
                 .append(", missed_app_frames = ").append(sumOver(ProcessMetric::missedAppFrames))
                 .append(", dropped_frames = ").append(sumOver(ProcessMetric::droppedFrames)).append('\n');
+        for (Map.Entry<String, int[]> t : jankTypesAcrossProcesses().entrySet()) {
+            int[] counts = t.getValue();
+            jankTypeLine(sb, t.getKey(), present -> counts[present + 1]);
+        }
         for (ProcessMetric m : processes.values()) {
             sb.append('\n').append("Process ").append(processName(m.pid)).append(" (pid ").append(m.pid).append(")\n");
             sb.append("  total_frames = ").append(m.totalFrames()).append('\n');
@@ -264,17 +298,14 @@ public final class PerfettoReport implements SliceSink {
             sb.append("  missed_app_frames = ").append(m.missedAppFrames()).append('\n');
             sb.append("  missed_sf_frames = ").append(m.missedSfFrames()).append('\n');
             sb.append("  dropped_frames = ").append(m.droppedFrames()).append('\n');
+            sb.append("  weighted_missed_frames = ").append(weight(m.weightedMissedFrames()))
+                    .append(", weighted_missed_app_frames = ").append(weight(m.weightedMissedAppFrames()))
+                    .append(", weighted_missed_sf_frames = ").append(weight(m.weightedMissedSfFrames())).append('\n');
             sb.append(String.format(Locale.ROOT, "  frame_dur_ms max %.3f avg %.3f p50 %.3f p90 %.3f p95 %.3f p99 %.3f%n",
                     m.durMax() / 1e6, m.durAvg() / 1e6, m.durPercentile(50) / 1e6, m.durPercentile(90) / 1e6,
                     m.durPercentile(95) / 1e6, m.durPercentile(99) / 1e6));
             for (String type : m.jankTypeNames()) {
-                sb.append("  jank_type \"").append(type).append("\" = ").append(m.jankTypeCount(type, -1))
-                        .append(" (on_time ").append(m.jankTypeCount(type, 1))
-                        .append(", late ").append(m.jankTypeCount(type, 2))
-                        .append(", early ").append(m.jankTypeCount(type, 3))
-                        .append(", dropped ").append(m.jankTypeCount(type, 4))
-                        .append(", unknown ").append(m.jankTypeCount(type, 5))
-                        .append(", unspecified ").append(m.jankTypeCount(type, 0)).append(")\n");
+                jankTypeLine(sb, type, present -> m.jankTypeCount(type, present));
             }
             for (Map.Entry<LayerKey, TimelineCounters> e : layers.entrySet()) {
                 if (e.getKey().pid() != m.pid) {

@@ -1,7 +1,10 @@
 package io.gfxstats.timeline.perfetto;
 
 import io.gfxstats.timeline.JankType;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,10 +15,12 @@ import java.util.function.IntPredicate;
 /**
  * Perfetto's {@code android_frame_timeline_metric} of one process: frames and missed frames counted
  * per distinct token, durations of the frames not dropped, distinct tokens per jank type and present
- * type. The metric needs every token (it counts distinct ones) and every duration (its percentiles
- * are exact), so each actual SurfaceFrame costs 4 bytes (its duration) and each app frame 13 (its
- * token, jank and present type; the layers of one frame that finish together share them), in
- * primitive blocks. The counts are worked out once, when first asked for.
+ * type, and the newer weighted counts ({@code weighted_missed_*}: each missed frame counts its largest
+ * jank severity score). The metric needs every token (it counts distinct ones) and every duration (its
+ * percentiles are exact), so each actual SurfaceFrame costs 4 bytes (its duration) and each app frame
+ * 13 (its token, jank and present type; the layers of one frame that finish together share them),
+ * 17 when the trace has severity scores, in primitive blocks. The counts are worked out once, when
+ * first asked for.
  */
 public final class ProcessMetric {
     private static final int PRESENT_TYPES = 6;
@@ -27,6 +32,11 @@ public final class ProcessMetric {
     private long[][] tokens = new long[0][];
     private int[][] janks = new int[0][];
     private byte[][] presents = new byte[0][];
+    /**
+     * The largest |jank severity score| of the record's slices. A block is made only when a score
+     * other than 0 falls in it: traces before Android 16 have none and pay nothing for the column.
+     */
+    private float[][] scores = new float[0][];
     private int frames;
     private int[][] durations = new int[0][];
     private int durationCount;
@@ -43,6 +53,13 @@ public final class ProcessMetric {
     }
 
     void add(long token, int protoJank, int presentType, long dur, boolean dropped) {
+        add(token, protoJank, presentType, dur, dropped, 0f);
+    }
+
+    /** A frame slice with its {@code jank_severity_score} ({@code score}; 0 when the trace has none). */
+    void add(long token, int protoJank, int presentType, long dur, boolean dropped, float score) {
+        // Perfetto weighs a frame by MAX(ABS(jank_score)) over the token's slices.
+        float weight = Float.isNaN(score) ? 0f : Math.abs(score);
         if (durations == null) {
             throw new IllegalStateException("frames added after the metric was counted");
         }
@@ -67,6 +84,9 @@ public final class ProcessMetric {
             int last = frames - 1;
             if (tokens[last / BLOCK][last % BLOCK] == token && janks[last / BLOCK][last % BLOCK] == protoJank
                     && presents[last / BLOCK][last % BLOCK] == presentType) {
+                if (weight > score(last)) {
+                    setScore(last, weight);
+                }
                 return;
             }
         }
@@ -77,6 +97,7 @@ public final class ProcessMetric {
             janks[janks.length - 1] = new int[BLOCK];
             presents = Arrays.copyOf(presents, presents.length + 1);
             presents[presents.length - 1] = new byte[BLOCK];
+            scores = Arrays.copyOf(scores, scores.length + 1);
         }
         if (frames > 0 && token < token(frames - 1)) {
             ascending = false;
@@ -84,6 +105,9 @@ public final class ProcessMetric {
         tokens[frames / BLOCK][frames % BLOCK] = token;
         janks[frames / BLOCK][frames % BLOCK] = protoJank;
         presents[frames / BLOCK][frames % BLOCK] = (byte) presentType;
+        if (weight > 0) {
+            setScore(frames, weight);
+        }
         frames++;
     }
 
@@ -99,8 +123,20 @@ public final class ProcessMetric {
         return presents[i / BLOCK][i % BLOCK];
     }
 
+    private float score(int i) {
+        float[] block = scores[i / BLOCK];
+        return block == null ? 0f : block[i % BLOCK];
+    }
+
+    private void setScore(int i, float weight) {
+        if (scores[i / BLOCK] == null) {
+            scores[i / BLOCK] = new float[BLOCK];
+        }
+        scores[i / BLOCK][i % BLOCK] = weight;
+    }
+
     private record Counts(int total, int missed, int missedApp, int missedSf, int dropped,
-            Map<String, int[]> jankTypes, SortedDurations durations) {
+            Map<String, int[]> jankTypes, SortedDurations durations, double[] weighted) {
     }
 
     /**
@@ -215,10 +251,66 @@ public final class ProcessMetric {
             }
             types.put(type, byPresent);
         }
+        double[] weighted = weighted(app | sf | dropped, app, sf);
         scratch = null;
         SortedDurations sorted = new SortedDurations(durations, durationCount, Arrays.copyOf(longDurations, longCount));
         durations = null;
-        return new Counts(total, missed, missedApp, missedSf, droppedFrames, types, sorted);
+        return new Counts(total, missed, missedApp, missedSf, droppedFrames, types, sorted, weighted);
+    }
+
+    /**
+     * Perfetto's weighted_missed_frames, _app_frames and _sf_frames: per distinct token, whether any
+     * of its slices has a jank of each kind, times the largest |score| of its slices, summed.
+     */
+    private double[] weighted(int missedMask, int appMask, int sfMask) {
+        // Tokens usually come in order, so a token's records are adjacent; else an index sorted by token.
+        int[] order = null;
+        if (!ascending) {
+            order = new int[frames];
+            for (int i = 0; i < frames; i++) {
+                order[i] = i;
+            }
+            sortByToken(order, new int[frames], 0, frames);
+        }
+        double[] sums = new double[3];
+        int i = 0;
+        while (i < frames) {
+            long token = token(order == null ? i : order[i]);
+            int bits = 0;
+            float weight = 0f;
+            for (; i < frames && token(order == null ? i : order[i]) == token; i++) {
+                int r = order == null ? i : order[i];
+                bits |= jank(r);
+                weight = Math.max(weight, score(r));
+            }
+            sums[0] += (bits & missedMask) != 0 ? weight : 0.0;
+            sums[1] += (bits & appMask) != 0 ? weight : 0.0;
+            sums[2] += (bits & sfMask) != 0 ? weight : 0.0;
+        }
+        return sums;
+    }
+
+    /** A stable merge sort of record indices by token (no boxing: a trace may hold millions). */
+    private void sortByToken(int[] a, int[] tmp, int from, int to) {
+        if (to - from < 2) {
+            return;
+        }
+        int mid = (from + to) >>> 1;
+        sortByToken(a, tmp, from, mid);
+        sortByToken(a, tmp, mid, to);
+        int l = from;
+        int r = mid;
+        int k = from;
+        while (l < mid && r < to) {
+            tmp[k++] = token(a[r]) < token(a[l]) ? a[r++] : a[l++];
+        }
+        while (l < mid) {
+            tmp[k++] = a[l++];
+        }
+        while (r < to) {
+            tmp[k++] = a[r++];
+        }
+        System.arraycopy(tmp, from, a, from, to - from);
     }
 
     /**
@@ -258,6 +350,84 @@ public final class ProcessMetric {
         return distinct;
     }
 
+    /**
+     * The metric's top-level {@code jank_types}: per jank type, distinct tokens over every process
+     * (two apps drawing for the same vsync share its token, so this is not the sum of the processes'
+     * counts), in total and per present type ({@link #jankTypeCount}'s layout). Each process's records
+     * are walked in token order - as stored when its tokens came in order, else through an index -
+     * and merged, so nothing the size of the trace is copied.
+     */
+    static Map<String, int[]> jankTypesAcross(Collection<ProcessMetric> metrics) {
+        List<ProcessMetric> ms = new ArrayList<>(metrics);
+        Map<String, int[]> out = new TreeMap<>();
+        for (ProcessMetric m : ms) {
+            for (String type : m.jankTypeNames()) {
+                out.putIfAbsent(type, null);
+            }
+        }
+        int[][] orders = new int[ms.size()][];
+        for (int k = 0; k < ms.size(); k++) {
+            ProcessMetric m = ms.get(k);
+            if (!m.ascending) {
+                int[] order = new int[m.frames];
+                for (int i = 0; i < m.frames; i++) {
+                    order[i] = i;
+                }
+                m.sortByToken(order, new int[m.frames], 0, m.frames);
+                orders[k] = order;
+            }
+        }
+        Map<Integer, List<String>> names = new HashMap<>();
+        for (String type : out.keySet()) {
+            int[] byPresent = new int[PRESENT_TYPES + 1];
+            for (int p = -1; p < PRESENT_TYPES; p++) {
+                int present = p;
+                byPresent[p + 1] = mergedDistinct(ms, orders, (m, r) -> (present < 0 || m.present(r) == present)
+                        && names.computeIfAbsent(m.jank(r), PerfettoNames::jankTypes).contains(type));
+            }
+            out.put(type, byPresent);
+        }
+        return out;
+    }
+
+    private interface RecordTest {
+        boolean test(ProcessMetric m, int record);
+    }
+
+    /** Distinct tokens of the records {@code keep} selects in any process: a k-way merge in token order. */
+    private static int mergedDistinct(List<ProcessMetric> ms, int[][] orders, RecordTest keep) {
+        int[] pos = new int[ms.size()];
+        int distinct = 0;
+        boolean any = false;
+        long last = 0;
+        while (true) {
+            int best = -1;
+            long bestToken = 0;
+            for (int k = 0; k < ms.size(); k++) {
+                ProcessMetric m = ms.get(k);
+                while (pos[k] < m.frames && !keep.test(m, orders[k] == null ? pos[k] : orders[k][pos[k]])) {
+                    pos[k]++;
+                }
+                if (pos[k] < m.frames) {
+                    long t = m.token(orders[k] == null ? pos[k] : orders[k][pos[k]]);
+                    if (best < 0 || t < bestToken) {
+                        best = k;
+                        bestToken = t;
+                    }
+                }
+            }
+            if (best < 0) {
+                return distinct;
+            }
+            if (!any || bestToken != last) {
+                distinct++;
+                last = bestToken;
+                any = true;
+            }
+            pos[best]++;
+        }
+    }
+
     /** The process's id in the trace. */
     public int pid() {
         return pid;
@@ -281,6 +451,21 @@ public final class ProcessMetric {
 
     public int droppedFrames() {
         return counts().dropped;
+    }
+
+    /** Perfetto's weighted_missed_frames: each missed frame (app, SurfaceFlinger or dropped) weighted by its jank severity score. */
+    public double weightedMissedFrames() {
+        return counts().weighted[0];
+    }
+
+    /** Perfetto's weighted_missed_app_frames. */
+    public double weightedMissedAppFrames() {
+        return counts().weighted[1];
+    }
+
+    /** Perfetto's weighted_missed_sf_frames. */
+    public double weightedMissedSfFrames() {
+        return counts().weighted[2];
     }
 
     public long durMax() {

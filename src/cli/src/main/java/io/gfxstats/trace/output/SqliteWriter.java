@@ -158,10 +158,11 @@ public final class SqliteWriter {
     }
 
     /**
-     * trace_streamer's thread and process rows. gfxstats reads marker lines only, so the columns that
-     * trace_streamer fills from kernel events (a thread's start and end from task_newtask and
-     * sched_process_exit, switch_count from sched_switch) hold what trace_streamer gives a trace without
-     * those events: NULL and 0. The counts follow trace_streamer's rules: a process's thread_count
+     * trace_streamer's thread and process rows. A thread's end_ts and switch_count come from
+     * sched_process_exit and sched_switch rows as trace_streamer takes them ({@link ThreadInfo#endTs},
+     * {@link ThreadInfo#switchCount}), a process's switch_count is the sum of its threads'; start_ts
+     * stays NULL for both, since trace_streamer ignores task_newtask in text traces (their clone flags
+     * are hexadecimal or octal depending on the converter) and sets it from nothing else. The counts follow trace_streamer's rules: a process's thread_count
      * starts at -1 and adds each of its threads, slice_count adds each of its threads an E closed a
      * slice on, and mem_count is 1 when counter (C) markers of the process were seen.
      */
@@ -183,38 +184,40 @@ public final class SqliteWriter {
                 p.setInt(3, t.tid());
                 p.setString(4, t.name());
                 p.setNull(5, Types.INTEGER);
-                p.setNull(6, Types.INTEGER);
+                setUnsigned(p, 6, t.endTs(), -1);
                 p.setInt(7, t.ipid());
                 p.setInt(8, trace.process(t.ipid()).pid() == t.tid() ? 1 : 0);
-                p.setInt(9, 0);
+                p.setInt(9, t.switchCount());
                 p.addBatch();
             }
             p.executeBatch();
         }
         int[] threadCount = new int[trace.processes().size() + 1];
         int[] sliceCount = new int[threadCount.length];
+        int[] switchCount = new int[threadCount.length];
         for (ThreadInfo t : trace.threads()) {
             threadCount[t.ipid()]++;
             sliceCount[t.ipid()] += t.closedSlice() ? 1 : 0;
+            switchCount[t.ipid()] += t.switchCount();
         }
         try (PreparedStatement p = c.prepareStatement("INSERT INTO process VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-            process(p, 0, 0, null, -1, 0, false);
+            process(p, 0, 0, null, 0, -1, 0, false);
             for (ProcessInfo pr : trace.processes()) {
-                process(p, pr.ipid(), pr.pid(), pr.name(), threadCount[pr.ipid()] - 1, sliceCount[pr.ipid()],
-                        pr.counters());
+                process(p, pr.ipid(), pr.pid(), pr.name(), switchCount[pr.ipid()], threadCount[pr.ipid()] - 1,
+                        sliceCount[pr.ipid()], pr.counters());
             }
             p.executeBatch();
         }
     }
 
-    private static void process(PreparedStatement p, int ipid, int pid, String name, int threads, int slices,
-            boolean counters) throws SQLException {
+    private static void process(PreparedStatement p, int ipid, int pid, String name, int switches, int threads,
+            int slices, boolean counters) throws SQLException {
         p.setInt(1, ipid);
         p.setInt(2, ipid);
         p.setInt(3, pid);
         p.setString(4, name);
         p.setNull(5, Types.INTEGER);
-        p.setInt(6, 0);
+        p.setInt(6, switches);
         p.setInt(7, threads);
         p.setInt(8, slices);
         p.setInt(9, counters ? 1 : 0);

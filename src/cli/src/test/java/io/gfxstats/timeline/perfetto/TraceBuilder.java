@@ -16,6 +16,8 @@ import java.util.zip.Deflater;
 public final class TraceBuilder {
     public static final int NO_SEVERITY = -1;
     private final ByteArrayOutputStream packets = new ByteArrayOutputStream();
+    /** The jank_severity_score the next actual start carries, NaN for none. */
+    private float nextScore = Float.NaN;
 
     private interface Body {
         void write(CodedOutputStream out) throws IOException;
@@ -52,6 +54,19 @@ public final class TraceBuilder {
         });
     }
 
+    /** Gives the next actual display or surface start a jank_severity_score (Android 16+). */
+    public TraceBuilder score(float score) {
+        nextScore = score;
+        return this;
+    }
+
+    /** Writes and clears the pending score as field {@code field} (15 of a surface start, 11 of a display start). */
+    private void writeScore(CodedOutputStream m, int field) throws IOException {
+        if (!Float.isNaN(nextScore)) {
+            m.writeFloat(field, nextScore);
+        }
+    }
+
     public TraceBuilder emptyPacket(long ts) {
         return packet(p -> p.writeUInt64(8, ts));
     }
@@ -74,7 +89,7 @@ public final class TraceBuilder {
 
     public TraceBuilder actualDisplayStart(long ts, long cookie, long token, int pid, int presentType,
             boolean onTimeFinish, boolean gpu, int jankType, int predictionType, int severity) {
-        return event(ts, 2, m -> {
+        event(ts, 2, m -> {
             m.writeInt64(1, cookie);
             m.writeInt64(2, token);
             m.writeInt32(3, pid);
@@ -86,7 +101,10 @@ public final class TraceBuilder {
             if (severity != NO_SEVERITY) {
                 m.writeEnum(9, severity);
             }
+            writeScore(m, 11);
         });
+        nextScore = Float.NaN;
+        return this;
     }
 
     public TraceBuilder expectedSurfaceStart(long ts, long cookie, long token, long displayToken, int pid, String layer) {
@@ -101,7 +119,7 @@ public final class TraceBuilder {
 
     public TraceBuilder actualSurfaceStart(long ts, long cookie, long token, long displayToken, int pid, String layer,
             int presentType, boolean onTimeFinish, boolean gpu, int jankType, int predictionType, int severity) {
-        return event(ts, 4, m -> {
+        event(ts, 4, m -> {
             m.writeInt64(1, cookie);
             m.writeInt64(2, token);
             m.writeInt64(3, displayToken);
@@ -116,7 +134,10 @@ public final class TraceBuilder {
             if (severity != NO_SEVERITY) {
                 m.writeEnum(12, severity);
             }
+            writeScore(m, 15);
         });
+        nextScore = Float.NaN;
+        return this;
     }
 
     public TraceBuilder frameEnd(long ts, long cookie) {
