@@ -19,8 +19,9 @@
 extern "C" {
 #endif
 
-/* 2: gfxstats_set_scene and gfxstats_set_scene_since (scenes and Matrix levels). */
-#define GFXSTATS_API_VERSION 2
+/* 2: gfxstats_set_scene and gfxstats_set_scene_since (scenes and Matrix levels).
+ * 3: gfxstats_tracker_new_with (Android 9 rules, dequeue forgiveness). */
+#define GFXSTATS_API_VERSION 3
 
 enum gfxstats_status {
     GFXSTATS_OK = 0,
@@ -96,6 +97,35 @@ int gfxstats_session_open(const gfxstats_options *options, gfxstats_session **ou
 
 /* A tracker for one window or swapchain (Android 12+ rules, the session's refresh interval). */
 int gfxstats_tracker_new(gfxstats_session *session, gfxstats_tracker **out);
+
+/* The jank rules of a tracker (gfxstats_tracker_options.rules). */
+enum gfxstats_rules {
+    /* Android 12+: janky when the GPU finishes after the frame's deadline (the default). */
+    GFXSTATS_RULES_ANDROID12 = 0,
+    /* Android 9: janky when longer than one refresh interval; deadlines follow the swap chain;
+     * no GPU histogram and no legacy counters (io.gfxstats.frame.Android9JankTracker). */
+    GFXSTATS_RULES_ANDROID9 = 1
+};
+
+/* Settings of one tracker (API version 3), as the Java client's TrackerConfig. */
+typedef struct gfxstats_tracker_options {
+    /* sizeof(gfxstats_tracker_options). Required. */
+    uint32_t struct_size;
+    /* GFXSTATS_RULES_*. */
+    int32_t rules;
+    /* The refresh interval of the legacy and Android 9 accounting; 0: the session's. */
+    int64_t refresh_interval_ns;
+    /* Android 12+ rules: the interval of frames that bring none; 0: the refresh interval. */
+    int64_t default_frame_interval_ns;
+    /* Android 12+ rules, FrameInfo frames: up to this much of DequeueBufferDuration is not charged
+     * to the legacy swap span; 0: none (the default). */
+    int64_t dequeue_forgiveness_ns;
+} gfxstats_tracker_options;
+
+/* A tracker with these settings (NULL: as gfxstats_tracker_new). GFXSTATS_EINVAL (one log line)
+ * for unknown rules or negative intervals. */
+int gfxstats_tracker_new_with(gfxstats_session *session, const gfxstats_tracker_options *options,
+                              gfxstats_tracker **out);
 
 /* One finished frame known by its main times: the deadline is intended_vsync + frame_interval
  * (0 or negative: the session's refresh interval); janky when gpu_completed is at or after it;

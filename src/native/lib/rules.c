@@ -148,16 +148,42 @@ static void thresholds_update(struct gfx_thresholds *t, int64_t interval) {
     }
 }
 
-void gfx_rules_init(struct gfx_rules *r, int64_t refresh, bool deadlines_already_extended) {
+void gfx_rules_init_config(struct gfx_rules *r, int kind, int64_t refresh, int64_t default_interval,
+                           int64_t dequeue_forgiveness, bool deadlines_already_extended) {
     gfx_rules_global_init();
+    r->kind = kind;
+    r->dequeue_forgiveness = dequeue_forgiveness;
+    r->davey = NULL;
+    r->davey_ctx = NULL;
     r->refresh = refresh;
-    r->default_interval = refresh;
+    r->default_interval = default_interval;
     r->legacy_tenth_bound = gfx_tenth_bound(refresh);
     r->extend_deadlines = !deadlines_already_extended;
     r->swap_deadline = -1;
     r->next_frame_start_unstuffed = -1;
     r->t.interval = INT64_MIN;
-    thresholds_update(&r->t, refresh);
+    /* The Android 9 rules judge causes against the refresh interval, the modern ones against the
+     * frame's interval (the default until a frame brings its own). */
+    thresholds_update(&r->t, kind == GFX_RULES_ANDROID9 ? refresh : default_interval);
+}
+
+void gfx_rules_init(struct gfx_rules *r, int64_t refresh, bool deadlines_already_extended) {
+    gfx_rules_init_config(r, GFX_RULES_MODERN, refresh, refresh, 0, deadlines_already_extended);
+}
+
+void gfx_main_times_fields(int64_t *f, int64_t intended, int64_t vsync, int64_t completed, int64_t gpu_completed,
+                           int64_t interval) {
+    for (int i = 0; i < 23; i++) {
+        f[i] = 0;
+    }
+    f[FI_INTENDED_VSYNC] = intended;
+    f[FI_VSYNC] = vsync;
+    f[FI_FRAME_DEADLINE] = wadd(intended, interval);
+    f[FI_FRAME_INTERVAL] = interval;
+    f[FI_SWAP_BUFFERS] = completed;
+    f[FI_FRAME_COMPLETED] = completed;
+    f[FI_SWAP_BUFFERS_COMPLETED] = completed;
+    f[FI_GPU_COMPLETED] = gpu_completed;
 }
 
 static uint32_t account_legacy(struct gfx_rules *r, int64_t swap_time, int64_t intended, int64_t vsync,
@@ -210,8 +236,23 @@ static uint32_t gpu_bits(int64_t gpu_completed, int64_t swap_buffers) {
     return 0;
 }
 
+static uint32_t classify_android9(struct gfx_rules *r, const int64_t *f);
+
+/* Other rules than the modern ones see a frame known by its times as the FrameInfo the Java
+ * client's WindowTracker hands them (setMainTimes on an otherwise empty frame). */
+static uint32_t __attribute__((noinline)) classify_times_other(struct gfx_rules *r, int64_t intended, int64_t vsync,
+                                                               int64_t completed, int64_t gpu_completed,
+                                                               int64_t interval) {
+    int64_t f[23];
+    gfx_main_times_fields(f, intended, vsync, completed, gpu_completed, interval);
+    return classify_android9(r, f);
+}
+
 uint32_t gfx_classify_times(struct gfx_rules *r, int64_t intended, int64_t vsync, int64_t completed,
                             int64_t gpu_completed, int64_t interval) {
+    if (__builtin_expect(r->kind != GFX_RULES_MODERN, 0)) {
+        return classify_times_other(r, intended, vsync, completed, gpu_completed, interval);
+    }
     int64_t total = wsub(completed, intended);
     if (intended <= 0 || total <= 0) {
         return 0;
@@ -262,6 +303,9 @@ static uint32_t check(const int64_t *f, int start, int end, int64_t threshold, u
 }
 
 uint32_t gfx_classify_frameinfo(struct gfx_rules *r, const int64_t *f) {
+    if (r->kind != GFX_RULES_MODERN) {
+        return classify_android9(r, f);
+    }
     int64_t intended = f[FI_INTENDED_VSYNC];
     int64_t vsync = f[FI_VSYNC];
     int64_t completed = f[FI_FRAME_COMPLETED];
@@ -273,8 +317,14 @@ uint32_t gfx_classify_frameinfo(struct gfx_rules *r, const int64_t *f) {
         total = max64(wsub(wsub(completed, intended), stall), 0);
         swap_time = max64(wsub(wsub(f[FI_SWAP_BUFFERS_COMPLETED], intended), stall), 0);
     }
-    /* Dequeue forgiveness (TrackerConfig.dequeueForgivenessNanos) is 0 for live and replayed
-     * sessions alike, so DequeueBufferDuration changes nothing here. */
+    if (r->dequeue_forgiveness > 0) {
+        /* TrackerConfig.dequeueForgivenessNanos: time blocked dequeuing a buffer, up to the
+         * forgiveness, is not charged to the legacy swap span. */
+        int64_t dequeue = f[17];
+        if (dequeue > 0) {
+            swap_time = wsub(swap_time, min64(dequeue, r->dequeue_forgiveness));
+        }
+    }
     uint32_t outcome = swap_time > 0 && !canvas ? account_legacy(r, swap_time, intended, vsync, completed) : 0;
     if (total <= 0) {
         return outcome;
@@ -299,6 +349,40 @@ uint32_t gfx_classify_frameinfo(struct gfx_rules *r, const int64_t *f) {
                 | check(f, FI_ISSUE_DRAW_COMMANDS_START, FI_FRAME_COMPLETED, r->t.slow_draw, GFX_OUT_SLOW_DRAW);
     }
     return outcome | gpu_bits(gpu_completed, f[FI_SWAP_BUFFERS]);
+}
+
+/* Android9JankTracker: janky means longer than one refresh; the swap-chain deadline decides
+ * missed deadlines and high input latency; no GPU histogram, no legacy counters. */
+static uint32_t classify_android9(struct gfx_rules *r, const int64_t *f) {
+    int64_t total = duration(f, FI_INTENDED_VSYNC, FI_FRAME_COMPLETED);
+    if (total <= 0) {
+        return 0;
+    }
+    uint32_t outcome = GFX_OUT_COUNTED | (uint32_t)gfx_cpu_bucket(total);
+    if (f[FI_FLAGS] & FLAG_SURFACE_CANVAS) {
+        return outcome;
+    }
+    int64_t rf = r->refresh;
+    if (total > rf) {
+        outcome |= GFX_OUT_JANKY;
+    }
+    int64_t intended = f[FI_INTENDED_VSYNC];
+    bool triple = r->swap_deadline > intended;
+    r->swap_deadline = max64(wadd(r->swap_deadline, rf), wadd(intended, rf));
+    int64_t completed = f[FI_FRAME_COMPLETED];
+    if (completed < r->swap_deadline) {
+        if (triple) {
+            outcome += GFX_OUT_LATENCY_ONE;
+        }
+        return outcome;
+    }
+    outcome |= GFX_OUT_MISSED_DEADLINE;
+    r->swap_deadline = wadd(wsub(completed, remainder64(wsub(completed, f[FI_VSYNC]), rf)), rf);
+    return outcome
+            | check(f, FI_INTENDED_VSYNC, FI_VSYNC, 1, GFX_OUT_MISSED_VSYNC)
+            | check(f, FI_VSYNC, FI_SYNC_START, r->t.slow_ui_thread, GFX_OUT_SLOW_UI_THREAD)
+            | check(f, FI_SYNC_START, FI_ISSUE_DRAW_COMMANDS_START, r->t.slow_bitmap_upload, GFX_OUT_SLOW_BITMAP_UPLOAD)
+            | check(f, FI_ISSUE_DRAW_COMMANDS_START, FI_FRAME_COMPLETED, r->t.slow_draw, GFX_OUT_SLOW_DRAW);
 }
 
 void gfx_count_into(uint32_t outcome, uint32_t *c) {

@@ -68,6 +68,7 @@ struct gfxstats_tracker {
     uint64_t epoch;
     struct gfxstats_session *s;
     int closed;
+    int64_t default_interval; /* of gfxstats_record frames without one: the session's refresh (as Java) */
     struct gfx_rules rules;
     /* under s->mu */
     struct gfx_mapping *map; /* the buffer its stripe is in, NULL while counting locally */
@@ -371,6 +372,10 @@ int gfxstats_session_open(const gfxstats_options *o, gfxstats_session **out) {
 }
 
 int gfxstats_tracker_new(gfxstats_session *s, gfxstats_tracker **out) {
+    return gfxstats_tracker_new_with(s, NULL, out);
+}
+
+int gfxstats_tracker_new_with(gfxstats_session *s, const gfxstats_tracker_options *o, gfxstats_tracker **out) {
     if (!out) {
         return GFXSTATS_EINVAL;
     }
@@ -378,6 +383,21 @@ int gfxstats_tracker_new(gfxstats_session *s, gfxstats_tracker **out) {
     if (!s) {
         return GFXSTATS_EINVAL;
     }
+    gfxstats_tracker_options opt = {.struct_size = sizeof opt, .rules = GFXSTATS_RULES_ANDROID12};
+    if (o) {
+        if (o->struct_size < sizeof opt) {
+            logf_("tracker not created: gfxstats_tracker_options.struct_size must be sizeof(gfxstats_tracker_options)");
+            return GFXSTATS_EINVAL;
+        }
+        opt = *o;
+    }
+    if ((opt.rules != GFXSTATS_RULES_ANDROID12 && opt.rules != GFXSTATS_RULES_ANDROID9) || opt.refresh_interval_ns < 0
+        || opt.default_frame_interval_ns < 0 || opt.dequeue_forgiveness_ns < 0) {
+        logf_("tracker not created: rules must be GFXSTATS_RULES_ANDROID12 or GFXSTATS_RULES_ANDROID9 and the "
+              "intervals and the dequeue forgiveness 0 or more");
+        return GFXSTATS_EINVAL;
+    }
+    int64_t refresh = opt.refresh_interval_ns > 0 ? opt.refresh_interval_ns : s->refresh;
     struct gfxstats_tracker *t = calloc(1, sizeof *t);
     if (!t) {
         return GFXSTATS_ENOMEM;
@@ -388,7 +408,10 @@ int gfxstats_tracker_new(gfxstats_session *s, gfxstats_tracker **out) {
     t->scene_slot = t->scene_prev = DEFAULT_SCENE_SLOT;
     t->scene_since = INT64_MIN;
     gfx_matrix_init(&t->matrix);
-    gfx_rules_init(&t->rules, s->refresh, s->deadlines_extended);
+    t->default_interval = s->refresh;
+    gfx_rules_init_config(&t->rules, opt.rules == GFXSTATS_RULES_ANDROID9 ? GFX_RULES_ANDROID9 : GFX_RULES_MODERN,
+                          refresh, opt.default_frame_interval_ns > 0 ? opt.default_frame_interval_ns : refresh,
+                          opt.dequeue_forgiveness_ns, s->deadlines_extended);
     pthread_mutex_lock(&s->mu);
     if (s->closed) {
         pthread_mutex_unlock(&s->mu);
@@ -464,7 +487,7 @@ int gfxstats_record(gfxstats_tracker *t, int64_t intended_vsync, int64_t vsync, 
     if (rc) {
         return rc;
     }
-    int64_t interval = frame_interval_ns > 0 ? frame_interval_ns : t->rules.default_interval;
+    int64_t interval = frame_interval_ns > 0 ? frame_interval_ns : t->default_interval;
     uint32_t outcome = gfx_classify_times(&t->rules, intended_vsync, vsync, frame_completed, gpu_completed, interval);
     count(t->counters, outcome);
     struct gfx_scene_rec *r = t->scenes;

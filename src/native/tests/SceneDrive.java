@@ -2,10 +2,12 @@ import io.gfxstats.client.DaemonBufferProvider;
 import io.gfxstats.client.SessionOptions;
 import io.gfxstats.client.StatsSession;
 import io.gfxstats.client.WindowTracker;
+import io.gfxstats.frame.Android9JankTracker;
 import io.gfxstats.frame.DaveyListener;
 import io.gfxstats.frame.FrameInfo;
-import io.gfxstats.framestats.ColumnSet;
-import io.gfxstats.framestats.FramestatsReplay;
+import io.gfxstats.frame.FrameTracker;
+import io.gfxstats.frame.ModernJankTracker;
+import io.gfxstats.frame.TrackerConfig;
 import io.gfxstats.stats.Pipeline;
 
 import java.io.BufferedReader;
@@ -21,20 +23,39 @@ import java.time.Duration;
  * (WindowTracker.setScene(NAME, SINCE); an empty NAME returns to the default scene). With a third
  * argument "frameinfo" the frame lines are the 23 FrameInfo fields, replayed with the modern rules
  * as `gfxstats record --format framestats` replays them (gfxstats-drive --frameinfo --replay).
- * Run as a source file: java [the JVM flags of scripts/lib.sh] -cp gfxstats.jar SceneDrive.java PACKAGE SOCKET [frameinfo]
+ * Options after those (gfxstats-drive's flags in brackets): "rules=android9" the Android 9 rules
+ * (--rules android9), "forgiveness=NS" dequeue forgiveness (--dequeue-forgiveness NS).
+ * Run as a source file: java [the JVM flags of scripts/lib.sh] -cp gfxstats.jar SceneDrive.java PACKAGE SOCKET [frameinfo] [KEY=VALUE...]
  */
 public final class SceneDrive {
     public static void main(String[] args) throws Exception {
         SessionOptions options = SessionOptions.builder(args[0], 1).pipeline(Pipeline.GL).build();
-        boolean frameinfo = args.length > 2 && args[2].equals("frameinfo");
+        boolean frameinfo = false;
+        boolean android9 = false;
+        long forgiveness = 0;
+        for (int i = 2; i < args.length; i++) {
+            String a = args[i];
+            String value = a.substring(a.indexOf('=') + 1);
+            if (a.equals("frameinfo")) {
+                frameinfo = true;
+            } else if (a.equals("rules=android9")) {
+                android9 = true;
+            } else if (a.startsWith("forgiveness=")) {
+                forgiveness = Long.parseLong(value);
+            } else {
+                throw new IllegalArgumentException("unknown option " + a);
+            }
+        }
         FrameInfo frame = new FrameInfo();
         long frames = 0;
         try (StatsSession session = StatsSession.open(options, new DaemonBufferProvider(Path.of(args[1])));
              BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
-            WindowTracker tracker = frameinfo
-                    ? session.newTracker(FramestatsReplay.trackerFor(ColumnSet.MODERN,
-                            FramestatsReplay.DEFAULT_REFRESH_INTERVAL_NANOS, DaveyListener.ignoring()))
-                    : session.newTracker();
+            // As gfxstats record --format framestats replays (deadlines already extended), or live.
+            TrackerConfig config = (frameinfo ? TrackerConfig.replay(options.refreshIntervalNanos())
+                    : options.trackerConfig()).withDequeueForgiveness(forgiveness);
+            FrameTracker rules = android9 ? new Android9JankTracker(config, DaveyListener.ignoring())
+                    : new ModernJankTracker(config, DaveyListener.ignoring());
+            WindowTracker tracker = session.newTracker(rules);
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 if (line.startsWith("@")) {
                     int comma = line.indexOf(',');

@@ -134,6 +134,82 @@ static void test_extremes(void) {
     CHECK(cpu == c[GFX_TOTAL_FRAMES], "CPU histogram %llu != total %u", (unsigned long long)cpu, c[0]);
 }
 
+/* The Android 9 rules and dequeue forgiveness: known frames, the API's checks, hostile frames. */
+static void test_android9_and_forgiveness(void) {
+    const int64_t R = 16666667, MSEC = 1000000;
+    struct gfx_rules r;
+    uint32_t c[GFX_COUNTERS] = {0};
+    int64_t f[GFXSTATS_FI_COUNT] = {0};
+    /* Android 9: 20 ms is longer than a refresh (janky) and completes after the swap deadline. */
+    gfx_rules_init_config(&r, GFX_RULES_ANDROID9, R, R, 0, false);
+    gfx_count_into(gfx_classify_times(&r, 1000 * MSEC, 1000 * MSEC, 1020 * MSEC, 1020 * MSEC, R), c);
+    CHECK(c[GFX_TOTAL_FRAMES] == 1 && c[GFX_JANKY_FRAMES] == 1 && c[GFX_MISSED_DEADLINE] == 1,
+          "android9 late frame: total %u janky %u missed %u", c[0], c[GFX_JANKY_FRAMES], c[GFX_MISSED_DEADLINE]);
+    CHECK(c[GFX_JANKY_FRAMES_LEGACY] == 0 && c[GFX_MISSED_DEADLINE_LEGACY] == 0 && c[GFX_GPU_BUCKET_BASE] == 0,
+          "android9 counts no legacy counter and no GPU time");
+    /* The next frame, intended one refresh later and done in 10 ms, meets the pushed-out swap
+     * deadline (completed + a refresh): high input latency, not janky. */
+    gfx_count_into(gfx_classify_times(&r, 1020 * MSEC, 1020 * MSEC, 1030 * MSEC, 1030 * MSEC, R), c);
+    CHECK(c[GFX_TOTAL_FRAMES] == 2 && c[GFX_JANKY_FRAMES] == 1 && c[GFX_HIGH_INPUT_LATENCY] == 1,
+          "android9 stuffed frame: total %u janky %u latency %u", c[0], c[GFX_JANKY_FRAMES], c[GFX_HIGH_INPUT_LATENCY]);
+    /* Modern rules: a 20 ms swap span of which 5 ms dequeuing is janky (legacy) without
+     * forgiveness and not with 5 ms of it. */
+    f[GFXSTATS_FI_INTENDED_VSYNC] = f[GFXSTATS_FI_VSYNC] = 1000 * MSEC;
+    f[GFXSTATS_FI_FRAME_DEADLINE] = 1000 * MSEC + R;
+    f[GFXSTATS_FI_FRAME_COMPLETED] = f[GFXSTATS_FI_SWAP_BUFFERS_COMPLETED] = 1020 * MSEC;
+    f[GFXSTATS_FI_DEQUEUE_BUFFER_DURATION] = 5 * MSEC;
+    for (int64_t forgive = 0; forgive <= 5 * MSEC; forgive += 5 * MSEC) {
+        memset(c, 0, sizeof c);
+        gfx_rules_init_config(&r, GFX_RULES_MODERN, R, R, forgive, true);
+        gfx_count_into(gfx_classify_frameinfo(&r, f), c);
+        CHECK(c[GFX_JANKY_FRAMES_LEGACY] == (forgive ? 0u : 1u), "forgiveness %lld: janky legacy %u",
+              (long long)forgive, c[GFX_JANKY_FRAMES_LEGACY]);
+    }
+    /* The API: unknown rules, negative settings and an old struct size are refused. */
+    gfxstats_options o = opts("com.example.rules");
+    gfxstats_session *s;
+    gfxstats_tracker *t = (gfxstats_tracker *)1;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_OK, "open");
+    gfxstats_tracker_options to = {.struct_size = sizeof to, .rules = 2};
+    CHECK(gfxstats_tracker_new_with(s, &to, &t) == GFXSTATS_EINVAL && t == NULL, "unknown rules accepted");
+    to.rules = GFXSTATS_RULES_ANDROID9;
+    to.dequeue_forgiveness_ns = -1;
+    CHECK(gfxstats_tracker_new_with(s, &to, &t) == GFXSTATS_EINVAL, "negative forgiveness accepted");
+    to.dequeue_forgiveness_ns = 0;
+    to.struct_size = 4;
+    CHECK(gfxstats_tracker_new_with(s, &to, &t) == GFXSTATS_EINVAL, "short struct accepted");
+    to.struct_size = sizeof to;
+    CHECK(gfxstats_tracker_new_with(s, &to, &t) == GFXSTATS_OK, "android9 tracker");
+    CHECK(gfxstats_record(t, 1000 * MSEC, 1000 * MSEC, 1020 * MSEC, 1020 * MSEC, 0) == GFXSTATS_OK, "record");
+    gfxstats_tracker_close(t);
+    gfxstats_session_close(s);
+    /* Hostile frames through both rule sets with forgiveness: no undefined behaviour, and the
+     * histogram still adds up to the total. */
+    int64_t vals[] = {INT64_MIN, INT64_MIN + 1, -1, 0, 1, 2, R, INT64_MAX / 2, INT64_MAX - 1, INT64_MAX};
+    size_t n = sizeof vals / sizeof *vals;
+    for (int kind = GFX_RULES_MODERN; kind <= GFX_RULES_ANDROID9; kind++) {
+        memset(c, 0, sizeof c);
+        gfx_rules_init_config(&r, kind, R, R, INT64_MAX, false);
+        for (size_t a = 0; a < n; a++)
+            for (size_t b = 0; b < n; b++)
+                for (size_t d = 0; d < n; d++)
+                    for (size_t e = 0; e < n; e++) {
+                        gfx_count_into(gfx_classify_times(&r, vals[a], vals[b], vals[d], vals[e], vals[(a + e) % n] > 0
+                                                          ? vals[(a + e) % n] : 1), c);
+                    }
+        for (size_t i = 0; i < 20000; i++) {
+            for (int k = 0; k < GFXSTATS_FI_COUNT; k++) {
+                f[k] = vals[(i * 7 + (size_t)k * 13 + i / 3) % n];
+            }
+            gfx_count_into(gfx_classify_frameinfo(&r, f), c);
+        }
+        uint64_t cpu = 0;
+        for (int i = 0; i < GFX_CPU_BUCKETS; i++) cpu += c[GFX_CPU_BUCKET_BASE + i];
+        CHECK(c[GFX_TOTAL_FRAMES] > 0 && cpu == c[GFX_TOTAL_FRAMES], "rules %d: CPU histogram %llu, total %u", kind,
+              (unsigned long long)cpu, c[0]);
+    }
+}
+
 /* After fork the child's trackers refuse frames (the buffer is the parent's) and closing there
  * neither hangs nor touches the parent's session; the parent goes on counting. */
 static void test_fork(void) {
@@ -295,6 +371,7 @@ int main(void) {
     test_arguments();
     test_helpers();
     test_extremes();
+    test_android9_and_forgiveness();
     test_no_daemon();
     test_closed();
     test_fork();

@@ -3,7 +3,8 @@
  *   intended_vsync,vsync,frame_completed,gpu_completed,frame_interval
  * or, with --frameinfo, the 23 FrameInfo fields comma-separated. Blank lines and # comments are
  * skipped; a line "@SINCE,NAME" sets the scene of frames intended at or after SINCE (an empty
- * NAME: the default scene). --rules-only prints the 190 counters the rules give instead (no daemon), one per line.
+ * NAME: the default scene). --rules android9 runs the Android 9 rules, --dequeue-forgiveness NS
+ * forgives that much dequeue time (gfxstats_tracker_new_with). --rules-only prints the 190 counters the rules give instead (no daemon), one per line.
  * Used by the differential and end-to-end tests; prints "recorded N frames". */
 #include "gfxstats.h"
 #include "../lib/rules.h"
@@ -15,7 +16,7 @@
 
 static void usage(void) {
     fprintf(stderr, "usage: gfxstats-drive [--package P] [--version-code N] [--pipeline 0|1|2] "
-                    "[--refresh NS] [--frameinfo [--replay]] [--rules-only] [--wait-attached MS] [--trackers N] < frames\n");
+                    "[--refresh NS] [--frameinfo [--replay]] [--rules android12|android9] [--dequeue-forgiveness NS] [--rules-only] [--wait-attached MS] [--trackers N] < frames\n");
     exit(2);
 }
 
@@ -45,6 +46,7 @@ int main(int argc, char **argv) {
     const char *pkg = "drive";
     int64_t version = 1, refresh = 0;
     int pipeline = 1, frameinfo = 0, rules_only = 0, wait_ms = -1, replay = 0, ntrackers = 1;
+    gfxstats_tracker_options topt = {.struct_size = sizeof topt, .rules = GFXSTATS_RULES_ANDROID12};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -54,6 +56,12 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--refresh") && v) { refresh = strtoll(v, NULL, 10); i++; }
         else if (!strcmp(a, "--wait-attached") && v) { wait_ms = atoi(v); i++; }
         else if (!strcmp(a, "--trackers") && v) { ntrackers = atoi(v); i++; }
+        else if (!strcmp(a, "--rules") && v) {
+            if (!strcmp(v, "android9")) topt.rules = GFXSTATS_RULES_ANDROID9;
+            else if (strcmp(v, "android12")) usage();
+            i++;
+        }
+        else if (!strcmp(a, "--dequeue-forgiveness") && v) { topt.dequeue_forgiveness_ns = strtoll(v, NULL, 10); i++; }
         else if (!strcmp(a, "--frameinfo")) frameinfo = 1;
         else if (!strcmp(a, "--replay")) replay = 1;
         else if (!strcmp(a, "--rules-only")) rules_only = 1;
@@ -67,7 +75,9 @@ int main(int argc, char **argv) {
     struct gfx_rules rules;
     static uint32_t counters[GFX_COUNTERS];
     if (rules_only) {
-        gfx_rules_init(&rules, refresh > 0 ? refresh : 16666667, replay);
+        int64_t r = refresh > 0 ? refresh : 16666667;
+        gfx_rules_init_config(&rules, topt.rules == GFXSTATS_RULES_ANDROID9 ? GFX_RULES_ANDROID9 : GFX_RULES_MODERN, r, r,
+                              topt.dequeue_forgiveness_ns, replay);
     } else {
         gfxstats_options o = {.struct_size = sizeof o, .package_name = pkg, .version_code = version,
                               .pipeline = pipeline, .refresh_interval_ns = refresh, .close_wait_ms = 10000,
@@ -81,7 +91,7 @@ int main(int argc, char **argv) {
             fprintf(stderr, "gfxstats-drive: no daemon answered within %d ms\n", wait_ms);
         }
         for (int k = 0; k < ntrackers; k++) {
-            if ((rc = gfxstats_tracker_new(s, &trackers[k]))) {
+            if ((rc = gfxstats_tracker_new_with(s, &topt, &trackers[k]))) {
                 fprintf(stderr, "gfxstats-drive: cannot create a tracker: %s\n", gfxstats_strerror(rc));
                 return 2;
             }
