@@ -13,6 +13,7 @@
 #ifndef GFXSTATS_H
 #define GFXSTATS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -20,7 +21,8 @@ extern "C" {
 #endif
 
 /* 2: gfxstats_set_scene and gfxstats_set_scene_since (scenes and Matrix levels).
- * 3: gfxstats_tracker_new_with (Android 9 rules, dequeue forgiveness). */
+ * 3: gfxstats_tracker_new_with (Android 9 rules, dequeue forgiveness); Davey reports (the davey
+ *    fields of gfxstats_options). */
 #define GFXSTATS_API_VERSION 3
 
 enum gfxstats_status {
@@ -67,6 +69,23 @@ enum gfxstats_frameinfo_field {
 typedef struct gfxstats_session gfxstats_session;
 typedef struct gfxstats_tracker gfxstats_tracker;
 
+/* What happens for a frame of 700 ms or more (Android's "Davey"; gfxstats_options.davey). */
+enum gfxstats_davey {
+    /* One line on stderr, as the Java client logs it: "gfxstats: Davey! duration=812ms; Flags=0,
+     * FrameTimelineVsyncId=0, IntendedVsync=..." (all 23 FrameInfo fields); GFXSTATS_QUIET=1
+     * silences it with the library's other lines. The default. */
+    GFXSTATS_DAVEY_LOG = 0,
+    GFXSTATS_DAVEY_OFF = 1,
+    /* davey_callback(davey_user, duration, fields) instead of the line. */
+    GFXSTATS_DAVEY_CALLBACK = 2
+};
+
+/* Told about a Davey frame: its duration and its FrameInfo fields (a frame given by its times has
+ * IntendedVsync, Vsync, FrameDeadline, FrameInterval, SwapBuffers, FrameCompleted,
+ * SwapBuffersCompleted and GpuCompleted set, the rest 0). Called on the thread that classifies the
+ * frame, only for such frames; the fields are valid during the call. */
+typedef void (*gfxstats_davey_fn)(void *user, int64_t duration_ns, const int64_t *fields);
+
 typedef struct gfxstats_options {
     /* sizeof(gfxstats_options): lets later versions add fields. Required. */
     uint32_t struct_size;
@@ -89,7 +108,17 @@ typedef struct gfxstats_options {
     /* Non-zero when replaying captured FrameInfo whose FrameDeadline the device already extended
      * for triple-buffered frames (as `gfxstats record --format framestats` does); 0 for live. */
     int32_t deadlines_already_extended;
+    /* ---- API version 3. A caller built against version 2 passes a smaller struct_size and
+     * gets the defaults (0 / NULL) of everything below. */
+    /* GFXSTATS_DAVEY_*: frames of 700 ms or more. */
+    int32_t davey;
+    gfxstats_davey_fn davey_callback; /* with GFXSTATS_DAVEY_CALLBACK */
+    void *davey_user;
 } gfxstats_options;
+
+/* The struct_size of a version 2 gfxstats_options (what older callers pass). */
+#define GFXSTATS_OPTIONS_SIZE_V2 \
+    (offsetof(gfxstats_options, deadlines_already_extended) + sizeof(int32_t))
 
 /* Opens a session and starts registering with the daemon on a background thread; returns at
  * once. Frames can be recorded immediately (counted in memory until the daemon answers). */

@@ -67,6 +67,7 @@ gfxstats_session *hook_session(int32_t pipeline) {
             .pipeline = pipeline,
             .refresh_interval_ns = hz > 0 ? (1000000000LL + hz / 2) / hz : 0,
             .close_wait_ms = (int32_t)env_long("GFXSTATS_CLOSE_WAIT_MS", 2000),
+            .davey = env_long("GFXSTATS_DAVEY", 1) == 0 ? GFXSTATS_DAVEY_OFF : GFXSTATS_DAVEY_LOG,
         };
         gfxstats_session *created = NULL;
         if (gfxstats_session_open(&o, &created) != GFXSTATS_OK) {

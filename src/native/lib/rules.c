@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 
 #define MS 1000000LL
 #define CAP_NANOS 10000000000LL
@@ -23,6 +24,14 @@ enum {
     FI_SWAP_BUFFERS_COMPLETED = 20
 };
 #define FLAG_SURFACE_CANVAS 4
+
+static const char *const FIELD_NAMES[23] = {
+    "Flags", "FrameTimelineVsyncId", "IntendedVsync", "Vsync", "InputEventId", "HandleInputStart",
+    "AnimationStart", "PerformTraversalsStart", "DrawStart", "FrameDeadline", "FrameStartTime", "FrameInterval",
+    "SyncQueued", "SyncStart", "IssueDrawCommandsStart", "SwapBuffers", "FrameCompleted", "DequeueBufferDuration",
+    "QueueBufferDuration", "GpuCompleted", "SwapBuffersCompleted", "DisplayPresentTime",
+    "CommandSubmissionCompleted",
+};
 
 static uint8_t cpu_index_by_ms[CPU_INDEX_LAST_MS + 1];
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;
@@ -171,6 +180,23 @@ void gfx_rules_init(struct gfx_rules *r, int64_t refresh, bool deadlines_already
     gfx_rules_init_config(r, GFX_RULES_MODERN, refresh, refresh, 0, deadlines_already_extended);
 }
 
+int gfx_davey_format(char *out, size_t cap, int64_t total, const int64_t *f) {
+    int n = snprintf(out, cap, "Davey! duration=%lldms; ", (long long)(total / MS));
+    for (int i = 0; i < 23 && n >= 0 && (size_t)n < cap; i++) {
+        n += snprintf(out + n, cap - (size_t)n, "%s%s=%lld", i > 0 ? ", " : "", FIELD_NAMES[i], (long long)f[i]);
+    }
+    return n;
+}
+
+/* Out of line: only frames of 700 ms or more come here, and the report may block (a log line). */
+static void __attribute__((noinline, cold)) report_davey(struct gfx_rules *r, int64_t total, const int64_t *f) {
+    r->davey(r->davey_ctx, total, f);
+}
+
+static void __attribute__((noinline, cold)) report_davey_times(struct gfx_rules *r, int64_t total, int64_t intended,
+                                                               int64_t vsync, int64_t completed,
+                                                               int64_t gpu_completed, int64_t interval);
+
 void gfx_main_times_fields(int64_t *f, int64_t intended, int64_t vsync, int64_t completed, int64_t gpu_completed,
                            int64_t interval) {
     for (int i = 0; i < 23; i++) {
@@ -278,7 +304,17 @@ uint32_t gfx_classify_times(struct gfx_rules *r, int64_t intended, int64_t vsync
             outcome |= GFX_OUT_SLOW_DRAW;
         }
     }
+    if (__builtin_expect(total >= GFX_DAVEY_NANOS, 0) && r->davey) {
+        report_davey_times(r, total, intended, vsync, completed, gpu_completed, interval);
+    }
     return outcome | gpu_bits(gpu_completed, completed);
+}
+
+static void report_davey_times(struct gfx_rules *r, int64_t total, int64_t intended, int64_t vsync,
+                               int64_t completed, int64_t gpu_completed, int64_t interval) {
+    int64_t f[23];
+    gfx_main_times_fields(f, intended, vsync, completed, gpu_completed, interval);
+    report_davey(r, total, f);
 }
 
 /* FrameInfo.duration: end - start, 0 when start is not set, less the SyncQueued-SyncStart stall
@@ -348,6 +384,9 @@ uint32_t gfx_classify_frameinfo(struct gfx_rules *r, const int64_t *f) {
                         GFX_OUT_SLOW_BITMAP_UPLOAD)
                 | check(f, FI_ISSUE_DRAW_COMMANDS_START, FI_FRAME_COMPLETED, r->t.slow_draw, GFX_OUT_SLOW_DRAW);
     }
+    if (__builtin_expect(total >= GFX_DAVEY_NANOS, 0) && r->davey) {
+        report_davey(r, total, f);
+    }
     return outcome | gpu_bits(gpu_completed, f[FI_SWAP_BUFFERS]);
 }
 
@@ -361,6 +400,9 @@ static uint32_t classify_android9(struct gfx_rules *r, const int64_t *f) {
     uint32_t outcome = GFX_OUT_COUNTED | (uint32_t)gfx_cpu_bucket(total);
     if (f[FI_FLAGS] & FLAG_SURFACE_CANVAS) {
         return outcome;
+    }
+    if (total >= GFX_DAVEY_NANOS && r->davey) {
+        report_davey(r, total, f);
     }
     int64_t rf = r->refresh;
     if (total > rf) {

@@ -4,6 +4,7 @@
 #define GFXSTATS_RULES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Counter numbering of io.gfxstats.stats.Counters (docs/buffer-format.md, "Counters"). */
@@ -93,6 +94,10 @@ uint32_t gfx_classify_times(struct gfx_rules *r, int64_t intended, int64_t vsync
 
 /* The outcome of a frame given by its 23 FrameInfo fields. */
 uint32_t gfx_classify_frameinfo(struct gfx_rules *r, const int64_t *f);
+
+/* The Davey line of a frame: "Davey! duration=Nms; Flags=..., ..." as the Java client's
+ * DaveyListener.logging() words it (FrameInfo.describe()); returns its length (cap 2048 is ample). */
+int gfx_davey_format(char *out, size_t cap, int64_t total, const int64_t *fields);
 
 /* The counter of each rare outcome bit, by bit position (0 where none). */
 extern const uint8_t gfx_rare_counter[32];

@@ -59,6 +59,9 @@ struct gfxstats_session {
     int deadlines_extended;
     char socket_path[4096];
     int logged_absent, logged_refused;
+    int davey;                       /* GFXSTATS_DAVEY_* */
+    gfxstats_davey_fn davey_callback;
+    void *davey_user;
     int refused;     /* under mu: the last registration ended without a buffer */
 };
 
@@ -306,8 +309,19 @@ int gfxstats_session_open(const gfxstats_options *o, gfxstats_session **out) {
         return GFXSTATS_EINVAL;
     }
     *out = NULL;
-    if (!o || o->struct_size < sizeof(gfxstats_options)) {
+    if (!o || o->struct_size < GFXSTATS_OPTIONS_SIZE_V2) {
         logf_("session not opened: gfxstats_options.struct_size must be sizeof(gfxstats_options)");
+        return GFXSTATS_EINVAL;
+    }
+    /* A caller built against an older header passes fewer fields: the rest keep their defaults. */
+    gfxstats_options given;
+    memset(&given, 0, sizeof given);
+    memcpy(&given, o, o->struct_size < sizeof given ? o->struct_size : sizeof given);
+    o = &given;
+    if (o->davey < GFXSTATS_DAVEY_LOG || o->davey > GFXSTATS_DAVEY_CALLBACK
+        || (o->davey == GFXSTATS_DAVEY_CALLBACK && !o->davey_callback)) {
+        logf_("session not opened: davey must be GFXSTATS_DAVEY_LOG, GFXSTATS_DAVEY_OFF or GFXSTATS_DAVEY_CALLBACK "
+              "with a davey_callback");
         return GFXSTATS_EINVAL;
     }
     const char *problem = gfx_package_problem(o->package_name);
@@ -343,6 +357,9 @@ int gfxstats_session_open(const gfxstats_options *o, gfxstats_session **out) {
     s->refresh = o->refresh_interval_ns > 0 ? o->refresh_interval_ns : NANOS_60HZ;
     s->close_wait_ms = o->close_wait_ms >= 0 ? o->close_wait_ms : DEFAULT_CLOSE_WAIT_MS;
     s->deadlines_extended = o->deadlines_already_extended != 0;
+    s->davey = o->davey;
+    s->davey_callback = o->davey_callback;
+    s->davey_user = o->davey_user;
     socket_path_of(o, s->socket_path, sizeof s->socket_path);
     if (pipe2(s->wake, O_CLOEXEC | O_NONBLOCK) != 0) {
         pthread_mutex_destroy(&s->mu);
@@ -369,6 +386,26 @@ int gfxstats_session_open(const gfxstats_options *o, gfxstats_session **out) {
     list_add(s);
     *out = s;
     return GFXSTATS_OK;
+}
+
+/* A Davey frame (700 ms or more), from the rules: the only frames whose classification may make
+ * a system call (the log line's write), as in the Java client. */
+static void session_davey(void *ctx, int64_t total, const int64_t *fields) {
+    struct gfxstats_session *s = ctx;
+    if (s->davey == GFXSTATS_DAVEY_CALLBACK) {
+        s->davey_callback(s->davey_user, total, fields);
+        return;
+    }
+    if (quiet < 0) {
+        const char *q = getenv("GFXSTATS_QUIET");
+        quiet = q && q[0] && strcmp(q, "0") != 0;
+    }
+    if (quiet) {
+        return;
+    }
+    char line[2048];
+    gfx_davey_format(line, sizeof line, total, fields);
+    fprintf(stderr, "gfxstats: %s\n", line);
 }
 
 int gfxstats_tracker_new(gfxstats_session *s, gfxstats_tracker **out) {
@@ -412,6 +449,10 @@ int gfxstats_tracker_new_with(gfxstats_session *s, const gfxstats_tracker_option
     gfx_rules_init_config(&t->rules, opt.rules == GFXSTATS_RULES_ANDROID9 ? GFX_RULES_ANDROID9 : GFX_RULES_MODERN,
                           refresh, opt.default_frame_interval_ns > 0 ? opt.default_frame_interval_ns : refresh,
                           opt.dequeue_forgiveness_ns, s->deadlines_extended);
+    if (s->davey != GFXSTATS_DAVEY_OFF) {
+        t->rules.davey = session_davey;
+        t->rules.davey_ctx = s;
+    }
     pthread_mutex_lock(&s->mu);
     if (s->closed) {
         pthread_mutex_unlock(&s->mu);

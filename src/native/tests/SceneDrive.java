@@ -24,7 +24,8 @@ import java.time.Duration;
  * argument "frameinfo" the frame lines are the 23 FrameInfo fields, replayed with the modern rules
  * as `gfxstats record --format framestats` replays them (gfxstats-drive --frameinfo --replay).
  * Options after those (gfxstats-drive's flags in brackets): "rules=android9" the Android 9 rules
- * (--rules android9), "forgiveness=NS" dequeue forgiveness (--dequeue-forgiveness NS).
+ * (--rules android9), "forgiveness=NS" dequeue forgiveness (--dequeue-forgiveness NS), "davey=log"
+ * one log line per frame of 700 ms or more (--davey log; else none).
  * Run as a source file: java [the JVM flags of scripts/lib.sh] -cp gfxstats.jar SceneDrive.java PACKAGE SOCKET [frameinfo] [KEY=VALUE...]
  */
 public final class SceneDrive {
@@ -33,6 +34,7 @@ public final class SceneDrive {
         boolean frameinfo = false;
         boolean android9 = false;
         long forgiveness = 0;
+        DaveyListener daveys = DaveyListener.ignoring();
         for (int i = 2; i < args.length; i++) {
             String a = args[i];
             String value = a.substring(a.indexOf('=') + 1);
@@ -40,6 +42,8 @@ public final class SceneDrive {
                 frameinfo = true;
             } else if (a.equals("rules=android9")) {
                 android9 = true;
+            } else if (a.equals("davey=log")) {
+                daveys = DaveyListener.logging();
             } else if (a.startsWith("forgiveness=")) {
                 forgiveness = Long.parseLong(value);
             } else {
@@ -53,8 +57,8 @@ public final class SceneDrive {
             // As gfxstats record --format framestats replays (deadlines already extended), or live.
             TrackerConfig config = (frameinfo ? TrackerConfig.replay(options.refreshIntervalNanos())
                     : options.trackerConfig()).withDequeueForgiveness(forgiveness);
-            FrameTracker rules = android9 ? new Android9JankTracker(config, DaveyListener.ignoring())
-                    : new ModernJankTracker(config, DaveyListener.ignoring());
+            FrameTracker rules = android9 ? new Android9JankTracker(config, daveys)
+                    : new ModernJankTracker(config, daveys);
             WindowTracker tracker = session.newTracker(rules);
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 if (line.startsWith("@")) {

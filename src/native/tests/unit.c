@@ -210,6 +210,56 @@ static void test_android9_and_forgiveness(void) {
     }
 }
 
+static int daveys_seen;
+static int64_t davey_total, davey_completed;
+
+static void on_davey(void *user, int64_t total, const int64_t *fields) {
+    daveys_seen += *(int *)user;
+    davey_total = total;
+    davey_completed = fields[GFXSTATS_FI_FRAME_COMPLETED];
+}
+
+/* Davey reports: the callback gets frames of 700 ms or more only, with their fields; the line
+ * has Java's wording; an options struct of API version 2 is still accepted; bad settings refused. */
+static void test_davey(void) {
+    const int64_t MSEC = 1000000;
+    int one = 1;
+    gfxstats_options o = opts("com.example.davey");
+    o.davey = GFXSTATS_DAVEY_CALLBACK;
+    o.davey_callback = on_davey;
+    o.davey_user = &one;
+    gfxstats_session *s;
+    gfxstats_tracker *t;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_OK, "open with a Davey callback");
+    CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+    gfxstats_record(t, 1000 * MSEC, 1000 * MSEC, 1699 * MSEC, 1699 * MSEC, 0);
+    CHECK(daveys_seen == 0, "a 699 ms frame reported as a Davey");
+    gfxstats_record(t, 2000 * MSEC, 2000 * MSEC, 2700 * MSEC, 2700 * MSEC, 0);
+    CHECK(daveys_seen == 1 && davey_total == 700 * MSEC && davey_completed == 2700 * MSEC,
+          "a 700 ms frame: %d reports, total %lld", daveys_seen, (long long)davey_total);
+    gfxstats_tracker_close(t);
+    gfxstats_session_close(s);
+    o.davey = GFXSTATS_DAVEY_CALLBACK;
+    o.davey_callback = NULL;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_EINVAL, "a callback mode without a callback accepted");
+    o.davey = 7;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_EINVAL, "an unknown Davey mode accepted");
+    /* A version 2 caller: the fields after deadlines_already_extended are not its, even if garbage. */
+    o.struct_size = (uint32_t)GFXSTATS_OPTIONS_SIZE_V2;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_OK, "a version 2 options struct refused");
+    gfxstats_session_close(s);
+    o.struct_size = (uint32_t)GFXSTATS_OPTIONS_SIZE_V2 - 1;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_EINVAL, "a truncated options struct accepted");
+    int64_t f[GFXSTATS_FI_COUNT] = {0};
+    f[GFXSTATS_FI_INTENDED_VSYNC] = INT64_MIN;
+    f[GFXSTATS_FI_FRAME_COMPLETED] = INT64_MAX;
+    char line[2048];
+    int n = gfx_davey_format(line, sizeof line, INT64_MAX, f);
+    CHECK(n > 0 && (size_t)n < sizeof line && strncmp(line, "Davey! duration=9223372036854ms; Flags=0, ", 42) == 0
+          && strstr(line, ", IntendedVsync=-9223372036854775808, ") != NULL
+          && strcmp(line + n - 28, "CommandSubmissionCompleted=0") == 0, "Davey line: %s", line);
+}
+
 /* After fork the child's trackers refuse frames (the buffer is the parent's) and closing there
  * neither hangs nor touches the parent's session; the parent goes on counting. */
 static void test_fork(void) {
@@ -372,6 +422,7 @@ int main(void) {
     test_helpers();
     test_extremes();
     test_android9_and_forgiveness();
+    test_davey();
     test_no_daemon();
     test_closed();
     test_fork();

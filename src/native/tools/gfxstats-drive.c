@@ -4,7 +4,8 @@
  * or, with --frameinfo, the 23 FrameInfo fields comma-separated. Blank lines and # comments are
  * skipped; a line "@SINCE,NAME" sets the scene of frames intended at or after SINCE (an empty
  * NAME: the default scene). --rules android9 runs the Android 9 rules, --dequeue-forgiveness NS
- * forgives that much dequeue time (gfxstats_tracker_new_with). --rules-only prints the 190 counters the rules give instead (no daemon), one per line.
+ * forgives that much dequeue time (gfxstats_tracker_new_with). Davey lines (frames of 700 ms or
+ * more) are off unless --davey log (the library's default line on stderr). --rules-only prints the 190 counters the rules give instead (no daemon), one per line.
  * Used by the differential and end-to-end tests; prints "recorded N frames". */
 #include "gfxstats.h"
 #include "../lib/rules.h"
@@ -16,7 +17,7 @@
 
 static void usage(void) {
     fprintf(stderr, "usage: gfxstats-drive [--package P] [--version-code N] [--pipeline 0|1|2] "
-                    "[--refresh NS] [--frameinfo [--replay]] [--rules android12|android9] [--dequeue-forgiveness NS] [--rules-only] [--wait-attached MS] [--trackers N] < frames\n");
+                    "[--refresh NS] [--frameinfo [--replay]] [--rules android12|android9] [--dequeue-forgiveness NS] [--davey off|log] [--rules-only] [--wait-attached MS] [--trackers N] < frames\n");
     exit(2);
 }
 
@@ -45,6 +46,7 @@ static int parse_line(char *line, int64_t *v, int want) {
 int main(int argc, char **argv) {
     const char *pkg = "drive";
     int64_t version = 1, refresh = 0;
+    int davey = GFXSTATS_DAVEY_OFF;
     int pipeline = 1, frameinfo = 0, rules_only = 0, wait_ms = -1, replay = 0, ntrackers = 1;
     gfxstats_tracker_options topt = {.struct_size = sizeof topt, .rules = GFXSTATS_RULES_ANDROID12};
     for (int i = 1; i < argc; i++) {
@@ -62,6 +64,11 @@ int main(int argc, char **argv) {
             i++;
         }
         else if (!strcmp(a, "--dequeue-forgiveness") && v) { topt.dequeue_forgiveness_ns = strtoll(v, NULL, 10); i++; }
+        else if (!strcmp(a, "--davey") && v) {
+            if (!strcmp(v, "log")) davey = GFXSTATS_DAVEY_LOG;
+            else if (strcmp(v, "off")) usage();
+            i++;
+        }
         else if (!strcmp(a, "--frameinfo")) frameinfo = 1;
         else if (!strcmp(a, "--replay")) replay = 1;
         else if (!strcmp(a, "--rules-only")) rules_only = 1;
@@ -81,7 +88,7 @@ int main(int argc, char **argv) {
     } else {
         gfxstats_options o = {.struct_size = sizeof o, .package_name = pkg, .version_code = version,
                               .pipeline = pipeline, .refresh_interval_ns = refresh, .close_wait_ms = 10000,
-                              .deadlines_already_extended = replay};
+                              .deadlines_already_extended = replay, .davey = davey};
         int rc = gfxstats_session_open(&o, &s);
         if (rc) {
             fprintf(stderr, "gfxstats-drive: cannot open a session: %s\n", gfxstats_strerror(rc));
