@@ -22,7 +22,8 @@ extern "C" {
 
 /* 2: gfxstats_set_scene and gfxstats_set_scene_since (scenes and Matrix levels).
  * 3: gfxstats_tracker_new_with (Android 9 rules, dequeue forgiveness); Davey reports (the davey
- *    fields of gfxstats_options). */
+ *    fields of gfxstats_options); scene options (scenes off, a scene limit, the default scene,
+ *    Matrix mode, level bounds and refresh rate) and gfxstats_set_default_scene. */
 #define GFXSTATS_API_VERSION 3
 
 enum gfxstats_status {
@@ -114,7 +115,28 @@ typedef struct gfxstats_options {
     int32_t davey;
     gfxstats_davey_fn davey_callback; /* with GFXSTATS_DAVEY_CALLBACK */
     void *davey_user;
+    /* Scenes (SceneOptions of the Java client; docs/scenes.md). Non-zero: no scenes and no
+     * Matrix levels at all (buffers show none). */
+    int32_t scenes_off;
+    /* Scene names the session counts, 1..15; 0: 15. Frames of later names count in "(other)". */
+    int32_t scene_max;
+    /* The scene of trackers that set none, until gfxstats_set_default_scene; NULL: "default". */
+    const char *default_scene;
+    /* GFXSTATS_MATRIX_*: how dropped frames are computed. */
+    int32_t matrix_mode;
+    /* Inclusive lower bounds of the NORMAL, MIDDLE, HIGH and FROZEN levels in dropped frames
+     * (1 <= normal <= middle <= high <= frozen); all 0: 3, 9, 24, 42. */
+    int32_t matrix_levels[4];
+    /* The display's refresh rate as it reports it, 1..1000 Hz; 0: 1e9 / each frame's interval. */
+    float refresh_rate_hz;
 } gfxstats_options;
+
+/* gfxstats_options.matrix_mode (io.gfxstats.matrix.MatrixMode). */
+enum gfxstats_matrix_mode {
+    GFXSTATS_MATRIX_2_1 = 0,    /* Matrix 2.1: round(max(0, (T - I) / I)) in float (the default) */
+    GFXSTATS_MATRIX_LEGACY = 1, /* Matrix 0.8..2.0.2: (IssueDrawCommandsStart - IntendedVsync) / interval */
+    GFXSTATS_MATRIX_TIME = 2    /* the 2.1 dropped frames, level bounds scaled by refresh / 60 */
+};
 
 /* The struct_size of a version 2 gfxstats_options (what older callers pass). */
 #define GFXSTATS_OPTIONS_SIZE_V2 \
@@ -170,14 +192,23 @@ int gfxstats_record_frameinfo(gfxstats_tracker *tracker, const int64_t fields[GF
  * intended vsync is at or after gfxstats_now_ns() count in it, earlier ones that finish later
  * stay in the scene before (as WindowTracker.setScene). Each scene also counts Matrix's values
  * (frames per dropped-frame level, Σ max(T, I), dropped frames, refresh rate, stage sums; see
- * docs/scenes.md). Names: 1..120 bytes of UTF-8 without control characters; a session holds 15
- * names besides "(other)" ("default" is the first, the scene of trackers that set none), later
- * names count in "(other)". NULL returns to "default". Call on the tracker's thread; takes the
- * session's lock briefly, not a per-frame call. GFXSTATS_EINVAL for a bad name (one log line). */
+ * docs/scenes.md). Names: 1..120 bytes of UTF-8 without control characters; a session holds
+ * scene_max names (15 by default) besides "(other)" (the default scene is the first), later
+ * names count in "(other)". NULL returns to following the session's default scene. Call on the
+ * tracker's thread; takes the session's lock briefly, not a per-frame call. GFXSTATS_EINVAL for a bad name (one log line). */
 int gfxstats_set_scene(gfxstats_tracker *tracker, const char *scene);
 
 /* As gfxstats_set_scene, in effect for frames intended at or after since_ns (CLOCK_MONOTONIC). */
 int gfxstats_set_scene_since(gfxstats_tracker *tracker, const char *scene, int64_t since_ns);
+
+/* Sets the scene of every tracker that has not set its own (StatsSession.setDefaultScene): frames
+ * intended at or after gfxstats_now_ns() count in it, earlier ones stay where they were. NULL:
+ * back to the options' default_scene. Any thread; takes the session's lock briefly. Trackers
+ * notice it at their next frame with one atomic load (no lock). GFXSTATS_EINVAL for a bad name. */
+int gfxstats_set_default_scene(gfxstats_session *session, const char *scene);
+
+/* As gfxstats_set_default_scene, in effect for frames intended at or after since_ns. */
+int gfxstats_set_default_scene_since(gfxstats_session *session, const char *scene, int64_t since_ns);
 
 /* Ends a tracker (on its recording thread); its counts stay. NULL is ignored. */
 void gfxstats_tracker_close(gfxstats_tracker *tracker);

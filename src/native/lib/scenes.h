@@ -45,16 +45,28 @@ struct gfx_scene_rec {
 };
 _Static_assert(sizeof(struct gfx_scene_rec) == GFX_SCENE_STRIPE_BYTES, "scene record size");
 
-/* Matrix's values of the last frame interval seen (SceneFrameCounter's cache). */
+/* Matrix modes (io.gfxstats.matrix.MatrixMode). */
+enum gfx_matrix_mode { GFX_MATRIX_2_1 = 0, GFX_MATRIX_LEGACY = 1, GFX_MATRIX_TIME = 2 };
+
+/* Matrix's settings (SceneOptions) and the values of the last frame interval seen
+ * (SceneFrameCounter's cache). */
 struct gfx_matrix {
+    int mode;                /* enum gfx_matrix_mode */
+    int32_t levels[4];       /* inclusive lower bounds of NORMAL, MIDDLE, HIGH, FROZEN */
+    float configured_hz;     /* > 0: the display's rate instead of 1e9 / interval */
+    float refresh_hz;        /* r of the last interval */
+    int on_time_level;       /* the level of 0 dropped frames (not BEST in the time mode at low rates) */
     int64_t interval;        /* INT64_MIN: none yet */
     float interval_ns;       /* I = 1e9 / r, in float */
     int64_t refresh_millihz; /* (int64_t)(r x 1000), truncated */
-    int64_t on_time_max;     /* largest T with (float) T <= I */
+    int64_t on_time_max;     /* largest T with (float) T <= I; 0 in the legacy mode */
     int64_t on_time_cost;    /* (long) max(0, I) */
 };
 
+/* The defaults: Matrix 2.1, levels 3/9/24/42, the rate from each frame's interval. */
 void gfx_matrix_init(struct gfx_matrix *m);
+/* Other settings (validated by the caller: levels 1 <= n <= m <= h <= f, hz 0 or 1..1000). */
+void gfx_matrix_configure(struct gfx_matrix *m, int mode, const int32_t levels[4], float configured_hz);
 
 /* Matrix's values of a frame the Android rules counted (total > 0), into a slot's u32 counters
  * and u64 sums: the on-time case inline (most frames), the rest out of line. */
@@ -63,10 +75,11 @@ void gfx_matrix_count_slow(struct gfx_matrix *m, int64_t total, int64_t interval
 static inline void gfx_matrix_count_counted(struct gfx_matrix *m, int64_t total, int64_t interval, uint32_t *c,
                                             uint64_t *w) {
     if (__builtin_expect(interval == m->interval && total <= m->on_time_max, 1)) {
-        /* Within one interval nothing dropped: level BEST, cost I, no dropped sums (SceneStripe's
-         * addMatrixFrame with its adds of zero left out). */
+        /* Within one interval nothing dropped: the level of 0 (BEST but in the time mode at low
+         * rates), cost I, no dropped sums (SceneStripe's addMatrixFrame with its adds of zero left out). */
         __atomic_store_n(&c[GFX_SCENE_MATRIX_FRAMES], c[GFX_SCENE_MATRIX_FRAMES] + 1, __ATOMIC_RELAXED);
-        __atomic_store_n(&c[GFX_SCENE_LEVEL_COUNT_BASE], c[GFX_SCENE_LEVEL_COUNT_BASE] + 1, __ATOMIC_RELAXED);
+        uint32_t *lc = &c[GFX_SCENE_LEVEL_COUNT_BASE + m->on_time_level];
+        __atomic_store_n(lc, *lc + 1, __ATOMIC_RELAXED);
         __atomic_store_n(&w[GFX_SCENE_COST], w[GFX_SCENE_COST] + (uint64_t)m->on_time_cost, __ATOMIC_RELAXED);
         __atomic_store_n(&w[GFX_SCENE_REFRESH], w[GFX_SCENE_REFRESH] + (uint64_t)m->refresh_millihz, __ATOMIC_RELAXED);
         uint64_t *t = &w[GFX_SCENE_STAGE_BASE + GFX_SCENE_TOTAL_STAGE];

@@ -40,6 +40,17 @@ struct gfxstats_session {
      * the same slots in memory and in every buffer (SceneTable of the Java client). */
     char scene_names[GFX_SCENE_SLOTS][GFX_SCENE_NAME_MAX + 1];
     int scenes_used;
+    int scenes_on;   /* 0: no scene is counted or named (gfxstats_options.scenes_off) */
+    int scene_max;   /* names besides "(other)" */
+    int matrix_mode;
+    int32_t matrix_levels[4];
+    float refresh_rate_hz;
+    /* The default scene switch (StatsSession.defaultScene), read by trackers that set no scene of
+     * their own without a lock: a sequence lock, odd while the session thread writes under mu. */
+    uint32_t default_seq;
+    int default_slot;
+    int default_prev;
+    _Alignas(8) int64_t default_since; /* 8-aligned: an atomic 64-bit load on i386 too */
     int refs;        /* the session's own + one per open tracker, under mu */
     int closed;      /* under mu */
     int stop;        /* under mu: the background thread ends */
@@ -84,6 +95,8 @@ struct gfxstats_tracker {
     int scene_slot;
     int scene_prev;
     int64_t scene_since;
+    int own_scene;           /* 0: the scene fields copy the session's default switch */
+    uint32_t default_seen;   /* the default_seq they were copied at (odd: not yet) */
     struct gfx_matrix matrix;
     struct gfx_scene_rec local_scenes; /* under s->mu, like local */
 };
@@ -262,7 +275,7 @@ static void tracker_move_locked(struct gfxstats_tracker *t) {
     uint32_t idx = gfx_claim_stripe(m, s->pid);
     if (idx == 0) {
         t->counters = t->local; /* every stripe taken: counted here, handed over at close */
-        t->scenes = &t->local_scenes;
+        t->scenes = s->scenes_on ? &t->local_scenes : NULL;
         return;
     }
     uint32_t *dst = gfx_stripe(m, idx);
@@ -275,7 +288,7 @@ static void tracker_move_locked(struct gfxstats_tracker *t) {
         }
     }
     memset(t->local, 0, sizeof t->local);
-    if (m->scenes) {
+    if (m->scenes && s->scenes_on) {
         struct gfx_scene_rec *sd = gfx_scene_stripe(m, idx);
         for (size_t i = 0; i < sizeof sd->c / sizeof sd->c[0]; i++) {
             if (t->local_scenes.c[i]) {
@@ -289,7 +302,7 @@ static void tracker_move_locked(struct gfxstats_tracker *t) {
         }
         t->scenes = sd;
     } else {
-        t->scenes = NULL; /* a buffer without the scene group: no scene is counted, as in Java */
+        t->scenes = NULL; /* scenes off, or a buffer without the scene group: none counted, as in Java */
     }
     memset(&t->local_scenes, 0, sizeof t->local_scenes);
     t->map = m;
@@ -334,6 +347,24 @@ int gfxstats_session_open(const gfxstats_options *o, gfxstats_session **out) {
         logf_("session not opened: version code, pipeline or refresh interval out of range");
         return GFXSTATS_EINVAL;
     }
+    static const int32_t default_levels[4] = {3, 9, 24, 42};
+    const int32_t *lv = o->matrix_levels;
+    int levels_given = lv[0] || lv[1] || lv[2] || lv[3];
+    const char *default_scene = o->default_scene ? o->default_scene : GFX_SCENE_DEFAULT;
+    const char *scene_problem = gfx_scene_name_problem(default_scene);
+    if (scene_problem || strcmp(default_scene, GFX_SCENE_OTHER) == 0) {
+        logf_("session not opened: default_scene must be 1..120 bytes of UTF-8 without control characters and not "
+              "\"(other)\"; it is %s", scene_problem ? scene_problem : "\"(other)\"");
+        return GFXSTATS_EINVAL;
+    }
+    if (o->scene_max < 0 || o->scene_max > GFX_SCENE_SLOTS - 1 || o->matrix_mode < GFXSTATS_MATRIX_2_1
+        || o->matrix_mode > GFXSTATS_MATRIX_TIME
+        || (levels_given && (lv[0] < 1 || lv[1] < lv[0] || lv[2] < lv[1] || lv[3] < lv[2]))
+        || !(o->refresh_rate_hz == 0.0f || (o->refresh_rate_hz >= 1.0f && o->refresh_rate_hz <= 1000.0f))) {
+        logf_("session not opened: scene_max must be 0..15, matrix_mode a GFXSTATS_MATRIX_*, matrix_levels all 0 or "
+              "1 <= normal <= middle <= high <= frozen, refresh_rate_hz 0 or 1..1000");
+        return GFXSTATS_EINVAL;
+    }
     gfx_rules_global_init();
     struct gfxstats_session *s = calloc(1, sizeof *s);
     if (!s) {
@@ -347,8 +378,15 @@ int gfxstats_session_open(const gfxstats_options *o, gfxstats_session **out) {
     pthread_condattr_destroy(&ca);
     s->refs = 1;
     snprintf(s->scene_names[0], sizeof s->scene_names[0], "%s", GFX_SCENE_OTHER);
-    snprintf(s->scene_names[1], sizeof s->scene_names[1], "%s", GFX_SCENE_DEFAULT);
+    snprintf(s->scene_names[1], sizeof s->scene_names[1], "%s", default_scene);
     s->scenes_used = 2;
+    s->scenes_on = !o->scenes_off;
+    s->scene_max = o->scene_max > 0 ? o->scene_max : GFX_SCENE_SLOTS - 1;
+    s->matrix_mode = o->matrix_mode;
+    memcpy(s->matrix_levels, levels_given ? lv : default_levels, sizeof s->matrix_levels);
+    s->refresh_rate_hz = o->refresh_rate_hz;
+    s->default_slot = s->default_prev = DEFAULT_SCENE_SLOT;
+    s->default_since = INT64_MIN;
     s->pid = (uint32_t)getpid();
     s->open_ms = wall_ms();
     snprintf(s->package, sizeof s->package, "%s", o->package_name);
@@ -441,10 +479,11 @@ int gfxstats_tracker_new_with(gfxstats_session *s, const gfxstats_tracker_option
     }
     t->s = s;
     t->counters = t->local;
-    t->scenes = &t->local_scenes;
+    t->scenes = s->scenes_on ? &t->local_scenes : NULL;
     t->scene_slot = t->scene_prev = DEFAULT_SCENE_SLOT;
     t->scene_since = INT64_MIN;
-    gfx_matrix_init(&t->matrix);
+    t->default_seen = 1; /* odd: copy the session's default switch at the first frame */
+    gfx_matrix_configure(&t->matrix, s->matrix_mode, s->matrix_levels, s->refresh_rate_hz);
     t->default_interval = s->refresh;
     gfx_rules_init_config(&t->rules, opt.rules == GFXSTATS_RULES_ANDROID9 ? GFX_RULES_ANDROID9 : GFX_RULES_MODERN,
                           refresh, opt.default_frame_interval_ns > 0 ? opt.default_frame_interval_ns : refresh,
@@ -505,6 +544,35 @@ static inline void count_scene(uint32_t *c, uint32_t outcome) {
     }
 }
 
+/* Copies the session's default scene switch into the tracker (sequence lock reader: no lock,
+ * retried only while the session writes it). */
+static void __attribute__((noinline)) read_default_scene(struct gfxstats_tracker *t) {
+    struct gfxstats_session *s = t->s;
+    uint32_t q1, q2;
+    int slot, prev;
+    int64_t since;
+    do {
+        q1 = __atomic_load_n(&s->default_seq, __ATOMIC_ACQUIRE);
+        slot = __atomic_load_n(&s->default_slot, __ATOMIC_RELAXED);
+        prev = __atomic_load_n(&s->default_prev, __ATOMIC_RELAXED);
+        since = __atomic_load_n(&s->default_since, __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        q2 = __atomic_load_n(&s->default_seq, __ATOMIC_RELAXED);
+    } while ((q1 & 1) || q1 != q2);
+    t->scene_slot = slot;
+    t->scene_prev = prev;
+    t->scene_since = since;
+    t->default_seen = q1;
+}
+
+/* A tracker without a scene of its own follows the session's default: one atomic load per frame. */
+static inline void follow_default_scene(struct gfxstats_tracker *t) {
+    if (!t->own_scene
+        && __builtin_expect(__atomic_load_n(&t->s->default_seq, __ATOMIC_ACQUIRE) != t->default_seen, 0)) {
+        read_default_scene(t);
+    }
+}
+
 static inline int begin_frame(struct gfxstats_tracker *t) {
     if (__builtin_expect(t->closed, 0)) {
         return GFXSTATS_ECLOSED;
@@ -533,6 +601,7 @@ int gfxstats_record(gfxstats_tracker *t, int64_t intended_vsync, int64_t vsync, 
     count(t->counters, outcome);
     struct gfx_scene_rec *r = t->scenes;
     if (r) {
+        follow_default_scene(t);
         int slot = intended_vsync >= t->scene_since ? t->scene_slot : t->scene_prev;
         uint32_t *c = r->c + slot * GFX_SCENE_C32;
         count_scene(c, outcome);
@@ -558,6 +627,7 @@ int gfxstats_record_frameinfo(gfxstats_tracker *t, const int64_t fields[GFXSTATS
     count(t->counters, outcome);
     struct gfx_scene_rec *r = t->scenes;
     if (r) {
+        follow_default_scene(t);
         int64_t intended = fields[GFXSTATS_FI_INTENDED_VSYNC];
         int slot = intended >= t->scene_since ? t->scene_slot : t->scene_prev;
         uint32_t *c = r->c + slot * GFX_SCENE_C32;
@@ -600,19 +670,19 @@ void gfxstats_tracker_close(gfxstats_tracker *t) {
 }
 
 /* The slot of a scene name, taken now if new (and named in the current buffer), "(other)" beyond
- * the 15 names a buffer holds besides it. Under mu. */
+ * the session's scene_max names besides it (SceneTable). Under mu. */
 static int scene_slot_locked(struct gfxstats_session *s, const char *name) {
     for (int i = 0; i < s->scenes_used; i++) {
         if (strcmp(s->scene_names[i], name) == 0) {
             return i;
         }
     }
-    if (s->scenes_used >= GFX_SCENE_SLOTS) {
+    if (s->scenes_used > s->scene_max) {
         return 0;
     }
     int slot = s->scenes_used++;
     snprintf(s->scene_names[slot], sizeof s->scene_names[slot], "%s", name);
-    if (s->cur && !s->forked) {
+    if (s->cur && !s->forked && s->scenes_on) {
         gfx_name_scene(s->cur, slot, name);
     }
     return slot;
@@ -628,10 +698,14 @@ int gfxstats_set_scene_since(gfxstats_tracker *t, const char *name, int64_t sinc
     /* The scene of frames intended just before the switch stays theirs (attribution by intended
      * vsync). since_ns - 1 wraps as Java's long does. */
     int64_t before_since = (int64_t)((uint64_t)since_ns - 1u);
+    if (!t->own_scene) {
+        read_default_scene(t);
+    }
     int before = before_since >= t->scene_since ? t->scene_slot : t->scene_prev;
     if (name == NULL) {
-        t->scene_slot = t->scene_prev = DEFAULT_SCENE_SLOT;
-        t->scene_since = INT64_MIN;
+        /* Back to following the session's default, for every frame recorded from now on. */
+        t->own_scene = 0;
+        t->default_seen = 1;
         return GFXSTATS_OK;
     }
     const char *problem = gfx_scene_name_problem(name);
@@ -646,11 +720,45 @@ int gfxstats_set_scene_since(gfxstats_tracker *t, const char *name, int64_t sinc
     t->scene_slot = slot;
     t->scene_prev = before;
     t->scene_since = since_ns;
+    t->own_scene = 1;
     return GFXSTATS_OK;
 }
 
 int gfxstats_set_scene(gfxstats_tracker *t, const char *name) {
     return gfxstats_set_scene_since(t, name, gfxstats_now_ns());
+}
+
+int gfxstats_set_default_scene_since(gfxstats_session *s, const char *name, int64_t since_ns) {
+    if (!s) {
+        return GFXSTATS_EINVAL;
+    }
+    const char *problem = name ? gfx_scene_name_problem(name) : NULL;
+    if (problem) {
+        logf_("default scene not set: the name must be 1..120 bytes of UTF-8 without control characters, bidi controls or line separators; it is %s", problem);
+        return GFXSTATS_EINVAL;
+    }
+    pthread_mutex_lock(&s->mu);
+    if (s->closed) {
+        pthread_mutex_unlock(&s->mu);
+        return GFXSTATS_ECLOSED;
+    }
+    int slot = name ? scene_slot_locked(s, name) : DEFAULT_SCENE_SLOT;
+    /* Frames intended before since_ns keep the scene the default gave them. */
+    int64_t before_since = (int64_t)((uint64_t)since_ns - 1u);
+    int before = before_since >= s->default_since ? s->default_slot : s->default_prev;
+    uint32_t q = s->default_seq;
+    __atomic_store_n(&s->default_seq, q + 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    __atomic_store_n(&s->default_slot, slot, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->default_prev, before, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->default_since, since_ns, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->default_seq, q + 2, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&s->mu);
+    return GFXSTATS_OK;
+}
+
+int gfxstats_set_default_scene(gfxstats_session *s, const char *name) {
+    return gfxstats_set_default_scene_since(s, name, gfxstats_now_ns());
 }
 
 int gfxstats_session_attached(gfxstats_session *s) {
@@ -760,7 +868,7 @@ static void install_locked(struct gfxstats_session *s, struct gfx_mapping *m) {
     struct gfx_mapping *old = s->cur;
     m->refs = 1;
     /* Every slot named so far, before any count of it lands here (docs/buffer-format.md). */
-    for (int i = 0; i < s->scenes_used; i++) {
+    for (int i = 0; i < s->scenes_used && s->scenes_on; i++) {
         gfx_name_scene(m, i, s->scene_names[i]);
     }
     if (old == NULL) {

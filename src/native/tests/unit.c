@@ -260,6 +260,60 @@ static void test_davey(void) {
           && strcmp(line + n - 28, "CommandSubmissionCompleted=0") == 0, "Davey line: %s", line);
 }
 
+/* Scene options: refused settings, Matrix's modes and level bounds on known frames. */
+static void test_scene_options(void) {
+    gfxstats_session *s;
+    gfxstats_options o = opts("com.example.sceneopts");
+    o.scene_max = 16;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_EINVAL, "scene_max 16 accepted");
+    o = opts("com.example.sceneopts");
+    o.default_scene = "(other)";
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_EINVAL, "default scene (other) accepted");
+    o.default_scene = "a\nb";
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_EINVAL, "default scene with a newline accepted");
+    o = opts("com.example.sceneopts");
+    o.matrix_levels[0] = 3;
+    o.matrix_levels[1] = 2;
+    o.matrix_levels[2] = 4;
+    o.matrix_levels[3] = 5;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_EINVAL, "decreasing level bounds accepted");
+    o = opts("com.example.sceneopts");
+    o.refresh_rate_hz = 0.5f;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_EINVAL, "0.5 Hz accepted");
+    o.refresh_rate_hz = 0.0f / 0.0f;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_EINVAL, "NaN Hz accepted");
+    o = opts("com.example.sceneopts");
+    o.matrix_mode = 3;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_EINVAL, "matrix mode 3 accepted");
+    CHECK(gfxstats_set_default_scene(NULL, "x") == GFXSTATS_EINVAL, "default scene of no session");
+    o = opts("com.example.sceneopts");
+    o.default_scene = "home";
+    o.scene_max = 2;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_OK, "open with scene options");
+    CHECK(gfxstats_set_default_scene(s, "bad\x01") == GFXSTATS_EINVAL, "a bad default scene name accepted");
+    CHECK(gfxstats_set_default_scene(s, "menu") == GFXSTATS_OK && gfxstats_set_default_scene(s, NULL) == GFXSTATS_OK,
+          "default scene switches");
+    gfxstats_session_close(s);
+
+    /* The time mode at 10 Hz with bounds 1,2,3,4 scales them to 0,0,1,1 (Math.round of 1/6, 2/6,
+     * 3/6, 4/6): a frame that dropped nothing is MIDDLE; a legacy frame's dropped frames are its
+     * span over the interval in long division. */
+    const int32_t lv[4] = {1, 2, 3, 4};
+    struct gfx_matrix m;
+    struct gfx_scene_rec rec;
+    memset(&rec, 0, sizeof rec);
+    gfx_matrix_configure(&m, GFX_MATRIX_TIME, lv, 10.0f);
+    gfx_matrix_count_counted(&m, 5000000, 16666667, rec.c, rec.w);
+    CHECK(rec.c[GFX_SCENE_LEVEL_COUNT_BASE + 2] == 1 && rec.w[GFX_SCENE_REFRESH] == 10000,
+          "time mode at 10 Hz: MIDDLE %u, refresh %llu", rec.c[GFX_SCENE_LEVEL_COUNT_BASE + 2],
+          (unsigned long long)rec.w[GFX_SCENE_REFRESH]);
+    memset(&rec, 0, sizeof rec);
+    gfx_matrix_configure(&m, GFX_MATRIX_LEGACY, lv, 0.0f);
+    gfx_matrix_count_counted(&m, 50000000, 16666667, rec.c, rec.w); /* 50 ms / 16.67 ms = 2 in long division */
+    CHECK(rec.c[GFX_SCENE_LEVEL_COUNT_BASE + 2] == 1 && rec.c[GFX_SCENE_LEVEL_SUM_BASE + 2] == 2,
+          "legacy 50 ms: MIDDLE %u, sum %u", rec.c[GFX_SCENE_LEVEL_COUNT_BASE + 2], rec.c[GFX_SCENE_LEVEL_SUM_BASE + 2]);
+}
+
 /* After fork the child's trackers refuse frames (the buffer is the parent's) and closing there
  * neither hangs nor touches the parent's session; the parent goes on counting. */
 static void test_fork(void) {
@@ -423,6 +477,7 @@ int main(void) {
     test_extremes();
     test_android9_and_forgiveness();
     test_davey();
+    test_scene_options();
     test_no_daemon();
     test_closed();
     test_fork();
