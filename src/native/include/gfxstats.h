@@ -129,6 +129,12 @@ typedef struct gfxstats_options {
     int32_t matrix_levels[4];
     /* The display's refresh rate as it reports it, 1..1000 Hz; 0: 1e9 / each frame's interval. */
     float refresh_rate_hz;
+    /* A file naming the session's default scene in its first line, for programs that cannot
+     * call gfxstats_set_default_scene (the layer and the hook: GFXSTATS_SCENE_FILE). Read at open
+     * and then checked by the session's own thread at each heartbeat (4 times a second; never by
+     * a rendering thread): when its content changed the default scene becomes that name, from
+     * then on; missing or empty: default_scene. NULL: none. */
+    const char *scene_file;
 } gfxstats_options;
 
 /* gfxstats_options.matrix_mode (io.gfxstats.matrix.MatrixMode). */

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -70,6 +71,12 @@ struct gfxstats_session {
     int deadlines_extended;
     char socket_path[4096];
     int logged_absent, logged_refused;
+    /* gfxstats_options.scene_file, polled by the session thread only (no lock): its path, what
+     * stat said last time, and the name it gave ("" for none) */
+    char scene_file[4096];
+    struct stat scene_file_stat;
+    int scene_file_seen;      /* 0: never looked, 1: present, 2: absent */
+    char scene_file_name[GFX_SCENE_NAME_MAX + 2];
     int davey;                       /* GFXSTATS_DAVEY_* */
     gfxstats_davey_fn davey_callback;
     void *davey_user;
@@ -395,10 +402,15 @@ int gfxstats_session_open(const gfxstats_options *o, gfxstats_session **out) {
     s->refresh = o->refresh_interval_ns > 0 ? o->refresh_interval_ns : NANOS_60HZ;
     s->close_wait_ms = o->close_wait_ms >= 0 ? o->close_wait_ms : DEFAULT_CLOSE_WAIT_MS;
     s->deadlines_extended = o->deadlines_already_extended != 0;
+    if (o->scene_file && o->scene_file[0]) {
+        snprintf(s->scene_file, sizeof s->scene_file, "%s", o->scene_file);
+    }
     s->davey = o->davey;
     s->davey_callback = o->davey_callback;
     s->davey_user = o->davey_user;
     socket_path_of(o, s->socket_path, sizeof s->socket_path);
+    extern void gfx_poll_scene_file(struct gfxstats_session *);
+    gfx_poll_scene_file(s); /* so that a scene named before the program started holds from its first frame */
     if (pipe2(s->wake, O_CLOEXEC | O_NONBLOCK) != 0) {
         pthread_mutex_destroy(&s->mu);
         pthread_cond_destroy(&s->cv);
@@ -925,12 +937,48 @@ static int stopping(struct gfxstats_session *s) {
     return stop;
 }
 
+/* The scene file (gfxstats_options.scene_file): when stat says it changed, its first line (up to
+ * a newline) becomes the default scene; missing or empty, the configured one. Session thread
+ * (and once in open, before the thread exists). */
+void gfx_poll_scene_file(struct gfxstats_session *s) {
+    if (!s->scene_file[0]) {
+        return;
+    }
+    struct stat st;
+    int present = stat(s->scene_file, &st) == 0;
+    const struct stat *o = &s->scene_file_stat;
+    if (s->scene_file_seen == (present ? 1 : 2)
+        && (!present || (st.st_ino == o->st_ino && st.st_dev == o->st_dev && st.st_size == o->st_size
+                         && st.st_mtim.tv_sec == o->st_mtim.tv_sec && st.st_mtim.tv_nsec == o->st_mtim.tv_nsec))) {
+        return;
+    }
+    s->scene_file_seen = present ? 1 : 2;
+    if (present) {
+        s->scene_file_stat = st;
+    }
+    char name[GFX_SCENE_NAME_MAX + 2] = "";
+    FILE *f = present ? fopen(s->scene_file, "re") : NULL;
+    if (f) {
+        if (!fgets(name, sizeof name, f)) {
+            name[0] = 0;
+        }
+        fclose(f);
+        name[strcspn(name, "\r\n")] = 0;
+    }
+    if (strcmp(name, s->scene_file_name) == 0) {
+        return;
+    }
+    memcpy(s->scene_file_name, name, sizeof name);
+    (void)gfxstats_set_default_scene(s, name[0] ? name : NULL); /* a bad name: one line, the scene stays */
+}
+
 static void beat(struct gfxstats_session *s) {
     pthread_mutex_lock(&s->mu);
     if (s->cur) {
         gfx_heartbeat(s->cur, wall_ms());
     }
     pthread_mutex_unlock(&s->mu);
+    gfx_poll_scene_file(s);
 }
 
 /* Waits up to ms for the wake pipe (or fd, when >= 0, to become readable), beating the heartbeat.
