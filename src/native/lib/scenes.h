@@ -41,9 +41,14 @@ _Static_assert(GFX_SCENE_WIDE_OFFSET + GFX_SCENE_SLOTS * GFX_SCENE_C64 * 8 == GF
 /* One writer's scene counts, laid out as a group stripe (a tracker's counts before a buffer). */
 struct gfx_scene_rec {
     uint32_t c[GFX_SCENE_SLOTS * GFX_SCENE_C32];
-    uint64_t w[GFX_SCENE_SLOTS * GFX_SCENE_C64];
+    /* 8-aligned on i386 too (where uint64_t members align to 4): an atomic 8-byte store or load
+     * is single-copy atomic only when aligned. */
+    _Alignas(8) uint64_t w[GFX_SCENE_SLOTS * GFX_SCENE_C64];
 };
 _Static_assert(sizeof(struct gfx_scene_rec) == GFX_SCENE_STRIPE_BYTES, "scene record size");
+_Static_assert(_Alignof(struct gfx_scene_rec) == 8 && offsetof(struct gfx_scene_rec, w) % 8 == 0,
+               "scene record sums 8-aligned");
+_Static_assert(__atomic_always_lock_free(8, 0), "64-bit atomics must be lock-free (i686 or later at 32 bits)");
 
 /* Matrix modes (io.gfxstats.matrix.MatrixMode). */
 enum gfx_matrix_mode { GFX_MATRIX_2_1 = 0, GFX_MATRIX_LEGACY = 1, GFX_MATRIX_TIME = 2 };

@@ -31,7 +31,7 @@
 enum conn_state { CONN_INIT, CONN_WAITING, CONN_ATTACHED, CONN_DOWN };
 
 struct gfxstats_session {
-    uint64_t epoch; /* atomic: changes when the buffer changes or the session closes */
+    _Alignas(8) uint64_t epoch; /* atomic: changes when the buffer changes or the session closes */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     struct gfx_mapping *cur; /* under mu */
