@@ -5,7 +5,8 @@
  * One session per process and (package, version code); one tracker per window or swapchain,
  * used by one thread at a time. gfxstats_record() and gfxstats_record_frameinfo() make no
  * system call, take no lock and allocate nothing (the first frame after the daemon handed over a
- * buffer also moves the tracker's earlier counts, once). Everything else may block briefly.
+ * buffer also moves the tracker's earlier counts, once; a frame of 700 ms or more writes its
+ * Davey line unless gfxstats_options.davey says otherwise). Everything else may block briefly.
  *
  * All times are CLOCK_MONOTONIC nanoseconds. Functions return GFXSTATS_OK (0) or a negative
  * GFXSTATS_E* code; gfxstats_strerror() names it. See docs/native.md.

@@ -97,6 +97,7 @@ static void interval_changed(struct gfx_matrix *m, int64_t interval) {
     m->on_time_level = level_of(m, 0);
     /* The legacy mode's dropped frames come from another span: no frame is known on time. */
     m->on_time_max = m->mode == GFX_MATRIX_LEGACY ? 0 : gfx_largest_at_most(m->interval_ns);
+    m->inline_max = m->on_time_level == 0 ? m->on_time_max : 0;
 }
 
 /* MatrixRule.legacyDroppedFrames: span / interval in long division, saturated to an int. */

@@ -65,6 +65,7 @@ struct gfx_matrix {
     float interval_ns;       /* I = 1e9 / r, in float */
     int64_t refresh_millihz; /* (int64_t)(r x 1000), truncated */
     int64_t on_time_max;     /* largest T with (float) T <= I; 0 in the legacy mode */
+    int64_t inline_max;      /* on_time_max when the level of 0 is BEST (the inline case), else 0 */
     int64_t on_time_cost;    /* (long) max(0, I) */
 };
 
@@ -79,12 +80,13 @@ void gfx_matrix_count_slow(struct gfx_matrix *m, int64_t total, int64_t interval
 
 static inline void gfx_matrix_count_counted(struct gfx_matrix *m, int64_t total, int64_t interval, uint32_t *c,
                                             uint64_t *w) {
-    if (__builtin_expect(interval == m->interval && total <= m->on_time_max, 1)) {
-        /* Within one interval nothing dropped: the level of 0 (BEST but in the time mode at low
-         * rates), cost I, no dropped sums (SceneStripe's addMatrixFrame with its adds of zero left out). */
+    /* total > 0 here, so an inline_max of 0 sends every frame out of line. */
+    if (__builtin_expect(interval == m->interval && total <= m->inline_max, 1)) {
+        /* Within one interval nothing dropped: level BEST, cost I, no dropped sums (SceneStripe's
+         * addMatrixFrame with its adds of zero left out). The time mode at low rates, where 0
+         * dropped frames are above BEST, and the legacy mode go out of line. */
         __atomic_store_n(&c[GFX_SCENE_MATRIX_FRAMES], c[GFX_SCENE_MATRIX_FRAMES] + 1, __ATOMIC_RELAXED);
-        uint32_t *lc = &c[GFX_SCENE_LEVEL_COUNT_BASE + m->on_time_level];
-        __atomic_store_n(lc, *lc + 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&c[GFX_SCENE_LEVEL_COUNT_BASE], c[GFX_SCENE_LEVEL_COUNT_BASE] + 1, __ATOMIC_RELAXED);
         __atomic_store_n(&w[GFX_SCENE_COST], w[GFX_SCENE_COST] + (uint64_t)m->on_time_cost, __ATOMIC_RELAXED);
         __atomic_store_n(&w[GFX_SCENE_REFRESH], w[GFX_SCENE_REFRESH] + (uint64_t)m->refresh_millihz, __ATOMIC_RELAXED);
         uint64_t *t = &w[GFX_SCENE_STAGE_BASE + GFX_SCENE_TOTAL_STAGE];

@@ -561,6 +561,11 @@ static inline void count_scene(uint32_t *c, uint32_t outcome) {
 static void __attribute__((noinline)) read_default_scene(struct gfxstats_tracker *t) {
     struct gfxstats_session *s = t->s;
     uint32_t q1, q2;
+    if (t->own_scene) {
+        /* Its own scene wins: only note the change, so the next frames take the fast check. */
+        t->default_seen = __atomic_load_n(&s->default_seq, __ATOMIC_ACQUIRE);
+        return;
+    }
     int slot, prev;
     int64_t since;
     do {
@@ -577,10 +582,10 @@ static void __attribute__((noinline)) read_default_scene(struct gfxstats_tracker
     t->default_seen = q1;
 }
 
-/* A tracker without a scene of its own follows the session's default: one atomic load per frame. */
+/* A tracker follows the session's default scene unless it set its own: one atomic load per frame
+ * (a tracker with its own scene only notes a change of the default, once). */
 static inline void follow_default_scene(struct gfxstats_tracker *t) {
-    if (!t->own_scene
-        && __builtin_expect(__atomic_load_n(&t->s->default_seq, __ATOMIC_ACQUIRE) != t->default_seen, 0)) {
+    if (__builtin_expect(__atomic_load_n(&t->s->default_seq, __ATOMIC_ACQUIRE) != t->default_seen, 0)) {
         read_default_scene(t);
     }
 }
@@ -710,9 +715,7 @@ int gfxstats_set_scene_since(gfxstats_tracker *t, const char *name, int64_t sinc
     /* The scene of frames intended just before the switch stays theirs (attribution by intended
      * vsync). since_ns - 1 wraps as Java's long does. */
     int64_t before_since = (int64_t)((uint64_t)since_ns - 1u);
-    if (!t->own_scene) {
-        read_default_scene(t);
-    }
+    read_default_scene(t); /* following the default: its switch as of now */
     int before = before_since >= t->scene_since ? t->scene_slot : t->scene_prev;
     if (name == NULL) {
         /* Back to following the session's default, for every frame recorded from now on. */

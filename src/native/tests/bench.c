@@ -2,7 +2,8 @@
  * a bucket array per frame), in one run, alternating rounds on the same frames.
  * Usage: bench [FRAMES] [ROUNDS]    (defaults 1000000 and 7)
  * Under valgrind --tool=callgrind --toggle-collect=gfxstats_record (or atomic_record) with
- * BENCH_CALLGRIND=1 it runs each path once over the frames, for instructions per frame. */
+ * BENCH_CALLGRIND=1 it runs each path once over the frames, for instructions per frame.
+ * BENCH_SCENES_OFF=1 opens the session with scenes off (gfxstats_options.scenes_off). */
 #include "gfxstats.h"
 
 #include <stdatomic.h>
@@ -48,6 +49,7 @@ int main(int argc, char **argv) {
     }
     gfxstats_options o = {.struct_size = sizeof o, .package_name = "bench", .pipeline = 2,
                           .socket_path = "/nonexistent/bench.sock", .close_wait_ms = 0};
+    o.scenes_off = getenv("BENCH_SCENES_OFF") != NULL; /* the path without scenes and Matrix levels */
     gfxstats_session *s;
     gfxstats_tracker *tr;
     setenv("GFXSTATS_QUIET", "1", 1);
