@@ -3,10 +3,12 @@
  * buffer the gfxstats daemon maps, like the Java client (io.gfxstats.client) does.
  *
  * One session per process and (package, version code); one tracker per window or swapchain,
- * used by one thread at a time. gfxstats_record() and gfxstats_record_frameinfo() make no
- * system call, take no lock and allocate nothing (the first frame after the daemon handed over a
- * buffer also moves the tracker's earlier counts, once; a frame of 700 ms or more writes its
- * Davey line unless gfxstats_options.davey says otherwise). Everything else may block briefly.
+ * used by one thread at a time. gfxstats_record() and gfxstats_record_frameinfo() only append
+ * the frame to the tracker's ring: no system call, no lock, no allocation, no atomic
+ * read-modify-write. The session's thread classifies the frames (Android's rules, scenes, Matrix
+ * levels) into the daemon's buffer every 1-50 ms; a full ring drops frames and counts them
+ * (gfxstats_tracker_dropped). A frame of 700 ms or more gets its Davey line from that thread
+ * (gfxstats_options.davey). Everything else may block briefly.
  *
  * All times are CLOCK_MONOTONIC nanoseconds. Functions return GFXSTATS_OK (0) or a negative
  * GFXSTATS_E* code; gfxstats_strerror() names it. See docs/native.md.
@@ -22,9 +24,10 @@ extern "C" {
 #endif
 
 /* 2: gfxstats_set_scene and gfxstats_set_scene_since (scenes and Matrix levels).
- * 3: gfxstats_tracker_new_with (Android 9 rules, dequeue forgiveness); Davey reports (the davey
+ * 3: gfxstats_tracker_flush and gfxstats_tracker_dropped (the frame ring);
+ *    gfxstats_tracker_new_with (Android 9 rules, dequeue forgiveness); Davey reports (the davey
  *    fields of gfxstats_options); scene options (scenes off, a scene limit, the default scene,
- *    Matrix mode, level bounds and refresh rate) and gfxstats_set_default_scene. */
+ *    Matrix mode, level bounds and refresh rate, a scene file) and gfxstats_set_default_scene. */
 #define GFXSTATS_API_VERSION 3
 
 enum gfxstats_status {
@@ -85,7 +88,9 @@ enum gfxstats_davey {
 /* Told about a Davey frame: its duration and its FrameInfo fields (a frame given by its times has
  * IntendedVsync, Vsync, FrameDeadline, FrameInterval, SwapBuffers, FrameCompleted,
  * SwapBuffersCompleted and GpuCompleted set, the rest 0). Called on the thread that classifies the
- * frame, only for such frames; the fields are valid during the call. */
+ * frame (the session's thread, or the one in gfxstats_tracker_flush, gfxstats_set_scene,
+ * gfxstats_set_default_scene or a close) with the session's lock held, only for such frames: it
+ * must not call gfxstats functions. The fields are valid during the call. */
 typedef void (*gfxstats_davey_fn)(void *user, int64_t duration_ns, const int64_t *fields);
 
 typedef struct gfxstats_options {
@@ -210,14 +215,26 @@ int gfxstats_set_scene_since(gfxstats_tracker *tracker, const char *scene, int64
 
 /* Sets the scene of every tracker that has not set its own (StatsSession.setDefaultScene): frames
  * intended at or after gfxstats_now_ns() count in it, earlier ones stay where they were. NULL:
- * back to the options' default_scene. Any thread; takes the session's lock briefly. Trackers
- * notice it at their next frame with one atomic load (no lock). GFXSTATS_EINVAL for a bad name. */
+ * back to the options' default_scene. Any thread; takes the session's lock and counts what the
+ * trackers' rings hold first (with the scenes in effect when they were recorded), so it is not
+ * a per-frame call. GFXSTATS_EINVAL for a bad name (one log line). */
 int gfxstats_set_default_scene(gfxstats_session *session, const char *scene);
 
 /* As gfxstats_set_default_scene, in effect for frames intended at or after since_ns. */
 int gfxstats_set_default_scene_since(gfxstats_session *session, const char *scene, int64_t since_ns);
 
-/* Ends a tracker (on its recording thread); its counts stay. NULL is ignored. */
+
+/* Counts the frames the tracker's ring holds now, on the calling thread (the tracker's recording
+ * thread), instead of at the session thread's next drain. For programs that record faster than
+ * any display (a replay of recorded frames, a benchmark): the ring holds 1024 frames (341
+ * FrameInfo frames), and frames recorded while it is full are dropped. Takes the session's lock; not a per-frame call. */
+int gfxstats_tracker_flush(gfxstats_tracker *tracker);
+
+/* Frames this tracker did not count because its ring was full (the first time, one log line). */
+uint64_t gfxstats_tracker_dropped(const gfxstats_tracker *tracker);
+
+/* Ends a tracker (on its recording thread); its counts stay, with what its ring holds. NULL is
+ * ignored. */
 void gfxstats_tracker_close(gfxstats_tracker *tracker);
 
 /* 1 when the session counts into a daemon's buffer, 0 otherwise. */

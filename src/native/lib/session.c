@@ -1,12 +1,15 @@
 /* Sessions and trackers: the public API of gfxstats.h.
  *
  * Threads: a tracker is used by one rendering thread at a time; the session has one background
- * thread (registration, heartbeat, re-registration). They meet under the session mutex only when
- * the buffer changes (first attach, handover) or a tracker starts or ends: a tracker notices a
- * change by comparing the session's epoch with its own on each frame (one load), and then moves
- * its own counts itself, so nothing on the frame path waits for the background thread. */
+ * thread (registration, heartbeat, re-registration, draining). The rendering thread only appends
+ * a frame's raw times to the tracker's ring (lib/ring.h). Everything else about a tracker - its
+ * rules, scenes, Matrix state, counters, stripe - belongs to whoever holds the session mutex: the
+ * background thread drains every ring each drain period (1-50 ms, shorter while rings fill), and
+ * the calls that need a tracker's frames counted now (set_scene, flush, tracker and session close,
+ * fork, process exit) drain it themselves first. So nothing on the frame path waits for anyone. */
 #include "gfxstats.h"
 #include "internal.h"
+#include "ring.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,11 +25,13 @@
 #include <unistd.h>
 
 #define NANOS_60HZ 16666667LL
-#define HEARTBEAT_MS 250
 #define BACKOFF_MIN_MS 100
 #define BACKOFF_MAX_MS 5000
 #define DEFAULT_CLOSE_WAIT_MS 2000
 #define DEFAULT_SCENE_SLOT 1
+#define DRAIN_MIN_MS 1
+#define DRAIN_MAX_MS 50
+#define SCENE_FILE_POLL_NS 250000000LL /* the scene file is looked at 4 times a second */
 
 enum conn_state { CONN_INIT, CONN_WAITING, CONN_ATTACHED, CONN_DOWN };
 
@@ -46,12 +51,13 @@ struct gfxstats_session {
     int matrix_mode;
     int32_t matrix_levels[4];
     float refresh_rate_hz;
-    /* The default scene switch (StatsSession.defaultScene), read by trackers that set no scene of
-     * their own without a lock: a sequence lock, odd while the session thread writes under mu. */
-    uint32_t default_seq;
+    /* The default scene switch (StatsSession.defaultScene) of trackers that set no scene of their
+     * own, under mu: frames intended at or after default_since count in default_slot, earlier
+     * ones in default_prev. */
     int default_slot;
     int default_prev;
-    _Alignas(8) int64_t default_since; /* 8-aligned: an atomic 64-bit load on i386 too */
+    int64_t default_since;
+    int64_t scene_file_polled; /* when the session thread last looked at the scene file */
     int refs;        /* the session's own + one per open tracker, under mu */
     int closed;      /* under mu */
     int stop;        /* under mu: the background thread ends */
@@ -81,29 +87,33 @@ struct gfxstats_session {
     gfxstats_davey_fn davey_callback;
     void *davey_user;
     int refused;     /* under mu: the last registration ended without a buffer */
+    struct gfxstats_tracker *trackers; /* open trackers, under mu */
+    int drain_ms;    /* the background thread's drain period, under mu */
+    int drain_paused; /* GFXSTATS_TEST_DRAIN_PAUSED: only explicit drains (tests fill a ring) */
 };
 
 struct gfxstats_tracker {
-    /* frame path */
-    uint32_t *counters;  /* where frames are counted: a claimed stripe or local */
-    uint64_t epoch;
+    /* frame path: the producer's side of the ring */
+    struct gfx_ring ring;
     struct gfxstats_session *s;
-    int closed;
+    int closed;          /* the frame path's: the session was seen closed */
     int64_t default_interval; /* of gfxstats_record frames without one: the session's refresh (as Java) */
+    /* everything else under s->mu (the ring's consumer) */
+    struct gfxstats_tracker *next_tracker;
+    uint32_t *counters;  /* where frames are counted: a claimed stripe or local */
+    uint64_t epoch;      /* the session's epoch the tracker's stripe follows */
     struct gfx_rules rules;
-    /* under s->mu */
     struct gfx_mapping *map; /* the buffer its stripe is in, NULL while counting locally */
     uint32_t stripe;         /* 1..N, or 0 when counting locally */
     uint32_t local[GFX_COUNTERS];
-    /* scenes, frame path: where scene counts go (the group stripe of its stripe, or local_scenes;
+    /* scenes: where scene counts go (the group stripe of its stripe, or local_scenes;
      * NULL when the buffer has no scene group) and the scene switch in effect: frames intended at
      * or after scene_since count in scene_slot, earlier ones in scene_prev */
     struct gfx_scene_rec *scenes;
     int scene_slot;
     int scene_prev;
     int64_t scene_since;
-    int own_scene;           /* 0: the scene fields copy the session's default switch */
-    uint32_t default_seen;   /* the default_seq they were copied at (odd: not yet) */
+    int own_scene;           /* 0: it follows the session's default scene switch */
     struct gfx_matrix matrix;
     struct gfx_scene_rec local_scenes; /* under s->mu, like local */
 };
@@ -117,10 +127,14 @@ static pthread_mutex_t sessions_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct gfxstats_session *sessions;
 static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
 
+static void drain_all_locked(struct gfxstats_session *s);
+
+/* The parent counts what its rings hold before the fork, so the child's copies start empty. */
 static void fork_prepare(void) {
     pthread_mutex_lock(&sessions_mu);
     for (struct gfxstats_session *s = sessions; s; s = s->next_session) {
         pthread_mutex_lock(&s->mu);
+        drain_all_locked(s);
     }
 }
 
@@ -137,6 +151,7 @@ static void fork_child(void) {
         s->closed = 1;
         s->stop = 1;
         __atomic_store_n(&s->epoch, (s->epoch | 1) + 2, __ATOMIC_RELEASE);
+        drain_all_locked(s); /* forked: drops what a parent's thread wrote since, closes the rings */
         pthread_mutex_unlock(&s->mu);
     }
     pthread_mutex_unlock(&sessions_mu);
@@ -318,11 +333,6 @@ static void tracker_move_locked(struct gfxstats_tracker *t) {
     t->counters = dst;
 }
 
-static void tracker_sync(struct gfxstats_tracker *t) {
-    pthread_mutex_lock(&t->s->mu);
-    tracker_move_locked(t);
-    pthread_mutex_unlock(&t->s->mu);
-}
 
 int gfxstats_session_open(const gfxstats_options *o, gfxstats_session **out) {
     if (!out) {
@@ -408,6 +418,9 @@ int gfxstats_session_open(const gfxstats_options *o, gfxstats_session **out) {
     s->davey = o->davey;
     s->davey_callback = o->davey_callback;
     s->davey_user = o->davey_user;
+    s->drain_ms = DRAIN_MAX_MS;
+    const char *paused = getenv("GFXSTATS_TEST_DRAIN_PAUSED");
+    s->drain_paused = paused && paused[0] && strcmp(paused, "0") != 0;
     socket_path_of(o, s->socket_path, sizeof s->socket_path);
     extern void gfx_poll_scene_file(struct gfxstats_session *);
     gfx_poll_scene_file(s); /* so that a scene named before the program started holds from its first frame */
@@ -485,16 +498,17 @@ int gfxstats_tracker_new_with(gfxstats_session *s, const gfxstats_tracker_option
         return GFXSTATS_EINVAL;
     }
     int64_t refresh = opt.refresh_interval_ns > 0 ? opt.refresh_interval_ns : s->refresh;
-    struct gfxstats_tracker *t = calloc(1, sizeof *t);
-    if (!t) {
+    struct gfxstats_tracker *t = NULL;
+    if (posix_memalign((void **)&t, 64, sizeof *t) != 0) { /* the ring's lines are 64-byte aligned */
         return GFXSTATS_ENOMEM;
     }
+    memset(t, 0, sizeof *t);
+    gfx_ring_release(&t->ring, 0);
     t->s = s;
     t->counters = t->local;
     t->scenes = s->scenes_on ? &t->local_scenes : NULL;
     t->scene_slot = t->scene_prev = DEFAULT_SCENE_SLOT;
     t->scene_since = INT64_MIN;
-    t->default_seen = 1; /* odd: copy the session's default switch at the first frame */
     gfx_matrix_configure(&t->matrix, s->matrix_mode, s->matrix_levels, s->refresh_rate_hz);
     t->default_interval = s->refresh;
     gfx_rules_init_config(&t->rules, opt.rules == GFXSTATS_RULES_ANDROID9 ? GFX_RULES_ANDROID9 : GFX_RULES_MODERN,
@@ -511,6 +525,8 @@ int gfxstats_tracker_new_with(gfxstats_session *s, const gfxstats_tracker_option
         return GFXSTATS_ECLOSED;
     }
     s->refs++;
+    t->next_tracker = s->trackers;
+    s->trackers = t;
     tracker_move_locked(t);
     pthread_mutex_unlock(&s->mu);
     *out = t;
@@ -556,70 +572,27 @@ static inline void count_scene(uint32_t *c, uint32_t outcome) {
     }
 }
 
-/* Copies the session's default scene switch into the tracker (sequence lock reader: no lock,
- * retried only while the session writes it). */
-static void __attribute__((noinline)) read_default_scene(struct gfxstats_tracker *t) {
-    struct gfxstats_session *s = t->s;
-    uint32_t q1, q2;
+/* The scene slot of a frame intended at `intended`: the tracker's own switch, else the session's
+ * default switch (both read under mu, where frames are counted). */
+static inline int scene_slot_of(const struct gfxstats_tracker *t, int64_t intended) {
     if (t->own_scene) {
-        /* Its own scene wins: only note the change, so the next frames take the fast check. */
-        t->default_seen = __atomic_load_n(&s->default_seq, __ATOMIC_ACQUIRE);
-        return;
+        return intended >= t->scene_since ? t->scene_slot : t->scene_prev;
     }
-    int slot, prev;
-    int64_t since;
-    do {
-        q1 = __atomic_load_n(&s->default_seq, __ATOMIC_ACQUIRE);
-        slot = __atomic_load_n(&s->default_slot, __ATOMIC_RELAXED);
-        prev = __atomic_load_n(&s->default_prev, __ATOMIC_RELAXED);
-        since = __atomic_load_n(&s->default_since, __ATOMIC_RELAXED);
-        __atomic_thread_fence(__ATOMIC_ACQUIRE);
-        q2 = __atomic_load_n(&s->default_seq, __ATOMIC_RELAXED);
-    } while ((q1 & 1) || q1 != q2);
-    t->scene_slot = slot;
-    t->scene_prev = prev;
-    t->scene_since = since;
-    t->default_seen = q1;
+    const struct gfxstats_session *s = t->s;
+    return intended >= s->default_since ? s->default_slot : s->default_prev;
 }
 
-/* A tracker follows the session's default scene unless it set its own: one atomic load per frame
- * (a tracker with its own scene only notes a change of the default, once). */
-static inline void follow_default_scene(struct gfxstats_tracker *t) {
-    if (__builtin_expect(__atomic_load_n(&t->s->default_seq, __ATOMIC_ACQUIRE) != t->default_seen, 0)) {
-        read_default_scene(t);
-    }
-}
+/* ---- the consumer: a drained frame is counted as gfxstats_record counted it on the rendering
+ * thread before the ring, in the same order, so every count is the same. Under mu. */
 
-static inline int begin_frame(struct gfxstats_tracker *t) {
-    if (__builtin_expect(t->closed, 0)) {
-        return GFXSTATS_ECLOSED;
-    }
-    if (__builtin_expect(__atomic_load_n(&t->s->epoch, __ATOMIC_ACQUIRE) != t->epoch, 0)) {
-        tracker_sync(t);
-        if (t->epoch & 1) { /* odd epoch: the session is closed */
-            t->closed = 2;
-            return GFXSTATS_ECLOSED;
-        }
-    }
-    return GFXSTATS_OK;
-}
-
-int gfxstats_record(gfxstats_tracker *t, int64_t intended_vsync, int64_t vsync, int64_t frame_completed,
-                    int64_t gpu_completed, int64_t frame_interval_ns) {
-    if (!t) {
-        return GFXSTATS_EINVAL;
-    }
-    int rc = begin_frame(t);
-    if (rc) {
-        return rc;
-    }
+static void count_times_locked(struct gfxstats_tracker *t, int64_t intended_vsync, int64_t vsync,
+                               int64_t frame_completed, int64_t gpu_completed, int64_t frame_interval_ns) {
     int64_t interval = frame_interval_ns > 0 ? frame_interval_ns : t->default_interval;
     uint32_t outcome = gfx_classify_times(&t->rules, intended_vsync, vsync, frame_completed, gpu_completed, interval);
     count(t->counters, outcome);
     struct gfx_scene_rec *r = t->scenes;
     if (r) {
-        follow_default_scene(t);
-        int slot = intended_vsync >= t->scene_since ? t->scene_slot : t->scene_prev;
+        int slot = scene_slot_of(t, intended_vsync);
         uint32_t *c = r->c + slot * GFX_SCENE_C32;
         count_scene(c, outcome);
         int64_t total = (int64_t)((uint64_t)frame_completed - (uint64_t)intended_vsync);
@@ -629,6 +602,94 @@ int gfxstats_record(gfxstats_tracker *t, int64_t intended_vsync, int64_t vsync, 
             gfx_matrix_count_counted(&t->matrix, total, interval, c, r->w + slot * GFX_SCENE_C64);
         }
     }
+}
+
+static void count_frameinfo_locked(struct gfxstats_tracker *t, const int64_t fields[GFXSTATS_FI_COUNT]) {
+    uint32_t outcome = gfx_classify_frameinfo(&t->rules, fields);
+    count(t->counters, outcome);
+    struct gfx_scene_rec *r = t->scenes;
+    if (r) {
+        int slot = scene_slot_of(t, fields[GFXSTATS_FI_INTENDED_VSYNC]);
+        uint32_t *c = r->c + slot * GFX_SCENE_C32;
+        count_scene(c, outcome);
+        gfx_matrix_count_frameinfo(&t->matrix, fields, c, r->w + slot * GFX_SCENE_C64);
+    }
+}
+
+/* Counts every frame the tracker's ring holds, oldest first, after moving the tracker's counts
+ * into the session's current buffer if that changed. Returns how many frames it counted. Under mu. */
+static unsigned long drain_locked(struct gfxstats_tracker *t) {
+    struct gfxstats_session *s = t->s;
+    struct gfx_ring *r = &t->ring;
+    int64_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+    if (s->forked) {
+        /* A child's copy: whatever is there belongs to the parent's buffer, which is not ours. */
+        r->tail = head;
+        gfx_ring_release(r, 1);
+        return 0;
+    }
+    if (t->epoch != __atomic_load_n(&s->epoch, __ATOMIC_ACQUIRE)) {
+        tracker_move_locked(t);
+    }
+    unsigned long n = 0;
+    while (r->tail != head) {
+        int64_t *e = &r->w[(r->tail & (GFX_RING_BYTES - 1)) / 8];
+        if (e[0] == GFX_RING_FRAMEINFO) {
+            count_frameinfo_locked(t, e + 1);
+            e[0] = 0; /* the times path does not write it */
+            r->tail += GFX_RING_FI_UNITS * GFX_RING_UNIT;
+        } else {
+            count_times_locked(t, e[1], e[2], e[3], e[4], e[5]);
+            r->tail += GFX_RING_UNIT;
+        }
+        n++;
+    }
+    gfx_ring_release(r, s->closed);
+    uint64_t dropped = __atomic_load_n(&r->dropped, __ATOMIC_RELAXED);
+    if (dropped != r->dropped_logged) {
+        if (r->dropped_logged == 0) {
+            logf_("frames of %s are not counted: a tracker's ring (%u frames) was full before it was drained"
+                  " (gfxstats_tracker_dropped counts them)", s->package, GFX_RING_UNITS);
+        }
+        r->dropped_logged = dropped;
+    }
+    return n;
+}
+
+static void drain_all_locked(struct gfxstats_session *s) {
+    for (struct gfxstats_tracker *t = s->trackers; t; t = t->next_tracker) {
+        drain_locked(t);
+    }
+}
+
+/* ---- the producer: the frame path */
+
+/* The ring is full (the frame is dropped and counted as such) or the session is closed. */
+__attribute__((noinline, cold)) static int ring_full(struct gfxstats_tracker *t) {
+    if (t->closed || (__atomic_load_n(&t->s->epoch, __ATOMIC_ACQUIRE) & 1)) { /* odd: closed */
+        t->closed = 2;
+        return GFXSTATS_ECLOSED;
+    }
+    __atomic_store_n(&t->ring.dropped, t->ring.dropped + 1, __ATOMIC_RELAXED);
+    return GFXSTATS_OK;
+}
+
+int gfxstats_record(gfxstats_tracker *t, int64_t intended_vsync, int64_t vsync, int64_t frame_completed,
+                    int64_t gpu_completed, int64_t frame_interval_ns) {
+    if (!t) {
+        return GFXSTATS_EINVAL;
+    }
+    int64_t next;
+    int64_t *e = gfx_ring_slot(&t->ring, 1, &next);
+    if (__builtin_expect(e == NULL, 0)) {
+        return ring_full(t);
+    }
+    e[1] = intended_vsync;
+    e[2] = vsync;
+    e[3] = frame_completed;
+    e[4] = gpu_completed;
+    e[5] = frame_interval_ns;
+    gfx_ring_publish(&t->ring, next);
     return GFXSTATS_OK;
 }
 
@@ -636,22 +697,48 @@ int gfxstats_record_frameinfo(gfxstats_tracker *t, const int64_t fields[GFXSTATS
     if (!t || !fields) {
         return GFXSTATS_EINVAL;
     }
-    int rc = begin_frame(t);
-    if (rc) {
-        return rc;
+    int64_t next;
+    int64_t *e = gfx_ring_slot(&t->ring, GFX_RING_FI_UNITS, &next);
+    if (__builtin_expect(e == NULL, 0)) {
+        return ring_full(t);
     }
-    uint32_t outcome = gfx_classify_frameinfo(&t->rules, fields);
-    count(t->counters, outcome);
-    struct gfx_scene_rec *r = t->scenes;
-    if (r) {
-        follow_default_scene(t);
-        int64_t intended = fields[GFXSTATS_FI_INTENDED_VSYNC];
-        int slot = intended >= t->scene_since ? t->scene_slot : t->scene_prev;
-        uint32_t *c = r->c + slot * GFX_SCENE_C32;
-        count_scene(c, outcome);
-        gfx_matrix_count_frameinfo(&t->matrix, fields, c, r->w + slot * GFX_SCENE_C64);
-    }
+    e[0] = GFX_RING_FRAMEINFO;
+    memcpy(e + 1, fields, sizeof(int64_t) * GFXSTATS_FI_COUNT); /* on through the next two units */
+    gfx_ring_publish(&t->ring, next);
     return GFXSTATS_OK;
+}
+
+int gfxstats_tracker_flush(gfxstats_tracker *t) {
+    if (!t) {
+        return GFXSTATS_EINVAL;
+    }
+    pthread_mutex_lock(&t->s->mu);
+    drain_locked(t);
+    pthread_mutex_unlock(&t->s->mu);
+    return GFXSTATS_OK;
+}
+
+void gfx_tracker_counted(struct gfxstats_tracker *t, uint32_t *counters, struct gfx_scene_rec *scenes) {
+    pthread_mutex_lock(&t->s->mu);
+    memcpy(counters, t->counters, sizeof(uint32_t) * GFX_COUNTERS);
+    if (scenes) {
+        if (t->scenes) {
+            memcpy(scenes, t->scenes, sizeof *scenes);
+        } else {
+            memset(scenes, 0, sizeof *scenes);
+        }
+    }
+    pthread_mutex_unlock(&t->s->mu);
+}
+
+void gfx_session_pending(struct gfxstats_session *s, uint32_t *counters) {
+    pthread_mutex_lock(&s->mu);
+    memcpy(counters, s->pending, sizeof s->pending);
+    pthread_mutex_unlock(&s->mu);
+}
+
+uint64_t gfxstats_tracker_dropped(const gfxstats_tracker *t) {
+    return t ? __atomic_load_n(&t->ring.dropped, __ATOMIC_RELAXED) : 0;
 }
 
 void gfxstats_tracker_close(gfxstats_tracker *t) {
@@ -660,8 +747,16 @@ void gfxstats_tracker_close(gfxstats_tracker *t) {
     }
     struct gfxstats_session *s = t->s;
     pthread_mutex_lock(&s->mu);
-    if (!s->closed) {
-        tracker_move_locked(t);
+    drain_locked(t); /* moves it too when the buffer changed */
+    for (struct gfxstats_tracker **p = &s->trackers; *p; p = &(*p)->next_tracker) {
+        if (*p == t) {
+            *p = t->next_tracker;
+            break;
+        }
+    }
+    if (t->ring.dropped && !s->forked) {
+        logf_("%llu frames of %s were not counted: the tracker's ring was full",
+              (unsigned long long)t->ring.dropped, s->package);
     }
     if (t->stripe != 0 && s->forked) {
         mapping_unref(t->map); /* the claim is the parent's */
@@ -712,30 +807,30 @@ int gfxstats_set_scene_since(gfxstats_tracker *t, const char *name, int64_t sinc
     if (t->closed) {
         return GFXSTATS_ECLOSED;
     }
-    /* The scene of frames intended just before the switch stays theirs (attribution by intended
-     * vsync). since_ns - 1 wraps as Java's long does. */
-    int64_t before_since = (int64_t)((uint64_t)since_ns - 1u);
-    read_default_scene(t); /* following the default: its switch as of now */
-    int before = before_since >= t->scene_since ? t->scene_slot : t->scene_prev;
-    if (name == NULL) {
-        /* Back to following the session's default, for every frame recorded from now on. */
-        t->own_scene = 0;
-        t->default_seen = 1;
-        return GFXSTATS_OK;
-    }
-    const char *problem = gfx_scene_name_problem(name);
+    const char *problem = name ? gfx_scene_name_problem(name) : NULL;
     if (problem) {
         logf_("scene not set: the name must be 1..120 bytes of UTF-8 without control characters, bidi controls or line separators; it is %s", problem);
         return GFXSTATS_EINVAL;
     }
     struct gfxstats_session *s = t->s;
     pthread_mutex_lock(&s->mu);
-    int slot = scene_slot_locked(s, name);
+    /* Frames recorded before the switch are counted with the scenes in effect when they were
+     * recorded: the ring is drained before the switch changes them. */
+    drain_locked(t);
+    /* The scene of frames intended just before the switch stays theirs (attribution by intended
+     * vsync). since_ns - 1 wraps as Java's long does. */
+    int64_t before_since = (int64_t)((uint64_t)since_ns - 1u);
+    int before = scene_slot_of(t, before_since);
+    if (name == NULL) {
+        /* Back to following the session's default, for every frame recorded from now on. */
+        t->own_scene = 0;
+    } else {
+        t->scene_slot = scene_slot_locked(s, name);
+        t->scene_prev = before;
+        t->scene_since = since_ns;
+        t->own_scene = 1;
+    }
     pthread_mutex_unlock(&s->mu);
-    t->scene_slot = slot;
-    t->scene_prev = before;
-    t->scene_since = since_ns;
-    t->own_scene = 1;
     return GFXSTATS_OK;
 }
 
@@ -757,17 +852,15 @@ int gfxstats_set_default_scene_since(gfxstats_session *s, const char *name, int6
         pthread_mutex_unlock(&s->mu);
         return GFXSTATS_ECLOSED;
     }
+    /* Frames recorded before the switch are counted with the scenes in effect when they were
+     * recorded, as gfxstats_set_scene does for its tracker. */
+    drain_all_locked(s);
     int slot = name ? scene_slot_locked(s, name) : DEFAULT_SCENE_SLOT;
     /* Frames intended before since_ns keep the scene the default gave them. */
     int64_t before_since = (int64_t)((uint64_t)since_ns - 1u);
-    int before = before_since >= s->default_since ? s->default_slot : s->default_prev;
-    uint32_t q = s->default_seq;
-    __atomic_store_n(&s->default_seq, q + 1, __ATOMIC_RELAXED);
-    __atomic_thread_fence(__ATOMIC_RELEASE);
-    __atomic_store_n(&s->default_slot, slot, __ATOMIC_RELAXED);
-    __atomic_store_n(&s->default_prev, before, __ATOMIC_RELAXED);
-    __atomic_store_n(&s->default_since, since_ns, __ATOMIC_RELAXED);
-    __atomic_store_n(&s->default_seq, q + 2, __ATOMIC_RELEASE);
+    s->default_prev = before_since >= s->default_since ? s->default_slot : s->default_prev;
+    s->default_slot = slot;
+    s->default_since = since_ns;
     pthread_mutex_unlock(&s->mu);
     return GFXSTATS_OK;
 }
@@ -858,10 +951,12 @@ void gfxstats_session_close(gfxstats_session *s) {
             logf_("the daemon did not answer %s's re-registration in time; its buffer keeps the counts", s->package);
         }
     }
+    drain_all_locked(s); /* what the rings hold counts where the trackers' counts are */
     s->closed = 1;
     s->stop = 1;
-    /* Odd epoch: every tracker stops at its next frame. */
+    /* Odd epoch: every tracker stops at its next frame (the rings closed below send it to look). */
     __atomic_store_n(&s->epoch, (__atomic_load_n(&s->epoch, __ATOMIC_RELAXED) | 1) + 2, __ATOMIC_RELEASE);
+    drain_all_locked(s);
     pthread_mutex_unlock(&s->mu);
     ssize_t w = write(s->wake[1], "x", 1);
     (void)w;
@@ -923,6 +1018,8 @@ static void install_locked(struct gfxstats_session *s, struct gfx_mapping *m) {
         s->conn = CONN_ATTACHED;
     }
     __atomic_store_n(&s->epoch, __atomic_load_n(&s->epoch, __ATOMIC_RELAXED) + 2, __ATOMIC_RELEASE);
+    /* Each tracker counts what its ring holds where it counted so far, then moves here. */
+    drain_all_locked(s);
     pthread_cond_broadcast(&s->cv);
 }
 
@@ -975,27 +1072,48 @@ void gfx_poll_scene_file(struct gfxstats_session *s) {
     (void)gfxstats_set_default_scene(s, name[0] ? name : NULL); /* a bad name: one line, the scene stays */
 }
 
-static void beat(struct gfxstats_session *s) {
+/* One round of the background thread's upkeep: drains every ring and beats the heartbeat.
+ * Returns the time to the next round in ms: the drain period halves while a ring held more than
+ * an eighth of its size at a drain and doubles (up to 50 ms) while every ring held under a 32nd. */
+static int service(struct gfxstats_session *s) {
     pthread_mutex_lock(&s->mu);
+    unsigned long most = 0;
+    if (!s->drain_paused) {
+        for (struct gfxstats_tracker *t = s->trackers; t; t = t->next_tracker) {
+            unsigned long n = drain_locked(t);
+            most = n > most ? n : most;
+        }
+    }
+    if (most > GFX_RING_UNITS / 8) {
+        s->drain_ms = s->drain_ms / 2 < DRAIN_MIN_MS ? DRAIN_MIN_MS : s->drain_ms / 2;
+    } else if (most < GFX_RING_UNITS / 32) {
+        s->drain_ms = s->drain_ms * 2 > DRAIN_MAX_MS ? DRAIN_MAX_MS : s->drain_ms * 2;
+    }
     if (s->cur) {
         gfx_heartbeat(s->cur, wall_ms());
     }
+    int next = s->drain_ms;
     pthread_mutex_unlock(&s->mu);
-    gfx_poll_scene_file(s);
+    if (s->scene_file[0] && gfxstats_now_ns() - s->scene_file_polled >= SCENE_FILE_POLL_NS) {
+        s->scene_file_polled = gfxstats_now_ns();
+        gfx_poll_scene_file(s); /* takes mu itself when the scene changes */
+    }
+    return next;
 }
 
-/* Waits up to ms for the wake pipe (or fd, when >= 0, to become readable), beating the heartbeat.
- * Returns 1 when fd is readable, 0 on time-out, -1 when woken to stop. */
+/* Waits up to ms for the wake pipe (or fd, when >= 0, to become readable), draining the rings
+ * and beating the heartbeat meanwhile. Returns 1 when fd is readable, 0 on time-out, -1 when
+ * woken to stop. */
 static int wait_for(struct gfxstats_session *s, int fd, int ms) {
     int64_t end = gfxstats_now_ns() + (int64_t)ms * 1000000LL;
     for (;;) {
-        beat(s);
+        int next = service(s);
         int64_t left = (end - gfxstats_now_ns()) / 1000000LL;
         if (left <= 0) {
             return 0;
         }
         struct pollfd p[2] = {{.fd = s->wake[0], .events = POLLIN}, {.fd = fd, .events = POLLIN}};
-        int n = poll(p, fd >= 0 ? 2 : 1, (int)(left < HEARTBEAT_MS ? left : HEARTBEAT_MS));
+        int n = poll(p, fd >= 0 ? 2 : 1, (int)(left < next ? left : next));
         if (n < 0 && errno != EINTR) {
             return 0;
         }
@@ -1110,4 +1228,20 @@ void *gfx_session_thread(void *arg) {
         backoff = backoff * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : backoff * 2;
     }
     return NULL;
+}
+
+/* A program that exits without closing its sessions (exit() runs this; a crash or SIGKILL does
+ * not) still has what its rings hold counted. trylock: a thread that holds a mutex at exit is
+ * not waited for; its session keeps what was drained before. */
+__attribute__((destructor)) static void drain_at_exit(void) {
+    if (pthread_mutex_trylock(&sessions_mu) != 0) {
+        return;
+    }
+    for (struct gfxstats_session *s = sessions; s; s = s->next_session) {
+        if (pthread_mutex_trylock(&s->mu) == 0) {
+            drain_all_locked(s);
+            pthread_mutex_unlock(&s->mu);
+        }
+    }
+    pthread_mutex_unlock(&sessions_mu);
 }
