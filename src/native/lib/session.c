@@ -632,7 +632,7 @@ static unsigned long drain_locked(struct gfxstats_tracker *t) {
         tracker_move_locked(t);
     }
     unsigned long n = 0;
-    while (r->tail != head) {
+    while (r->tail < head) { /* not !=: a misread kind could step past head */
         int64_t *e = &r->w[(r->tail & (GFX_RING_BYTES - 1)) / 8];
         if (e[0] == GFX_RING_FRAMEINFO) {
             count_frameinfo_locked(t, e + 1);

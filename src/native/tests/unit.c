@@ -570,6 +570,36 @@ static void test_ring_order(void) {
     gfxstats_session_close(s);
 }
 
+/* With the session thread draining at its own times as well, the counts are still exact. */
+static void test_ring_concurrent(void) {
+    gfxstats_options o = opts("com.example.ring.concurrent");
+    o.close_wait_ms = 0;
+    gfxstats_session *s;
+    gfxstats_tracker *t;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_OK, "open");
+    CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+    struct gfx_rules ref;
+    gfx_rules_init(&ref, 16666667, false);
+    uint32_t want[GFX_COUNTERS] = {0}, got[GFX_COUNTERS];
+    int64_t f[GFXSTATS_FI_COUNT];
+    int refused = 0;
+    for (int64_t i = 0; i < 100000; i++) {
+        int fi = ring_frame(i, f, 1);
+        refused += ring_record(t, fi, f) != GFXSTATS_OK;
+        ring_reference(&ref, fi, f, want);
+        if (i % 200 == 199) {
+            gfxstats_tracker_flush(t); /* so that the ring never fills, whatever the thread does */
+        }
+    }
+    gfxstats_tracker_flush(t);
+    gfx_tracker_counted(t, got, NULL);
+    CHECK(refused == 0 && gfxstats_tracker_dropped(t) == 0 && memcmp(got, want, sizeof got) == 0,
+          "with the session thread draining: %u counted, %u expected, %llu dropped", got[0], want[0],
+          (unsigned long long)gfxstats_tracker_dropped(t));
+    gfxstats_tracker_close(t);
+    gfxstats_session_close(s);
+}
+
 /* A full ring drops exactly the frames that do not fit (1024 times-path frames fit, 341 FrameInfo
  * frames), counts them, and keeps the rest. */
 static void test_ring_full(void) {
@@ -695,6 +725,7 @@ int main(void) {
     test_fork();
     test_scenes();
     test_ring_order();
+    test_ring_concurrent();
     test_ring_full();
     test_ring_close();
     test_ring_scenes();
