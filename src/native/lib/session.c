@@ -596,9 +596,9 @@ static void count_times_locked(struct gfxstats_tracker *t, int64_t intended_vsyn
         uint32_t *c = r->c + slot * GFX_SCENE_C32;
         count_scene(c, outcome);
         int64_t total = (int64_t)((uint64_t)frame_completed - (uint64_t)intended_vsync);
-        /* SceneFrameCounter: a frame the rules counted, else one with a positive, valid total. */
+        /* SceneFrameCounter: a frame the rules counted, else one with a valid total (0 included). */
         if ((outcome & GFX_OUT_COUNTED)
-            || (total > 0 && total < (INT64_MAX >> 1) && intended_vsync > 0)) {
+            || (total >= 0 && total < (INT64_MAX >> 1) && intended_vsync > 0)) {
             gfx_matrix_count_counted(&t->matrix, total, interval, c, r->w + slot * GFX_SCENE_C64);
         }
     }
