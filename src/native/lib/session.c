@@ -42,6 +42,7 @@ struct gfxstats_session {
     struct gfx_mapping *cur; /* under mu */
     uint32_t pending[GFX_COUNTERS]; /* counts of trackers that ended before a buffer, under mu */
     struct gfx_scene_rec pending_scenes; /* their scene counts, under mu */
+    uint32_t pending_drops; /* their ring drops (client health group), under mu */
     /* Scene names by slot, under mu: slot 0 "(other)", 1 "default", then in the order first set;
      * the same slots in memory and in every buffer (SceneTable of the Java client). */
     char scene_names[GFX_SCENE_SLOTS][GFX_SCENE_NAME_MAX + 1];
@@ -116,6 +117,10 @@ struct gfxstats_tracker {
     int own_scene;           /* 0: it follows the session's default scene switch */
     struct gfx_matrix matrix;
     struct gfx_scene_rec local_scenes; /* under s->mu, like local */
+    /* ring drops (client health group), under s->mu: how many of ring.dropped are counted, and
+     * those counted while the tracker had no stripe with the group */
+    uint64_t drops_counted;
+    uint32_t local_drops;
 };
 
 static int quiet = -1;
@@ -288,6 +293,9 @@ static void tracker_move_locked(struct gfxstats_tracker *t) {
         if (t->map->scenes) {
             gfx_add_scenes(&t->local_scenes, gfx_scene_stripe(t->map, t->stripe));
         }
+        if (t->map->health) {
+            t->local_drops += *gfx_health_dropped(t->map, t->stripe);
+        }
         gfx_release_stripe(t->map, t->stripe);
         mapping_unref(t->map);
         t->map = NULL;
@@ -327,6 +335,11 @@ static void tracker_move_locked(struct gfxstats_tracker *t) {
         t->scenes = NULL; /* scenes off, or a buffer without the scene group: none counted, as in Java */
     }
     memset(&t->local_scenes, 0, sizeof t->local_scenes);
+    if (m->health) {
+        uint32_t *d = gfx_health_dropped(m, idx);
+        __atomic_store_n(d, *d + t->local_drops, __ATOMIC_RELAXED);
+        t->local_drops = 0;
+    }
     t->map = m;
     m->refs++;
     t->stripe = idx;
@@ -616,6 +629,23 @@ static void count_frameinfo_locked(struct gfxstats_tracker *t, const int64_t fie
     }
 }
 
+/* The ring's drops since the last drain go where the tracker counts (its stripe's client health
+ * counter, else local memory) so that the daemon shows them; the drain is the stripe's only
+ * writer, the recording thread never touches the buffer for a drop. Under mu. */
+static void count_drops_locked(struct gfxstats_tracker *t, uint64_t dropped) {
+    uint32_t delta = (uint32_t)(dropped - t->drops_counted);
+    if (delta == 0) {
+        return;
+    }
+    t->drops_counted = dropped;
+    if (t->stripe == 0) {
+        t->local_drops += delta;
+    } else if (t->map->health) {
+        uint32_t *d = gfx_health_dropped(t->map, t->stripe);
+        __atomic_store_n(d, *d + delta, __ATOMIC_RELAXED);
+    } /* else a buffer without the group (an older daemon): the log and gfxstats_tracker_dropped show them */
+}
+
 /* Counts every frame the tracker's ring holds, oldest first, after moving the tracker's counts
  * into the session's current buffer if that changed. Returns how many frames it counted. Under mu. */
 static unsigned long drain_locked(struct gfxstats_tracker *t) {
@@ -646,6 +676,7 @@ static unsigned long drain_locked(struct gfxstats_tracker *t) {
     }
     gfx_ring_release(r, s->closed);
     uint64_t dropped = __atomic_load_n(&r->dropped, __ATOMIC_RELAXED);
+    count_drops_locked(t, dropped);
     if (dropped != r->dropped_logged) {
         if (r->dropped_logged == 0) {
             logf_("frames of %s are not counted: a tracker's ring (%u frames) was full before it was drained"
@@ -731,6 +762,13 @@ void gfx_tracker_counted(struct gfxstats_tracker *t, uint32_t *counters, struct 
     pthread_mutex_unlock(&t->s->mu);
 }
 
+uint32_t gfx_tracker_drops_counted(struct gfxstats_tracker *t) {
+    pthread_mutex_lock(&t->s->mu);
+    uint32_t n = t->stripe != 0 ? (t->map->health ? *gfx_health_dropped(t->map, t->stripe) : 0) : t->local_drops;
+    pthread_mutex_unlock(&t->s->mu);
+    return n;
+}
+
 void gfx_session_pending(struct gfxstats_session *s, uint32_t *counters) {
     pthread_mutex_lock(&s->mu);
     memcpy(counters, s->pending, sizeof s->pending);
@@ -763,13 +801,17 @@ void gfxstats_tracker_close(gfxstats_tracker *t) {
     } else if (t->stripe != 0) {
         gfx_release_stripe(t->map, t->stripe); /* its counts stay in the stripe */
         mapping_unref(t->map);
-    } else if (any_counts(t->local) && !s->forked) {
+    } else if ((any_counts(t->local) || t->local_drops) && !s->forked) {
         if (s->cur && !s->closed) {
             gfx_add_shared(s->cur, t->local);
             gfx_add_shared_scenes(s->cur, &t->local_scenes);
+            if (s->cur->health && t->local_drops) {
+                __atomic_fetch_add(gfx_health_dropped(s->cur, 0), t->local_drops, __ATOMIC_RELAXED);
+            }
         } else if (!s->closed) {
             add_counts(s->pending, t->local);
             gfx_add_scenes(&s->pending_scenes, &t->local_scenes);
+            s->pending_drops += t->local_drops;
         } else {
             logf_("%u frames of %s were counted after its session ended and are not kept", t->local[0],
                   s->package);
@@ -989,12 +1031,17 @@ static void install_locked(struct gfxstats_session *s, struct gfx_mapping *m) {
             memset(s->pending, 0, sizeof s->pending);
             memset(&s->pending_scenes, 0, sizeof s->pending_scenes);
         }
+        if (s->pending_drops && m->health) {
+            __atomic_fetch_add(gfx_health_dropped(m, 0), s->pending_drops, __ATOMIC_RELAXED);
+            s->pending_drops = 0;
+        }
     } else {
         /* Handover (docs/buffer-format.md): the shared stripe and every stripe no open tracker
          * holds move now; each open tracker moves its own stripe at its next frame. */
         uint32_t sum[GFX_COUNTERS] = {0};
         static struct gfx_scene_rec scene_sum; /* 3 KB, off the thread's stack; under mu */
         memset(&scene_sum, 0, sizeof scene_sum);
+        uint32_t drops = old->health ? *gfx_health_dropped(old, 0) : 0;
         add_counts(sum, gfx_stripe(old, 0));
         if (old->scenes) {
             gfx_add_scenes(&scene_sum, gfx_scene_stripe(old, 0));
@@ -1005,7 +1052,11 @@ static void install_locked(struct gfxstats_session *s, struct gfx_mapping *m) {
                 if (old->scenes) {
                     gfx_add_scenes(&scene_sum, gfx_scene_stripe(old, i));
                 }
+                drops += old->health ? *gfx_health_dropped(old, i) : 0;
             }
+        }
+        if (drops && m->health) {
+            __atomic_fetch_add(gfx_health_dropped(m, 0), drops, __ATOMIC_RELAXED);
         }
         gfx_lower_stats_start(m, gfx_stats_start(old));
         gfx_add_shared(m, sum);

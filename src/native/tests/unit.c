@@ -657,6 +657,8 @@ static void test_ring_full(void) {
         gfx_tracker_counted(t, got, NULL);
         CHECK(memcmp(got, want, sizeof got) == 0, "mix %d: the full ring's frames: %u counted, %u expected", mix,
               got[0], want[0]);
+        CHECK(gfx_tracker_drops_counted(t) == 7, "mix %d: %u drops counted for the daemon, not 7", mix,
+              gfx_tracker_drops_counted(t));
         for (int64_t i = fit + 7; i < fit + 107; i++) { /* room again */
             int fi = ring_frame(i, f, mix);
             refused += ring_record(t, fi, f) != GFXSTATS_OK;
@@ -667,6 +669,8 @@ static void test_ring_full(void) {
         CHECK(refused == 0 && gfxstats_tracker_dropped(t) == 7 && memcmp(got, want, sizeof got) == 0,
               "mix %d: after the full ring drained: %u counted, %u expected, %llu dropped", mix, got[0], want[0],
               (unsigned long long)gfxstats_tracker_dropped(t));
+        CHECK(gfx_tracker_drops_counted(t) == 7, "mix %d: drops counted again by a later drain: %u", mix,
+              gfx_tracker_drops_counted(t));
         gfxstats_tracker_close(t);
     }
     gfxstats_session_close(s);
