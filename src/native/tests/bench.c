@@ -12,7 +12,8 @@
  * gfxstats_tracker_flush) with BENCH_CALLGRIND=1 it runs each path once over the frames, for
  * instructions per frame.
  * BENCH_IDLE_S=N: instead, the CPU time the process uses in N seconds with one open session and
- * tracker and no frames (the session thread's idle drain rounds). */
+ * tracker and no frames (the session thread's idle drain rounds).
+ * BENCH_SCENES_OFF=1 opens the session with scenes off (gfxstats_options.scenes_off). */
 #include "gfxstats.h"
 
 #include <stdatomic.h>
@@ -100,6 +101,7 @@ int main(int argc, char **argv) {
     }
     gfxstats_options o = {.struct_size = sizeof o, .package_name = "bench", .pipeline = 2,
                           .socket_path = "/nonexistent/bench.sock", .close_wait_ms = 0};
+    o.scenes_off = getenv("BENCH_SCENES_OFF") != NULL; /* the path without scenes and Matrix levels */
     gfxstats_session *s;
     gfxstats_tracker *tr;
     setenv("GFXSTATS_QUIET", "1", 1);
