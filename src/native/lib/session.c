@@ -1282,14 +1282,18 @@ void *gfx_session_thread(void *arg) {
 }
 
 /* A program that exits without closing its sessions (exit() runs this; a crash or SIGKILL does
- * not) still has what its rings hold counted. trylock: a thread that holds a mutex at exit is
- * not waited for; its session keeps what was drained before. */
+ * not) still has what its rings hold counted. The other threads still run during exit(), so a
+ * session thread that holds a mutex (draining, or installing a buffer) lets go within
+ * microseconds: wait for it, but boundedly, so that an exit is never held up for long. */
+#define EXIT_DRAIN_WAIT_MS 250
 __attribute__((destructor)) static void drain_at_exit(void) {
-    if (pthread_mutex_trylock(&sessions_mu) != 0) {
+    struct timespec until;
+    deadline_after(&until, EXIT_DRAIN_WAIT_MS);
+    if (pthread_mutex_clocklock(&sessions_mu, CLOCK_MONOTONIC, &until) != 0) {
         return;
     }
     for (struct gfxstats_session *s = sessions; s; s = s->next_session) {
-        if (pthread_mutex_trylock(&s->mu) == 0) {
+        if (pthread_mutex_clocklock(&s->mu, CLOCK_MONOTONIC, &until) == 0) {
             drain_all_locked(s);
             pthread_mutex_unlock(&s->mu);
         }
