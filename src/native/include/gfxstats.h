@@ -19,8 +19,9 @@
 extern "C" {
 #endif
 
-/* 2: gfxstats_set_scene and gfxstats_set_scene_since (scenes and Matrix levels). */
-#define GFXSTATS_API_VERSION 2
+/* 2: gfxstats_set_scene and gfxstats_set_scene_since (scenes and Matrix levels).
+ * 3: gfxstats_timeline_* (FrameTimeline counters, client-only mode). */
+#define GFXSTATS_API_VERSION 3
 
 enum gfxstats_status {
     GFXSTATS_OK = 0,
@@ -119,6 +120,44 @@ int gfxstats_set_scene(gfxstats_tracker *tracker, const char *scene);
 
 /* As gfxstats_set_scene, in effect for frames intended at or after since_ns (CLOCK_MONOTONIC). */
 int gfxstats_set_scene_since(gfxstats_tracker *tracker, const char *scene, int64_t since_ns);
+
+/* FrameTimeline (docs/frametimeline.md, client-only mode; as WindowTracker.timeline() in Java):
+ * commit each frame with its token and times, then report its presentation feedback; the frame
+ * is classified with SurfaceFlinger's Android 16 rules (present threshold 2 ms, deadline 0) as
+ * a SurfaceFrame whose display frame was fine, and counted in the FrameTimeline counters that
+ * `gfxstats dump --frametimeline` shows. Frame-path calls: no system call, lock or allocation.
+ * Up to 16 frames await feedback per tracker; committing a 17th gives the oldest up as "present
+ * unknown" (jank Unknown). Call on the tracker's thread. */
+
+/* Flags of a presentation (wp_presentation_feedback's kind). */
+#define GFXSTATS_PRESENT_VSYNC 0x1u         /* without it (tearing) the present is unknown */
+#define GFXSTATS_PRESENT_HW_CLOCK 0x2u      /* without HW_CLOCK and HW_COMPLETION the time is an */
+#define GFXSTATS_PRESENT_HW_COMPLETION 0x4u /* estimate, which never gives Prediction Error */
+#define GFXSTATS_PRESENT_ZERO_COPY 0x8u
+
+/* A frame with its token (unique among the frames awaiting feedback, e.g. a frame counter), its
+ * prediction (expected start, deadline, expected present: from the vsync grid) and its actual
+ * work (start; ready = max(commit, GPU completion)). */
+int gfxstats_timeline_commit(gfxstats_tracker *tracker, int64_t token, int64_t predicted_start,
+                             int64_t predicted_end, int64_t predicted_present, int64_t actual_start,
+                             int64_t actual_end);
+
+/* A frame without a prediction (before the first feedback): counted, not classified. */
+int gfxstats_timeline_commit_unpredicted(gfxstats_tracker *tracker, int64_t token, int64_t actual_start,
+                                         int64_t actual_end);
+
+/* The frame `token` was presented at present_ns on a display refreshing every refresh_ns
+ * (0: unknown), with GFXSTATS_PRESENT_* flags. Returns 1 when counted, 0 when the token is not
+ * pending (never committed, given up, or answered before; ignored), or a negative code. */
+int gfxstats_timeline_presented(gfxstats_tracker *tracker, int64_t token, int64_t present_ns, int64_t refresh_ns,
+                                uint32_t flags);
+
+/* The frame `token` was never shown (wp_presentation_feedback.discarded): counted as Dropped.
+ * Returns 1, 0 or a negative code as gfxstats_timeline_presented. */
+int gfxstats_timeline_discarded(gfxstats_tracker *tracker, int64_t token, int64_t refresh_ns);
+
+/* Frames committed and not yet answered (0..16), or a negative code. */
+int gfxstats_timeline_pending(gfxstats_tracker *tracker);
 
 /* Ends a tracker (on its recording thread); its counts stay. NULL is ignored. */
 void gfxstats_tracker_close(gfxstats_tracker *tracker);

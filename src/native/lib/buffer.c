@@ -22,9 +22,10 @@ static uint32_t align64(uint32_t x) {
     return (x + 63u) & ~63u;
 }
 
-/* The scene group's area, when the directory lists it (id 1, version 1) with its layout's exact
- * length, aligned, after the stripes and inside the file; NULL otherwise (scenes are not counted). */
-static uint8_t *find_scene_group(uint8_t *b, uint64_t size, uint32_t n, uint32_t header_length) {
+/* The area of group `id` (version `version`), when the directory lists it with the exact length
+ * `len`, aligned, after the stripes and inside the file; NULL otherwise (the group is not counted). */
+static uint8_t *find_group(uint8_t *b, uint64_t size, uint32_t n, uint32_t header_length, uint32_t id,
+                           uint32_t version, uint64_t len) {
     uint32_t dir = u32(b + GFX_OFF_GROUP_DIRECTORY);
     uint32_t count = u32(b + GFX_OFF_GROUP_COUNT);
     uint64_t stripes_end = (uint64_t)header_length + (uint64_t)(n + 1) * GFX_STRIPE_LENGTH;
@@ -33,10 +34,10 @@ static uint8_t *find_scene_group(uint8_t *b, uint64_t size, uint32_t n, uint32_t
     }
     for (uint32_t i = 0; i < count; i++) {
         const uint8_t *e = b + dir + 16u * i;
-        uint32_t off = u32(e + 8), len = u32(e + 12);
-        if (u32(e) == GFX_SCENE_GROUP_ID && u32(e + 4) == GFX_SCENE_GROUP_VERSION) {
-            if (off % 64 != 0 || off < (uint64_t)dir + 16u * count || len != GFX_SCENE_AREA_BYTES(n)
-                || (uint64_t)off + len > size) {
+        uint32_t off = u32(e + 8), area = u32(e + 12);
+        if (u32(e) == id && u32(e + 4) == version) {
+            if (off % 64 != 0 || off < (uint64_t)dir + 16u * count || area != len
+                || (uint64_t)off + area > size) {
                 return NULL;
             }
             return b + off;
@@ -111,7 +112,10 @@ struct gfx_mapping *gfx_map_buffer(const char *path, const char *reg_id, uint64_
     m->length = (size_t)size;
     m->stripes = n;
     m->header_length = u32(b + GFX_OFF_HEADER_LENGTH);
-    m->scenes = find_scene_group(b, (uint64_t)size, n, m->header_length);
+    m->scenes = find_group(b, (uint64_t)size, n, m->header_length, GFX_SCENE_GROUP_ID, GFX_SCENE_GROUP_VERSION,
+                           GFX_SCENE_AREA_BYTES(n));
+    m->timeline = find_group(b, (uint64_t)size, n, m->header_length, GFX_TL_GROUP_ID, GFX_TL_GROUP_VERSION,
+                             GFX_TL_AREA_BYTES(n));
     snprintf(m->path, sizeof m->path, "%s", path);
     snprintf(m->reg_id, sizeof m->reg_id, "%s", reg_id);
     return m;
@@ -206,6 +210,10 @@ void gfx_add_shared_scenes(struct gfx_mapping *m, const struct gfx_scene_rec *r)
             __atomic_fetch_add(&s->w[i], r->w[i], __ATOMIC_RELAXED);
         }
     }
+}
+
+uint32_t *gfx_timeline_stripe(struct gfx_mapping *m, uint32_t index) {
+    return m->timeline ? (uint32_t *)(m->timeline + (size_t)index * GFX_TL_STRIPE_BYTES) : NULL;
 }
 
 void gfx_lower_stats_start(struct gfx_mapping *m, uint64_t epoch_ms) {

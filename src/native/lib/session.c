@@ -36,6 +36,7 @@ struct gfxstats_session {
     struct gfx_mapping *cur; /* under mu */
     uint32_t pending[GFX_COUNTERS]; /* counts of trackers that ended before a buffer, under mu */
     struct gfx_scene_rec pending_scenes; /* their scene counts, under mu */
+    uint32_t pending_tl[GFX_TL_COUNTERS]; /* their FrameTimeline counts, under mu */
     /* Scene names by slot, under mu: slot 0 "(other)", 1 "default", then in the order first set;
      * the same slots in memory and in every buffer (SceneTable of the Java client). */
     char scene_names[GFX_SCENE_SLOTS][GFX_SCENE_NAME_MAX + 1];
@@ -82,6 +83,11 @@ struct gfxstats_tracker {
     int64_t scene_since;
     struct gfx_matrix matrix;
     struct gfx_scene_rec local_scenes; /* under s->mu, like local */
+    /* FrameTimeline (timeline.c): counted into the group stripe of its stripe, or local_tl (NULL
+     * when the buffer has no FrameTimeline group); the recorder's pending table, frame path */
+    uint32_t *tl_counters;
+    uint32_t local_tl[GFX_TL_COUNTERS]; /* under s->mu, like local */
+    struct gfx_timeline tl;
 };
 
 static int quiet = -1;
@@ -231,6 +237,14 @@ static int any_counts(const uint32_t *c) {
     return 0;
 }
 
+/* Atomic adds of FrameTimeline counts into the shared group stripe 0 (nothing without the group). */
+static void add_shared_tl(struct gfx_mapping *m, const uint32_t *c) {
+    uint32_t *shared = gfx_timeline_stripe(m, 0);
+    if (shared) {
+        gfx_tl_add_atomic(shared, c);
+    }
+}
+
 /* The tracker's counts leave where they are (its old stripe or local memory) for the session's
  * current buffer: a stripe of its own there when one is free, else local memory. Under mu. */
 static void tracker_move_locked(struct gfxstats_tracker *t) {
@@ -249,6 +263,9 @@ static void tracker_move_locked(struct gfxstats_tracker *t) {
         if (t->map->scenes) {
             gfx_add_scenes(&t->local_scenes, gfx_scene_stripe(t->map, t->stripe));
         }
+        if (t->map->timeline) {
+            gfx_tl_add(t->local_tl, gfx_timeline_stripe(t->map, t->stripe));
+        }
         gfx_release_stripe(t->map, t->stripe);
         mapping_unref(t->map);
         t->map = NULL;
@@ -259,6 +276,7 @@ static void tracker_move_locked(struct gfxstats_tracker *t) {
     if (idx == 0) {
         t->counters = t->local; /* every stripe taken: counted here, handed over at close */
         t->scenes = &t->local_scenes;
+        t->tl_counters = t->local_tl;
         return;
     }
     uint32_t *dst = gfx_stripe(m, idx);
@@ -288,6 +306,12 @@ static void tracker_move_locked(struct gfxstats_tracker *t) {
         t->scenes = NULL; /* a buffer without the scene group: no scene is counted, as in Java */
     }
     memset(&t->local_scenes, 0, sizeof t->local_scenes);
+    /* FrameTimeline counts move like the Android ones (none counted without the group, as in Java). */
+    t->tl_counters = gfx_timeline_stripe(m, idx);
+    if (t->tl_counters) {
+        gfx_tl_add_owned(t->tl_counters, t->local_tl);
+    }
+    memset(t->local_tl, 0, sizeof t->local_tl);
     t->map = m;
     m->refs++;
     t->stripe = idx;
@@ -385,6 +409,8 @@ int gfxstats_tracker_new(gfxstats_session *s, gfxstats_tracker **out) {
     t->s = s;
     t->counters = t->local;
     t->scenes = &t->local_scenes;
+    t->tl_counters = t->local_tl;
+    gfx_tl_init(&t->tl);
     t->scene_slot = t->scene_prev = DEFAULT_SCENE_SLOT;
     t->scene_since = INT64_MIN;
     gfx_matrix_init(&t->matrix);
@@ -517,13 +543,15 @@ void gfxstats_tracker_close(gfxstats_tracker *t) {
     } else if (t->stripe != 0) {
         gfx_release_stripe(t->map, t->stripe); /* its counts stay in the stripe */
         mapping_unref(t->map);
-    } else if (any_counts(t->local) && !s->forked) {
+    } else if ((any_counts(t->local) || gfx_tl_any(t->local_tl)) && !s->forked) {
         if (s->cur && !s->closed) {
             gfx_add_shared(s->cur, t->local);
             gfx_add_shared_scenes(s->cur, &t->local_scenes);
+            add_shared_tl(s->cur, t->local_tl);
         } else if (!s->closed) {
             add_counts(s->pending, t->local);
             gfx_add_scenes(&s->pending_scenes, &t->local_scenes);
+            gfx_tl_add(s->pending_tl, t->local_tl);
         } else {
             logf_("%u frames of %s were counted after its session ended and are not kept", t->local[0],
                   s->package);
@@ -587,6 +615,65 @@ int gfxstats_set_scene_since(gfxstats_tracker *t, const char *name, int64_t sinc
 
 int gfxstats_set_scene(gfxstats_tracker *t, const char *name) {
     return gfxstats_set_scene_since(t, name, gfxstats_now_ns());
+}
+
+/* ---- FrameTimeline (timeline.c): frame-path calls, like gfxstats_record */
+
+int gfxstats_timeline_commit(gfxstats_tracker *t, int64_t token, int64_t predicted_start, int64_t predicted_end,
+                             int64_t predicted_present, int64_t actual_start, int64_t actual_end) {
+    if (!t) {
+        return GFXSTATS_EINVAL;
+    }
+    int rc = begin_frame(t);
+    if (rc) {
+        return rc;
+    }
+    gfx_tl_commit(&t->tl, t->tl_counters, token, 1, predicted_start, predicted_end, predicted_present,
+                  actual_start, actual_end);
+    return GFXSTATS_OK;
+}
+
+int gfxstats_timeline_commit_unpredicted(gfxstats_tracker *t, int64_t token, int64_t actual_start,
+                                         int64_t actual_end) {
+    if (!t) {
+        return GFXSTATS_EINVAL;
+    }
+    int rc = begin_frame(t);
+    if (rc) {
+        return rc;
+    }
+    gfx_tl_commit(&t->tl, t->tl_counters, token, 0, 0, 0, 0, actual_start, actual_end);
+    return GFXSTATS_OK;
+}
+
+int gfxstats_timeline_presented(gfxstats_tracker *t, int64_t token, int64_t present_ns, int64_t refresh_ns,
+                                uint32_t flags) {
+    if (!t) {
+        return GFXSTATS_EINVAL;
+    }
+    int rc = begin_frame(t);
+    if (rc) {
+        return rc;
+    }
+    return gfx_tl_presented(&t->tl, t->tl_counters, token, present_ns, refresh_ns, flags);
+}
+
+int gfxstats_timeline_discarded(gfxstats_tracker *t, int64_t token, int64_t refresh_ns) {
+    if (!t) {
+        return GFXSTATS_EINVAL;
+    }
+    int rc = begin_frame(t);
+    if (rc) {
+        return rc;
+    }
+    return gfx_tl_discarded(&t->tl, t->tl_counters, token, refresh_ns);
+}
+
+int gfxstats_timeline_pending(gfxstats_tracker *t) {
+    if (!t) {
+        return GFXSTATS_EINVAL;
+    }
+    return gfx_tl_pending(&t->tl);
 }
 
 int gfxstats_session_attached(gfxstats_session *s) {
@@ -655,7 +742,7 @@ void gfxstats_session_close(gfxstats_session *s) {
     /* Frames counted before a daemon answered (the first registration, or a re-registration
      * after a daemon restart, which may hand out a new buffer that everything must move into):
      * wait for a daemon that is there, never for one that is not. */
-    if ((s->cur != NULL || any_counts(s->pending)) && s->close_wait_ms > 0) {
+    if ((s->cur != NULL || any_counts(s->pending) || gfx_tl_any(s->pending_tl)) && s->close_wait_ms > 0) {
         struct timespec until;
         deadline_after(&until, s->close_wait_ms);
         while (s->conn == CONN_INIT || s->conn == CONN_WAITING) {
@@ -701,21 +788,27 @@ static void install_locked(struct gfxstats_session *s, struct gfx_mapping *m) {
     }
     if (old == NULL) {
         gfx_lower_stats_start(m, s->open_ms);
-        if (any_counts(s->pending)) {
+        if (any_counts(s->pending) || gfx_tl_any(s->pending_tl)) {
             gfx_add_shared(m, s->pending);
             gfx_add_shared_scenes(m, &s->pending_scenes);
+            add_shared_tl(m, s->pending_tl);
             memset(s->pending, 0, sizeof s->pending);
             memset(&s->pending_scenes, 0, sizeof s->pending_scenes);
+            memset(s->pending_tl, 0, sizeof s->pending_tl);
         }
     } else {
         /* Handover (docs/buffer-format.md): the shared stripe and every stripe no open tracker
          * holds move now; each open tracker moves its own stripe at its next frame. */
         uint32_t sum[GFX_COUNTERS] = {0};
+        uint32_t tl_sum[GFX_TL_COUNTERS] = {0};
         static struct gfx_scene_rec scene_sum; /* 3 KB, off the thread's stack; under mu */
         memset(&scene_sum, 0, sizeof scene_sum);
         add_counts(sum, gfx_stripe(old, 0));
         if (old->scenes) {
             gfx_add_scenes(&scene_sum, gfx_scene_stripe(old, 0));
+        }
+        if (old->timeline) {
+            gfx_tl_add(tl_sum, gfx_timeline_stripe(old, 0));
         }
         for (uint32_t i = 1; i <= old->stripes; i++) {
             if (gfx_stripe_claim(old, i) == 0) {
@@ -723,11 +816,15 @@ static void install_locked(struct gfxstats_session *s, struct gfx_mapping *m) {
                 if (old->scenes) {
                     gfx_add_scenes(&scene_sum, gfx_scene_stripe(old, i));
                 }
+                if (old->timeline) {
+                    gfx_tl_add(tl_sum, gfx_timeline_stripe(old, i));
+                }
             }
         }
         gfx_lower_stats_start(m, gfx_stats_start(old));
         gfx_add_shared(m, sum);
         gfx_add_shared_scenes(m, &scene_sum);
+        add_shared_tl(m, tl_sum);
         gfx_retire(old, m->reg_id);
         mapping_unref(old);
     }

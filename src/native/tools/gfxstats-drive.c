@@ -3,8 +3,14 @@
  *   intended_vsync,vsync,frame_completed,gpu_completed,frame_interval
  * or, with --frameinfo, the 23 FrameInfo fields comma-separated. Blank lines and # comments are
  * skipped; a line "@SINCE,NAME" sets the scene of frames intended at or after SINCE (an empty
- * NAME: the default scene). --rules-only prints the 190 counters the rules give instead (no daemon), one per line.
- * Used by the differential and end-to-end tests; prints "recorded N frames". */
+ * NAME: the default scene). FrameTimeline lines (gfxstats_timeline_*, to the first tracker):
+ *   C,TOKEN,PREDICTED_START,PREDICTED_END,PREDICTED_PRESENT,ACTUAL_START,ACTUAL_END   commit
+ *   N,TOKEN,ACTUAL_START,ACTUAL_END                                                   commit, no prediction
+ *   P,TOKEN,PRESENT,REFRESH,FLAGS                                                     presented
+ *   D,TOKEN,REFRESH                                                                   discarded
+ * (FLAGS: GFXSTATS_PRESENT_* bits, decimal); --rules-only skips them. --rules-only prints the 190 counters the rules give instead (no daemon), one per line.
+ * Used by the differential and end-to-end tests; prints "recorded N frames" (and ", T timeline
+ * lines" when there were any). */
 #include "gfxstats.h"
 #include "../lib/rules.h"
 
@@ -15,7 +21,11 @@
 
 static void usage(void) {
     fprintf(stderr, "usage: gfxstats-drive [--package P] [--version-code N] [--pipeline 0|1|2] "
-                    "[--refresh NS] [--frameinfo [--replay]] [--rules-only] [--wait-attached MS] [--trackers N] < frames\n");
+                    "[--refresh NS] [--frameinfo [--replay]] [--rules-only] [--wait-attached MS] [--trackers N] < frames\n"
+                    "  frame lines: intended_vsync,vsync,frame_completed,gpu_completed,frame_interval "
+                    "(--frameinfo: the 23 FrameInfo fields); scene lines: @SINCE,NAME;\n"
+                    "  FrameTimeline lines: C,TOKEN,PREDICTED_START,PREDICTED_END,PREDICTED_PRESENT,ACTUAL_START,ACTUAL_END | "
+                    "N,TOKEN,ACTUAL_START,ACTUAL_END | P,TOKEN,PRESENT,REFRESH,FLAGS | D,TOKEN,REFRESH\n");
     exit(2);
 }
 
@@ -88,7 +98,7 @@ int main(int argc, char **argv) {
         }
     }
     char line[4096];
-    long long lineno = 0, frames = 0, bad = 0;
+    long long lineno = 0, frames = 0, bad = 0, timeline = 0;
     int64_t v[GFXSTATS_FI_COUNT];
     while (fgets(line, sizeof line, stdin)) {
         lineno++;
@@ -114,6 +124,31 @@ int main(int argc, char **argv) {
                     bad++;
                 }
             }
+            continue;
+        }
+        if (*p == 'C' || *p == 'N' || *p == 'P' || *p == 'D') {
+            char kind = *p;
+            int n = kind == 'C' ? 7 : kind == 'P' ? 5 : kind == 'N' ? 4 : 3;
+            if (p[1] != ',' || parse_line(p + 2, v, n - 1)) {
+                fprintf(stderr, "gfxstats-drive: line %lld: a %c line is %s\n", lineno, kind,
+                        kind == 'C' ? "C,TOKEN,PREDICTED_START,PREDICTED_END,PREDICTED_PRESENT,ACTUAL_START,ACTUAL_END"
+                        : kind == 'N' ? "N,TOKEN,ACTUAL_START,ACTUAL_END"
+                        : kind == 'P' ? "P,TOKEN,PRESENT,REFRESH,FLAGS" : "D,TOKEN,REFRESH");
+                bad++;
+                continue;
+            }
+            if (rules_only) {
+                continue;
+            }
+            int rc = kind == 'C' ? gfxstats_timeline_commit(trackers[0], v[0], v[1], v[2], v[3], v[4], v[5])
+                     : kind == 'N' ? gfxstats_timeline_commit_unpredicted(trackers[0], v[0], v[1], v[2])
+                     : kind == 'P' ? gfxstats_timeline_presented(trackers[0], v[0], v[1], v[2], (uint32_t)v[3])
+                                   : gfxstats_timeline_discarded(trackers[0], v[0], v[1]);
+            if (rc < 0) {
+                fprintf(stderr, "gfxstats-drive: line %lld: %s\n", lineno, gfxstats_strerror(rc));
+                return 2;
+            }
+            timeline++;
             continue;
         }
         if (parse_line(p, v, want)) {
@@ -144,7 +179,11 @@ int main(int argc, char **argv) {
         }
         int attached = gfxstats_session_attached(s);
         gfxstats_session_close(s);
-        printf("recorded %lld frames%s\n", frames, attached ? "" : " (no daemon)");
+        if (timeline) {
+            printf("recorded %lld frames, %lld timeline lines%s\n", frames, timeline, attached ? "" : " (no daemon)");
+        } else {
+            printf("recorded %lld frames%s\n", frames, attached ? "" : " (no daemon)");
+        }
     }
     return bad ? 1 : 0;
 }
