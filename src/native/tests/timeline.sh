@@ -15,6 +15,11 @@ python3 "$NATIVE/tests/gen-timeline.py" --seed "$SEED" --count "$N" > "$T_DIR/st
 source "$ROOT/scripts/lib.sh"
 "$OUT/bin/gfxstats-drive" --package c.timeline --version-code 1 < "$T_DIR/stream.txt" >/dev/null \
   || t_fail "gfxstats-drive failed"
+# The same stream with 24 trackers on the 16 stripes of a buffer, the frame lines dealt round
+# robin, the FrameTimeline lines to the last one: it may count in a stripe or, without one, in its
+# own memory handed to the shared stripe at close; the counters must not change.
+"$OUT/bin/gfxstats-drive" --package c.trackers --version-code 1 --trackers 24 --timeline-tracker 23 --wait-attached 30000 \
+  < "$T_DIR/stream.txt" >/dev/null || t_fail "gfxstats-drive --trackers 24 failed"
 java "${GFX_JVM_FLAGS[@]}" -cp "$GFX_JAR" "$NATIVE/tests/TimelineDrive.java" java.timeline "$GFXSTATS_SOCKET" \
   < "$T_DIR/stream.txt" >/dev/null 2>"$T_DIR/java.log" \
   || { tail -5 "$T_DIR/java.log" >&2; t_fail "the Java client failed"; }
@@ -33,6 +38,8 @@ for line in 'recordedFrames' 'jankType AppDeadlineMissed' 'jankType BufferStuffi
 done
 diff "$T_DIR/java.ft" "$T_DIR/c.ft" >&2 || t_fail "C and Java FrameTimeline counters differ (seed $SEED)"
 diff "$T_DIR/java.dump" "$T_DIR/c.dump" >&2 || t_fail "C and Java dumps differ (seed $SEED)"
+timeline c.trackers > "$T_DIR/trackers.ft"
+diff "$T_DIR/java.ft" "$T_DIR/trackers.ft" >&2 || t_fail "24 trackers: FrameTimeline counters differ from Java's (seed $SEED)"
 
 # Across a handover, from the sanitized library.
 ASAN="$OUT/asan/gfxstats-drive"

@@ -3,7 +3,8 @@
  *   intended_vsync,vsync,frame_completed,gpu_completed,frame_interval
  * or, with --frameinfo, the 23 FrameInfo fields comma-separated. Blank lines and # comments are
  * skipped; a line "@SINCE,NAME" sets the scene of frames intended at or after SINCE (an empty
- * NAME: the default scene). FrameTimeline lines (gfxstats_timeline_*, to the first tracker):
+ * NAME: the default scene). FrameTimeline lines (gfxstats_timeline_*, to the first tracker, or the
+ * one --timeline-tracker K names, 0-based):
  *   C,TOKEN,PREDICTED_START,PREDICTED_END,PREDICTED_PRESENT,ACTUAL_START,ACTUAL_END   commit
  *   N,TOKEN,ACTUAL_START,ACTUAL_END                                                   commit, no prediction
  *   P,TOKEN,PRESENT,REFRESH,FLAGS                                                     presented
@@ -21,7 +22,8 @@
 
 static void usage(void) {
     fprintf(stderr, "usage: gfxstats-drive [--package P] [--version-code N] [--pipeline 0|1|2] "
-                    "[--refresh NS] [--frameinfo [--replay]] [--rules-only] [--wait-attached MS] [--trackers N] < frames\n"
+                    "[--refresh NS] [--frameinfo [--replay]] [--rules-only] [--wait-attached MS] [--trackers N] "
+                    "[--timeline-tracker K] < frames\n"
                     "  frame lines: intended_vsync,vsync,frame_completed,gpu_completed,frame_interval "
                     "(--frameinfo: the 23 FrameInfo fields); scene lines: @SINCE,NAME;\n"
                     "  FrameTimeline lines: C,TOKEN,PREDICTED_START,PREDICTED_END,PREDICTED_PRESENT,ACTUAL_START,ACTUAL_END | "
@@ -54,7 +56,7 @@ static int parse_line(char *line, int64_t *v, int want) {
 int main(int argc, char **argv) {
     const char *pkg = "drive";
     int64_t version = 1, refresh = 0;
-    int pipeline = 1, frameinfo = 0, rules_only = 0, wait_ms = -1, replay = 0, ntrackers = 1;
+    int pipeline = 1, frameinfo = 0, rules_only = 0, wait_ms = -1, replay = 0, ntrackers = 1, tl_tracker = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -64,13 +66,14 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--refresh") && v) { refresh = strtoll(v, NULL, 10); i++; }
         else if (!strcmp(a, "--wait-attached") && v) { wait_ms = atoi(v); i++; }
         else if (!strcmp(a, "--trackers") && v) { ntrackers = atoi(v); i++; }
+        else if (!strcmp(a, "--timeline-tracker") && v) { tl_tracker = atoi(v); i++; }
         else if (!strcmp(a, "--frameinfo")) frameinfo = 1;
         else if (!strcmp(a, "--replay")) replay = 1;
         else if (!strcmp(a, "--rules-only")) rules_only = 1;
         else usage();
     }
     int want = frameinfo ? GFXSTATS_FI_COUNT : 5;
-    if (ntrackers < 1 || ntrackers > 1024) usage();
+    if (ntrackers < 1 || ntrackers > 1024 || tl_tracker < 0 || tl_tracker >= ntrackers) usage();
     gfxstats_session *s = NULL;
     gfxstats_tracker *trackers[1024] = {0};
     gfxstats_tracker *t = NULL;
@@ -140,10 +143,10 @@ int main(int argc, char **argv) {
             if (rules_only) {
                 continue;
             }
-            int rc = kind == 'C' ? gfxstats_timeline_commit(trackers[0], v[0], v[1], v[2], v[3], v[4], v[5])
-                     : kind == 'N' ? gfxstats_timeline_commit_unpredicted(trackers[0], v[0], v[1], v[2])
-                     : kind == 'P' ? gfxstats_timeline_presented(trackers[0], v[0], v[1], v[2], (uint32_t)v[3])
-                                   : gfxstats_timeline_discarded(trackers[0], v[0], v[1]);
+            int rc = kind == 'C' ? gfxstats_timeline_commit(trackers[tl_tracker], v[0], v[1], v[2], v[3], v[4], v[5])
+                     : kind == 'N' ? gfxstats_timeline_commit_unpredicted(trackers[tl_tracker], v[0], v[1], v[2])
+                     : kind == 'P' ? gfxstats_timeline_presented(trackers[tl_tracker], v[0], v[1], v[2], (uint32_t)v[3])
+                                   : gfxstats_timeline_discarded(trackers[tl_tracker], v[0], v[1]);
             if (rc < 0) {
                 fprintf(stderr, "gfxstats-drive: line %lld: %s\n", lineno, gfxstats_strerror(rc));
                 return 2;
@@ -174,7 +177,9 @@ int main(int argc, char **argv) {
     if (rules_only) {
         for (int i = 0; i < GFX_COUNTERS; i++) printf("%u\n", counters[i]);
     } else {
-        for (int k = 0; k < ntrackers; k++) {
+        /* Newest first: a tracker without a stripe then finds every stripe still held, so its
+         * counts take the shared-stripe path at close (oldest first, it would claim a freed one). */
+        for (int k = ntrackers - 1; k >= 0; k--) {
             gfxstats_tracker_close(trackers[k]);
         }
         int attached = gfxstats_session_attached(s);
