@@ -3,9 +3,11 @@
  * buffer the gfxstats daemon maps, like the Java client (io.gfxstats.client) does.
  *
  * One session per process and (package, version code); one tracker per window or swapchain,
- * used by one thread at a time. gfxstats_record() and gfxstats_record_frameinfo() make no
- * system call, take no lock and allocate nothing (the first frame after the daemon handed over a
- * buffer also moves the tracker's earlier counts, once). Everything else may block briefly.
+ * used by one thread at a time. gfxstats_record() and gfxstats_record_frameinfo() only append
+ * the frame to the tracker's ring: no system call, no lock, no allocation, no atomic
+ * read-modify-write. The session's thread classifies the frames (Android's rules, scenes, Matrix
+ * levels) into the daemon's buffer every 1-50 ms; a full ring drops frames and counts them
+ * (gfxstats_tracker_dropped). Everything else may block briefly.
  *
  * All times are CLOCK_MONOTONIC nanoseconds. Functions return GFXSTATS_OK (0) or a negative
  * GFXSTATS_E* code; gfxstats_strerror() names it. See docs/native.md.
@@ -20,7 +22,8 @@ extern "C" {
 #endif
 
 /* 2: gfxstats_set_scene and gfxstats_set_scene_since (scenes and Matrix levels).
- * 3: gfxstats_timeline_* (FrameTimeline counters, client-only mode). */
+ * 3: gfxstats_tracker_flush and gfxstats_tracker_dropped (the frame ring); gfxstats_timeline_*
+ *    (FrameTimeline counters, client-only mode). */
 #define GFXSTATS_API_VERSION 3
 
 enum gfxstats_status {
@@ -125,9 +128,12 @@ int gfxstats_set_scene_since(gfxstats_tracker *tracker, const char *scene, int64
  * commit each frame with its token and times, then report its presentation feedback; the frame
  * is classified with SurfaceFlinger's Android 16 rules (present threshold 2 ms, deadline 0) as
  * a SurfaceFrame whose display frame was fine, and counted in the FrameTimeline counters that
- * `gfxstats dump --frametimeline` shows. Frame-path calls: no system call, lock or allocation.
- * Up to 16 frames await feedback per tracker; committing a 17th gives the oldest up as "present
- * unknown" (jank Unknown). Call on the tracker's thread. */
+ * `gfxstats dump --frametimeline` shows. Like gfxstats_record, these calls only append to the
+ * tracker's ring (no system call, lock or allocation): the classification runs when the ring is
+ * drained, in the order of the calls. Up to 16 frames await feedback per tracker; committing a
+ * 17th gives the oldest up as "present unknown" (jank Unknown); feedback for a token that is not
+ * pending then (never committed, given up, answered before) is ignored. Call on the tracker's
+ * thread. A call made while the ring is full is dropped and counted by gfxstats_tracker_dropped. */
 
 /* Flags of a presentation (wp_presentation_feedback's kind). */
 #define GFXSTATS_PRESENT_VSYNC 0x1u         /* without it (tearing) the present is unknown */
@@ -147,19 +153,28 @@ int gfxstats_timeline_commit_unpredicted(gfxstats_tracker *tracker, int64_t toke
                                          int64_t actual_end);
 
 /* The frame `token` was presented at present_ns on a display refreshing every refresh_ns
- * (0: unknown), with GFXSTATS_PRESENT_* flags. Returns 1 when counted, 0 when the token is not
- * pending (never committed, given up, or answered before; ignored), or a negative code. */
+ * (0: unknown), with GFXSTATS_PRESENT_* flags. */
 int gfxstats_timeline_presented(gfxstats_tracker *tracker, int64_t token, int64_t present_ns, int64_t refresh_ns,
                                 uint32_t flags);
 
-/* The frame `token` was never shown (wp_presentation_feedback.discarded): counted as Dropped.
- * Returns 1, 0 or a negative code as gfxstats_timeline_presented. */
+/* The frame `token` was never shown (wp_presentation_feedback.discarded): counted as Dropped. */
 int gfxstats_timeline_discarded(gfxstats_tracker *tracker, int64_t token, int64_t refresh_ns);
 
-/* Frames committed and not yet answered (0..16), or a negative code. */
+/* Frames committed and not yet answered (0..16) after counting what the ring holds, or a negative
+ * code. Takes the session's lock; not a per-frame call. */
 int gfxstats_timeline_pending(gfxstats_tracker *tracker);
 
-/* Ends a tracker (on its recording thread); its counts stay. NULL is ignored. */
+/* Counts the frames the tracker's ring holds now, on the calling thread (the tracker's recording
+ * thread), instead of at the session thread's next drain. For programs that record faster than
+ * any display (a replay of recorded frames, a benchmark): the ring holds 1024 frames (341
+ * FrameInfo frames), and frames recorded while it is full are dropped. Takes the session's lock; not a per-frame call. */
+int gfxstats_tracker_flush(gfxstats_tracker *tracker);
+
+/* Frames this tracker did not count because its ring was full (the first time, one log line). */
+uint64_t gfxstats_tracker_dropped(const gfxstats_tracker *tracker);
+
+/* Ends a tracker (on its recording thread); its counts stay, with what its ring holds. NULL is
+ * ignored. */
 void gfxstats_tracker_close(gfxstats_tracker *tracker);
 
 /* 1 when the session counts into a daemon's buffer, 0 otherwise. */

@@ -110,4 +110,14 @@ void gfx_reg_close(struct gfx_reg_conn *c);
 /* Package-name rule of io.gfxstats.stats.PackageRules: NULL when valid, else the problem. */
 const char *gfx_package_problem(const char *name);
 
+/* For tests/unit.c: a copy of what a tracker has counted so far where it counts now (its stripe
+ * or local memory; scenes may be NULL), and of the counts of trackers that ended before a buffer.
+ * Neither drains the ring. */
+struct gfxstats_tracker;
+struct gfxstats_session;
+void gfx_tracker_counted(struct gfxstats_tracker *t, uint32_t *counters, struct gfx_scene_rec *scenes);
+void gfx_session_pending(struct gfxstats_session *s, uint32_t *counters);
+/* The FrameTimeline counts a tracker has made so far (tests). */
+void gfx_tracker_timeline_counted(struct gfxstats_tracker *t, uint32_t *counters);
+
 #endif

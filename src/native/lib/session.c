@@ -1,12 +1,15 @@
 /* Sessions and trackers: the public API of gfxstats.h.
  *
  * Threads: a tracker is used by one rendering thread at a time; the session has one background
- * thread (registration, heartbeat, re-registration). They meet under the session mutex only when
- * the buffer changes (first attach, handover) or a tracker starts or ends: a tracker notices a
- * change by comparing the session's epoch with its own on each frame (one load), and then moves
- * its own counts itself, so nothing on the frame path waits for the background thread. */
+ * thread (registration, heartbeat, re-registration, draining). The rendering thread only appends
+ * a frame's raw times to the tracker's ring (lib/ring.h). Everything else about a tracker - its
+ * rules, scenes, Matrix state, counters, stripe - belongs to whoever holds the session mutex: the
+ * background thread drains every ring each drain period (1-50 ms, shorter while rings fill), and
+ * the calls that need a tracker's frames counted now (set_scene, flush, tracker and session close,
+ * fork, process exit) drain it themselves first. So nothing on the frame path waits for anyone. */
 #include "gfxstats.h"
 #include "internal.h"
+#include "ring.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,11 +24,12 @@
 #include <unistd.h>
 
 #define NANOS_60HZ 16666667LL
-#define HEARTBEAT_MS 250
 #define BACKOFF_MIN_MS 100
 #define BACKOFF_MAX_MS 5000
 #define DEFAULT_CLOSE_WAIT_MS 2000
 #define DEFAULT_SCENE_SLOT 1
+#define DRAIN_MIN_MS 1
+#define DRAIN_MAX_MS 50
 
 enum conn_state { CONN_INIT, CONN_WAITING, CONN_ATTACHED, CONN_DOWN };
 
@@ -61,20 +65,25 @@ struct gfxstats_session {
     char socket_path[4096];
     int logged_absent, logged_refused;
     int refused;     /* under mu: the last registration ended without a buffer */
+    struct gfxstats_tracker *trackers; /* open trackers, under mu */
+    int drain_ms;    /* the background thread's drain period, under mu */
+    int drain_paused; /* GFXSTATS_TEST_DRAIN_PAUSED: only explicit drains (tests fill a ring) */
 };
 
 struct gfxstats_tracker {
-    /* frame path */
-    uint32_t *counters;  /* where frames are counted: a claimed stripe or local */
-    uint64_t epoch;
+    /* frame path: the producer's side of the ring */
+    struct gfx_ring ring;
     struct gfxstats_session *s;
-    int closed;
+    int closed;          /* the frame path's: the session was seen closed */
+    /* everything else under s->mu (the ring's consumer) */
+    struct gfxstats_tracker *next_tracker;
+    uint32_t *counters;  /* where frames are counted: a claimed stripe or local */
+    uint64_t epoch;      /* the session's epoch the tracker's stripe follows */
     struct gfx_rules rules;
-    /* under s->mu */
     struct gfx_mapping *map; /* the buffer its stripe is in, NULL while counting locally */
     uint32_t stripe;         /* 1..N, or 0 when counting locally */
     uint32_t local[GFX_COUNTERS];
-    /* scenes, frame path: where scene counts go (the group stripe of its stripe, or local_scenes;
+    /* scenes: where scene counts go (the group stripe of its stripe, or local_scenes;
      * NULL when the buffer has no scene group) and the scene switch in effect: frames intended at
      * or after scene_since count in scene_slot, earlier ones in scene_prev */
     struct gfx_scene_rec *scenes;
@@ -83,8 +92,9 @@ struct gfxstats_tracker {
     int64_t scene_since;
     struct gfx_matrix matrix;
     struct gfx_scene_rec local_scenes; /* under s->mu, like local */
-    /* FrameTimeline (timeline.c): counted into the group stripe of its stripe, or local_tl (NULL
-     * when the buffer has no FrameTimeline group); the recorder's pending table, frame path */
+    /* FrameTimeline (timeline.c), under s->mu like the rest (the drain runs the recorder): counted
+     * into the group stripe of its stripe, or local_tl (NULL when the buffer has no FrameTimeline
+     * group); the recorder's pending table */
     uint32_t *tl_counters;
     uint32_t local_tl[GFX_TL_COUNTERS]; /* under s->mu, like local */
     struct gfx_timeline tl;
@@ -99,10 +109,14 @@ static pthread_mutex_t sessions_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct gfxstats_session *sessions;
 static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
 
+static void drain_all_locked(struct gfxstats_session *s);
+
+/* The parent counts what its rings hold before the fork, so the child's copies start empty. */
 static void fork_prepare(void) {
     pthread_mutex_lock(&sessions_mu);
     for (struct gfxstats_session *s = sessions; s; s = s->next_session) {
         pthread_mutex_lock(&s->mu);
+        drain_all_locked(s);
     }
 }
 
@@ -119,6 +133,7 @@ static void fork_child(void) {
         s->closed = 1;
         s->stop = 1;
         __atomic_store_n(&s->epoch, (s->epoch | 1) + 2, __ATOMIC_RELEASE);
+        drain_all_locked(s); /* forked: drops what a parent's thread wrote since, closes the rings */
         pthread_mutex_unlock(&s->mu);
     }
     pthread_mutex_unlock(&sessions_mu);
@@ -318,11 +333,6 @@ static void tracker_move_locked(struct gfxstats_tracker *t) {
     t->counters = dst;
 }
 
-static void tracker_sync(struct gfxstats_tracker *t) {
-    pthread_mutex_lock(&t->s->mu);
-    tracker_move_locked(t);
-    pthread_mutex_unlock(&t->s->mu);
-}
 
 int gfxstats_session_open(const gfxstats_options *o, gfxstats_session **out) {
     if (!out) {
@@ -366,6 +376,9 @@ int gfxstats_session_open(const gfxstats_options *o, gfxstats_session **out) {
     s->refresh = o->refresh_interval_ns > 0 ? o->refresh_interval_ns : NANOS_60HZ;
     s->close_wait_ms = o->close_wait_ms >= 0 ? o->close_wait_ms : DEFAULT_CLOSE_WAIT_MS;
     s->deadlines_extended = o->deadlines_already_extended != 0;
+    s->drain_ms = DRAIN_MAX_MS;
+    const char *paused = getenv("GFXSTATS_TEST_DRAIN_PAUSED");
+    s->drain_paused = paused && paused[0] && strcmp(paused, "0") != 0;
     socket_path_of(o, s->socket_path, sizeof s->socket_path);
     if (pipe2(s->wake, O_CLOEXEC | O_NONBLOCK) != 0) {
         pthread_mutex_destroy(&s->mu);
@@ -402,10 +415,12 @@ int gfxstats_tracker_new(gfxstats_session *s, gfxstats_tracker **out) {
     if (!s) {
         return GFXSTATS_EINVAL;
     }
-    struct gfxstats_tracker *t = calloc(1, sizeof *t);
-    if (!t) {
+    struct gfxstats_tracker *t = NULL;
+    if (posix_memalign((void **)&t, 64, sizeof *t) != 0) { /* the ring's lines are 64-byte aligned */
         return GFXSTATS_ENOMEM;
     }
+    memset(t, 0, sizeof *t);
+    gfx_ring_release(&t->ring, 0);
     t->s = s;
     t->counters = t->local;
     t->scenes = &t->local_scenes;
@@ -422,6 +437,8 @@ int gfxstats_tracker_new(gfxstats_session *s, gfxstats_tracker **out) {
         return GFXSTATS_ECLOSED;
     }
     s->refs++;
+    t->next_tracker = s->trackers;
+    s->trackers = t;
     tracker_move_locked(t);
     pthread_mutex_unlock(&s->mu);
     *out = t;
@@ -467,29 +484,11 @@ static inline void count_scene(uint32_t *c, uint32_t outcome) {
     }
 }
 
-static inline int begin_frame(struct gfxstats_tracker *t) {
-    if (__builtin_expect(t->closed, 0)) {
-        return GFXSTATS_ECLOSED;
-    }
-    if (__builtin_expect(__atomic_load_n(&t->s->epoch, __ATOMIC_ACQUIRE) != t->epoch, 0)) {
-        tracker_sync(t);
-        if (t->epoch & 1) { /* odd epoch: the session is closed */
-            t->closed = 2;
-            return GFXSTATS_ECLOSED;
-        }
-    }
-    return GFXSTATS_OK;
-}
+/* ---- the consumer: a drained frame is counted as gfxstats_record counted it on the rendering
+ * thread before the ring, in the same order, so every count is the same. Under mu. */
 
-int gfxstats_record(gfxstats_tracker *t, int64_t intended_vsync, int64_t vsync, int64_t frame_completed,
-                    int64_t gpu_completed, int64_t frame_interval_ns) {
-    if (!t) {
-        return GFXSTATS_EINVAL;
-    }
-    int rc = begin_frame(t);
-    if (rc) {
-        return rc;
-    }
+static void count_times_locked(struct gfxstats_tracker *t, int64_t intended_vsync, int64_t vsync,
+                               int64_t frame_completed, int64_t gpu_completed, int64_t frame_interval_ns) {
     int64_t interval = frame_interval_ns > 0 ? frame_interval_ns : t->rules.default_interval;
     uint32_t outcome = gfx_classify_times(&t->rules, intended_vsync, vsync, frame_completed, gpu_completed, interval);
     count(t->counters, outcome);
@@ -505,17 +504,9 @@ int gfxstats_record(gfxstats_tracker *t, int64_t intended_vsync, int64_t vsync, 
             gfx_matrix_count_counted(&t->matrix, total, interval, c, r->w + slot * GFX_SCENE_C64);
         }
     }
-    return GFXSTATS_OK;
 }
 
-int gfxstats_record_frameinfo(gfxstats_tracker *t, const int64_t fields[GFXSTATS_FI_COUNT]) {
-    if (!t || !fields) {
-        return GFXSTATS_EINVAL;
-    }
-    int rc = begin_frame(t);
-    if (rc) {
-        return rc;
-    }
+static void count_frameinfo_locked(struct gfxstats_tracker *t, const int64_t fields[GFXSTATS_FI_COUNT]) {
     uint32_t outcome = gfx_classify_frameinfo(&t->rules, fields);
     count(t->counters, outcome);
     struct gfx_scene_rec *r = t->scenes;
@@ -526,7 +517,168 @@ int gfxstats_record_frameinfo(gfxstats_tracker *t, const int64_t fields[GFXSTATS
         count_scene(c, outcome);
         gfx_matrix_count_frameinfo(&t->matrix, fields, c, r->w + slot * GFX_SCENE_C64);
     }
+}
+
+/* A FrameTimeline call from the ring (gfxstats_timeline_*), run by the recorder. Under mu. */
+static void drain_tl_locked(struct gfxstats_tracker *t, const int64_t *e) {
+    switch (e[0]) {
+    case GFX_RING_TL_COMMIT:
+        gfx_tl_commit(&t->tl, t->tl_counters, e[1], 1, e[2], e[3], e[4], e[5], e[6]);
+        break;
+    case GFX_RING_TL_UNPREDICTED:
+        gfx_tl_commit(&t->tl, t->tl_counters, e[1], 0, 0, 0, 0, e[2], e[3]);
+        break;
+    case GFX_RING_TL_PRESENTED:
+        gfx_tl_presented(&t->tl, t->tl_counters, e[1], e[2], e[3], (uint32_t)e[4]);
+        break;
+    default: /* GFX_RING_TL_DISCARDED */
+        gfx_tl_discarded(&t->tl, t->tl_counters, e[1], e[2]);
+        break;
+    }
+}
+
+/* Counts every frame the tracker's ring holds, oldest first, after moving the tracker's counts
+ * into the session's current buffer if that changed. Returns how many frames it counted. Under mu. */
+static unsigned long drain_locked(struct gfxstats_tracker *t) {
+    struct gfxstats_session *s = t->s;
+    struct gfx_ring *r = &t->ring;
+    int64_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+    if (s->forked) {
+        /* A child's copy: whatever is there belongs to the parent's buffer, which is not ours. */
+        r->tail = head;
+        gfx_ring_release(r, 1);
+        return 0;
+    }
+    if (t->epoch != __atomic_load_n(&s->epoch, __ATOMIC_ACQUIRE)) {
+        tracker_move_locked(t);
+    }
+    unsigned long n = 0;
+    while (r->tail != head) {
+        int64_t *e = &r->w[(r->tail & (GFX_RING_BYTES - 1)) / 8];
+        if (e[0] == GFX_RING_FRAMEINFO) {
+            count_frameinfo_locked(t, e + 1);
+            /* The times path does not write word 0: every unit's goes back to 0, the two the
+             * fields ran on into too (a later frame may start there, and a field there must not
+             * read as a kind). */
+            e[0] = 0;
+            e[GFX_RING_WORDS] = 0;
+            e[2 * GFX_RING_WORDS] = 0;
+            r->tail += GFX_RING_FI_UNITS * GFX_RING_UNIT;
+        } else if (e[0] != 0) {
+            drain_tl_locked(t, e);
+            e[0] = 0;
+            r->tail += GFX_RING_UNIT;
+        } else {
+            count_times_locked(t, e[1], e[2], e[3], e[4], e[5]);
+            r->tail += GFX_RING_UNIT;
+        }
+        n++;
+    }
+    gfx_ring_release(r, s->closed);
+    uint64_t dropped = __atomic_load_n(&r->dropped, __ATOMIC_RELAXED);
+    if (dropped != r->dropped_logged) {
+        if (r->dropped_logged == 0) {
+            logf_("frames of %s are not counted: a tracker's ring (%u frames) was full before it was drained"
+                  " (gfxstats_tracker_dropped counts them)", s->package, GFX_RING_UNITS);
+        }
+        r->dropped_logged = dropped;
+    }
+    return n;
+}
+
+static void drain_all_locked(struct gfxstats_session *s) {
+    for (struct gfxstats_tracker *t = s->trackers; t; t = t->next_tracker) {
+        drain_locked(t);
+    }
+}
+
+/* ---- the producer: the frame path */
+
+/* The ring is full (the frame is dropped and counted as such) or the session is closed. */
+__attribute__((noinline, cold)) static int ring_full(struct gfxstats_tracker *t) {
+    if (t->closed || (__atomic_load_n(&t->s->epoch, __ATOMIC_ACQUIRE) & 1)) { /* odd: closed */
+        t->closed = 2;
+        return GFXSTATS_ECLOSED;
+    }
+    __atomic_store_n(&t->ring.dropped, t->ring.dropped + 1, __ATOMIC_RELAXED);
     return GFXSTATS_OK;
+}
+
+int gfxstats_record(gfxstats_tracker *t, int64_t intended_vsync, int64_t vsync, int64_t frame_completed,
+                    int64_t gpu_completed, int64_t frame_interval_ns) {
+    if (!t) {
+        return GFXSTATS_EINVAL;
+    }
+    int64_t next;
+    int64_t *e = gfx_ring_slot(&t->ring, 1, &next);
+    if (__builtin_expect(e == NULL, 0)) {
+        return ring_full(t);
+    }
+    e[1] = intended_vsync;
+    e[2] = vsync;
+    e[3] = frame_completed;
+    e[4] = gpu_completed;
+    e[5] = frame_interval_ns;
+    gfx_ring_publish(&t->ring, next);
+    return GFXSTATS_OK;
+}
+
+int gfxstats_record_frameinfo(gfxstats_tracker *t, const int64_t fields[GFXSTATS_FI_COUNT]) {
+    if (!t || !fields) {
+        return GFXSTATS_EINVAL;
+    }
+    int64_t next;
+    int64_t *e = gfx_ring_slot(&t->ring, GFX_RING_FI_UNITS, &next);
+    if (__builtin_expect(e == NULL, 0)) {
+        return ring_full(t);
+    }
+    e[0] = GFX_RING_FRAMEINFO;
+    memcpy(e + 1, fields, sizeof(int64_t) * GFXSTATS_FI_COUNT); /* on through the next two units */
+    gfx_ring_publish(&t->ring, next);
+    return GFXSTATS_OK;
+}
+
+int gfxstats_tracker_flush(gfxstats_tracker *t) {
+    if (!t) {
+        return GFXSTATS_EINVAL;
+    }
+    pthread_mutex_lock(&t->s->mu);
+    drain_locked(t);
+    pthread_mutex_unlock(&t->s->mu);
+    return GFXSTATS_OK;
+}
+
+void gfx_tracker_counted(struct gfxstats_tracker *t, uint32_t *counters, struct gfx_scene_rec *scenes) {
+    pthread_mutex_lock(&t->s->mu);
+    memcpy(counters, t->counters, sizeof(uint32_t) * GFX_COUNTERS);
+    if (scenes) {
+        if (t->scenes) {
+            memcpy(scenes, t->scenes, sizeof *scenes);
+        } else {
+            memset(scenes, 0, sizeof *scenes);
+        }
+    }
+    pthread_mutex_unlock(&t->s->mu);
+}
+
+void gfx_tracker_timeline_counted(struct gfxstats_tracker *t, uint32_t *counters) {
+    pthread_mutex_lock(&t->s->mu);
+    if (t->tl_counters) {
+        memcpy(counters, t->tl_counters, sizeof(uint32_t) * GFX_TL_COUNTERS);
+    } else {
+        memset(counters, 0, sizeof(uint32_t) * GFX_TL_COUNTERS);
+    }
+    pthread_mutex_unlock(&t->s->mu);
+}
+
+void gfx_session_pending(struct gfxstats_session *s, uint32_t *counters) {
+    pthread_mutex_lock(&s->mu);
+    memcpy(counters, s->pending, sizeof s->pending);
+    pthread_mutex_unlock(&s->mu);
+}
+
+uint64_t gfxstats_tracker_dropped(const gfxstats_tracker *t) {
+    return t ? __atomic_load_n(&t->ring.dropped, __ATOMIC_RELAXED) : 0;
 }
 
 void gfxstats_tracker_close(gfxstats_tracker *t) {
@@ -535,8 +687,16 @@ void gfxstats_tracker_close(gfxstats_tracker *t) {
     }
     struct gfxstats_session *s = t->s;
     pthread_mutex_lock(&s->mu);
-    if (!s->closed) {
-        tracker_move_locked(t);
+    drain_locked(t); /* moves it too when the buffer changed */
+    for (struct gfxstats_tracker **p = &s->trackers; *p; p = &(*p)->next_tracker) {
+        if (*p == t) {
+            *p = t->next_tracker;
+            break;
+        }
+    }
+    if (t->ring.dropped && !s->forked) {
+        logf_("%llu frames of %s were not counted: the tracker's ring was full",
+              (unsigned long long)t->ring.dropped, s->package);
     }
     if (t->stripe != 0 && s->forked) {
         mapping_unref(t->map); /* the claim is the parent's */
@@ -589,6 +749,16 @@ int gfxstats_set_scene_since(gfxstats_tracker *t, const char *name, int64_t sinc
     if (t->closed) {
         return GFXSTATS_ECLOSED;
     }
+    const char *problem = name ? gfx_scene_name_problem(name) : NULL;
+    if (problem) {
+        logf_("scene not set: the name must be 1..120 bytes of UTF-8 without control characters, bidi controls or line separators; it is %s", problem);
+        return GFXSTATS_EINVAL;
+    }
+    struct gfxstats_session *s = t->s;
+    pthread_mutex_lock(&s->mu);
+    /* Frames recorded before the switch are counted with the scenes in effect when they were
+     * recorded: the ring is drained before the switch changes them. */
+    drain_locked(t);
     /* The scene of frames intended just before the switch stays theirs (attribution by intended
      * vsync). since_ns - 1 wraps as Java's long does. */
     int64_t before_since = (int64_t)((uint64_t)since_ns - 1u);
@@ -596,20 +766,12 @@ int gfxstats_set_scene_since(gfxstats_tracker *t, const char *name, int64_t sinc
     if (name == NULL) {
         t->scene_slot = t->scene_prev = DEFAULT_SCENE_SLOT;
         t->scene_since = INT64_MIN;
-        return GFXSTATS_OK;
+    } else {
+        t->scene_slot = scene_slot_locked(s, name);
+        t->scene_prev = before;
+        t->scene_since = since_ns;
     }
-    const char *problem = gfx_scene_name_problem(name);
-    if (problem) {
-        logf_("scene not set: the name must be 1..120 bytes of UTF-8 without control characters, bidi controls or line separators; it is %s", problem);
-        return GFXSTATS_EINVAL;
-    }
-    struct gfxstats_session *s = t->s;
-    pthread_mutex_lock(&s->mu);
-    int slot = scene_slot_locked(s, name);
     pthread_mutex_unlock(&s->mu);
-    t->scene_slot = slot;
-    t->scene_prev = before;
-    t->scene_since = since_ns;
     return GFXSTATS_OK;
 }
 
@@ -617,20 +779,34 @@ int gfxstats_set_scene(gfxstats_tracker *t, const char *name) {
     return gfxstats_set_scene_since(t, name, gfxstats_now_ns());
 }
 
-/* ---- FrameTimeline (timeline.c): frame-path calls, like gfxstats_record */
+/* ---- FrameTimeline (timeline.c): frame-path calls that append to the ring like gfxstats_record;
+ * the drain classifies and counts them in their order (drain_tl_locked). */
+
+static inline int tl_append(gfxstats_tracker *t, int64_t kind, int64_t a, int64_t b, int64_t c, int64_t d,
+                            int64_t e5, int64_t f) {
+    int64_t next;
+    int64_t *e = gfx_ring_slot(&t->ring, 1, &next);
+    if (__builtin_expect(e == NULL, 0)) {
+        return ring_full(t);
+    }
+    e[0] = kind;
+    e[1] = a;
+    e[2] = b;
+    e[3] = c;
+    e[4] = d;
+    e[5] = e5;
+    e[6] = f;
+    gfx_ring_publish(&t->ring, next);
+    return GFXSTATS_OK;
+}
 
 int gfxstats_timeline_commit(gfxstats_tracker *t, int64_t token, int64_t predicted_start, int64_t predicted_end,
                              int64_t predicted_present, int64_t actual_start, int64_t actual_end) {
     if (!t) {
         return GFXSTATS_EINVAL;
     }
-    int rc = begin_frame(t);
-    if (rc) {
-        return rc;
-    }
-    gfx_tl_commit(&t->tl, t->tl_counters, token, 1, predicted_start, predicted_end, predicted_present,
-                  actual_start, actual_end);
-    return GFXSTATS_OK;
+    return tl_append(t, GFX_RING_TL_COMMIT, token, predicted_start, predicted_end, predicted_present, actual_start,
+                     actual_end);
 }
 
 int gfxstats_timeline_commit_unpredicted(gfxstats_tracker *t, int64_t token, int64_t actual_start,
@@ -638,12 +814,7 @@ int gfxstats_timeline_commit_unpredicted(gfxstats_tracker *t, int64_t token, int
     if (!t) {
         return GFXSTATS_EINVAL;
     }
-    int rc = begin_frame(t);
-    if (rc) {
-        return rc;
-    }
-    gfx_tl_commit(&t->tl, t->tl_counters, token, 0, 0, 0, 0, actual_start, actual_end);
-    return GFXSTATS_OK;
+    return tl_append(t, GFX_RING_TL_UNPREDICTED, token, actual_start, actual_end, 0, 0, 0);
 }
 
 int gfxstats_timeline_presented(gfxstats_tracker *t, int64_t token, int64_t present_ns, int64_t refresh_ns,
@@ -651,29 +822,25 @@ int gfxstats_timeline_presented(gfxstats_tracker *t, int64_t token, int64_t pres
     if (!t) {
         return GFXSTATS_EINVAL;
     }
-    int rc = begin_frame(t);
-    if (rc) {
-        return rc;
-    }
-    return gfx_tl_presented(&t->tl, t->tl_counters, token, present_ns, refresh_ns, flags);
+    return tl_append(t, GFX_RING_TL_PRESENTED, token, present_ns, refresh_ns, flags, 0, 0);
 }
 
 int gfxstats_timeline_discarded(gfxstats_tracker *t, int64_t token, int64_t refresh_ns) {
     if (!t) {
         return GFXSTATS_EINVAL;
     }
-    int rc = begin_frame(t);
-    if (rc) {
-        return rc;
-    }
-    return gfx_tl_discarded(&t->tl, t->tl_counters, token, refresh_ns);
+    return tl_append(t, GFX_RING_TL_DISCARDED, token, refresh_ns, 0, 0, 0, 0);
 }
 
 int gfxstats_timeline_pending(gfxstats_tracker *t) {
     if (!t) {
         return GFXSTATS_EINVAL;
     }
-    return gfx_tl_pending(&t->tl);
+    pthread_mutex_lock(&t->s->mu);
+    drain_locked(t);
+    int n = gfx_tl_pending(&t->tl);
+    pthread_mutex_unlock(&t->s->mu);
+    return n;
 }
 
 int gfxstats_session_attached(gfxstats_session *s) {
@@ -758,10 +925,12 @@ void gfxstats_session_close(gfxstats_session *s) {
             logf_("the daemon did not answer %s's re-registration in time; its buffer keeps the counts", s->package);
         }
     }
+    drain_all_locked(s); /* what the rings hold counts where the trackers' counts are */
     s->closed = 1;
     s->stop = 1;
-    /* Odd epoch: every tracker stops at its next frame. */
+    /* Odd epoch: every tracker stops at its next frame (the rings closed below send it to look). */
     __atomic_store_n(&s->epoch, (__atomic_load_n(&s->epoch, __ATOMIC_RELAXED) | 1) + 2, __ATOMIC_RELEASE);
+    drain_all_locked(s);
     pthread_mutex_unlock(&s->mu);
     ssize_t w = write(s->wake[1], "x", 1);
     (void)w;
@@ -833,6 +1002,8 @@ static void install_locked(struct gfxstats_session *s, struct gfx_mapping *m) {
         s->conn = CONN_ATTACHED;
     }
     __atomic_store_n(&s->epoch, __atomic_load_n(&s->epoch, __ATOMIC_RELAXED) + 2, __ATOMIC_RELEASE);
+    /* Each tracker counts what its ring holds where it counted so far, then moves here. */
+    drain_all_locked(s);
     pthread_cond_broadcast(&s->cv);
 }
 
@@ -850,26 +1021,44 @@ static int stopping(struct gfxstats_session *s) {
     return stop;
 }
 
-static void beat(struct gfxstats_session *s) {
+/* One round of the background thread's upkeep: drains every ring and beats the heartbeat.
+ * Returns the time to the next round in ms: the drain period halves while a ring held more than
+ * an eighth of its size at a drain and doubles (up to 50 ms) while every ring held under a 32nd. */
+static int service(struct gfxstats_session *s) {
     pthread_mutex_lock(&s->mu);
+    unsigned long most = 0;
+    if (!s->drain_paused) {
+        for (struct gfxstats_tracker *t = s->trackers; t; t = t->next_tracker) {
+            unsigned long n = drain_locked(t);
+            most = n > most ? n : most;
+        }
+    }
+    if (most > GFX_RING_UNITS / 8) {
+        s->drain_ms = s->drain_ms / 2 < DRAIN_MIN_MS ? DRAIN_MIN_MS : s->drain_ms / 2;
+    } else if (most < GFX_RING_UNITS / 32) {
+        s->drain_ms = s->drain_ms * 2 > DRAIN_MAX_MS ? DRAIN_MAX_MS : s->drain_ms * 2;
+    }
     if (s->cur) {
         gfx_heartbeat(s->cur, wall_ms());
     }
+    int next = s->drain_ms;
     pthread_mutex_unlock(&s->mu);
+    return next;
 }
 
-/* Waits up to ms for the wake pipe (or fd, when >= 0, to become readable), beating the heartbeat.
- * Returns 1 when fd is readable, 0 on time-out, -1 when woken to stop. */
+/* Waits up to ms for the wake pipe (or fd, when >= 0, to become readable), draining the rings
+ * and beating the heartbeat meanwhile. Returns 1 when fd is readable, 0 on time-out, -1 when
+ * woken to stop. */
 static int wait_for(struct gfxstats_session *s, int fd, int ms) {
     int64_t end = gfxstats_now_ns() + (int64_t)ms * 1000000LL;
     for (;;) {
-        beat(s);
+        int next = service(s);
         int64_t left = (end - gfxstats_now_ns()) / 1000000LL;
         if (left <= 0) {
             return 0;
         }
         struct pollfd p[2] = {{.fd = s->wake[0], .events = POLLIN}, {.fd = fd, .events = POLLIN}};
-        int n = poll(p, fd >= 0 ? 2 : 1, (int)(left < HEARTBEAT_MS ? left : HEARTBEAT_MS));
+        int n = poll(p, fd >= 0 ? 2 : 1, (int)(left < next ? left : next));
         if (n < 0 && errno != EINTR) {
             return 0;
         }
@@ -984,4 +1173,20 @@ void *gfx_session_thread(void *arg) {
         backoff = backoff * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : backoff * 2;
     }
     return NULL;
+}
+
+/* A program that exits without closing its sessions (exit() runs this; a crash or SIGKILL does
+ * not) still has what its rings hold counted. trylock: a thread that holds a mutex at exit is
+ * not waited for; its session keeps what was drained before. */
+__attribute__((destructor)) static void drain_at_exit(void) {
+    if (pthread_mutex_trylock(&sessions_mu) != 0) {
+        return;
+    }
+    for (struct gfxstats_session *s = sessions; s; s = s->next_session) {
+        if (pthread_mutex_trylock(&s->mu) == 0) {
+            drain_all_locked(s);
+            pthread_mutex_unlock(&s->mu);
+        }
+    }
+    pthread_mutex_unlock(&sessions_mu);
 }

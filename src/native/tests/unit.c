@@ -4,6 +4,7 @@
 #include "gfxstats.h"
 #include "../lib/internal.h"
 #include "../lib/rules.h"
+#include "../lib/ring.h"
 
 #include <math.h>
 #include <signal.h>
@@ -500,13 +501,289 @@ static void test_timeline(void) {
     CHECK(gfxstats_timeline_commit(t, 1, b, b + R, b + 2 * R, b, b + MS) == GFXSTATS_OK
           && gfxstats_timeline_commit_unpredicted(t, 2, b, b + MS) == GFXSTATS_OK
           && gfxstats_timeline_pending(t) == 2, "commit without a daemon");
-    CHECK(gfxstats_timeline_presented(t, 1, b + 2 * R, R, FLAGS_MEASURED) == 1
-          && gfxstats_timeline_presented(t, 1, b + 2 * R, R, FLAGS_MEASURED) == 0
-          && gfxstats_timeline_discarded(t, 2, R) == 1 && gfxstats_timeline_pending(t) == 0, "feedback");
+    CHECK(gfxstats_timeline_presented(t, 1, b + 2 * R, R, FLAGS_MEASURED) == GFXSTATS_OK
+          && gfxstats_timeline_presented(t, 1, b + 2 * R, R, FLAGS_MEASURED) == GFXSTATS_OK
+          && gfxstats_timeline_discarded(t, 2, R) == GFXSTATS_OK && gfxstats_timeline_pending(t) == 0, "feedback");
     gfxstats_session_close(s);
     CHECK(gfxstats_timeline_commit(t, 3, b, b + R, b + 2 * R, b, b + MS) == GFXSTATS_ECLOSED
           && gfxstats_timeline_presented(t, 3, b, R, FLAGS_MEASURED) == GFXSTATS_ECLOSED, "after close");
     gfxstats_tracker_close(t);
+}
+
+/* ---- the frame ring (lib/ring.h): the session thread's drain is paused, so only the calls
+ * under test count frames. */
+
+static uint64_t ring_rng = 88172645463325252ULL;
+
+static uint64_t ring_next(void) {
+    ring_rng ^= ring_rng << 13, ring_rng ^= ring_rng >> 7, ring_rng ^= ring_rng << 17;
+    return ring_rng;
+}
+
+/* A frame of a 60 Hz renderer, every 50th slow; every 3rd a FrameInfo frame when mixed (1), none
+ * (0), all (2). Returns 1 for a FrameInfo frame. */
+static int ring_frame(int64_t i, int64_t f[GFXSTATS_FI_COUNT], int mix) {
+    int64_t v = 1000000000LL + i * 16666667LL;
+    uint64_t x = ring_next();
+    int64_t work = (i % 50 == 49) ? 30000000 + (int64_t)(x % 60000000) : 1000000 + (int64_t)(x % 14000000);
+    int64_t gpu = (int64_t)((x >> 24) % 5000000);
+    memset(f, 0, sizeof(int64_t) * GFXSTATS_FI_COUNT);
+    if (mix == 0 || (mix == 1 && i % 3 != 2)) {
+        f[0] = v, f[1] = v + (int64_t)((x >> 40) % 2000000), f[2] = v + work, f[3] = v + work + gpu, f[4] = 0;
+        return 0;
+    }
+    f[GFXSTATS_FI_INTENDED_VSYNC] = v;
+    f[GFXSTATS_FI_VSYNC] = v + 100000;
+    f[GFXSTATS_FI_HANDLE_INPUT_START] = v + 200000;
+    f[GFXSTATS_FI_ANIMATION_START] = v + 300000;
+    f[GFXSTATS_FI_PERFORM_TRAVERSALS_START] = v + 400000;
+    f[GFXSTATS_FI_DRAW_START] = v + 500000;
+    f[GFXSTATS_FI_FRAME_DEADLINE] = v + 16666667;
+    f[GFXSTATS_FI_FRAME_START_TIME] = v;
+    f[GFXSTATS_FI_FRAME_INTERVAL] = 16666667;
+    f[GFXSTATS_FI_SYNC_QUEUED] = v + work / 2;
+    f[GFXSTATS_FI_SYNC_START] = v + work / 2 + 10000;
+    f[GFXSTATS_FI_ISSUE_DRAW_COMMANDS_START] = v + work / 2 + 20000;
+    f[GFXSTATS_FI_SWAP_BUFFERS] = v + work - 10000;
+    f[GFXSTATS_FI_FRAME_COMPLETED] = v + work;
+    f[GFXSTATS_FI_GPU_COMPLETED] = v + work + gpu;
+    f[GFXSTATS_FI_SWAP_BUFFERS_COMPLETED] = v + work;
+    return 1;
+}
+
+static int ring_record(gfxstats_tracker *t, int frameinfo, const int64_t *f) {
+    return frameinfo ? gfxstats_record_frameinfo(t, f) : gfxstats_record(t, f[0], f[1], f[2], f[3], f[4]);
+}
+
+static void ring_reference(struct gfx_rules *r, int frameinfo, const int64_t *f, uint32_t *c) {
+    gfx_count_into(frameinfo ? gfx_classify_frameinfo(r, f)
+                             : gfx_classify_times(r, f[0], f[1], f[2], f[3], f[4] > 0 ? f[4] : r->default_interval), c);
+}
+
+static gfxstats_session *ring_session(const char *pkg) {
+    setenv("GFXSTATS_TEST_DRAIN_PAUSED", "1", 1);
+    gfxstats_options o = opts(pkg);
+    o.close_wait_ms = 0;
+    gfxstats_session *s = NULL;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_OK, "open %s", pkg);
+    unsetenv("GFXSTATS_TEST_DRAIN_PAUSED");
+    return s;
+}
+
+/* Drain order and wrap: frames counted through the ring, drained at random points across many
+ * wraps, count exactly as the rules applied to the same frames in order. */
+static void test_ring_order(void) {
+    gfxstats_session *s = ring_session("com.example.ring.order");
+    gfxstats_tracker *t;
+    CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+    struct gfx_rules ref;
+    gfx_rules_init(&ref, 16666667, false);
+    uint32_t want[GFX_COUNTERS] = {0}, got[GFX_COUNTERS];
+    int64_t f[GFXSTATS_FI_COUNT];
+    int refused = 0, mismatches = 0;
+    int64_t until_flush = 0;
+    for (int64_t i = 0; i < 20 * (int64_t)GFX_RING_UNITS; i++) {
+        int fi = ring_frame(i, f, 1);
+        refused += ring_record(t, fi, f) != GFXSTATS_OK;
+        ring_reference(&ref, fi, f, want);
+        if (--until_flush <= 0) {
+            gfxstats_tracker_flush(t);
+            gfx_tracker_counted(t, got, NULL);
+            mismatches += memcmp(got, want, sizeof got) != 0;
+            until_flush = 1 + (int64_t)(ring_next() % (GFX_RING_UNITS / GFX_RING_FI_UNITS));
+        }
+    }
+    gfxstats_tracker_flush(t);
+    gfx_tracker_counted(t, got, NULL);
+    CHECK(refused == 0 && gfxstats_tracker_dropped(t) == 0, "%d refused, %llu dropped", refused,
+          (unsigned long long)gfxstats_tracker_dropped(t));
+    CHECK(mismatches == 0 && memcmp(got, want, sizeof got) == 0, "%d drains differ from the rules in order", mismatches);
+    CHECK(want[GFX_TOTAL_FRAMES] > 5000 && want[GFX_JANKY_FRAMES] > 0, "too few frames counted: %u", want[0]);
+    gfxstats_tracker_close(t);
+    gfxstats_session_close(s);
+}
+
+/* A full ring drops exactly the frames that do not fit (1024 times-path frames fit, 341 FrameInfo
+ * frames), counts them, and keeps the rest. */
+static void test_ring_full(void) {
+    gfxstats_session *s = ring_session("com.example.ring.full");
+    for (int mix = 0; mix <= 2; mix += 2) {
+        int64_t fit = mix ? GFX_RING_UNITS / GFX_RING_FI_UNITS : GFX_RING_UNITS;
+        gfxstats_tracker *t;
+        CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+        struct gfx_rules ref;
+        gfx_rules_init(&ref, 16666667, false);
+        uint32_t want[GFX_COUNTERS] = {0}, got[GFX_COUNTERS];
+        int64_t f[GFXSTATS_FI_COUNT];
+        int refused = 0;
+        for (int64_t i = 0; i < fit + 7; i++) {
+            int fi = ring_frame(i, f, mix);
+            refused += ring_record(t, fi, f) != GFXSTATS_OK;
+            if (i < fit) {
+                ring_reference(&ref, fi, f, want);
+            }
+        }
+        CHECK(refused == 0, "%d frames refused", refused);
+        CHECK(gfxstats_tracker_dropped(t) == 7, "mix %d: dropped %llu, not 7", mix,
+              (unsigned long long)gfxstats_tracker_dropped(t));
+        gfx_tracker_counted(t, got, NULL);
+        CHECK(got[GFX_TOTAL_FRAMES] == 0, "%u frames counted with the drain paused", got[0]);
+        gfxstats_tracker_flush(t);
+        gfx_tracker_counted(t, got, NULL);
+        CHECK(memcmp(got, want, sizeof got) == 0, "mix %d: the full ring's frames: %u counted, %u expected", mix,
+              got[0], want[0]);
+        for (int64_t i = fit + 7; i < fit + 107; i++) { /* room again */
+            int fi = ring_frame(i, f, mix);
+            refused += ring_record(t, fi, f) != GFXSTATS_OK;
+            ring_reference(&ref, fi, f, want);
+        }
+        gfxstats_tracker_flush(t);
+        gfx_tracker_counted(t, got, NULL);
+        CHECK(refused == 0 && gfxstats_tracker_dropped(t) == 7 && memcmp(got, want, sizeof got) == 0,
+              "mix %d: after the full ring drained: %u counted, %u expected, %llu dropped", mix, got[0], want[0],
+              (unsigned long long)gfxstats_tracker_dropped(t));
+        gfxstats_tracker_close(t);
+    }
+    gfxstats_session_close(s);
+}
+
+/* Closing a tracker, closing the session and fork count what the ring holds first. */
+static void test_ring_close(void) {
+    uint32_t got[GFX_COUNTERS];
+    int64_t f[GFXSTATS_FI_COUNT];
+    gfxstats_session *s = ring_session("com.example.ring.close");
+    gfxstats_tracker *t;
+    CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+    for (int64_t i = 0; i < 100; i++) {
+        f[0] = 1000000000LL + i * 16666667LL;
+        CHECK(gfxstats_record(t, f[0], f[0], f[0] + 5000000, f[0] + 5000000, 0) == GFXSTATS_OK, "record");
+    }
+    gfxstats_tracker_close(t); /* no daemon: its counts wait in the session */
+    gfx_session_pending(s, got);
+    CHECK(got[GFX_TOTAL_FRAMES] == 100, "tracker close: %u of 100 frames kept", got[0]);
+    CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+    for (int64_t i = 0; i < 50; i++) {
+        f[0] = 1000000000LL + i * 16666667LL;
+        gfxstats_record(t, f[0], f[0], f[0] + 5000000, f[0] + 5000000, 0);
+    }
+    gfxstats_session_close(s);
+    gfx_tracker_counted(t, got, NULL);
+    CHECK(got[GFX_TOTAL_FRAMES] == 50, "session close: %u of 50 frames counted", got[0]);
+    CHECK(gfxstats_record(t, f[0], f[0], f[0] + 5000000, f[0] + 5000000, 0) == GFXSTATS_ECLOSED, "record after close");
+    gfxstats_tracker_close(t);
+
+    s = ring_session("com.example.ring.fork");
+    CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+    for (int64_t i = 0; i < 20; i++) {
+        f[0] = 1000000000LL + i * 16666667LL;
+        gfxstats_record(t, f[0], f[0], f[0] + 5000000, f[0] + 5000000, 0);
+    }
+    pid_t child = fork();
+    if (child == 0) {
+        _exit(gfxstats_record(t, 1, 1, 2, 2, 0) == GFXSTATS_ECLOSED ? 0 : 1);
+    }
+    CHECK(child > 0, "fork");
+    int status = -1;
+    waitpid(child, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child's tracker counted after fork");
+    gfx_tracker_counted(t, got, NULL);
+    CHECK(got[GFX_TOTAL_FRAMES] == 20, "fork: %u of 20 frames counted before it", got[0]);
+    gfxstats_tracker_close(t);
+    gfxstats_session_close(s);
+}
+
+/* A scene switch applies to the frames recorded after it, not to those still in the ring. */
+static void test_ring_scenes(void) {
+    gfxstats_session *s = ring_session("com.example.ring.scenes");
+    gfxstats_tracker *t;
+    CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+    int64_t v = 1000000000LL;
+    for (int i = 0; i < 5; i++, v += 16666667) {
+        gfxstats_record(t, v, v, v + 4000000, v + 4000000, 0);
+    }
+    CHECK(gfxstats_set_scene_since(t, "menu", 0) == GFXSTATS_OK, "set scene");
+    for (int i = 0; i < 3; i++, v += 16666667) {
+        gfxstats_record(t, v, v, v + 4000000, v + 4000000, 0);
+    }
+    gfxstats_tracker_flush(t);
+    static struct gfx_scene_rec rec;
+    uint32_t got[GFX_COUNTERS];
+    gfx_tracker_counted(t, got, &rec);
+    uint32_t in_default = rec.c[1 * GFX_SCENE_C32 + GFX_TOTAL_FRAMES];
+    uint32_t in_menu = rec.c[2 * GFX_SCENE_C32 + GFX_TOTAL_FRAMES];
+    CHECK(in_default == 5 && in_menu == 3, "scenes: %u in default (5), %u in menu (3)", in_default, in_menu);
+    gfxstats_tracker_close(t);
+    gfxstats_session_close(s);
+}
+
+/* FrameTimeline calls share the ring with frames: drained in their order they count exactly what
+ * the recorder counts for the same calls, and the Android counters what the rules count. The
+ * FrameInfo frames carry kind values in the fields that fall on word 0 of their second and third
+ * units, where later entries start: the drain must not read them as kinds. */
+static void test_ring_timeline(void) {
+    gfxstats_session *s = ring_session("com.example.ring.timeline");
+    gfxstats_tracker *t;
+    CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+    struct gfx_rules ref;
+    gfx_rules_init(&ref, 16666667, false);
+    struct gfx_timeline rtl;
+    gfx_tl_init(&rtl);
+    uint32_t want[GFX_COUNTERS] = {0}, got[GFX_COUNTERS];
+    uint32_t twant[GFX_TL_COUNTERS] = {0}, tgot[GFX_TL_COUNTERS];
+    int64_t f[GFXSTATS_FI_COUNT];
+    int refused = 0, mismatches = 0;
+    int64_t until_flush = 0, token = 0;
+    for (int64_t i = 0; i < 10 * (int64_t)GFX_RING_UNITS; i++) {
+        int fi = ring_frame(i, f, 1);
+        if (fi) {
+            f[GFXSTATS_FI_PERFORM_TRAVERSALS_START] = 1 + (int64_t)(ring_next() % 5); /* word 0 of unit 2 */
+            f[GFXSTATS_FI_SWAP_BUFFERS] = 1 + (int64_t)(ring_next() % 5);             /* word 0 of unit 3 */
+        }
+        refused += ring_record(t, fi, f) != GFXSTATS_OK;
+        ring_reference(&ref, fi, f, want);
+        /* 0, 1 or 2 calls: entries of 1 and 3 units then fall on every unit of the ring over its laps. */
+        for (uint64_t calls = ring_next() % 3; calls > 0; calls--) {
+        int64_t v = 1000000000LL + i * R, late = (int64_t)(ring_next() % (3 * R));
+        uint64_t k = ring_next() % 10;
+        if (k < 5) {
+            token++;
+            refused += gfxstats_timeline_commit(t, token, v, v + R, v + 2 * R, v, v + late) != GFXSTATS_OK;
+            gfx_tl_commit(&rtl, twant, token, 1, v, v + R, v + 2 * R, v, v + late);
+        } else if (k < 6) {
+            token++;
+            refused += gfxstats_timeline_commit_unpredicted(t, token, v, v + late) != GFXSTATS_OK;
+            gfx_tl_commit(&rtl, twant, token, 0, 0, 0, 0, v, v + late);
+        } else if (k < 9) {
+            int64_t tok = token - (int64_t)(ring_next() % 4);
+            uint32_t flags = (uint32_t)(ring_next() % 8);
+            refused += gfxstats_timeline_presented(t, tok, v + late, R, flags) != GFXSTATS_OK;
+            gfx_tl_presented(&rtl, twant, tok, v + late, R, flags);
+        } else {
+            int64_t tok = token - (int64_t)(ring_next() % 4);
+            refused += gfxstats_timeline_discarded(t, tok, R) != GFXSTATS_OK;
+            gfx_tl_discarded(&rtl, twant, tok, R);
+        }
+        }
+        if (--until_flush <= 0) {
+            gfxstats_tracker_flush(t);
+            gfx_tracker_counted(t, got, NULL);
+            gfx_tracker_timeline_counted(t, tgot);
+            mismatches += memcmp(got, want, sizeof got) != 0 || memcmp(tgot, twant, sizeof tgot) != 0;
+            until_flush = 1 + (int64_t)(ring_next() % (GFX_RING_UNITS / (GFX_RING_FI_UNITS + 2)));
+        }
+    }
+    CHECK(gfxstats_timeline_pending(t) == gfx_tl_pending(&rtl), "pending %d, recorder %d", gfxstats_timeline_pending(t),
+          gfx_tl_pending(&rtl));
+    gfx_tracker_counted(t, got, NULL);
+    gfx_tracker_timeline_counted(t, tgot);
+    CHECK(refused == 0 && gfxstats_tracker_dropped(t) == 0, "%d refused, %llu dropped", refused,
+          (unsigned long long)gfxstats_tracker_dropped(t));
+    CHECK(mismatches == 0 && memcmp(got, want, sizeof got) == 0 && memcmp(tgot, twant, sizeof tgot) == 0,
+          "%d drains differ from the rules and the recorder in order", mismatches);
+    CHECK(twant[GFX_TL_FRAMES] > 3000 && twant[GFX_TL_PRESENT_LATE] > 0 && twant[GFX_TL_PRESENT_DROPPED] > 0,
+          "too few timeline frames counted: %u", twant[GFX_TL_FRAMES]);
+    gfxstats_tracker_close(t);
+    gfxstats_session_close(s);
 }
 
 int main(void) {
@@ -518,6 +795,11 @@ int main(void) {
     test_fork();
     test_scenes();
     test_timeline();
+    test_ring_order();
+    test_ring_full();
+    test_ring_close();
+    test_ring_scenes();
+    test_ring_timeline();
     printf("unit: %d checks, %d failed\n", checks, failures);
     printf("%d passed, %d failed\n", checks - failures, failures);
     return failures ? 1 : 0;
