@@ -7,7 +7,8 @@
  * the frame to the tracker's ring: no system call, no lock, no allocation, no atomic
  * read-modify-write. The session's thread classifies the frames (Android's rules, scenes, Matrix
  * levels) into the daemon's buffer every 1-50 ms; a full ring drops frames and counts them
- * (gfxstats_tracker_dropped). Everything else may block briefly.
+ * (gfxstats_tracker_dropped). A frame of 700 ms or more gets its Davey line from that thread
+ * (gfxstats_options.davey). Everything else may block briefly.
  *
  * All times are CLOCK_MONOTONIC nanoseconds. Functions return GFXSTATS_OK (0) or a negative
  * GFXSTATS_E* code; gfxstats_strerror() names it. See docs/native.md.
@@ -15,6 +16,7 @@
 #ifndef GFXSTATS_H
 #define GFXSTATS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -22,8 +24,11 @@ extern "C" {
 #endif
 
 /* 2: gfxstats_set_scene and gfxstats_set_scene_since (scenes and Matrix levels).
- * 3: gfxstats_tracker_flush and gfxstats_tracker_dropped (the frame ring); gfxstats_timeline_*
- *    (FrameTimeline counters, client-only mode). */
+ * 3: gfxstats_tracker_flush and gfxstats_tracker_dropped (the frame ring);
+ *    gfxstats_tracker_new_with (Android 9 rules, dequeue forgiveness); Davey reports (the davey
+ *    fields of gfxstats_options); scene options (scenes off, a scene limit, the default scene,
+ *    Matrix mode, level bounds and refresh rate, a scene file) and gfxstats_set_default_scene;
+ *    gfxstats_timeline_* (FrameTimeline counters, client-only mode). */
 #define GFXSTATS_API_VERSION 3
 
 enum gfxstats_status {
@@ -70,6 +75,25 @@ enum gfxstats_frameinfo_field {
 typedef struct gfxstats_session gfxstats_session;
 typedef struct gfxstats_tracker gfxstats_tracker;
 
+/* What happens for a frame of 700 ms or more (Android's "Davey"; gfxstats_options.davey). */
+enum gfxstats_davey {
+    /* One line on stderr, as the Java client logs it: "gfxstats: Davey! duration=812ms; Flags=0,
+     * FrameTimelineVsyncId=0, IntendedVsync=..." (all 23 FrameInfo fields); GFXSTATS_QUIET=1
+     * silences it with the library's other lines. The default. */
+    GFXSTATS_DAVEY_LOG = 0,
+    GFXSTATS_DAVEY_OFF = 1,
+    /* davey_callback(davey_user, duration, fields) instead of the line. */
+    GFXSTATS_DAVEY_CALLBACK = 2
+};
+
+/* Told about a Davey frame: its duration and its FrameInfo fields (a frame given by its times has
+ * IntendedVsync, Vsync, FrameDeadline, FrameInterval, SwapBuffers, FrameCompleted,
+ * SwapBuffersCompleted and GpuCompleted set, the rest 0). Called on the thread that classifies the
+ * frame (the session's thread, or the one in gfxstats_tracker_flush, gfxstats_set_scene,
+ * gfxstats_set_default_scene or a close) with the session's lock held, only for such frames: it
+ * must not call gfxstats functions. The fields are valid during the call. */
+typedef void (*gfxstats_davey_fn)(void *user, int64_t duration_ns, const int64_t *fields);
+
 typedef struct gfxstats_options {
     /* sizeof(gfxstats_options): lets later versions add fields. Required. */
     uint32_t struct_size;
@@ -92,7 +116,44 @@ typedef struct gfxstats_options {
     /* Non-zero when replaying captured FrameInfo whose FrameDeadline the device already extended
      * for triple-buffered frames (as `gfxstats record --format framestats` does); 0 for live. */
     int32_t deadlines_already_extended;
+    /* ---- API version 3. A caller built against version 2 passes a smaller struct_size and
+     * gets the defaults (0 / NULL) of everything below. */
+    /* GFXSTATS_DAVEY_*: frames of 700 ms or more. */
+    int32_t davey;
+    gfxstats_davey_fn davey_callback; /* with GFXSTATS_DAVEY_CALLBACK */
+    void *davey_user;
+    /* Scenes (SceneOptions of the Java client; docs/scenes.md). Non-zero: no scenes and no
+     * Matrix levels at all (buffers show none). */
+    int32_t scenes_off;
+    /* Scene names the session counts, 1..15; 0: 15. Frames of later names count in "(other)". */
+    int32_t scene_max;
+    /* The scene of trackers that set none, until gfxstats_set_default_scene; NULL: "default". */
+    const char *default_scene;
+    /* GFXSTATS_MATRIX_*: how dropped frames are computed. */
+    int32_t matrix_mode;
+    /* Inclusive lower bounds of the NORMAL, MIDDLE, HIGH and FROZEN levels in dropped frames
+     * (1 <= normal <= middle <= high <= frozen); all 0: 3, 9, 24, 42. */
+    int32_t matrix_levels[4];
+    /* The display's refresh rate as it reports it, 1..1000 Hz; 0: 1e9 / each frame's interval. */
+    float refresh_rate_hz;
+    /* A file naming the session's default scene in its first line, for programs that cannot
+     * call gfxstats_set_default_scene (the layer and the hook: GFXSTATS_SCENE_FILE). Read at open
+     * and then checked by the session's own thread at each heartbeat (4 times a second; never by
+     * a rendering thread): when its content changed the default scene becomes that name, from
+     * then on; missing or empty: default_scene. NULL: none. */
+    const char *scene_file;
 } gfxstats_options;
+
+/* gfxstats_options.matrix_mode (io.gfxstats.matrix.MatrixMode). */
+enum gfxstats_matrix_mode {
+    GFXSTATS_MATRIX_2_1 = 0,    /* Matrix 2.1: round(max(0, (T - I) / I)) in float (the default) */
+    GFXSTATS_MATRIX_LEGACY = 1, /* Matrix 0.8..2.0.2: (IssueDrawCommandsStart - IntendedVsync) / interval */
+    GFXSTATS_MATRIX_TIME = 2    /* the 2.1 dropped frames, level bounds scaled by refresh / 60 */
+};
+
+/* The struct_size of a version 2 gfxstats_options (what older callers pass). */
+#define GFXSTATS_OPTIONS_SIZE_V2 \
+    (offsetof(gfxstats_options, deadlines_already_extended) + sizeof(int32_t))
 
 /* Opens a session and starts registering with the daemon on a background thread; returns at
  * once. Frames can be recorded immediately (counted in memory until the daemon answers). */
@@ -100,6 +161,35 @@ int gfxstats_session_open(const gfxstats_options *options, gfxstats_session **ou
 
 /* A tracker for one window or swapchain (Android 12+ rules, the session's refresh interval). */
 int gfxstats_tracker_new(gfxstats_session *session, gfxstats_tracker **out);
+
+/* The jank rules of a tracker (gfxstats_tracker_options.rules). */
+enum gfxstats_rules {
+    /* Android 12+: janky when the GPU finishes after the frame's deadline (the default). */
+    GFXSTATS_RULES_ANDROID12 = 0,
+    /* Android 9: janky when longer than one refresh interval; deadlines follow the swap chain;
+     * no GPU histogram and no legacy counters (io.gfxstats.frame.Android9JankTracker). */
+    GFXSTATS_RULES_ANDROID9 = 1
+};
+
+/* Settings of one tracker (API version 3), as the Java client's TrackerConfig. */
+typedef struct gfxstats_tracker_options {
+    /* sizeof(gfxstats_tracker_options). Required. */
+    uint32_t struct_size;
+    /* GFXSTATS_RULES_*. */
+    int32_t rules;
+    /* The refresh interval of the legacy and Android 9 accounting; 0: the session's. */
+    int64_t refresh_interval_ns;
+    /* Android 12+ rules: the interval of frames that bring none; 0: the refresh interval. */
+    int64_t default_frame_interval_ns;
+    /* Android 12+ rules, FrameInfo frames: up to this much of DequeueBufferDuration is not charged
+     * to the legacy swap span; 0: none (the default). */
+    int64_t dequeue_forgiveness_ns;
+} gfxstats_tracker_options;
+
+/* A tracker with these settings (NULL: as gfxstats_tracker_new). GFXSTATS_EINVAL (one log line)
+ * for unknown rules or negative intervals. */
+int gfxstats_tracker_new_with(gfxstats_session *session, const gfxstats_tracker_options *options,
+                              gfxstats_tracker **out);
 
 /* One finished frame known by its main times: the deadline is intended_vsync + frame_interval
  * (0 or negative: the session's refresh interval); janky when gpu_completed is at or after it;
@@ -115,14 +205,24 @@ int gfxstats_record_frameinfo(gfxstats_tracker *tracker, const int64_t fields[GF
  * intended vsync is at or after gfxstats_now_ns() count in it, earlier ones that finish later
  * stay in the scene before (as WindowTracker.setScene). Each scene also counts Matrix's values
  * (frames per dropped-frame level, Σ max(T, I), dropped frames, refresh rate, stage sums; see
- * docs/scenes.md). Names: 1..120 bytes of UTF-8 without control characters; a session holds 15
- * names besides "(other)" ("default" is the first, the scene of trackers that set none), later
- * names count in "(other)". NULL returns to "default". Call on the tracker's thread; takes the
- * session's lock briefly, not a per-frame call. GFXSTATS_EINVAL for a bad name (one log line). */
+ * docs/scenes.md). Names: 1..120 bytes of UTF-8 without control characters; a session holds
+ * scene_max names (15 by default) besides "(other)" (the default scene is the first), later
+ * names count in "(other)". NULL returns to following the session's default scene. Call on the
+ * tracker's thread; takes the session's lock briefly, not a per-frame call. GFXSTATS_EINVAL for a bad name (one log line). */
 int gfxstats_set_scene(gfxstats_tracker *tracker, const char *scene);
 
 /* As gfxstats_set_scene, in effect for frames intended at or after since_ns (CLOCK_MONOTONIC). */
 int gfxstats_set_scene_since(gfxstats_tracker *tracker, const char *scene, int64_t since_ns);
+
+/* Sets the scene of every tracker that has not set its own (StatsSession.setDefaultScene): frames
+ * intended at or after gfxstats_now_ns() count in it, earlier ones stay where they were. NULL:
+ * back to the options' default_scene. Any thread; takes the session's lock and counts what the
+ * trackers' rings hold first (with the scenes in effect when they were recorded), so it is not
+ * a per-frame call. GFXSTATS_EINVAL for a bad name (one log line). */
+int gfxstats_set_default_scene(gfxstats_session *session, const char *scene);
+
+/* As gfxstats_set_default_scene, in effect for frames intended at or after since_ns. */
+int gfxstats_set_default_scene_since(gfxstats_session *session, const char *scene, int64_t since_ns);
 
 /* FrameTimeline (docs/frametimeline.md, client-only mode; as WindowTracker.timeline() in Java):
  * commit each frame with its token and times, then report its presentation feedback; the frame
@@ -163,6 +263,7 @@ int gfxstats_timeline_discarded(gfxstats_tracker *tracker, int64_t token, int64_
 /* Frames committed and not yet answered (0..16) after counting what the ring holds, or a negative
  * code. Takes the session's lock; not a per-frame call. */
 int gfxstats_timeline_pending(gfxstats_tracker *tracker);
+
 
 /* Counts the frames the tracker's ring holds now, on the calling thread (the tracker's recording
  * thread), instead of at the session thread's next drain. For programs that record faster than

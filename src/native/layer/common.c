@@ -1,5 +1,7 @@
 #include "common.h"
 
+#include "../lib/scenes.h"
+
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -60,6 +62,14 @@ gfxstats_session *hook_session(int32_t pipeline) {
         char pkg[256];
         hook_package_name(pkg, sizeof pkg);
         int64_t hz = env_long("GFXSTATS_REFRESH_HZ", 60);
+        /* GFXSTATS_SCENE: the scene frames count in until the scene file or nothing says otherwise. */
+        const char *scene = getenv("GFXSTATS_SCENE");
+        const char *problem = scene && *scene ? gfx_scene_name_problem(scene) : NULL;
+        if (problem || (scene && strcmp(scene, GFX_SCENE_OTHER) == 0)) {
+            fprintf(stderr, "gfxstats: ignoring GFXSTATS_SCENE (a scene name is 1..120 bytes of UTF-8 without control "
+                            "characters and not \"(other)\"; it is %s)\n", problem ? problem : "\"(other)\"");
+            scene = NULL;
+        }
         gfxstats_options o = {
             .struct_size = sizeof o,
             .package_name = pkg,
@@ -67,6 +77,9 @@ gfxstats_session *hook_session(int32_t pipeline) {
             .pipeline = pipeline,
             .refresh_interval_ns = hz > 0 ? (1000000000LL + hz / 2) / hz : 0,
             .close_wait_ms = (int32_t)env_long("GFXSTATS_CLOSE_WAIT_MS", 2000),
+            .davey = env_long("GFXSTATS_DAVEY", 1) == 0 ? GFXSTATS_DAVEY_OFF : GFXSTATS_DAVEY_LOG,
+            .default_scene = scene && *scene ? scene : NULL,
+            .scene_file = getenv("GFXSTATS_SCENE_FILE"),
         };
         gfxstats_session *created = NULL;
         if (gfxstats_session_open(&o, &created) != GFXSTATS_OK) {

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 
 #define MS 1000000LL
 #define CAP_NANOS 10000000000LL
@@ -23,6 +24,14 @@ enum {
     FI_SWAP_BUFFERS_COMPLETED = 20
 };
 #define FLAG_SURFACE_CANVAS 4
+
+static const char *const FIELD_NAMES[23] = {
+    "Flags", "FrameTimelineVsyncId", "IntendedVsync", "Vsync", "InputEventId", "HandleInputStart",
+    "AnimationStart", "PerformTraversalsStart", "DrawStart", "FrameDeadline", "FrameStartTime", "FrameInterval",
+    "SyncQueued", "SyncStart", "IssueDrawCommandsStart", "SwapBuffers", "FrameCompleted", "DequeueBufferDuration",
+    "QueueBufferDuration", "GpuCompleted", "SwapBuffersCompleted", "DisplayPresentTime",
+    "CommandSubmissionCompleted",
+};
 
 static uint8_t cpu_index_by_ms[CPU_INDEX_LAST_MS + 1];
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;
@@ -148,16 +157,59 @@ static void thresholds_update(struct gfx_thresholds *t, int64_t interval) {
     }
 }
 
-void gfx_rules_init(struct gfx_rules *r, int64_t refresh, bool deadlines_already_extended) {
+void gfx_rules_init_config(struct gfx_rules *r, int kind, int64_t refresh, int64_t default_interval,
+                           int64_t dequeue_forgiveness, bool deadlines_already_extended) {
     gfx_rules_global_init();
+    r->kind = kind;
+    r->dequeue_forgiveness = dequeue_forgiveness;
+    r->davey = NULL;
+    r->davey_ctx = NULL;
     r->refresh = refresh;
-    r->default_interval = refresh;
+    r->default_interval = default_interval;
     r->legacy_tenth_bound = gfx_tenth_bound(refresh);
     r->extend_deadlines = !deadlines_already_extended;
     r->swap_deadline = -1;
     r->next_frame_start_unstuffed = -1;
     r->t.interval = INT64_MIN;
-    thresholds_update(&r->t, refresh);
+    /* The Android 9 rules judge causes against the refresh interval, the modern ones against the
+     * frame's interval (the default until a frame brings its own). */
+    thresholds_update(&r->t, kind == GFX_RULES_ANDROID9 ? refresh : default_interval);
+}
+
+void gfx_rules_init(struct gfx_rules *r, int64_t refresh, bool deadlines_already_extended) {
+    gfx_rules_init_config(r, GFX_RULES_MODERN, refresh, refresh, 0, deadlines_already_extended);
+}
+
+int gfx_davey_format(char *out, size_t cap, int64_t total, const int64_t *f) {
+    int n = snprintf(out, cap, "Davey! duration=%lldms; ", (long long)(total / MS));
+    for (int i = 0; i < 23 && n >= 0 && (size_t)n < cap; i++) {
+        n += snprintf(out + n, cap - (size_t)n, "%s%s=%lld", i > 0 ? ", " : "", FIELD_NAMES[i], (long long)f[i]);
+    }
+    return n;
+}
+
+/* Out of line: only frames of 700 ms or more come here, and the report may block (a log line). */
+static void __attribute__((noinline, cold)) report_davey(struct gfx_rules *r, int64_t total, const int64_t *f) {
+    r->davey(r->davey_ctx, total, f);
+}
+
+static void __attribute__((noinline, cold)) report_davey_times(struct gfx_rules *r, int64_t total, int64_t intended,
+                                                               int64_t vsync, int64_t completed,
+                                                               int64_t gpu_completed, int64_t interval);
+
+void gfx_main_times_fields(int64_t *f, int64_t intended, int64_t vsync, int64_t completed, int64_t gpu_completed,
+                           int64_t interval) {
+    for (int i = 0; i < 23; i++) {
+        f[i] = 0;
+    }
+    f[FI_INTENDED_VSYNC] = intended;
+    f[FI_VSYNC] = vsync;
+    f[FI_FRAME_DEADLINE] = wadd(intended, interval);
+    f[FI_FRAME_INTERVAL] = interval;
+    f[FI_SWAP_BUFFERS] = completed;
+    f[FI_FRAME_COMPLETED] = completed;
+    f[FI_SWAP_BUFFERS_COMPLETED] = completed;
+    f[FI_GPU_COMPLETED] = gpu_completed;
 }
 
 static uint32_t account_legacy(struct gfx_rules *r, int64_t swap_time, int64_t intended, int64_t vsync,
@@ -210,8 +262,23 @@ static uint32_t gpu_bits(int64_t gpu_completed, int64_t swap_buffers) {
     return 0;
 }
 
+static uint32_t classify_android9(struct gfx_rules *r, const int64_t *f);
+
+/* Other rules than the modern ones see a frame known by its times as the FrameInfo the Java
+ * client's WindowTracker hands them (setMainTimes on an otherwise empty frame). */
+static uint32_t __attribute__((noinline)) classify_times_other(struct gfx_rules *r, int64_t intended, int64_t vsync,
+                                                               int64_t completed, int64_t gpu_completed,
+                                                               int64_t interval) {
+    int64_t f[23];
+    gfx_main_times_fields(f, intended, vsync, completed, gpu_completed, interval);
+    return classify_android9(r, f);
+}
+
 uint32_t gfx_classify_times(struct gfx_rules *r, int64_t intended, int64_t vsync, int64_t completed,
                             int64_t gpu_completed, int64_t interval) {
+    if (__builtin_expect(r->kind != GFX_RULES_MODERN, 0)) {
+        return classify_times_other(r, intended, vsync, completed, gpu_completed, interval);
+    }
     int64_t total = wsub(completed, intended);
     if (intended <= 0 || total <= 0) {
         return 0;
@@ -237,7 +304,17 @@ uint32_t gfx_classify_times(struct gfx_rules *r, int64_t intended, int64_t vsync
             outcome |= GFX_OUT_SLOW_DRAW;
         }
     }
+    if (__builtin_expect(total >= GFX_DAVEY_NANOS, 0) && r->davey) {
+        report_davey_times(r, total, intended, vsync, completed, gpu_completed, interval);
+    }
     return outcome | gpu_bits(gpu_completed, completed);
+}
+
+static void report_davey_times(struct gfx_rules *r, int64_t total, int64_t intended, int64_t vsync,
+                               int64_t completed, int64_t gpu_completed, int64_t interval) {
+    int64_t f[23];
+    gfx_main_times_fields(f, intended, vsync, completed, gpu_completed, interval);
+    report_davey(r, total, f);
 }
 
 /* FrameInfo.duration: end - start, 0 when start is not set, less the SyncQueued-SyncStart stall
@@ -262,6 +339,9 @@ static uint32_t check(const int64_t *f, int start, int end, int64_t threshold, u
 }
 
 uint32_t gfx_classify_frameinfo(struct gfx_rules *r, const int64_t *f) {
+    if (r->kind != GFX_RULES_MODERN) {
+        return classify_android9(r, f);
+    }
     int64_t intended = f[FI_INTENDED_VSYNC];
     int64_t vsync = f[FI_VSYNC];
     int64_t completed = f[FI_FRAME_COMPLETED];
@@ -273,8 +353,14 @@ uint32_t gfx_classify_frameinfo(struct gfx_rules *r, const int64_t *f) {
         total = max64(wsub(wsub(completed, intended), stall), 0);
         swap_time = max64(wsub(wsub(f[FI_SWAP_BUFFERS_COMPLETED], intended), stall), 0);
     }
-    /* Dequeue forgiveness (TrackerConfig.dequeueForgivenessNanos) is 0 for live and replayed
-     * sessions alike, so DequeueBufferDuration changes nothing here. */
+    if (r->dequeue_forgiveness > 0) {
+        /* TrackerConfig.dequeueForgivenessNanos: time blocked dequeuing a buffer, up to the
+         * forgiveness, is not charged to the legacy swap span. */
+        int64_t dequeue = f[17];
+        if (dequeue > 0) {
+            swap_time = wsub(swap_time, min64(dequeue, r->dequeue_forgiveness));
+        }
+    }
     uint32_t outcome = swap_time > 0 && !canvas ? account_legacy(r, swap_time, intended, vsync, completed) : 0;
     if (total <= 0) {
         return outcome;
@@ -298,7 +384,47 @@ uint32_t gfx_classify_frameinfo(struct gfx_rules *r, const int64_t *f) {
                         GFX_OUT_SLOW_BITMAP_UPLOAD)
                 | check(f, FI_ISSUE_DRAW_COMMANDS_START, FI_FRAME_COMPLETED, r->t.slow_draw, GFX_OUT_SLOW_DRAW);
     }
+    if (__builtin_expect(total >= GFX_DAVEY_NANOS, 0) && r->davey) {
+        report_davey(r, total, f);
+    }
     return outcome | gpu_bits(gpu_completed, f[FI_SWAP_BUFFERS]);
+}
+
+/* Android9JankTracker: janky means longer than one refresh; the swap-chain deadline decides
+ * missed deadlines and high input latency; no GPU histogram, no legacy counters. */
+static uint32_t classify_android9(struct gfx_rules *r, const int64_t *f) {
+    int64_t total = duration(f, FI_INTENDED_VSYNC, FI_FRAME_COMPLETED);
+    if (total <= 0) {
+        return 0;
+    }
+    uint32_t outcome = GFX_OUT_COUNTED | (uint32_t)gfx_cpu_bucket(total);
+    if (f[FI_FLAGS] & FLAG_SURFACE_CANVAS) {
+        return outcome;
+    }
+    if (total >= GFX_DAVEY_NANOS && r->davey) {
+        report_davey(r, total, f);
+    }
+    int64_t rf = r->refresh;
+    if (total > rf) {
+        outcome |= GFX_OUT_JANKY;
+    }
+    int64_t intended = f[FI_INTENDED_VSYNC];
+    bool triple = r->swap_deadline > intended;
+    r->swap_deadline = max64(wadd(r->swap_deadline, rf), wadd(intended, rf));
+    int64_t completed = f[FI_FRAME_COMPLETED];
+    if (completed < r->swap_deadline) {
+        if (triple) {
+            outcome += GFX_OUT_LATENCY_ONE;
+        }
+        return outcome;
+    }
+    outcome |= GFX_OUT_MISSED_DEADLINE;
+    r->swap_deadline = wadd(wsub(completed, remainder64(wsub(completed, f[FI_VSYNC]), rf)), rf);
+    return outcome
+            | check(f, FI_INTENDED_VSYNC, FI_VSYNC, 1, GFX_OUT_MISSED_VSYNC)
+            | check(f, FI_VSYNC, FI_SYNC_START, r->t.slow_ui_thread, GFX_OUT_SLOW_UI_THREAD)
+            | check(f, FI_SYNC_START, FI_ISSUE_DRAW_COMMANDS_START, r->t.slow_bitmap_upload, GFX_OUT_SLOW_BITMAP_UPLOAD)
+            | check(f, FI_ISSUE_DRAW_COMMANDS_START, FI_FRAME_COMPLETED, r->t.slow_draw, GFX_OUT_SLOW_DRAW);
 }
 
 void gfx_count_into(uint32_t outcome, uint32_t *c) {

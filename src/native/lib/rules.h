@@ -4,6 +4,7 @@
 #define GFXSTATS_RULES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Counter numbering of io.gfxstats.stats.Counters (docs/buffer-format.md, "Counters"). */
@@ -51,7 +52,18 @@ struct gfx_thresholds {
     int64_t slow_draw;
 };
 
+/* Which rules a tracker runs (io.gfxstats.frame.ModernJankTracker or Android9JankTracker). */
+enum gfx_rule_kind { GFX_RULES_MODERN = 0, GFX_RULES_ANDROID9 = 1 };
+
+/* Told about a frame of GFX_DAVEY_NANOS or more, with its 23 FrameInfo fields (DaveyListener). */
+typedef void (*gfx_davey_fn)(void *ctx, int64_t total, const int64_t *fields);
+#define GFX_DAVEY_NANOS 700000000LL
+
 struct gfx_rules {
+    int kind;                     /* enum gfx_rule_kind */
+    int64_t dequeue_forgiveness;  /* legacy accounting: DequeueBufferDuration up to this is forgiven */
+    gfx_davey_fn davey;           /* NULL: Daveys are not reported */
+    void *davey_ctx;
     int64_t refresh;
     int64_t default_interval;
     int64_t legacy_tenth_bound;
@@ -67,12 +79,25 @@ void gfx_rules_global_init(void);
 /* Live recording on a display of this refresh interval (> 0). */
 void gfx_rules_init(struct gfx_rules *r, int64_t refresh_interval, bool deadlines_already_extended);
 
+/* Any TrackerConfig: the kind, the refresh interval, the default frame interval of frames without
+ * one (modern rules), the dequeue forgiveness (0: none), deadlines already extended (replay). */
+void gfx_rules_init_config(struct gfx_rules *r, int kind, int64_t refresh_interval, int64_t default_interval,
+                           int64_t dequeue_forgiveness, bool deadlines_already_extended);
+
+/* The FrameInfo a frame known by its main times stands for (FrameInfo.setMainTimes). */
+void gfx_main_times_fields(int64_t *f, int64_t intended, int64_t vsync, int64_t completed, int64_t gpu_completed,
+                           int64_t interval);
+
 /* The outcome of a frame given by its main times (interval > 0). */
 uint32_t gfx_classify_times(struct gfx_rules *r, int64_t intended, int64_t vsync, int64_t completed,
                             int64_t gpu_completed, int64_t interval);
 
 /* The outcome of a frame given by its 23 FrameInfo fields. */
 uint32_t gfx_classify_frameinfo(struct gfx_rules *r, const int64_t *f);
+
+/* The Davey line of a frame: "Davey! duration=Nms; Flags=..., ..." as the Java client's
+ * DaveyListener.logging() words it (FrameInfo.describe()); returns its length (cap 2048 is ample). */
+int gfx_davey_format(char *out, size_t cap, int64_t total, const int64_t *fields);
 
 /* The counter of each rare outcome bit, by bit position (0 where none). */
 extern const uint8_t gfx_rare_counter[32];

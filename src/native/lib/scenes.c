@@ -56,18 +56,65 @@ int64_t gfx_largest_at_most(float i) {
 }
 
 void gfx_matrix_init(struct gfx_matrix *m) {
+    static const int32_t defaults[4] = {3, 9, 24, 42};
+    gfx_matrix_configure(m, GFX_MATRIX_2_1, defaults, 0.0f);
+}
+
+void gfx_matrix_configure(struct gfx_matrix *m, int mode, const int32_t levels[4], float configured_hz) {
     memset(m, 0, sizeof *m);
     m->interval = INT64_MIN;
+    m->mode = mode;
+    memcpy(m->levels, levels, sizeof m->levels);
+    m->configured_hz = configured_hz;
+}
+
+/* MatrixRule.level: inclusive lower bounds, tested from FROZEN down. */
+static int level_by(int32_t dropped, int32_t normal, int32_t middle, int32_t high, int32_t frozen) {
+    return dropped >= frozen ? 4 : dropped >= high ? 3 : dropped >= middle ? 2 : dropped >= normal ? 1 : 0;
+}
+
+/* MatrixLevels.level(mode, dropped, r): the time mode scales each bound by r / 60 and rounds it. */
+static int level_of(const struct gfx_matrix *m, int32_t dropped) {
+    const int32_t *b = m->levels;
+    if (m->mode == GFX_MATRIX_TIME) {
+        float scale = m->refresh_hz / DEFAULT_REFRESH_HZ_F;
+        return level_by(dropped, gfx_round_nonneg((float)b[0] * scale), gfx_round_nonneg((float)b[1] * scale),
+                        gfx_round_nonneg((float)b[2] * scale), gfx_round_nonneg((float)b[3] * scale));
+    }
+    return level_by(dropped, b[0], b[1], b[2], b[3]);
 }
 
 static void interval_changed(struct gfx_matrix *m, int64_t interval) {
     m->interval = interval;
-    float hz = interval > 0 ? NANOS_PER_SECOND_F / (float)interval : DEFAULT_REFRESH_HZ_F;
+    /* MatrixRule.refreshHz: the configured rate, else 1e9 / interval in float, else 60 Hz. */
+    float hz = m->configured_hz > 0.0f ? m->configured_hz
+            : interval > 0 ? NANOS_PER_SECOND_F / (float)interval : DEFAULT_REFRESH_HZ_F;
+    m->refresh_hz = hz;
     m->interval_ns = NANOS_PER_SECOND_F / hz;
     /* Truncated like the Java client: Matrix prints (int) of the mean rate, so 119.99999 Hz stays 119. */
     m->refresh_millihz = (int64_t)((double)hz * 1000.0);
     m->on_time_cost = f2l(m->interval_ns > 0.0f ? m->interval_ns : 0.0f);
-    m->on_time_max = gfx_largest_at_most(m->interval_ns);
+    m->on_time_level = level_of(m, 0);
+    /* The legacy mode's dropped frames come from another span: no frame is known on time. */
+    m->on_time_max = m->mode == GFX_MATRIX_LEGACY ? 0 : gfx_largest_at_most(m->interval_ns);
+    m->inline_max = m->on_time_level == 0 ? m->on_time_max : 0;
+}
+
+/* MatrixRule.legacyDroppedFrames: span / interval in long division, saturated to an int. */
+static int32_t legacy_dropped(int64_t span, int64_t interval) {
+    int64_t q = span / interval;
+    return q > INT32_MAX ? INT32_MAX : q < INT32_MIN ? INT32_MIN : (int32_t)q;
+}
+
+/* The legacy divisor: the frame's interval, else (long) I. */
+static int64_t legacy_interval(struct gfx_matrix *m, int64_t interval) {
+    if (interval > 0) {
+        return interval;
+    }
+    if (interval != m->interval) {
+        interval_changed(m, interval);
+    }
+    return f2l(m->interval_ns);
 }
 
 static inline void add32(uint32_t *p, uint32_t v) {
@@ -76,10 +123,6 @@ static inline void add32(uint32_t *p, uint32_t v) {
 
 static inline void add64(uint64_t *p, uint64_t v) {
     __atomic_store_n(p, *p + v, __ATOMIC_RELAXED); /* one aligned 8-byte store */
-}
-
-static int level_of(int32_t dropped) {
-    return dropped >= 42 ? 4 : dropped >= 24 ? 3 : dropped >= 9 ? 2 : dropped >= 3 ? 1 : 0;
 }
 
 /* SceneStripe.addMatrixFrame. */
@@ -98,8 +141,11 @@ static void add_frame(uint32_t *c, uint64_t *w, int level, int32_t dropped, int6
     add64(&w[GFX_SCENE_STAGE_BASE + GFX_SCENE_TOTAL_STAGE], (uint64_t)total);
 }
 
-/* The 2.1 rule for any valid frame: dropped = max(0, (T - I) / I) in float. */
-static void count_matrix(struct gfx_matrix *m, int64_t total, int64_t interval, uint32_t *c, uint64_t *w) {
+/* SceneFrameCounter.countMatrix for any valid frame: dropped = max(0, (T - I) / I) in float;
+ * the whole dropped frames are its rounding, or legacy_whole when that is 0 or more (the legacy
+ * mode; a negative legacy span falls back to the rounding, as in Java). */
+static void count_matrix(struct gfx_matrix *m, int64_t total, int64_t interval, int32_t legacy_whole, uint32_t *c,
+                         uint64_t *w) {
     if (interval != m->interval) {
         interval_changed(m, interval);
     }
@@ -107,9 +153,9 @@ static void count_matrix(struct gfx_matrix *m, int64_t total, int64_t interval, 
     float t = (float)total;
     float d = (t - i) / i;
     float dropped = d > 0.0f ? d : 0.0f;
-    int32_t whole = gfx_round_nonneg(dropped);
+    int32_t whole = legacy_whole >= 0 ? legacy_whole : gfx_round_nonneg(dropped);
     float cost = t > i ? t : i;
-    add_frame(c, w, level_of(whole), whole, f2l(cost), f2l(dropped * Q20_F), m->refresh_millihz, total);
+    add_frame(c, w, level_of(m, whole), whole, f2l(cost), f2l(dropped * Q20_F), m->refresh_millihz, total);
 }
 
 void gfx_matrix_count_slow(struct gfx_matrix *m, int64_t total, int64_t interval, uint32_t *c, uint64_t *w) {
@@ -118,9 +164,11 @@ void gfx_matrix_count_slow(struct gfx_matrix *m, int64_t total, int64_t interval
     }
     if (total <= m->on_time_max) {
         /* Most frames: within one interval nothing dropped, so the values are known constants. */
-        add_frame(c, w, 0, 0, m->on_time_cost, 0, m->refresh_millihz, total);
+        add_frame(c, w, m->on_time_level, 0, m->on_time_cost, 0, m->refresh_millihz, total);
     } else if (valid_duration(total)) {
-        count_matrix(m, total, interval, c, w);
+        /* SceneFrameCounter.countLate: the legacy span of a frame known by its times is its total. */
+        int32_t legacy = m->mode == GFX_MATRIX_LEGACY ? legacy_dropped(total, legacy_interval(m, interval)) : -1;
+        count_matrix(m, total, interval, legacy, c, w);
     }
 }
 
@@ -155,7 +203,15 @@ void gfx_matrix_count_frameinfo(struct gfx_matrix *m, const int64_t *f, uint32_t
     if (total <= 0) {
         return;
     }
-    count_matrix(m, total, f[GFXSTATS_FI_FRAME_INTERVAL], c, w);
+    int64_t interval = f[GFXSTATS_FI_FRAME_INTERVAL];
+    int32_t legacy = -1;
+    if (m->mode == GFX_MATRIX_LEGACY) {
+        /* SceneFrameCounter.legacyDropped: IssueDrawCommandsStart - IntendedVsync, else TOTAL. */
+        int64_t issue = f[GFXSTATS_FI_ISSUE_DRAW_COMMANDS_START];
+        int64_t span = issue > 0 ? (int64_t)((uint64_t)issue - (uint64_t)f[GFXSTATS_FI_INTENDED_VSYNC]) : total;
+        legacy = legacy_dropped(span, legacy_interval(m, interval));
+    }
+    count_matrix(m, total, interval, legacy, c, w);
     for (int k = 0; k < GFX_SCENE_TOTAL_STAGE; k++) {
         if (d[k] != 0) {
             add64(&w[GFX_SCENE_STAGE_BASE + k], (uint64_t)d[k]);

@@ -41,20 +41,38 @@ _Static_assert(GFX_SCENE_WIDE_OFFSET + GFX_SCENE_SLOTS * GFX_SCENE_C64 * 8 == GF
 /* One writer's scene counts, laid out as a group stripe (a tracker's counts before a buffer). */
 struct gfx_scene_rec {
     uint32_t c[GFX_SCENE_SLOTS * GFX_SCENE_C32];
-    uint64_t w[GFX_SCENE_SLOTS * GFX_SCENE_C64];
+    /* 8-aligned on i386 too (where uint64_t members align to 4): an atomic 8-byte store or load
+     * is single-copy atomic only when aligned. */
+    _Alignas(8) uint64_t w[GFX_SCENE_SLOTS * GFX_SCENE_C64];
 };
 _Static_assert(sizeof(struct gfx_scene_rec) == GFX_SCENE_STRIPE_BYTES, "scene record size");
+_Static_assert(_Alignof(struct gfx_scene_rec) == 8 && offsetof(struct gfx_scene_rec, w) % 8 == 0,
+               "scene record sums 8-aligned");
+_Static_assert(__atomic_always_lock_free(8, 0), "64-bit atomics must be lock-free (i686 or later at 32 bits)");
 
-/* Matrix's values of the last frame interval seen (SceneFrameCounter's cache). */
+/* Matrix modes (io.gfxstats.matrix.MatrixMode). */
+enum gfx_matrix_mode { GFX_MATRIX_2_1 = 0, GFX_MATRIX_LEGACY = 1, GFX_MATRIX_TIME = 2 };
+
+/* Matrix's settings (SceneOptions) and the values of the last frame interval seen
+ * (SceneFrameCounter's cache). */
 struct gfx_matrix {
+    int mode;                /* enum gfx_matrix_mode */
+    int32_t levels[4];       /* inclusive lower bounds of NORMAL, MIDDLE, HIGH, FROZEN */
+    float configured_hz;     /* > 0: the display's rate instead of 1e9 / interval */
+    float refresh_hz;        /* r of the last interval */
+    int on_time_level;       /* the level of 0 dropped frames (not BEST in the time mode at low rates) */
     int64_t interval;        /* INT64_MIN: none yet */
     float interval_ns;       /* I = 1e9 / r, in float */
     int64_t refresh_millihz; /* (int64_t)(r x 1000), truncated */
-    int64_t on_time_max;     /* largest T with (float) T <= I */
+    int64_t on_time_max;     /* largest T with (float) T <= I; 0 in the legacy mode */
+    int64_t inline_max;      /* on_time_max when the level of 0 is BEST (the inline case), else 0 */
     int64_t on_time_cost;    /* (long) max(0, I) */
 };
 
+/* The defaults: Matrix 2.1, levels 3/9/24/42, the rate from each frame's interval. */
 void gfx_matrix_init(struct gfx_matrix *m);
+/* Other settings (validated by the caller: levels 1 <= n <= m <= h <= f, hz 0 or 1..1000). */
+void gfx_matrix_configure(struct gfx_matrix *m, int mode, const int32_t levels[4], float configured_hz);
 
 /* Matrix's values of a frame the Android rules counted (total > 0), into a slot's u32 counters
  * and u64 sums: the on-time case inline (most frames), the rest out of line. */
@@ -62,9 +80,11 @@ void gfx_matrix_count_slow(struct gfx_matrix *m, int64_t total, int64_t interval
 
 static inline void gfx_matrix_count_counted(struct gfx_matrix *m, int64_t total, int64_t interval, uint32_t *c,
                                             uint64_t *w) {
-    if (__builtin_expect(interval == m->interval && total <= m->on_time_max, 1)) {
+    /* total > 0 here, so an inline_max of 0 sends every frame out of line. */
+    if (__builtin_expect(interval == m->interval && total <= m->inline_max, 1)) {
         /* Within one interval nothing dropped: level BEST, cost I, no dropped sums (SceneStripe's
-         * addMatrixFrame with its adds of zero left out). */
+         * addMatrixFrame with its adds of zero left out). The time mode at low rates, where 0
+         * dropped frames are above BEST, and the legacy mode go out of line. */
         __atomic_store_n(&c[GFX_SCENE_MATRIX_FRAMES], c[GFX_SCENE_MATRIX_FRAMES] + 1, __ATOMIC_RELAXED);
         __atomic_store_n(&c[GFX_SCENE_LEVEL_COUNT_BASE], c[GFX_SCENE_LEVEL_COUNT_BASE] + 1, __ATOMIC_RELAXED);
         __atomic_store_n(&w[GFX_SCENE_COST], w[GFX_SCENE_COST] + (uint64_t)m->on_time_cost, __ATOMIC_RELAXED);

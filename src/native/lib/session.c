@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,11 +31,12 @@
 #define DEFAULT_SCENE_SLOT 1
 #define DRAIN_MIN_MS 1
 #define DRAIN_MAX_MS 50
+#define SCENE_FILE_POLL_NS 250000000LL /* the scene file is looked at 4 times a second */
 
 enum conn_state { CONN_INIT, CONN_WAITING, CONN_ATTACHED, CONN_DOWN };
 
 struct gfxstats_session {
-    uint64_t epoch; /* atomic: changes when the buffer changes or the session closes */
+    _Alignas(8) uint64_t epoch; /* atomic: changes when the buffer changes or the session closes */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     struct gfx_mapping *cur; /* under mu */
@@ -45,6 +47,18 @@ struct gfxstats_session {
      * the same slots in memory and in every buffer (SceneTable of the Java client). */
     char scene_names[GFX_SCENE_SLOTS][GFX_SCENE_NAME_MAX + 1];
     int scenes_used;
+    int scenes_on;   /* 0: no scene is counted or named (gfxstats_options.scenes_off) */
+    int scene_max;   /* names besides "(other)" */
+    int matrix_mode;
+    int32_t matrix_levels[4];
+    float refresh_rate_hz;
+    /* The default scene switch (StatsSession.defaultScene) of trackers that set no scene of their
+     * own, under mu: frames intended at or after default_since count in default_slot, earlier
+     * ones in default_prev. */
+    int default_slot;
+    int default_prev;
+    int64_t default_since;
+    int64_t scene_file_polled; /* when the session thread last looked at the scene file */
     int refs;        /* the session's own + one per open tracker, under mu */
     int closed;      /* under mu */
     int stop;        /* under mu: the background thread ends */
@@ -64,6 +78,15 @@ struct gfxstats_session {
     int deadlines_extended;
     char socket_path[4096];
     int logged_absent, logged_refused;
+    /* gfxstats_options.scene_file, polled by the session thread only (no lock): its path, what
+     * stat said last time, and the name it gave ("" for none) */
+    char scene_file[4096];
+    struct stat scene_file_stat;
+    int scene_file_seen;      /* 0: never looked, 1: present, 2: absent */
+    char scene_file_name[GFX_SCENE_NAME_MAX + 2];
+    int davey;                       /* GFXSTATS_DAVEY_* */
+    gfxstats_davey_fn davey_callback;
+    void *davey_user;
     int refused;     /* under mu: the last registration ended without a buffer */
     struct gfxstats_tracker *trackers; /* open trackers, under mu */
     int drain_ms;    /* the background thread's drain period, under mu */
@@ -75,6 +98,7 @@ struct gfxstats_tracker {
     struct gfx_ring ring;
     struct gfxstats_session *s;
     int closed;          /* the frame path's: the session was seen closed */
+    int64_t default_interval; /* of gfxstats_record frames without one: the session's refresh (as Java) */
     /* everything else under s->mu (the ring's consumer) */
     struct gfxstats_tracker *next_tracker;
     uint32_t *counters;  /* where frames are counted: a claimed stripe or local */
@@ -90,6 +114,7 @@ struct gfxstats_tracker {
     int scene_slot;
     int scene_prev;
     int64_t scene_since;
+    int own_scene;           /* 0: it follows the session's default scene switch */
     struct gfx_matrix matrix;
     struct gfx_scene_rec local_scenes; /* under s->mu, like local */
     /* FrameTimeline (timeline.c), under s->mu like the rest (the drain runs the recorder): counted
@@ -290,7 +315,7 @@ static void tracker_move_locked(struct gfxstats_tracker *t) {
     uint32_t idx = gfx_claim_stripe(m, s->pid);
     if (idx == 0) {
         t->counters = t->local; /* every stripe taken: counted here, handed over at close */
-        t->scenes = &t->local_scenes;
+        t->scenes = s->scenes_on ? &t->local_scenes : NULL;
         t->tl_counters = t->local_tl;
         return;
     }
@@ -304,7 +329,7 @@ static void tracker_move_locked(struct gfxstats_tracker *t) {
         }
     }
     memset(t->local, 0, sizeof t->local);
-    if (m->scenes) {
+    if (m->scenes && s->scenes_on) {
         struct gfx_scene_rec *sd = gfx_scene_stripe(m, idx);
         for (size_t i = 0; i < sizeof sd->c / sizeof sd->c[0]; i++) {
             if (t->local_scenes.c[i]) {
@@ -318,7 +343,7 @@ static void tracker_move_locked(struct gfxstats_tracker *t) {
         }
         t->scenes = sd;
     } else {
-        t->scenes = NULL; /* a buffer without the scene group: no scene is counted, as in Java */
+        t->scenes = NULL; /* scenes off, or a buffer without the scene group: none counted, as in Java */
     }
     memset(&t->local_scenes, 0, sizeof t->local_scenes);
     /* FrameTimeline counts move like the Android ones (none counted without the group, as in Java). */
@@ -339,8 +364,19 @@ int gfxstats_session_open(const gfxstats_options *o, gfxstats_session **out) {
         return GFXSTATS_EINVAL;
     }
     *out = NULL;
-    if (!o || o->struct_size < sizeof(gfxstats_options)) {
+    if (!o || o->struct_size < GFXSTATS_OPTIONS_SIZE_V2) {
         logf_("session not opened: gfxstats_options.struct_size must be sizeof(gfxstats_options)");
+        return GFXSTATS_EINVAL;
+    }
+    /* A caller built against an older header passes fewer fields: the rest keep their defaults. */
+    gfxstats_options given;
+    memset(&given, 0, sizeof given);
+    memcpy(&given, o, o->struct_size < sizeof given ? o->struct_size : sizeof given);
+    o = &given;
+    if (o->davey < GFXSTATS_DAVEY_LOG || o->davey > GFXSTATS_DAVEY_CALLBACK
+        || (o->davey == GFXSTATS_DAVEY_CALLBACK && !o->davey_callback)) {
+        logf_("session not opened: davey must be GFXSTATS_DAVEY_LOG, GFXSTATS_DAVEY_OFF or GFXSTATS_DAVEY_CALLBACK "
+              "with a davey_callback");
         return GFXSTATS_EINVAL;
     }
     const char *problem = gfx_package_problem(o->package_name);
@@ -351,6 +387,24 @@ int gfxstats_session_open(const gfxstats_options *o, gfxstats_session **out) {
     }
     if (o->version_code < 0 || o->pipeline < 0 || o->pipeline > 2 || o->refresh_interval_ns < 0) {
         logf_("session not opened: version code, pipeline or refresh interval out of range");
+        return GFXSTATS_EINVAL;
+    }
+    static const int32_t default_levels[4] = {3, 9, 24, 42};
+    const int32_t *lv = o->matrix_levels;
+    int levels_given = lv[0] || lv[1] || lv[2] || lv[3];
+    const char *default_scene = o->default_scene ? o->default_scene : GFX_SCENE_DEFAULT;
+    const char *scene_problem = gfx_scene_name_problem(default_scene);
+    if (scene_problem || strcmp(default_scene, GFX_SCENE_OTHER) == 0) {
+        logf_("session not opened: default_scene must be 1..120 bytes of UTF-8 without control characters and not "
+              "\"(other)\"; it is %s", scene_problem ? scene_problem : "\"(other)\"");
+        return GFXSTATS_EINVAL;
+    }
+    if (o->scene_max < 0 || o->scene_max > GFX_SCENE_SLOTS - 1 || o->matrix_mode < GFXSTATS_MATRIX_2_1
+        || o->matrix_mode > GFXSTATS_MATRIX_TIME
+        || (levels_given && (lv[0] < 1 || lv[1] < lv[0] || lv[2] < lv[1] || lv[3] < lv[2]))
+        || !(o->refresh_rate_hz == 0.0f || (o->refresh_rate_hz >= 1.0f && o->refresh_rate_hz <= 1000.0f))) {
+        logf_("session not opened: scene_max must be 0..15, matrix_mode a GFXSTATS_MATRIX_*, matrix_levels all 0 or "
+              "1 <= normal <= middle <= high <= frozen, refresh_rate_hz 0 or 1..1000");
         return GFXSTATS_EINVAL;
     }
     gfx_rules_global_init();
@@ -366,8 +420,15 @@ int gfxstats_session_open(const gfxstats_options *o, gfxstats_session **out) {
     pthread_condattr_destroy(&ca);
     s->refs = 1;
     snprintf(s->scene_names[0], sizeof s->scene_names[0], "%s", GFX_SCENE_OTHER);
-    snprintf(s->scene_names[1], sizeof s->scene_names[1], "%s", GFX_SCENE_DEFAULT);
+    snprintf(s->scene_names[1], sizeof s->scene_names[1], "%s", default_scene);
     s->scenes_used = 2;
+    s->scenes_on = !o->scenes_off;
+    s->scene_max = o->scene_max > 0 ? o->scene_max : GFX_SCENE_SLOTS - 1;
+    s->matrix_mode = o->matrix_mode;
+    memcpy(s->matrix_levels, levels_given ? lv : default_levels, sizeof s->matrix_levels);
+    s->refresh_rate_hz = o->refresh_rate_hz;
+    s->default_slot = s->default_prev = DEFAULT_SCENE_SLOT;
+    s->default_since = INT64_MIN;
     s->pid = (uint32_t)getpid();
     s->open_ms = wall_ms();
     snprintf(s->package, sizeof s->package, "%s", o->package_name);
@@ -376,10 +437,18 @@ int gfxstats_session_open(const gfxstats_options *o, gfxstats_session **out) {
     s->refresh = o->refresh_interval_ns > 0 ? o->refresh_interval_ns : NANOS_60HZ;
     s->close_wait_ms = o->close_wait_ms >= 0 ? o->close_wait_ms : DEFAULT_CLOSE_WAIT_MS;
     s->deadlines_extended = o->deadlines_already_extended != 0;
+    if (o->scene_file && o->scene_file[0]) {
+        snprintf(s->scene_file, sizeof s->scene_file, "%s", o->scene_file);
+    }
+    s->davey = o->davey;
+    s->davey_callback = o->davey_callback;
+    s->davey_user = o->davey_user;
     s->drain_ms = DRAIN_MAX_MS;
     const char *paused = getenv("GFXSTATS_TEST_DRAIN_PAUSED");
     s->drain_paused = paused && paused[0] && strcmp(paused, "0") != 0;
     socket_path_of(o, s->socket_path, sizeof s->socket_path);
+    extern void gfx_poll_scene_file(struct gfxstats_session *);
+    gfx_poll_scene_file(s); /* so that a scene named before the program started holds from its first frame */
     if (pipe2(s->wake, O_CLOEXEC | O_NONBLOCK) != 0) {
         pthread_mutex_destroy(&s->mu);
         pthread_cond_destroy(&s->cv);
@@ -407,7 +476,31 @@ int gfxstats_session_open(const gfxstats_options *o, gfxstats_session **out) {
     return GFXSTATS_OK;
 }
 
+/* A Davey frame (700 ms or more), from the rules: the only frames whose classification may make
+ * a system call (the log line's write), as in the Java client. */
+static void session_davey(void *ctx, int64_t total, const int64_t *fields) {
+    struct gfxstats_session *s = ctx;
+    if (s->davey == GFXSTATS_DAVEY_CALLBACK) {
+        s->davey_callback(s->davey_user, total, fields);
+        return;
+    }
+    if (quiet < 0) {
+        const char *q = getenv("GFXSTATS_QUIET");
+        quiet = q && q[0] && strcmp(q, "0") != 0;
+    }
+    if (quiet) {
+        return;
+    }
+    char line[2048];
+    gfx_davey_format(line, sizeof line, total, fields);
+    fprintf(stderr, "gfxstats: %s\n", line);
+}
+
 int gfxstats_tracker_new(gfxstats_session *s, gfxstats_tracker **out) {
+    return gfxstats_tracker_new_with(s, NULL, out);
+}
+
+int gfxstats_tracker_new_with(gfxstats_session *s, const gfxstats_tracker_options *o, gfxstats_tracker **out) {
     if (!out) {
         return GFXSTATS_EINVAL;
     }
@@ -415,6 +508,21 @@ int gfxstats_tracker_new(gfxstats_session *s, gfxstats_tracker **out) {
     if (!s) {
         return GFXSTATS_EINVAL;
     }
+    gfxstats_tracker_options opt = {.struct_size = sizeof opt, .rules = GFXSTATS_RULES_ANDROID12};
+    if (o) {
+        if (o->struct_size < sizeof opt) {
+            logf_("tracker not created: gfxstats_tracker_options.struct_size must be sizeof(gfxstats_tracker_options)");
+            return GFXSTATS_EINVAL;
+        }
+        opt = *o;
+    }
+    if ((opt.rules != GFXSTATS_RULES_ANDROID12 && opt.rules != GFXSTATS_RULES_ANDROID9) || opt.refresh_interval_ns < 0
+        || opt.default_frame_interval_ns < 0 || opt.dequeue_forgiveness_ns < 0) {
+        logf_("tracker not created: rules must be GFXSTATS_RULES_ANDROID12 or GFXSTATS_RULES_ANDROID9 and the "
+              "intervals and the dequeue forgiveness 0 or more");
+        return GFXSTATS_EINVAL;
+    }
+    int64_t refresh = opt.refresh_interval_ns > 0 ? opt.refresh_interval_ns : s->refresh;
     struct gfxstats_tracker *t = NULL;
     if (posix_memalign((void **)&t, 64, sizeof *t) != 0) { /* the ring's lines are 64-byte aligned */
         return GFXSTATS_ENOMEM;
@@ -423,13 +531,20 @@ int gfxstats_tracker_new(gfxstats_session *s, gfxstats_tracker **out) {
     gfx_ring_release(&t->ring, 0);
     t->s = s;
     t->counters = t->local;
-    t->scenes = &t->local_scenes;
+    t->scenes = s->scenes_on ? &t->local_scenes : NULL;
     t->tl_counters = t->local_tl;
     gfx_tl_init(&t->tl);
     t->scene_slot = t->scene_prev = DEFAULT_SCENE_SLOT;
     t->scene_since = INT64_MIN;
-    gfx_matrix_init(&t->matrix);
-    gfx_rules_init(&t->rules, s->refresh, s->deadlines_extended);
+    gfx_matrix_configure(&t->matrix, s->matrix_mode, s->matrix_levels, s->refresh_rate_hz);
+    t->default_interval = s->refresh;
+    gfx_rules_init_config(&t->rules, opt.rules == GFXSTATS_RULES_ANDROID9 ? GFX_RULES_ANDROID9 : GFX_RULES_MODERN,
+                          refresh, opt.default_frame_interval_ns > 0 ? opt.default_frame_interval_ns : refresh,
+                          opt.dequeue_forgiveness_ns, s->deadlines_extended);
+    if (s->davey != GFXSTATS_DAVEY_OFF) {
+        t->rules.davey = session_davey;
+        t->rules.davey_ctx = s;
+    }
     pthread_mutex_lock(&s->mu);
     if (s->closed) {
         pthread_mutex_unlock(&s->mu);
@@ -484,17 +599,27 @@ static inline void count_scene(uint32_t *c, uint32_t outcome) {
     }
 }
 
+/* The scene slot of a frame intended at `intended`: the tracker's own switch, else the session's
+ * default switch (both read under mu, where frames are counted). */
+static inline int scene_slot_of(const struct gfxstats_tracker *t, int64_t intended) {
+    if (t->own_scene) {
+        return intended >= t->scene_since ? t->scene_slot : t->scene_prev;
+    }
+    const struct gfxstats_session *s = t->s;
+    return intended >= s->default_since ? s->default_slot : s->default_prev;
+}
+
 /* ---- the consumer: a drained frame is counted as gfxstats_record counted it on the rendering
  * thread before the ring, in the same order, so every count is the same. Under mu. */
 
 static void count_times_locked(struct gfxstats_tracker *t, int64_t intended_vsync, int64_t vsync,
                                int64_t frame_completed, int64_t gpu_completed, int64_t frame_interval_ns) {
-    int64_t interval = frame_interval_ns > 0 ? frame_interval_ns : t->rules.default_interval;
+    int64_t interval = frame_interval_ns > 0 ? frame_interval_ns : t->default_interval;
     uint32_t outcome = gfx_classify_times(&t->rules, intended_vsync, vsync, frame_completed, gpu_completed, interval);
     count(t->counters, outcome);
     struct gfx_scene_rec *r = t->scenes;
     if (r) {
-        int slot = intended_vsync >= t->scene_since ? t->scene_slot : t->scene_prev;
+        int slot = scene_slot_of(t, intended_vsync);
         uint32_t *c = r->c + slot * GFX_SCENE_C32;
         count_scene(c, outcome);
         int64_t total = (int64_t)((uint64_t)frame_completed - (uint64_t)intended_vsync);
@@ -511,8 +636,7 @@ static void count_frameinfo_locked(struct gfxstats_tracker *t, const int64_t fie
     count(t->counters, outcome);
     struct gfx_scene_rec *r = t->scenes;
     if (r) {
-        int64_t intended = fields[GFXSTATS_FI_INTENDED_VSYNC];
-        int slot = intended >= t->scene_since ? t->scene_slot : t->scene_prev;
+        int slot = scene_slot_of(t, fields[GFXSTATS_FI_INTENDED_VSYNC]);
         uint32_t *c = r->c + slot * GFX_SCENE_C32;
         count_scene(c, outcome);
         gfx_matrix_count_frameinfo(&t->matrix, fields, c, r->w + slot * GFX_SCENE_C64);
@@ -531,8 +655,10 @@ static void drain_tl_locked(struct gfxstats_tracker *t, const int64_t *e) {
     case GFX_RING_TL_PRESENTED:
         gfx_tl_presented(&t->tl, t->tl_counters, e[1], e[2], e[3], (uint32_t)e[4]);
         break;
-    default: /* GFX_RING_TL_DISCARDED */
+    case GFX_RING_TL_DISCARDED:
         gfx_tl_discarded(&t->tl, t->tl_counters, e[1], e[2]);
+        break;
+    default: /* no other kind is written */
         break;
     }
 }
@@ -553,7 +679,7 @@ static unsigned long drain_locked(struct gfxstats_tracker *t) {
         tracker_move_locked(t);
     }
     unsigned long n = 0;
-    while (r->tail != head) {
+    while (r->tail < head) { /* not !=: a misread kind could step past head */
         int64_t *e = &r->w[(r->tail & (GFX_RING_BYTES - 1)) / 8];
         if (e[0] == GFX_RING_FRAMEINFO) {
             count_frameinfo_locked(t, e + 1);
@@ -724,19 +850,19 @@ void gfxstats_tracker_close(gfxstats_tracker *t) {
 }
 
 /* The slot of a scene name, taken now if new (and named in the current buffer), "(other)" beyond
- * the 15 names a buffer holds besides it. Under mu. */
+ * the session's scene_max names besides it (SceneTable). Under mu. */
 static int scene_slot_locked(struct gfxstats_session *s, const char *name) {
     for (int i = 0; i < s->scenes_used; i++) {
         if (strcmp(s->scene_names[i], name) == 0) {
             return i;
         }
     }
-    if (s->scenes_used >= GFX_SCENE_SLOTS) {
+    if (s->scenes_used > s->scene_max) {
         return 0;
     }
     int slot = s->scenes_used++;
     snprintf(s->scene_names[slot], sizeof s->scene_names[slot], "%s", name);
-    if (s->cur && !s->forked) {
+    if (s->cur && !s->forked && s->scenes_on) {
         gfx_name_scene(s->cur, slot, name);
     }
     return slot;
@@ -762,14 +888,15 @@ int gfxstats_set_scene_since(gfxstats_tracker *t, const char *name, int64_t sinc
     /* The scene of frames intended just before the switch stays theirs (attribution by intended
      * vsync). since_ns - 1 wraps as Java's long does. */
     int64_t before_since = (int64_t)((uint64_t)since_ns - 1u);
-    int before = before_since >= t->scene_since ? t->scene_slot : t->scene_prev;
+    int before = scene_slot_of(t, before_since);
     if (name == NULL) {
-        t->scene_slot = t->scene_prev = DEFAULT_SCENE_SLOT;
-        t->scene_since = INT64_MIN;
+        /* Back to following the session's default, for every frame recorded from now on. */
+        t->own_scene = 0;
     } else {
         t->scene_slot = scene_slot_locked(s, name);
         t->scene_prev = before;
         t->scene_since = since_ns;
+        t->own_scene = 1;
     }
     pthread_mutex_unlock(&s->mu);
     return GFXSTATS_OK;
@@ -841,6 +968,37 @@ int gfxstats_timeline_pending(gfxstats_tracker *t) {
     int n = gfx_tl_pending(&t->tl);
     pthread_mutex_unlock(&t->s->mu);
     return n;
+}
+
+int gfxstats_set_default_scene_since(gfxstats_session *s, const char *name, int64_t since_ns) {
+    if (!s) {
+        return GFXSTATS_EINVAL;
+    }
+    const char *problem = name ? gfx_scene_name_problem(name) : NULL;
+    if (problem) {
+        logf_("default scene not set: the name must be 1..120 bytes of UTF-8 without control characters, bidi controls or line separators; it is %s", problem);
+        return GFXSTATS_EINVAL;
+    }
+    pthread_mutex_lock(&s->mu);
+    if (s->closed) {
+        pthread_mutex_unlock(&s->mu);
+        return GFXSTATS_ECLOSED;
+    }
+    /* Frames recorded before the switch are counted with the scenes in effect when they were
+     * recorded, as gfxstats_set_scene does for its tracker. */
+    drain_all_locked(s);
+    int slot = name ? scene_slot_locked(s, name) : DEFAULT_SCENE_SLOT;
+    /* Frames intended before since_ns keep the scene the default gave them. */
+    int64_t before_since = (int64_t)((uint64_t)since_ns - 1u);
+    s->default_prev = before_since >= s->default_since ? s->default_slot : s->default_prev;
+    s->default_slot = slot;
+    s->default_since = since_ns;
+    pthread_mutex_unlock(&s->mu);
+    return GFXSTATS_OK;
+}
+
+int gfxstats_set_default_scene(gfxstats_session *s, const char *name) {
+    return gfxstats_set_default_scene_since(s, name, gfxstats_now_ns());
 }
 
 int gfxstats_session_attached(gfxstats_session *s) {
@@ -952,7 +1110,7 @@ static void install_locked(struct gfxstats_session *s, struct gfx_mapping *m) {
     struct gfx_mapping *old = s->cur;
     m->refs = 1;
     /* Every slot named so far, before any count of it lands here (docs/buffer-format.md). */
-    for (int i = 0; i < s->scenes_used; i++) {
+    for (int i = 0; i < s->scenes_used && s->scenes_on; i++) {
         gfx_name_scene(m, i, s->scene_names[i]);
     }
     if (old == NULL) {
@@ -1021,6 +1179,41 @@ static int stopping(struct gfxstats_session *s) {
     return stop;
 }
 
+/* The scene file (gfxstats_options.scene_file): when stat says it changed, its first line (up to
+ * a newline) becomes the default scene; missing or empty, the configured one. Session thread
+ * (and once in open, before the thread exists). */
+void gfx_poll_scene_file(struct gfxstats_session *s) {
+    if (!s->scene_file[0]) {
+        return;
+    }
+    struct stat st;
+    int present = stat(s->scene_file, &st) == 0;
+    const struct stat *o = &s->scene_file_stat;
+    if (s->scene_file_seen == (present ? 1 : 2)
+        && (!present || (st.st_ino == o->st_ino && st.st_dev == o->st_dev && st.st_size == o->st_size
+                         && st.st_mtim.tv_sec == o->st_mtim.tv_sec && st.st_mtim.tv_nsec == o->st_mtim.tv_nsec))) {
+        return;
+    }
+    s->scene_file_seen = present ? 1 : 2;
+    if (present) {
+        s->scene_file_stat = st;
+    }
+    char name[GFX_SCENE_NAME_MAX + 2] = "";
+    FILE *f = present ? fopen(s->scene_file, "re") : NULL;
+    if (f) {
+        if (!fgets(name, sizeof name, f)) {
+            name[0] = 0;
+        }
+        fclose(f);
+        name[strcspn(name, "\r\n")] = 0;
+    }
+    if (strcmp(name, s->scene_file_name) == 0) {
+        return;
+    }
+    memcpy(s->scene_file_name, name, sizeof name);
+    (void)gfxstats_set_default_scene(s, name[0] ? name : NULL); /* a bad name: one line, the scene stays */
+}
+
 /* One round of the background thread's upkeep: drains every ring and beats the heartbeat.
  * Returns the time to the next round in ms: the drain period halves while a ring held more than
  * an eighth of its size at a drain and doubles (up to 50 ms) while every ring held under a 32nd. */
@@ -1043,6 +1236,10 @@ static int service(struct gfxstats_session *s) {
     }
     int next = s->drain_ms;
     pthread_mutex_unlock(&s->mu);
+    if (s->scene_file[0] && gfxstats_now_ns() - s->scene_file_polled >= SCENE_FILE_POLL_NS) {
+        s->scene_file_polled = gfxstats_now_ns();
+        gfx_poll_scene_file(s); /* takes mu itself when the scene changes */
+    }
     return next;
 }
 

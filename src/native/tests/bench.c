@@ -13,6 +13,7 @@
  * instructions per frame.
  * BENCH_IDLE_S=N: instead, the CPU time the process uses in N seconds with one open session and
  * tracker and no frames (the session thread's idle drain rounds).
+ * BENCH_SCENES_OFF=1 opens the session with scenes off (gfxstats_options.scenes_off).
  * BENCH_TIMELINE=1: the measured path is FrameTimeline's instead of gfxstats_record: per frame one
  * gfxstats_timeline_commit and the gfxstats_timeline_presented of the frame two before, on the
  * frame stream of the Java benchmark's RecordLoop timeline-only (FrameStream.drawDuration with
@@ -196,6 +197,7 @@ int main(int argc, char **argv) {
     }
     gfxstats_options o = {.struct_size = sizeof o, .package_name = "bench", .pipeline = 2,
                           .socket_path = "/nonexistent/bench.sock", .close_wait_ms = 0};
+    o.scenes_off = getenv("BENCH_SCENES_OFF") != NULL; /* the path without scenes and Matrix levels */
     gfxstats_session *s;
     gfxstats_tracker *tr;
     setenv("GFXSTATS_QUIET", "1", 1);

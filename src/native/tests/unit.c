@@ -135,6 +135,190 @@ static void test_extremes(void) {
     CHECK(cpu == c[GFX_TOTAL_FRAMES], "CPU histogram %llu != total %u", (unsigned long long)cpu, c[0]);
 }
 
+/* The Android 9 rules and dequeue forgiveness: known frames, the API's checks, hostile frames. */
+static void test_android9_and_forgiveness(void) {
+    const int64_t R = 16666667, MSEC = 1000000;
+    struct gfx_rules r;
+    uint32_t c[GFX_COUNTERS] = {0};
+    int64_t f[GFXSTATS_FI_COUNT] = {0};
+    /* Android 9: 20 ms is longer than a refresh (janky) and completes after the swap deadline. */
+    gfx_rules_init_config(&r, GFX_RULES_ANDROID9, R, R, 0, false);
+    gfx_count_into(gfx_classify_times(&r, 1000 * MSEC, 1000 * MSEC, 1020 * MSEC, 1020 * MSEC, R), c);
+    CHECK(c[GFX_TOTAL_FRAMES] == 1 && c[GFX_JANKY_FRAMES] == 1 && c[GFX_MISSED_DEADLINE] == 1,
+          "android9 late frame: total %u janky %u missed %u", c[0], c[GFX_JANKY_FRAMES], c[GFX_MISSED_DEADLINE]);
+    CHECK(c[GFX_JANKY_FRAMES_LEGACY] == 0 && c[GFX_MISSED_DEADLINE_LEGACY] == 0 && c[GFX_GPU_BUCKET_BASE] == 0,
+          "android9 counts no legacy counter and no GPU time");
+    /* The next frame, intended one refresh later and done in 10 ms, meets the pushed-out swap
+     * deadline (completed + a refresh): high input latency, not janky. */
+    gfx_count_into(gfx_classify_times(&r, 1020 * MSEC, 1020 * MSEC, 1030 * MSEC, 1030 * MSEC, R), c);
+    CHECK(c[GFX_TOTAL_FRAMES] == 2 && c[GFX_JANKY_FRAMES] == 1 && c[GFX_HIGH_INPUT_LATENCY] == 1,
+          "android9 stuffed frame: total %u janky %u latency %u", c[0], c[GFX_JANKY_FRAMES], c[GFX_HIGH_INPUT_LATENCY]);
+    /* Modern rules: a 20 ms swap span of which 5 ms dequeuing is janky (legacy) without
+     * forgiveness and not with 5 ms of it. */
+    f[GFXSTATS_FI_INTENDED_VSYNC] = f[GFXSTATS_FI_VSYNC] = 1000 * MSEC;
+    f[GFXSTATS_FI_FRAME_DEADLINE] = 1000 * MSEC + R;
+    f[GFXSTATS_FI_FRAME_COMPLETED] = f[GFXSTATS_FI_SWAP_BUFFERS_COMPLETED] = 1020 * MSEC;
+    f[GFXSTATS_FI_DEQUEUE_BUFFER_DURATION] = 5 * MSEC;
+    for (int64_t forgive = 0; forgive <= 5 * MSEC; forgive += 5 * MSEC) {
+        memset(c, 0, sizeof c);
+        gfx_rules_init_config(&r, GFX_RULES_MODERN, R, R, forgive, true);
+        gfx_count_into(gfx_classify_frameinfo(&r, f), c);
+        CHECK(c[GFX_JANKY_FRAMES_LEGACY] == (forgive ? 0u : 1u), "forgiveness %lld: janky legacy %u",
+              (long long)forgive, c[GFX_JANKY_FRAMES_LEGACY]);
+    }
+    /* The API: unknown rules, negative settings and an old struct size are refused. */
+    gfxstats_options o = opts("com.example.rules");
+    gfxstats_session *s;
+    gfxstats_tracker *t = (gfxstats_tracker *)1;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_OK, "open");
+    gfxstats_tracker_options to = {.struct_size = sizeof to, .rules = 2};
+    CHECK(gfxstats_tracker_new_with(s, &to, &t) == GFXSTATS_EINVAL && t == NULL, "unknown rules accepted");
+    to.rules = GFXSTATS_RULES_ANDROID9;
+    to.dequeue_forgiveness_ns = -1;
+    CHECK(gfxstats_tracker_new_with(s, &to, &t) == GFXSTATS_EINVAL, "negative forgiveness accepted");
+    to.dequeue_forgiveness_ns = 0;
+    to.struct_size = 4;
+    CHECK(gfxstats_tracker_new_with(s, &to, &t) == GFXSTATS_EINVAL, "short struct accepted");
+    to.struct_size = sizeof to;
+    CHECK(gfxstats_tracker_new_with(s, &to, &t) == GFXSTATS_OK, "android9 tracker");
+    CHECK(gfxstats_record(t, 1000 * MSEC, 1000 * MSEC, 1020 * MSEC, 1020 * MSEC, 0) == GFXSTATS_OK, "record");
+    gfxstats_tracker_close(t);
+    gfxstats_session_close(s);
+    /* Hostile frames through both rule sets with forgiveness: no undefined behaviour, and the
+     * histogram still adds up to the total. */
+    int64_t vals[] = {INT64_MIN, INT64_MIN + 1, -1, 0, 1, 2, R, INT64_MAX / 2, INT64_MAX - 1, INT64_MAX};
+    size_t n = sizeof vals / sizeof *vals;
+    for (int kind = GFX_RULES_MODERN; kind <= GFX_RULES_ANDROID9; kind++) {
+        memset(c, 0, sizeof c);
+        gfx_rules_init_config(&r, kind, R, R, INT64_MAX, false);
+        for (size_t a = 0; a < n; a++)
+            for (size_t b = 0; b < n; b++)
+                for (size_t d = 0; d < n; d++)
+                    for (size_t e = 0; e < n; e++) {
+                        gfx_count_into(gfx_classify_times(&r, vals[a], vals[b], vals[d], vals[e], vals[(a + e) % n] > 0
+                                                          ? vals[(a + e) % n] : 1), c);
+                    }
+        for (size_t i = 0; i < 20000; i++) {
+            for (int k = 0; k < GFXSTATS_FI_COUNT; k++) {
+                f[k] = vals[(i * 7 + (size_t)k * 13 + i / 3) % n];
+            }
+            gfx_count_into(gfx_classify_frameinfo(&r, f), c);
+        }
+        uint64_t cpu = 0;
+        for (int i = 0; i < GFX_CPU_BUCKETS; i++) cpu += c[GFX_CPU_BUCKET_BASE + i];
+        CHECK(c[GFX_TOTAL_FRAMES] > 0 && cpu == c[GFX_TOTAL_FRAMES], "rules %d: CPU histogram %llu, total %u", kind,
+              (unsigned long long)cpu, c[0]);
+    }
+}
+
+static int daveys_seen;
+static int64_t davey_total, davey_completed;
+
+static void on_davey(void *user, int64_t total, const int64_t *fields) {
+    daveys_seen += *(int *)user;
+    davey_total = total;
+    davey_completed = fields[GFXSTATS_FI_FRAME_COMPLETED];
+}
+
+/* Davey reports: the callback gets frames of 700 ms or more only, with their fields; the line
+ * has Java's wording; an options struct of API version 2 is still accepted; bad settings refused. */
+static void test_davey(void) {
+    const int64_t MSEC = 1000000;
+    int one = 1;
+    gfxstats_options o = opts("com.example.davey");
+    o.davey = GFXSTATS_DAVEY_CALLBACK;
+    o.davey_callback = on_davey;
+    o.davey_user = &one;
+    gfxstats_session *s;
+    gfxstats_tracker *t;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_OK, "open with a Davey callback");
+    CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+    /* Frames are classified when the ring is drained: flush, so that the report (made under the
+     * session's lock, on whichever thread drains) has happened when the checks read it. */
+    gfxstats_record(t, 1000 * MSEC, 1000 * MSEC, 1699 * MSEC, 1699 * MSEC, 0);
+    gfxstats_tracker_flush(t);
+    CHECK(daveys_seen == 0, "a 699 ms frame reported as a Davey");
+    gfxstats_record(t, 2000 * MSEC, 2000 * MSEC, 2700 * MSEC, 2700 * MSEC, 0);
+    gfxstats_tracker_flush(t);
+    CHECK(daveys_seen == 1 && davey_total == 700 * MSEC && davey_completed == 2700 * MSEC,
+          "a 700 ms frame: %d reports, total %lld", daveys_seen, (long long)davey_total);
+    gfxstats_tracker_close(t);
+    gfxstats_session_close(s);
+    o.davey = GFXSTATS_DAVEY_CALLBACK;
+    o.davey_callback = NULL;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_EINVAL, "a callback mode without a callback accepted");
+    o.davey = 7;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_EINVAL, "an unknown Davey mode accepted");
+    /* A version 2 caller: the fields after deadlines_already_extended are not its, even if garbage. */
+    o.struct_size = (uint32_t)GFXSTATS_OPTIONS_SIZE_V2;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_OK, "a version 2 options struct refused");
+    gfxstats_session_close(s);
+    o.struct_size = (uint32_t)GFXSTATS_OPTIONS_SIZE_V2 - 1;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_EINVAL, "a truncated options struct accepted");
+    int64_t f[GFXSTATS_FI_COUNT] = {0};
+    f[GFXSTATS_FI_INTENDED_VSYNC] = INT64_MIN;
+    f[GFXSTATS_FI_FRAME_COMPLETED] = INT64_MAX;
+    char line[2048];
+    int n = gfx_davey_format(line, sizeof line, INT64_MAX, f);
+    CHECK(n > 0 && (size_t)n < sizeof line && strncmp(line, "Davey! duration=9223372036854ms; Flags=0, ", 42) == 0
+          && strstr(line, ", IntendedVsync=-9223372036854775808, ") != NULL
+          && strcmp(line + n - 28, "CommandSubmissionCompleted=0") == 0, "Davey line: %s", line);
+}
+
+/* Scene options: refused settings, Matrix's modes and level bounds on known frames. */
+static void test_scene_options(void) {
+    gfxstats_session *s;
+    gfxstats_options o = opts("com.example.sceneopts");
+    o.scene_max = 16;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_EINVAL, "scene_max 16 accepted");
+    o = opts("com.example.sceneopts");
+    o.default_scene = "(other)";
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_EINVAL, "default scene (other) accepted");
+    o.default_scene = "a\nb";
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_EINVAL, "default scene with a newline accepted");
+    o = opts("com.example.sceneopts");
+    o.matrix_levels[0] = 3;
+    o.matrix_levels[1] = 2;
+    o.matrix_levels[2] = 4;
+    o.matrix_levels[3] = 5;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_EINVAL, "decreasing level bounds accepted");
+    o = opts("com.example.sceneopts");
+    o.refresh_rate_hz = 0.5f;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_EINVAL, "0.5 Hz accepted");
+    o.refresh_rate_hz = 0.0f / 0.0f;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_EINVAL, "NaN Hz accepted");
+    o = opts("com.example.sceneopts");
+    o.matrix_mode = 3;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_EINVAL, "matrix mode 3 accepted");
+    CHECK(gfxstats_set_default_scene(NULL, "x") == GFXSTATS_EINVAL, "default scene of no session");
+    o = opts("com.example.sceneopts");
+    o.default_scene = "home";
+    o.scene_max = 2;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_OK, "open with scene options");
+    CHECK(gfxstats_set_default_scene(s, "bad\x01") == GFXSTATS_EINVAL, "a bad default scene name accepted");
+    CHECK(gfxstats_set_default_scene(s, "menu") == GFXSTATS_OK && gfxstats_set_default_scene(s, NULL) == GFXSTATS_OK,
+          "default scene switches");
+    gfxstats_session_close(s);
+
+    /* The time mode at 10 Hz with bounds 1,2,3,4 scales them to 0,0,1,1 (Math.round of 1/6, 2/6,
+     * 3/6, 4/6): a frame that dropped nothing is MIDDLE; a legacy frame's dropped frames are its
+     * span over the interval in long division. */
+    const int32_t lv[4] = {1, 2, 3, 4};
+    struct gfx_matrix m;
+    struct gfx_scene_rec rec;
+    memset(&rec, 0, sizeof rec);
+    gfx_matrix_configure(&m, GFX_MATRIX_TIME, lv, 10.0f);
+    gfx_matrix_count_counted(&m, 5000000, 16666667, rec.c, rec.w);
+    CHECK(rec.c[GFX_SCENE_LEVEL_COUNT_BASE + 2] == 1 && rec.w[GFX_SCENE_REFRESH] == 10000,
+          "time mode at 10 Hz: MIDDLE %u, refresh %llu", rec.c[GFX_SCENE_LEVEL_COUNT_BASE + 2],
+          (unsigned long long)rec.w[GFX_SCENE_REFRESH]);
+    memset(&rec, 0, sizeof rec);
+    gfx_matrix_configure(&m, GFX_MATRIX_LEGACY, lv, 0.0f);
+    gfx_matrix_count_counted(&m, 50000000, 16666667, rec.c, rec.w); /* 50 ms / 16.67 ms = 2 in long division */
+    CHECK(rec.c[GFX_SCENE_LEVEL_COUNT_BASE + 2] == 1 && rec.c[GFX_SCENE_LEVEL_SUM_BASE + 2] == 2,
+          "legacy 50 ms: MIDDLE %u, sum %u", rec.c[GFX_SCENE_LEVEL_COUNT_BASE + 2], rec.c[GFX_SCENE_LEVEL_SUM_BASE + 2]);
+}
+
 /* After fork the child's trackers refuse frames (the buffer is the parent's) and closing there
  * neither hangs nor touches the parent's session; the parent goes on counting. */
 static void test_fork(void) {
@@ -603,6 +787,36 @@ static void test_ring_order(void) {
     gfxstats_session_close(s);
 }
 
+/* With the session thread draining at its own times as well, the counts are still exact. */
+static void test_ring_concurrent(void) {
+    gfxstats_options o = opts("com.example.ring.concurrent");
+    o.close_wait_ms = 0;
+    gfxstats_session *s;
+    gfxstats_tracker *t;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_OK, "open");
+    CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+    struct gfx_rules ref;
+    gfx_rules_init(&ref, 16666667, false);
+    uint32_t want[GFX_COUNTERS] = {0}, got[GFX_COUNTERS];
+    int64_t f[GFXSTATS_FI_COUNT];
+    int refused = 0;
+    for (int64_t i = 0; i < 100000; i++) {
+        int fi = ring_frame(i, f, 1);
+        refused += ring_record(t, fi, f) != GFXSTATS_OK;
+        ring_reference(&ref, fi, f, want);
+        if (i % 200 == 199) {
+            gfxstats_tracker_flush(t); /* so that the ring never fills, whatever the thread does */
+        }
+    }
+    gfxstats_tracker_flush(t);
+    gfx_tracker_counted(t, got, NULL);
+    CHECK(refused == 0 && gfxstats_tracker_dropped(t) == 0 && memcmp(got, want, sizeof got) == 0,
+          "with the session thread draining: %u counted, %u expected, %llu dropped", got[0], want[0],
+          (unsigned long long)gfxstats_tracker_dropped(t));
+    gfxstats_tracker_close(t);
+    gfxstats_session_close(s);
+}
+
 /* A full ring drops exactly the frames that do not fit (1024 times-path frames fit, 341 FrameInfo
  * frames), counts them, and keeps the rest. */
 static void test_ring_full(void) {
@@ -790,12 +1004,16 @@ int main(void) {
     test_arguments();
     test_helpers();
     test_extremes();
+    test_android9_and_forgiveness();
+    test_davey();
+    test_scene_options();
     test_no_daemon();
     test_closed();
     test_fork();
     test_scenes();
     test_timeline();
     test_ring_order();
+    test_ring_concurrent();
     test_ring_full();
     test_ring_close();
     test_ring_scenes();

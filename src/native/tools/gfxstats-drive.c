@@ -3,13 +3,18 @@
  *   intended_vsync,vsync,frame_completed,gpu_completed,frame_interval
  * or, with --frameinfo, the 23 FrameInfo fields comma-separated. Blank lines and # comments are
  * skipped; a line "@SINCE,NAME" sets the scene of frames intended at or after SINCE (an empty
- * NAME: the default scene). FrameTimeline lines (gfxstats_timeline_*, to the first tracker, or the
- * one --timeline-tracker K names, 0-based):
+ * NAME: the default scene); "@@SINCE,NAME" sets the session's default scene (gfxstats_set_default_scene_since).
+ * Scene options: --no-scenes, --scene-max N, --default-scene NAME, --matrix 2.1|legacy|time,
+ * --levels N,M,H,F, --refresh-hz HZ (the gfxstats_options fields). --rules android9 runs the Android 9 rules, --dequeue-forgiveness NS
+ * forgives that much dequeue time (gfxstats_tracker_new_with). Davey lines (frames of 700 ms or
+ * more) are off unless --davey log (the library's default line on stderr). --rules-only prints the 190 counters the rules give instead (no daemon), one per line.
+ * FrameTimeline lines (gfxstats_timeline_*, to the first tracker, or the one --timeline-tracker K
+ * names, 0-based):
  *   C,TOKEN,PREDICTED_START,PREDICTED_END,PREDICTED_PRESENT,ACTUAL_START,ACTUAL_END   commit
  *   N,TOKEN,ACTUAL_START,ACTUAL_END                                                   commit, no prediction
  *   P,TOKEN,PRESENT,REFRESH,FLAGS                                                     presented
  *   D,TOKEN,REFRESH                                                                   discarded
- * (FLAGS: GFXSTATS_PRESENT_* bits, decimal); --rules-only skips them. --rules-only prints the 190 counters the rules give instead (no daemon), one per line.
+ * (FLAGS: GFXSTATS_PRESENT_* bits, decimal); --rules-only skips them.
  * Used by the differential and end-to-end tests; prints "recorded N frames" (and ", T timeline
  * lines" when there were any). */
 #include "gfxstats.h"
@@ -22,10 +27,11 @@
 
 static void usage(void) {
     fprintf(stderr, "usage: gfxstats-drive [--package P] [--version-code N] [--pipeline 0|1|2] "
-                    "[--refresh NS] [--frameinfo [--replay]] [--rules-only] [--wait-attached MS] [--trackers N] "
+                    "[--refresh NS] [--frameinfo [--replay]] [--rules android12|android9] [--dequeue-forgiveness NS] [--davey off|log] [--no-scenes] [--scene-max N] [--default-scene NAME] "
+                    "[--matrix 2.1|legacy|time] [--levels N,M,H,F] [--refresh-hz HZ] [--rules-only] [--wait-attached MS] [--trackers N] "
                     "[--timeline-tracker K] < frames\n"
                     "  frame lines: intended_vsync,vsync,frame_completed,gpu_completed,frame_interval "
-                    "(--frameinfo: the 23 FrameInfo fields); scene lines: @SINCE,NAME;\n"
+                    "(--frameinfo: the 23 FrameInfo fields); scene lines: @SINCE,NAME, @@SINCE,NAME;\n"
                     "  FrameTimeline lines: C,TOKEN,PREDICTED_START,PREDICTED_END,PREDICTED_PRESENT,ACTUAL_START,ACTUAL_END | "
                     "N,TOKEN,ACTUAL_START,ACTUAL_END | P,TOKEN,PRESENT,REFRESH,FLAGS | D,TOKEN,REFRESH\n");
     exit(2);
@@ -56,7 +62,13 @@ static int parse_line(char *line, int64_t *v, int want) {
 int main(int argc, char **argv) {
     const char *pkg = "drive";
     int64_t version = 1, refresh = 0;
+    int davey = GFXSTATS_DAVEY_OFF;
+    int scenes_off = 0, scene_max = 0, matrix_mode = GFXSTATS_MATRIX_2_1;
+    int32_t levels[4] = {0};
+    const char *default_scene = NULL;
+    float refresh_hz = 0.0f;
     int pipeline = 1, frameinfo = 0, rules_only = 0, wait_ms = -1, replay = 0, ntrackers = 1, tl_tracker = 0;
+    gfxstats_tracker_options topt = {.struct_size = sizeof topt, .rules = GFXSTATS_RULES_ANDROID12};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -67,6 +79,31 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--wait-attached") && v) { wait_ms = atoi(v); i++; }
         else if (!strcmp(a, "--trackers") && v) { ntrackers = atoi(v); i++; }
         else if (!strcmp(a, "--timeline-tracker") && v) { tl_tracker = atoi(v); i++; }
+        else if (!strcmp(a, "--rules") && v) {
+            if (!strcmp(v, "android9")) topt.rules = GFXSTATS_RULES_ANDROID9;
+            else if (strcmp(v, "android12")) usage();
+            i++;
+        }
+        else if (!strcmp(a, "--dequeue-forgiveness") && v) { topt.dequeue_forgiveness_ns = strtoll(v, NULL, 10); i++; }
+        else if (!strcmp(a, "--davey") && v) {
+            if (!strcmp(v, "log")) davey = GFXSTATS_DAVEY_LOG;
+            else if (strcmp(v, "off")) usage();
+            i++;
+        }
+        else if (!strcmp(a, "--no-scenes")) scenes_off = 1;
+        else if (!strcmp(a, "--scene-max") && v) { scene_max = atoi(v); i++; }
+        else if (!strcmp(a, "--default-scene") && v) { default_scene = v; i++; }
+        else if (!strcmp(a, "--refresh-hz") && v) { refresh_hz = strtof(v, NULL); i++; }
+        else if (!strcmp(a, "--levels") && v) {
+            if (sscanf(v, "%d,%d,%d,%d", &levels[0], &levels[1], &levels[2], &levels[3]) != 4) usage();
+            i++;
+        }
+        else if (!strcmp(a, "--matrix") && v) {
+            if (!strcmp(v, "legacy")) matrix_mode = GFXSTATS_MATRIX_LEGACY;
+            else if (!strcmp(v, "time")) matrix_mode = GFXSTATS_MATRIX_TIME;
+            else if (strcmp(v, "2.1")) usage();
+            i++;
+        }
         else if (!strcmp(a, "--frameinfo")) frameinfo = 1;
         else if (!strcmp(a, "--replay")) replay = 1;
         else if (!strcmp(a, "--rules-only")) rules_only = 1;
@@ -80,11 +117,16 @@ int main(int argc, char **argv) {
     struct gfx_rules rules;
     static uint32_t counters[GFX_COUNTERS];
     if (rules_only) {
-        gfx_rules_init(&rules, refresh > 0 ? refresh : 16666667, replay);
+        int64_t r = refresh > 0 ? refresh : 16666667;
+        gfx_rules_init_config(&rules, topt.rules == GFXSTATS_RULES_ANDROID9 ? GFX_RULES_ANDROID9 : GFX_RULES_MODERN, r, r,
+                              topt.dequeue_forgiveness_ns, replay);
     } else {
         gfxstats_options o = {.struct_size = sizeof o, .package_name = pkg, .version_code = version,
                               .pipeline = pipeline, .refresh_interval_ns = refresh, .close_wait_ms = 10000,
-                              .deadlines_already_extended = replay};
+                              .deadlines_already_extended = replay, .davey = davey, .scenes_off = scenes_off,
+                              .scene_max = scene_max, .default_scene = default_scene, .matrix_mode = matrix_mode,
+                              .matrix_levels = {levels[0], levels[1], levels[2], levels[3]},
+                              .refresh_rate_hz = refresh_hz};
         int rc = gfxstats_session_open(&o, &s);
         if (rc) {
             fprintf(stderr, "gfxstats-drive: cannot open a session: %s\n", gfxstats_strerror(rc));
@@ -94,7 +136,7 @@ int main(int argc, char **argv) {
             fprintf(stderr, "gfxstats-drive: no daemon answered within %d ms\n", wait_ms);
         }
         for (int k = 0; k < ntrackers; k++) {
-            if ((rc = gfxstats_tracker_new(s, &trackers[k]))) {
+            if ((rc = gfxstats_tracker_new_with(s, &topt, &trackers[k]))) {
                 fprintf(stderr, "gfxstats-drive: cannot create a tracker: %s\n", gfxstats_strerror(rc));
                 return 2;
             }
@@ -111,6 +153,8 @@ int main(int argc, char **argv) {
         if (*p == '@') {
             /* "@SINCE,NAME": every tracker's scene is NAME for frames intended at or after SINCE
              * ("@SINCE," with no name: back to the default scene). */
+            int session_wide = p[1] == '@'; /* "@@SINCE,NAME": the session's default scene */
+            p += session_wide;
             char *end;
             long long since = strtoll(p + 1, &end, 10);
             if (end == p + 1 || *end != ',') {
@@ -120,6 +164,14 @@ int main(int argc, char **argv) {
             }
             char *name = end + 1;
             name[strcspn(name, "\r\n")] = 0;
+            if (session_wide) {
+                int rc = rules_only ? 0 : gfxstats_set_default_scene_since(s, *name ? name : NULL, since);
+                if (rc) {
+                    fprintf(stderr, "gfxstats-drive: line %lld: %s\n", lineno, gfxstats_strerror(rc));
+                    bad++;
+                }
+                continue;
+            }
             for (int k = 0; k < ntrackers && !rules_only; k++) {
                 int rc = gfxstats_set_scene_since(trackers[k], *name ? name : NULL, since);
                 if (rc) {

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# 32-bit builds: libgfxstats, the layer, the hook and gfxstats-drive built with -m32 (make m32);
+# the unit tests at 32 bits under ASan and UBSan; and the same random frames (times path with
+# scene switches, and FrameInfo) recorded by the 32-bit and the 64-bit gfxstats-drive into one
+# real daemon give identical dumps and `gfxstats scenes --json`. Skipped, saying so, when no
+# 32-bit toolchain is installed (scripts/ci-deps installs gcc-multilib, lib32asan8, lib32ubsan1).
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+N="${GFXSTATS_DIFF_FRAMES:-200000}"
+SEED="${GFXSTATS_DIFF_SEED:-$RANDOM}"
+if ! echo 'int main(void){return 0;}' | gcc -m32 -x c -o "$T_DIR/probe" - >/dev/null 2>&1; then
+  echo "SKIP $T_NAME: no 32-bit toolchain (install gcc-multilib, lib32asan8, lib32ubsan1: scripts/ci-deps)"
+  exit 0
+fi
+make -s -C "$NATIVE" m32 >"$T_DIR/build.log" 2>&1 || { tail -20 "$T_DIR/build.log" >&2; t_fail "make m32 failed"; }
+for f in lib/libgfxstats.so.1 lib/libgfxstats_layer.so lib/libgfxstats_gl.so bin/gfxstats-drive; do
+  file -L "$OUT/m32/$f" | grep -q "ELF 32-bit" || t_fail "$f is not a 32-bit ELF"
+done
+GFXSTATS_QUIET=1 ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  "$OUT/m32/asan/unit" > "$T_DIR/unit.out" 2>&1 || { tail -20 "$T_DIR/unit.out" >&2; t_fail "the 32-bit unit tests failed"; }
+t_start_daemon
+# A times stream with scene switches (Matrix's float arithmetic at 32 bits: SSE2, not x87), as
+# tests/scenes.sh builds it, and a FrameInfo stream.
+python3 "$NATIVE/tests/gen-frames.py" --seed "$SEED" --count "$N" | python3 -c '
+import random, sys
+r = random.Random(int(sys.argv[1]))
+for line in sys.stdin:
+    v = [int(x) for x in line.split(",")]
+    if 0 < v[4] < 1_000_000 or v[2] - v[0] > 10_000_000_000:
+        continue
+    if r.random() < 0.002:
+        print("@%d,%s" % (v[0] + r.randint(-50_000_000, 50_000_000), r.choice(["menu", "level 1", "Größe", ""])))
+    sys.stdout.write(line)
+' "$SEED" > "$T_DIR/times.txt"
+python3 "$NATIVE/tests/gen-frames.py" --seed "$SEED" --count "$((N / 3))" --format frameinfo > "$T_DIR/frameinfo.txt"
+for kind in times frameinfo; do
+  flags=()
+  [ "$kind" = frameinfo ] && flags=(--frameinfo --replay)
+  "$OUT/bin/gfxstats-drive" --package "b64.$kind" --version-code 1 "${flags[@]}" < "$T_DIR/$kind.txt" >/dev/null \
+    || t_fail "$kind: the 64-bit gfxstats-drive failed"
+  "$OUT/m32/bin/gfxstats-drive" --package "b32.$kind" --version-code 1 "${flags[@]}" < "$T_DIR/$kind.txt" \
+    >"$T_DIR/b32.out" 2>&1 || { cat "$T_DIR/b32.out" >&2; t_fail "$kind: the 32-bit gfxstats-drive failed"; }
+  grep -q "recorded .* frames$" "$T_DIR/b32.out" || { cat "$T_DIR/b32.out" >&2; t_fail "$kind: the 32-bit drive did not attach"; }
+  for side in b64 b32; do
+    t_counts "$side.$kind" > "$T_DIR/$side.$kind.dump"
+    gfx scenes --package "$side.$kind" --json | sed "s/$side\.$kind/PACKAGE/g" > "$T_DIR/$side.$kind.json"
+  done
+  grep -q "^Total frames rendered: [1-9]" "$T_DIR/b32.$kind.dump" || t_fail "$kind: no frames from the 32-bit drive"
+  diff "$T_DIR/b64.$kind.dump" "$T_DIR/b32.$kind.dump" >&2 || t_fail "$kind: 32-bit and 64-bit dumps differ (seed $SEED)"
+  diff "$T_DIR/b64.$kind.json" "$T_DIR/b32.$kind.json" >&2 || t_fail "$kind: 32-bit and 64-bit scenes differ (seed $SEED)"
+done
+t_pass "32-bit library, layer, hook and driver built; $(tail -1 "$T_DIR/unit.out") unit checks at 32 bits under ASan/UBSan; $N times and $((N / 3)) FrameInfo frames (seed $SEED) counted alike by the 32-bit and 64-bit drives"
