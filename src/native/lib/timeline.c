@@ -1,8 +1,9 @@
 /* FrameTimeline in client-only mode: the Java client's TimelineRecorder, FrameTimelineClassifier
  * (the SurfaceFrame rules under a display frame with jank None) and TimelineCounters.count,
  * ported with the same thresholds, the same order of decisions and Java's wrapping long
- * arithmetic (unsigned here, so that hostile times are defined behaviour). No allocation, lock
- * or system call: the pending table lives in the tracker. */
+ * arithmetic (unsigned here, so that hostile times are defined behaviour). It runs in the ring's
+ * drain, under the session mutex (session.c); it allocates nothing and makes no system call: the
+ * pending table lives in the tracker. */
 #include "timeline.h"
 
 #include <string.h>

@@ -82,7 +82,8 @@ struct gfx_tl_slot {
     uint8_t predicted; /* 1 valid prediction, 0 none */
 };
 
-/* A tracker's recorder: fixed size, no allocation. Confined to the tracker's thread. */
+/* A tracker's recorder: fixed size, no allocation. Run by the drain of the tracker's ring, under
+ * the session mutex, in the order of the tracker's gfxstats_timeline_* calls. */
 struct gfx_timeline {
     struct gfx_tl_slot slot[GFX_TL_CAPACITY];
     int next; /* the oldest slot, reused by the next commit */
