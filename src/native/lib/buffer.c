@@ -22,10 +22,10 @@ static uint32_t align64(uint32_t x) {
     return (x + 63u) & ~63u;
 }
 
-/* The area of group `id` (version `version`), when the directory lists it with the exact length
- * `len`, aligned, after the stripes and inside the file; NULL otherwise (the group is not counted). */
+/* A group's area, when the directory lists it (id, version) with its layout's exact length,
+ * aligned, after the stripes and inside the file; NULL otherwise (the group is not counted). */
 static uint8_t *find_group(uint8_t *b, uint64_t size, uint32_t n, uint32_t header_length, uint32_t id,
-                           uint32_t version, uint64_t len) {
+                           uint32_t version, uint64_t length) {
     uint32_t dir = u32(b + GFX_OFF_GROUP_DIRECTORY);
     uint32_t count = u32(b + GFX_OFF_GROUP_COUNT);
     uint64_t stripes_end = (uint64_t)header_length + (uint64_t)(n + 1) * GFX_STRIPE_LENGTH;
@@ -34,10 +34,10 @@ static uint8_t *find_group(uint8_t *b, uint64_t size, uint32_t n, uint32_t heade
     }
     for (uint32_t i = 0; i < count; i++) {
         const uint8_t *e = b + dir + 16u * i;
-        uint32_t off = u32(e + 8), area = u32(e + 12);
+        uint32_t off = u32(e + 8), len = u32(e + 12);
         if (u32(e) == id && u32(e + 4) == version) {
-            if (off % 64 != 0 || off < (uint64_t)dir + 16u * count || area != len
-                || (uint64_t)off + area > size) {
+            if (off % 64 != 0 || off < (uint64_t)dir + 16u * count || len != length
+                || (uint64_t)off + len > size) {
                 return NULL;
             }
             return b + off;
@@ -116,6 +116,8 @@ struct gfx_mapping *gfx_map_buffer(const char *path, const char *reg_id, uint64_
                            GFX_SCENE_AREA_BYTES(n));
     m->timeline = find_group(b, (uint64_t)size, n, m->header_length, GFX_TL_GROUP_ID, GFX_TL_GROUP_VERSION,
                              GFX_TL_AREA_BYTES(n));
+    m->health = find_group(b, (uint64_t)size, n, m->header_length, GFX_HEALTH_GROUP_ID, GFX_HEALTH_GROUP_VERSION,
+                           (uint64_t)(n + 1) * GFX_HEALTH_STRIPE_BYTES);
     snprintf(m->path, sizeof m->path, "%s", path);
     snprintf(m->reg_id, sizeof m->reg_id, "%s", reg_id);
     return m;
@@ -166,6 +168,10 @@ void gfx_add_shared(struct gfx_mapping *m, const uint32_t *counts) {
             __atomic_fetch_add(&s[i], counts[i], __ATOMIC_RELAXED);
         }
     }
+}
+
+uint32_t *gfx_health_dropped(struct gfx_mapping *m, uint32_t index) {
+    return (uint32_t *)(m->health + (size_t)index * GFX_HEALTH_STRIPE_BYTES);
 }
 
 struct gfx_scene_rec *gfx_scene_stripe(struct gfx_mapping *m, uint32_t index) {

@@ -41,6 +41,7 @@ struct gfx_mapping {
     uint32_t header_length;
     uint8_t *scenes;        /* the scene group's area (slot table first), NULL when the buffer has none */
     uint8_t *timeline;      /* the FrameTimeline group's area, NULL when the buffer has none */
+    uint8_t *health;        /* the client health group's area, NULL when the buffer has none */
     int refs;               /* the session's and each tracker's; under the session mutex */
     char path[4096];
     char reg_id[GFX_ID_MAX + 1];
@@ -66,6 +67,13 @@ void gfx_name_scene(struct gfx_mapping *m, int slot, const char *name);
 /* Atomic adds of scene counts into the shared group stripe 0 (nothing without a scene group). */
 void gfx_add_shared_scenes(struct gfx_mapping *m, const struct gfx_scene_rec *r);
 void gfx_add_scenes(struct gfx_scene_rec *dst, const struct gfx_scene_rec *src);
+/* Client health group (docs/buffer-format.md, id 3 version 1): per stripe one u32, the frames a
+ * tracker's ring dropped, written by the drain; 64-byte group stripes, no prefix. */
+#define GFX_HEALTH_GROUP_ID 3u
+#define GFX_HEALTH_GROUP_VERSION 1u
+#define GFX_HEALTH_STRIPE_BYTES 64u
+/* The ring-dropped counter of group stripe `index` (0 shared, 1..N); the group must exist. */
+uint32_t *gfx_health_dropped(struct gfx_mapping *m, uint32_t index);
 /* Lowers the stats start to epoch_ms (never raises it). */
 void gfx_lower_stats_start(struct gfx_mapping *m, uint64_t epoch_ms);
 uint64_t gfx_stats_start(struct gfx_mapping *m);
@@ -119,5 +127,7 @@ void gfx_tracker_counted(struct gfxstats_tracker *t, uint32_t *counters, struct 
 void gfx_session_pending(struct gfxstats_session *s, uint32_t *counters);
 /* The FrameTimeline counts a tracker has made so far (tests). */
 void gfx_tracker_timeline_counted(struct gfxstats_tracker *t, uint32_t *counters);
+/* Tests: the ring drops the tracker has counted (its stripe's client health counter, or local). */
+uint32_t gfx_tracker_drops_counted(struct gfxstats_tracker *t);
 
 #endif

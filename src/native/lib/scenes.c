@@ -97,7 +97,7 @@ static void interval_changed(struct gfx_matrix *m, int64_t interval) {
     m->on_time_level = level_of(m, 0);
     /* The legacy mode's dropped frames come from another span: no frame is known on time. */
     m->on_time_max = m->mode == GFX_MATRIX_LEGACY ? 0 : gfx_largest_at_most(m->interval_ns);
-    m->inline_max = m->on_time_level == 0 ? m->on_time_max : 0;
+    m->inline_max = m->on_time_level == 0 ? m->on_time_max : -1; /* -1: even a total of 0 goes out of line */
 }
 
 /* MatrixRule.legacyDroppedFrames: span / interval in long division, saturated to an int. */
@@ -199,10 +199,8 @@ void gfx_matrix_count_frameinfo(struct gfx_matrix *m, const int64_t *f, uint32_t
             return; /* Matrix 2.1 leaves the whole frame out */
         }
     }
+    /* A total of 0 is valid for Matrix 2.1: a frame that dropped nothing (SceneFrameCounter.count). */
     int64_t total = d[GFX_SCENE_TOTAL_STAGE];
-    if (total <= 0) {
-        return;
-    }
     int64_t interval = f[GFXSTATS_FI_FRAME_INTERVAL];
     int32_t legacy = -1;
     if (m->mode == GFX_MATRIX_LEGACY) {
@@ -217,8 +215,9 @@ void gfx_matrix_count_frameinfo(struct gfx_matrix *m, const int64_t *f, uint32_t
             add64(&w[GFX_SCENE_STAGE_BASE + k], (uint64_t)d[k]);
         }
     }
+    /* Matrix 2.1 adds GPU_DURATION unchecked, 0 or below too (two's complement in the u64 sum). */
     int64_t gpu = metric(f, GFX_SCENE_GPU_STAGE);
-    if (gpu > 0 && f[GFXSTATS_FI_COMMAND_SUBMISSION_COMPLETED] > 0) {
+    if (gpu != 0) {
         add64(&w[GFX_SCENE_STAGE_BASE + GFX_SCENE_GPU_STAGE], (uint64_t)gpu);
     }
 }

@@ -65,7 +65,7 @@ struct gfx_matrix {
     float interval_ns;       /* I = 1e9 / r, in float */
     int64_t refresh_millihz; /* (int64_t)(r x 1000), truncated */
     int64_t on_time_max;     /* largest T with (float) T <= I; 0 in the legacy mode */
-    int64_t inline_max;      /* on_time_max when the level of 0 is BEST (the inline case), else 0 */
+    int64_t inline_max;      /* on_time_max when the level of 0 is BEST (the inline case), else -1 */
     int64_t on_time_cost;    /* (long) max(0, I) */
 };
 
@@ -80,7 +80,7 @@ void gfx_matrix_count_slow(struct gfx_matrix *m, int64_t total, int64_t interval
 
 static inline void gfx_matrix_count_counted(struct gfx_matrix *m, int64_t total, int64_t interval, uint32_t *c,
                                             uint64_t *w) {
-    /* total > 0 here, so an inline_max of 0 sends every frame out of line. */
+    /* total >= 0 here, so an inline_max of -1 sends every frame out of line. */
     if (__builtin_expect(interval == m->interval && total <= m->inline_max, 1)) {
         /* Within one interval nothing dropped: level BEST, cost I, no dropped sums (SceneStripe's
          * addMatrixFrame with its adds of zero left out). The time mode at low rates, where 0

@@ -43,6 +43,7 @@ struct gfxstats_session {
     uint32_t pending[GFX_COUNTERS]; /* counts of trackers that ended before a buffer, under mu */
     struct gfx_scene_rec pending_scenes; /* their scene counts, under mu */
     uint32_t pending_tl[GFX_TL_COUNTERS]; /* their FrameTimeline counts, under mu */
+    uint32_t pending_drops; /* their ring drops (client health group), under mu */
     /* Scene names by slot, under mu: slot 0 "(other)", 1 "default", then in the order first set;
      * the same slots in memory and in every buffer (SceneTable of the Java client). */
     char scene_names[GFX_SCENE_SLOTS][GFX_SCENE_NAME_MAX + 1];
@@ -123,6 +124,10 @@ struct gfxstats_tracker {
     uint32_t *tl_counters;
     uint32_t local_tl[GFX_TL_COUNTERS]; /* under s->mu, like local */
     struct gfx_timeline tl;
+    /* ring drops (client health group), under s->mu: how many of ring.dropped are counted, and
+     * those counted while the tracker had no stripe with the group */
+    uint64_t drops_counted;
+    uint32_t local_drops;
 };
 
 static int quiet = -1;
@@ -306,6 +311,9 @@ static void tracker_move_locked(struct gfxstats_tracker *t) {
         if (t->map->timeline) {
             gfx_tl_add(t->local_tl, gfx_timeline_stripe(t->map, t->stripe));
         }
+        if (t->map->health) {
+            t->local_drops += *gfx_health_dropped(t->map, t->stripe);
+        }
         gfx_release_stripe(t->map, t->stripe);
         mapping_unref(t->map);
         t->map = NULL;
@@ -352,6 +360,11 @@ static void tracker_move_locked(struct gfxstats_tracker *t) {
         gfx_tl_add_owned(t->tl_counters, t->local_tl);
     }
     memset(t->local_tl, 0, sizeof t->local_tl);
+    if (m->health) {
+        uint32_t *d = gfx_health_dropped(m, idx);
+        __atomic_store_n(d, *d + t->local_drops, __ATOMIC_RELAXED);
+        t->local_drops = 0;
+    }
     t->map = m;
     m->refs++;
     t->stripe = idx;
@@ -623,9 +636,9 @@ static void count_times_locked(struct gfxstats_tracker *t, int64_t intended_vsyn
         uint32_t *c = r->c + slot * GFX_SCENE_C32;
         count_scene(c, outcome);
         int64_t total = (int64_t)((uint64_t)frame_completed - (uint64_t)intended_vsync);
-        /* SceneFrameCounter: a frame the rules counted, else one with a positive, valid total. */
+        /* SceneFrameCounter: a frame the rules counted, else one with a valid total (0 included). */
         if ((outcome & GFX_OUT_COUNTED)
-            || (total > 0 && total < (INT64_MAX >> 1) && intended_vsync > 0)) {
+            || (total >= 0 && total < (INT64_MAX >> 1) && intended_vsync > 0)) {
             gfx_matrix_count_counted(&t->matrix, total, interval, c, r->w + slot * GFX_SCENE_C64);
         }
     }
@@ -661,6 +674,23 @@ static void drain_tl_locked(struct gfxstats_tracker *t, const int64_t *e) {
     default: /* no other kind is written */
         break;
     }
+}
+
+/* The ring's drops since the last drain go where the tracker counts (its stripe's client health
+ * counter, else local memory) so that the daemon shows them; the drain is the stripe's only
+ * writer, the recording thread never touches the buffer for a drop. Under mu. */
+static void count_drops_locked(struct gfxstats_tracker *t, uint64_t dropped) {
+    uint32_t delta = (uint32_t)(dropped - t->drops_counted);
+    if (delta == 0) {
+        return;
+    }
+    t->drops_counted = dropped;
+    if (t->stripe == 0) {
+        t->local_drops += delta;
+    } else if (t->map->health) {
+        uint32_t *d = gfx_health_dropped(t->map, t->stripe);
+        __atomic_store_n(d, *d + delta, __ATOMIC_RELAXED);
+    } /* else a buffer without the group (an older daemon): the log and gfxstats_tracker_dropped show them */
 }
 
 /* Counts every frame the tracker's ring holds, oldest first, after moving the tracker's counts
@@ -702,6 +732,7 @@ static unsigned long drain_locked(struct gfxstats_tracker *t) {
     }
     gfx_ring_release(r, s->closed);
     uint64_t dropped = __atomic_load_n(&r->dropped, __ATOMIC_RELAXED);
+    count_drops_locked(t, dropped);
     if (dropped != r->dropped_logged) {
         if (r->dropped_logged == 0) {
             logf_("frames of %s are not counted: a tracker's ring (%u frames) was full before it was drained"
@@ -797,6 +828,13 @@ void gfx_tracker_timeline_counted(struct gfxstats_tracker *t, uint32_t *counters
     pthread_mutex_unlock(&t->s->mu);
 }
 
+uint32_t gfx_tracker_drops_counted(struct gfxstats_tracker *t) {
+    pthread_mutex_lock(&t->s->mu);
+    uint32_t n = t->stripe != 0 ? (t->map->health ? *gfx_health_dropped(t->map, t->stripe) : 0) : t->local_drops;
+    pthread_mutex_unlock(&t->s->mu);
+    return n;
+}
+
 void gfx_session_pending(struct gfxstats_session *s, uint32_t *counters) {
     pthread_mutex_lock(&s->mu);
     memcpy(counters, s->pending, sizeof s->pending);
@@ -829,15 +867,19 @@ void gfxstats_tracker_close(gfxstats_tracker *t) {
     } else if (t->stripe != 0) {
         gfx_release_stripe(t->map, t->stripe); /* its counts stay in the stripe */
         mapping_unref(t->map);
-    } else if ((any_counts(t->local) || gfx_tl_any(t->local_tl)) && !s->forked) {
+    } else if ((any_counts(t->local) || gfx_tl_any(t->local_tl) || t->local_drops) && !s->forked) {
         if (s->cur && !s->closed) {
             gfx_add_shared(s->cur, t->local);
             gfx_add_shared_scenes(s->cur, &t->local_scenes);
             add_shared_tl(s->cur, t->local_tl);
+            if (s->cur->health && t->local_drops) {
+                __atomic_fetch_add(gfx_health_dropped(s->cur, 0), t->local_drops, __ATOMIC_RELAXED);
+            }
         } else if (!s->closed) {
             add_counts(s->pending, t->local);
             gfx_add_scenes(&s->pending_scenes, &t->local_scenes);
             gfx_tl_add(s->pending_tl, t->local_tl);
+            s->pending_drops += t->local_drops;
         } else {
             logf_("%u frames of %s were counted after its session ended and are not kept", t->local[0],
                   s->package);
@@ -1123,6 +1165,10 @@ static void install_locked(struct gfxstats_session *s, struct gfx_mapping *m) {
             memset(&s->pending_scenes, 0, sizeof s->pending_scenes);
             memset(s->pending_tl, 0, sizeof s->pending_tl);
         }
+        if (s->pending_drops && m->health) {
+            __atomic_fetch_add(gfx_health_dropped(m, 0), s->pending_drops, __ATOMIC_RELAXED);
+            s->pending_drops = 0;
+        }
     } else {
         /* Handover (docs/buffer-format.md): the shared stripe and every stripe no open tracker
          * holds move now; each open tracker moves its own stripe at its next frame. */
@@ -1130,6 +1176,7 @@ static void install_locked(struct gfxstats_session *s, struct gfx_mapping *m) {
         uint32_t tl_sum[GFX_TL_COUNTERS] = {0};
         static struct gfx_scene_rec scene_sum; /* 3 KB, off the thread's stack; under mu */
         memset(&scene_sum, 0, sizeof scene_sum);
+        uint32_t drops = old->health ? *gfx_health_dropped(old, 0) : 0;
         add_counts(sum, gfx_stripe(old, 0));
         if (old->scenes) {
             gfx_add_scenes(&scene_sum, gfx_scene_stripe(old, 0));
@@ -1146,7 +1193,11 @@ static void install_locked(struct gfxstats_session *s, struct gfx_mapping *m) {
                 if (old->timeline) {
                     gfx_tl_add(tl_sum, gfx_timeline_stripe(old, i));
                 }
+                drops += old->health ? *gfx_health_dropped(old, i) : 0;
             }
+        }
+        if (drops && m->health) {
+            __atomic_fetch_add(gfx_health_dropped(m, 0), drops, __ATOMIC_RELAXED);
         }
         gfx_lower_stats_start(m, gfx_stats_start(old));
         gfx_add_shared(m, sum);

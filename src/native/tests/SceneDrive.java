@@ -69,7 +69,9 @@ public final class SceneDrive {
                 throw new IllegalArgumentException("unknown option " + a);
             }
         }
-        SessionOptions options = SessionOptions.builder(args[0], 1).pipeline(Pipeline.GL).scenes(scenes).build();
+        // Lines arrive faster than real time: a full frame ring is counted, not dropped.
+        SessionOptions options = SessionOptions.builder(args[0], 1).pipeline(Pipeline.GL).scenes(scenes)
+                .countWhenRingFull(true).build();
         FrameInfo frame = new FrameInfo();
         long frames = 0;
         try (StatsSession session = StatsSession.open(options, new DaemonBufferProvider(Path.of(args[1])));

@@ -447,6 +447,34 @@ static void test_scenes(void) {
         CHECK(r120.w[GFX_SCENE_REFRESH] == 119999, "8,333,334 ns interval: 119999 milli-Hz, got %lld",
               (long long)r120.w[GFX_SCENE_REFRESH]);
     }
+    /* As Matrix 2.1 (and SceneFrameCounter): a 0 ns frame, a two-hour frame and GPU durations of 0
+     * and below all count; the GPU sum goes down by the negative ones. */
+    {
+        struct gfx_matrix mz;
+        gfx_matrix_init(&mz);
+        static struct gfx_scene_rec rz;
+        memset(&rz, 0, sizeof rz);
+        int64_t frames[][2] = {{0, 0}, {7200000000000LL, 3000000}, {12000000, -4000000}, {5000000, 0}, {0, -1}};
+        int64_t fz[GFXSTATS_FI_COUNT];
+        int64_t gpu_sum = 0;
+        for (size_t i = 0; i < sizeof frames / sizeof *frames; i++) {
+            int64_t start = 1000000000;
+            for (int k = 0; k < GFXSTATS_FI_COUNT; k++) fz[k] = start;
+            fz[GFXSTATS_FI_FLAGS] = 0;
+            fz[GFXSTATS_FI_FRAME_INTERVAL] = 16666667;
+            fz[GFXSTATS_FI_FRAME_COMPLETED] = start + frames[i][0];
+            fz[GFXSTATS_FI_SWAP_BUFFERS_COMPLETED] = start + frames[i][0];
+            fz[GFXSTATS_FI_COMMAND_SUBMISSION_COMPLETED] = start + frames[i][0];
+            fz[GFXSTATS_FI_GPU_COMPLETED] = start + frames[i][0] + frames[i][1];
+            gfx_matrix_count_frameinfo(&mz, fz, rz.c, rz.w);
+            gpu_sum += frames[i][1];
+        }
+        CHECK(rz.c[GFX_SCENE_MATRIX_FRAMES] == 5 && rz.c[GFX_SCENE_LEVEL_COUNT_BASE + 4] == 1
+              && rz.c[GFX_SCENE_LEVEL_COUNT_BASE] == 4,
+              "0 ns and two-hour frames count: %u frames", rz.c[GFX_SCENE_MATRIX_FRAMES]);
+        CHECK((int64_t)rz.w[GFX_SCENE_STAGE_BASE + GFX_SCENE_GPU_STAGE] == gpu_sum,
+              "GPU durations <= 0 added: sum %lld", (long long)(int64_t)rz.w[GFX_SCENE_STAGE_BASE + GFX_SCENE_GPU_STAGE]);
+    }
     gfx_matrix_count_counted(&m, 1000000000, 16666667, rec.c, rec.w);
     CHECK(rec.c[GFX_SCENE_LEVEL_COUNT_BASE + 4] == 1 && rec.c[GFX_SCENE_LEVEL_SUM_BASE + 4] == 59, "1 s frame: FROZEN, 59");
     gfx_matrix_count_counted(&m, 1000000, 16666667, rec.c, rec.w);
@@ -846,6 +874,8 @@ static void test_ring_full(void) {
         gfx_tracker_counted(t, got, NULL);
         CHECK(memcmp(got, want, sizeof got) == 0, "mix %d: the full ring's frames: %u counted, %u expected", mix,
               got[0], want[0]);
+        CHECK(gfx_tracker_drops_counted(t) == 7, "mix %d: %u drops counted for the daemon, not 7", mix,
+              gfx_tracker_drops_counted(t));
         for (int64_t i = fit + 7; i < fit + 107; i++) { /* room again */
             int fi = ring_frame(i, f, mix);
             refused += ring_record(t, fi, f) != GFXSTATS_OK;
@@ -856,6 +886,8 @@ static void test_ring_full(void) {
         CHECK(refused == 0 && gfxstats_tracker_dropped(t) == 7 && memcmp(got, want, sizeof got) == 0,
               "mix %d: after the full ring drained: %u counted, %u expected, %llu dropped", mix, got[0], want[0],
               (unsigned long long)gfxstats_tracker_dropped(t));
+        CHECK(gfx_tracker_drops_counted(t) == 7, "mix %d: drops counted again by a later drain: %u", mix,
+              gfx_tracker_drops_counted(t));
         gfxstats_tracker_close(t);
     }
     gfxstats_session_close(s);

@@ -28,7 +28,7 @@
 static void usage(void) {
     fprintf(stderr, "usage: gfxstats-drive [--package P] [--version-code N] [--pipeline 0|1|2] "
                     "[--refresh NS] [--frameinfo [--replay]] [--rules android12|android9] [--dequeue-forgiveness NS] [--davey off|log] [--no-scenes] [--scene-max N] [--default-scene NAME] "
-                    "[--matrix 2.1|legacy|time] [--levels N,M,H,F] [--refresh-hz HZ] [--rules-only] [--wait-attached MS] [--trackers N] "
+                    "[--matrix 2.1|legacy|time] [--levels N,M,H,F] [--refresh-hz HZ] [--rules-only] [--wait-attached MS] [--trackers N] [--no-flush] "
                     "[--timeline-tracker K] < frames\n"
                     "  frame lines: intended_vsync,vsync,frame_completed,gpu_completed,frame_interval "
                     "(--frameinfo: the 23 FrameInfo fields); scene lines: @SINCE,NAME, @@SINCE,NAME;\n"
@@ -67,7 +67,7 @@ int main(int argc, char **argv) {
     int32_t levels[4] = {0};
     const char *default_scene = NULL;
     float refresh_hz = 0.0f;
-    int pipeline = 1, frameinfo = 0, rules_only = 0, wait_ms = -1, replay = 0, ntrackers = 1, tl_tracker = 0;
+    int pipeline = 1, frameinfo = 0, rules_only = 0, wait_ms = -1, replay = 0, ntrackers = 1, flush = 1, tl_tracker = 0;
     gfxstats_tracker_options topt = {.struct_size = sizeof topt, .rules = GFXSTATS_RULES_ANDROID12};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -107,6 +107,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--frameinfo")) frameinfo = 1;
         else if (!strcmp(a, "--replay")) replay = 1;
         else if (!strcmp(a, "--rules-only")) rules_only = 1;
+        else if (!strcmp(a, "--no-flush")) flush = 0; /* tests/drops.sh: lets a ring fill */
         else usage();
     }
     int want = frameinfo ? GFXSTATS_FI_COUNT : 5;
@@ -204,7 +205,7 @@ int main(int argc, char **argv) {
                 return 2;
             }
             /* They share the tracker's ring with its frames: count it before it fills. */
-            if (++timeline % 256 == 0) {
+            if (++timeline % 256 == 0 && flush) {
                 gfxstats_tracker_flush(trackers[tl_tracker]);
             }
             continue;
@@ -228,7 +229,7 @@ int main(int argc, char **argv) {
             }
             /* Lines arrive far faster than any display presents: count each tracker's ring
              * before it fills (it holds 341 FrameInfo frames), so that no frame is dropped. */
-            if ((frames / ntrackers) % 256 == 255) {
+            if (flush && (frames / ntrackers) % 256 == 255) {
                 gfxstats_tracker_flush(t);
             }
         }

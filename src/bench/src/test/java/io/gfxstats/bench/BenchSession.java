@@ -24,10 +24,20 @@ final class BenchSession implements AutoCloseable {
     final StatsSession session;
 
     BenchSession(SceneOptions scenes) throws IOException, InterruptedException {
+        this(scenes, false);
+    }
+
+    /**
+     * With {@code countOnRecordingThread}, a full ring is counted by the recording thread itself
+     * (SessionOptions.countWhenRingFull): a benchmark that records flat out then measures the
+     * whole path, append and counting, on its own thread.
+     */
+    BenchSession(SceneOptions scenes, boolean countOnRecordingThread) throws IOException, InterruptedException {
         dir = Files.createTempDirectory("gfxstats-bench");
         provider = DirectoryBufferProvider.create(dir);
         session = StatsSession.open(SessionOptions.builder("io.gfxstats.bench", 1)
-                .daveyListener(DaveyListener.ignoring()).scenes(scenes).build(), provider);
+                .daveyListener(DaveyListener.ignoring()).scenes(scenes)
+                .countWhenRingFull(countOnRecordingThread).build(), provider);
         if (!session.awaitAttached(Duration.ofSeconds(10))) {
             close();
             throw new IllegalStateException("no buffer attached");

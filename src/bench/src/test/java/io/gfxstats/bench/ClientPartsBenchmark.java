@@ -28,7 +28,9 @@ import java.util.concurrent.TimeUnit;
  * Where the time of {@link ClientRecordBenchmark#gfxstatsRecord1t} goes, in time rather than
  * instructions: the same frame stream through parts of the path, each next to the peer in the
  * same fork. {@code record} is the whole path with the session's scenes on or off
- * ({@code scenes} parameter); {@code rulesDiscard} the jank rules into a sink that counts
+ * ({@code scenes} parameter), the append to the frame ring and the counting, both on the
+ * benchmark thread (the session counts a full ring on the recording thread; the drain thread
+ * takes a share now and then); {@code rulesDiscard} the jank rules into a sink that counts
  * nothing; {@code rulesStripe} the rules into an in-memory stripe (no session check, no scenes).
  * Run by {@code scripts/bench parts}.
  */
@@ -48,7 +50,9 @@ public class ClientPartsBenchmark {
 
         @Setup(Level.Trial)
         public void setUp() throws Exception {
-            session = new BenchSession(scenes.equals("on") ? SceneOptions.DEFAULT : SceneOptions.DISABLED);
+            // Flat out, the recording thread counts its ring itself whenever it is full: the whole
+            // path (append and counting) on one thread, as record ran before the frame ring.
+            session = new BenchSession(scenes.equals("on") ? SceneOptions.DEFAULT : SceneOptions.DISABLED, true);
             tracker = session.session.newTracker();
         }
 

@@ -98,7 +98,8 @@ public final class LoadClient {
         for (int i = 0; i < sessions; i++) {
             String pkg = packageName(first + i, packages);
             StatsSession s = StatsSession.open(SessionOptions.builder(pkg, VERSION)
-                    .daveyListener(DaveyListener.ignoring()).build(), new DaemonBufferProvider(socket));
+                    .daveyListener(DaveyListener.ignoring()).countWhenRingFull(true).build(),
+                    new DaemonBufferProvider(socket));
             sims.add(new Sim(pkg, s));
         }
         for (Sim s : sims) {

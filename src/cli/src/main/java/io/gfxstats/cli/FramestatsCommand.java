@@ -20,7 +20,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 
@@ -60,7 +62,7 @@ final class FramestatsCommand extends OptionsCommand {
     public String synopsis() {
         return "framestats [--proto|--check|--matrix] [--refresh-interval NS] [--format " + DumpFormat.names()
                 + "|matrix-2.1|matrix-2.0]"
-                + " [--slices matrix|window] [--levels N,M,H,F] [--issue-lines] [--time MS] FILE|-   replay 'dumpsys gfxinfo <pkg> framestats' output";
+                + " [--slices matrix|window|process] [--levels N,M,H,F] [--issue-lines] [--time MS] FILE|-   replay 'dumpsys gfxinfo <pkg> framestats' output";
     }
 
     @Override
@@ -82,7 +84,9 @@ final class FramestatsCommand extends OptionsCommand {
                 .value("--slices", "S", "with --matrix: matrix (default) cuts each window's frames as the Matrix"
                         + " version does (2.1: every 10 s of FrameCompleted time, reported with more than 20 frames;"
                         + " 2.0: each 10,000 ms of summed frame cost, the rest never reported); window: one report"
-                        + " per window with more than 20 frames")
+                        + " per window with more than 20 frames; process (2.1 only): one slice sequence for all"
+                        + " windows of a process, as Matrix 2.1's single listener has, named after each slice's"
+                        + " last window")
                 .value("--levels", "N,M,H,F", "with --matrix: lower bounds of the NORMAL, MIDDLE, HIGH, FROZEN levels"
                         + " (default " + MatrixLevels.DEFAULT + ")")
                 .flag("--issue-lines", "with --matrix: wrap each report as Matrix logs it:"
@@ -165,6 +169,10 @@ final class FramestatsCommand extends OptionsCommand {
             }
         }
 
+        if (slicing == FramestatsMatrix.Slicing.PROCESS && matrixFormat != MatrixFormat.V2_1) {
+            throw new UsageException("--slices process applies to --format matrix-2.1 only (Matrix 2.0 keeps a slice"
+                    + " per scene)");
+        }
         List<FramestatsBlock> blocks = FramestatsInput.read(input, in);
         if (mode == Mode.MATRIX) {
             FramestatsMatrix matrix = new FramestatsMatrix(matrixFormat, levels, MatrixDevice.UNKNOWN, refresh,
@@ -182,6 +190,25 @@ final class FramestatsCommand extends OptionsCommand {
 
     private static int writeMatrix(List<FramestatsBlock> blocks, FramestatsMatrix matrix, MatrixFormat format,
             boolean issueLines, long time, PrintStream out, PrintStream err) {
+        if (matrix.slicing() == FramestatsMatrix.Slicing.PROCESS) {
+            Map<String, List<FramestatsBlock>> byProcess = new LinkedHashMap<>();
+            for (FramestatsBlock block : blocks) {
+                byProcess.computeIfAbsent(block.process().orElse(block.name()), p -> new ArrayList<>()).add(block);
+            }
+            for (Map.Entry<String, List<FramestatsBlock>> e : byProcess.entrySet()) {
+                FramestatsMatrix.ProcessResult result = matrix.reportProcess(e.getKey(), e.getValue(), time);
+                for (MatrixReport report : result.reports()) {
+                    out.println(issueLines ? format.issueLine(report) : format.json(report));
+                }
+                if (result.unreported() > 0 || result.reports().isEmpty()) {
+                    err.println("not reported: process " + e.getKey() + " (" + e.getValue().size() + " windows): "
+                            + result.unreported() + " of " + result.frames() + " frames"
+                            + (result.refused() > 0 ? " (" + result.refused() + " outliers left out)" : "")
+                            + ", " + matrix.unreportedReason());
+                }
+            }
+            return 0;
+        }
         for (FramestatsBlock block : blocks) {
             FramestatsMatrix.BlockResult result = matrix.report(block, time);
             for (MatrixReport report : result.reports()) {

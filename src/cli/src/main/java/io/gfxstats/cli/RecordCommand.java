@@ -112,7 +112,8 @@ final class RecordCommand extends OptionsCommand {
         String file = args.positionals().isEmpty() ? "-" : args.positionals().get(0);
         SessionOptions options;
         try {
-            options = SessionOptions.builder(pkg, version).pipeline(pipeline).build();
+            // Lines arrive faster than real time (a file, a pipe): a full ring is counted, not dropped.
+            options = SessionOptions.builder(pkg, version).pipeline(pipeline).countWhenRingFull(true).build();
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

@@ -115,6 +115,8 @@ public final class SyntheticRenderer {
         SessionOptions sessionOptions = SessionOptions.builder(options.packageName(), options.versionCode())
                 .pipeline(options.pipeline())
                 .refreshIntervalNanos(interval)
+                // Its tests drive it by a pacer that does not wait: faster than real time.
+                .countWhenRingFull(true)
                 .build();
         AtomicReference<String> refusal = new AtomicReference<>();
         BufferProvider watched = (request, onEnded) -> {

@@ -1,6 +1,7 @@
 package io.gfxstats.framestats;
 
 import io.gfxstats.frame.FrameInfo;
+import io.gfxstats.matrix.MatrixRule;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -226,6 +227,23 @@ final class ColumnMapping {
             return false;
         }
         return gpuCompletedColumn < 0 || frame.get(FrameInfo.GPU_COMPLETED) > 0;
+    }
+
+    /**
+     * Whether Matrix 2.1 would have been given this frame and kept it on its total: the frame was
+     * delivered (GpuCompleted set, where the column exists) and its TOTAL_DURATION is valid for
+     * Matrix ({@code 0 <= T < 2^62 - 1}), which includes the totals of 0 ns and of an hour or more
+     * that {@link #isComplete(long[])} leaves out of Android's replay.
+     */
+    boolean isMatrixFrame(long[] fields) {
+        long completed = fields[FrameInfo.FRAME_COMPLETED];
+        long intended = fields[FrameInfo.INTENDED_VSYNC];
+        long span = completed - intended;
+        boolean overflow = ((completed ^ intended) & (completed ^ span)) < 0;
+        if (overflow || !MatrixRule.isValidDuration(span)) {
+            return false;
+        }
+        return gpuCompletedColumn < 0 || fields[FrameInfo.GPU_COMPLETED] > 0;
     }
 
     /**

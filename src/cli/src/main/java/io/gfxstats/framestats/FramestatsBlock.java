@@ -21,17 +21,19 @@ public final class FramestatsBlock {
     private final int headerLine;
     private final int rowCount;
     private final long[][] frames;
+    private final long[][] matrixFrames;
     private final DeviceStats deviceStats;
     private final Pipeline pipeline;
 
     FramestatsBlock(String name, String process, ColumnSet columnSet, int headerLine, int rowCount, long[][] frames,
-                    DeviceStats deviceStats, Pipeline pipeline) {
+                    long[][] matrixFrames, DeviceStats deviceStats, Pipeline pipeline) {
         this.name = Objects.requireNonNull(name);
         this.process = process;
         this.columnSet = Objects.requireNonNull(columnSet);
         this.headerLine = headerLine;
         this.rowCount = rowCount;
         this.frames = frames;
+        this.matrixFrames = matrixFrames;
         this.deviceStats = deviceStats;
         this.pipeline = Objects.requireNonNull(pipeline);
     }
@@ -66,6 +68,24 @@ public final class FramestatsBlock {
     /** Finished frames, the rows that are replayed. */
     public int frameCount() {
         return frames.length;
+    }
+
+    /**
+     * Rows Matrix 2.1 would have counted on their total, the rows {@code framestats --matrix}
+     * replays: the finished frames plus those of 0 ns and of an hour or more (Matrix accepts
+     * {@code 0 <= T < 2^62 - 1}), in row order.
+     */
+    public int matrixFrameCount() {
+        return matrixFrames.length;
+    }
+
+    /** Loads Matrix row {@code index} (see {@link #matrixFrameCount()}) into {@code into}. */
+    public FrameInfo loadMatrixFrame(int index, FrameInfo into) {
+        long[] fields = matrixFrames[index];
+        for (int f = 0; f < FrameInfo.FIELD_COUNT; f++) {
+            into.set(f, fields[f]);
+        }
+        return into;
     }
 
     /** Rows left out because their frame was still in flight when the dump was taken. */

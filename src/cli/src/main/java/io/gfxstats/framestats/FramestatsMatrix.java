@@ -10,14 +10,17 @@ import io.gfxstats.matrix.MatrixLevels;
 import io.gfxstats.matrix.MatrixReport;
 import io.gfxstats.matrix.MatrixRule;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
 /**
  * Matrix reports from a framestats capture ({@code gfxstats framestats --matrix}), per window
- * block over its replayable rows in row order, scene = the window name, process = the block's
- * process. Each frame's refresh rate is {@code 1e9 / FrameInterval} of its row in float (the
+ * block over the rows Matrix would have counted ({@link FramestatsBlock#matrixFrameCount()}:
+ * totals of 0 ns and of an hour or more included) in row order, scene = the window name,
+ * process = the block's process. Each frame's refresh rate is {@code 1e9 / FrameInterval} of its row in float (the
  * fallback interval for rows without one), as if Matrix's {@code Display.getRefreshRate()} had
  * said so.
  *
@@ -48,16 +51,22 @@ public final class FramestatsMatrix {
          */
         MATRIX,
         /** One slice per window over all its rows, reported with more than 20 frames. */
-        WINDOW;
+        WINDOW,
+        /**
+         * Matrix 2.1's one slice for all windows of a process (its single report listener): the
+         * process's frames in FrameCompleted order, cut as {@link #MATRIX} cuts, each report named
+         * after its last frame's window ({@link #reportProcess}). 2.1 only.
+         */
+        PROCESS;
 
-        /** Parses {@code matrix} or {@code window}. */
+        /** Parses {@code matrix}, {@code window} or {@code process}. */
         public static Slicing parse(String name) {
             for (Slicing s : values()) {
                 if (s.name().toLowerCase(Locale.ROOT).equals(name)) {
                     return s;
                 }
             }
-            throw new IllegalArgumentException("unknown slicing '" + name + "' (matrix or window)");
+            throw new IllegalArgumentException("unknown slicing '" + name + "' (matrix, window or process)");
         }
     }
 
@@ -80,6 +89,10 @@ public final class FramestatsMatrix {
         this.format = format;
         this.levels = levels;
         this.device = device;
+        if (slicing == Slicing.PROCESS && format != MatrixFormat.V2_1) {
+            throw new IllegalArgumentException("--slices process applies to --format matrix-2.1 only"
+                    + " (Matrix 2.0 keeps a slice per scene)");
+        }
         this.fallbackIntervalNanos = fallbackIntervalNanos;
         this.slicing = slicing;
     }
@@ -100,6 +113,11 @@ public final class FramestatsMatrix {
         }
     }
 
+    /** How this replay cuts frames into reports. */
+    public Slicing slicing() {
+        return slicing;
+    }
+
     /** Why frames went unreported, for the stderr line naming them. */
     public String unreportedReason() {
         if (slicing == Slicing.MATRIX && format == MatrixFormat.V2_0) {
@@ -113,18 +131,83 @@ public final class FramestatsMatrix {
     }
 
     private BlockResult report21(FramestatsBlock block, long timeMillis) {
-        String process = block.process().orElse(block.name());
-        boolean modern = block.columnSet() == ColumnSet.MODERN;
+        int[][] rows = new int[block.matrixFrameCount()][];
+        for (int i = 0; i < rows.length; i++) {
+            rows[i] = new int[] {0, i};
+        }
+        Sliced sliced = slice21(List.of(block), rows, block.process().orElse(block.name()), timeMillis);
+        return new BlockResult(block, sliced.reports, sliced.frames, sliced.refused, sliced.unreported);
+    }
+
+    /** What one process gave with {@link Slicing#PROCESS}: its reports and frame counts. */
+    public record ProcessResult(String process, List<FramestatsBlock> blocks, List<MatrixReport> reports, int frames,
+            int refused, int unreported) {
+        public ProcessResult {
+            blocks = List.copyOf(blocks);
+            reports = List.copyOf(reports);
+        }
+    }
+
+    /**
+     * Matrix 2.1's one slice for all windows of a process ({@link Slicing#PROCESS}): the Matrix
+     * rows of {@code blocks} (the windows of one process) merged in FrameCompleted order (stable:
+     * row order within a window, window order between equal times), cut as {@link Slicing#MATRIX}
+     * cuts, each report named after the window of its slice's last frame.
+     */
+    public ProcessResult reportProcess(String process, List<FramestatsBlock> blocks, long timeMillis) {
+        if (format != MatrixFormat.V2_1 || slicing != Slicing.PROCESS) {
+            throw new IllegalStateException("one slice per process is Matrix 2.1's: --format matrix-2.1 --slices process");
+        }
+        List<int[]> rows = new ArrayList<>();
+        for (int b = 0; b < blocks.size(); b++) {
+            for (int i = 0; i < blocks.get(b).matrixFrameCount(); i++) {
+                rows.add(new int[] {b, i});
+            }
+        }
+        FrameInfo frame = new FrameInfo();
+        long[] completed = new long[rows.size()];
+        for (int k = 0; k < completed.length; k++) {
+            int[] r = rows.get(k);
+            completed[k] = blocks.get(r[0]).loadMatrixFrame(r[1], frame).get(FrameInfo.FRAME_COMPLETED);
+        }
+        Integer[] order = new Integer[rows.size()];
+        for (int k = 0; k < order.length; k++) {
+            order[k] = k;
+        }
+        Arrays.sort(order, Comparator.comparingLong(k -> completed[k])); // stable
+        int[][] sorted = new int[order.length][];
+        for (int k = 0; k < order.length; k++) {
+            sorted[k] = rows.get(order[k]);
+        }
+        Sliced sliced = slice21(blocks, sorted, process, timeMillis);
+        return new ProcessResult(process, blocks, sliced.reports, sliced.frames, sliced.refused, sliced.unreported);
+    }
+
+    /** Reports and frame counts of one run of Matrix 2.1 slices. */
+    private record Sliced(List<MatrixReport> reports, int frames, int refused, int unreported) {
+    }
+
+    /**
+     * Feeds the rows ({block index, Matrix row index}) in the order given to Matrix 2.1 slices,
+     * cut as {@link #slicing} says; a report is named after the window of its last frame, as
+     * Matrix names a slice after its last frame's scene.
+     */
+    private Sliced slice21(List<FramestatsBlock> blocks, int[][] rows, String process, long timeMillis) {
+        boolean modern = blocks.stream().allMatch(b -> b.columnSet() == ColumnSet.MODERN);
         FrameInfo frame = new FrameInfo();
         List<MatrixReport> reports = new ArrayList<>();
         Matrix21Slice slice = new Matrix21Slice(levels);
-        boolean gpu = false;
+        // Matrix 2.1 prints GPU_DURATION on Android 12+ (the modern columns), whatever the values.
+        boolean gpu = modern;
+        boolean tenSeconds = slicing == Slicing.MATRIX || slicing == Slicing.PROCESS;
         long beginMillis = 0;
+        String scene = null;
         int frames = 0;
         int refused = 0;
         int unreported = 0;
-        for (int i = 0; i < block.frameCount(); i++) {
-            load(block, i, frame);
+        for (int[] row : rows) {
+            FramestatsBlock block = blocks.get(row[0]);
+            block.loadMatrixFrame(row[1], frame);
             // Matrix stamps a slice with the time its first frame is handled, after the frame completed.
             long nowMillis = Math.floorDiv(frame.get(FrameInfo.FRAME_COMPLETED), 1_000_000L);
             boolean first = slice.count() == 0;
@@ -133,29 +216,28 @@ public final class FramestatsMatrix {
                 continue;
             }
             frames++;
-            gpu |= modern && frame.get(FrameInfo.COMMAND_SUBMISSION_COMPLETED) > 0;
+            scene = block.name();
             if (first) {
                 beginMillis = nowMillis;
             }
-            if (slicing == Slicing.MATRIX && nowMillis - beginMillis >= MATRIX21_INTERVAL_MILLIS) {
-                unreported += close21(slice, block, process, timeMillis, gpu, reports);
+            if (tenSeconds && nowMillis - beginMillis >= MATRIX21_INTERVAL_MILLIS) {
+                unreported += close21(slice, scene, process, timeMillis, gpu, reports);
                 slice = new Matrix21Slice(levels);
-                gpu = false;
             }
         }
         if (slice.count() > 0) {
-            unreported += close21(slice, block, process, timeMillis, gpu, reports);
+            unreported += close21(slice, scene, process, timeMillis, gpu, reports);
         }
-        return new BlockResult(block, reports, frames, refused, unreported);
+        return new Sliced(reports, frames, refused, unreported);
     }
 
     /** Reports the slice if Matrix would; returns the frames left unreported. */
-    private int close21(Matrix21Slice slice, FramestatsBlock block, String process, long timeMillis, boolean gpu,
+    private int close21(Matrix21Slice slice, String scene, String process, long timeMillis, boolean gpu,
             List<MatrixReport> into) {
         if (!slice.reportable()) {
             return slice.count();
         }
-        into.add(slice.report(device, block.name(), process, timeMillis, gpu));
+        into.add(slice.report(device, scene, process, timeMillis, gpu));
         return 0;
     }
 
@@ -167,8 +249,8 @@ public final class FramestatsMatrix {
         int frames = 0;
         int refused = 0;
         float firstRefresh = 0f;
-        for (int i = 0; i < block.frameCount(); i++) {
-            load(block, i, frame);
+        for (int i = 0; i < block.matrixFrameCount(); i++) {
+            block.loadMatrixFrame(i, frame);
             if (!MatrixRule.isValidDuration(FrameMetric.total(frame))) {
                 refused++;
                 continue;
@@ -198,9 +280,5 @@ public final class FramestatsMatrix {
     private long interval(FrameInfo frame) {
         long interval = frame.get(FrameInfo.FRAME_INTERVAL);
         return interval > 0 ? interval : fallbackIntervalNanos;
-    }
-
-    private static void load(FramestatsBlock block, int index, FrameInfo into) {
-        into.copyFrom(block.frame(index));
     }
 }

@@ -256,16 +256,20 @@ public final class FramestatsReader {
         }
         int intervalColumn = mapping.resolveInterval(rows);
         List<long[]> complete = new ArrayList<>(rows.size());
+        List<long[]> matrix = new ArrayList<>(rows.size());
         for (long[] row : rows) {
             long[] fields = mapping.toFields(row, intervalColumn);
             if (mapping.isComplete(fields)) {
                 complete.add(fields);
             }
+            if (mapping.isMatrixFrame(fields)) {
+                matrix.add(fields);
+            }
         }
         String name = sectionName();
         DeviceStats device = stats == null ? null : stats.build();
         blocks.add(new FramestatsBlock(name, process, mapping.columnSet(), headerLine, rows.size(),
-                complete.toArray(new long[0][]), device, pipeline));
+                complete.toArray(new long[0][]), matrix.toArray(new long[0][]), device, pipeline));
         rows.clear();
         mapping = null;
     }

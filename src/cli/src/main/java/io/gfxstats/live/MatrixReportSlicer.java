@@ -117,7 +117,8 @@ public final class MatrixReportSlicer {
         int[] sum = new int[MatrixRule.LEVEL_COUNT];
         for (int l = 0; l < level.length; l++) {
             level[l] = (int) Math.min(Integer.MAX_VALUE, slice.levelCount(l));
-            sum[l] = (int) Math.min(Integer.MAX_VALUE, slice.levelSum(l));
+            // Matrix sums dropped frames in an int that wraps (two frames of 2^31 - 1 print -2): so does this.
+            sum[l] = (int) slice.levelSum(l);
         }
         float fps = (float) (1e9 / ((double) slice.costNanos() / n));
         long[] stages = slice.stageSums();

@@ -37,6 +37,18 @@ public final class SceneAccumulator {
         if (jankyFrame) {
             janky++;
         }
+        addMatrix(frame, refreshHz);
+    }
+
+    /**
+     * A frame Matrix counts but Android's counters do not (a total of 0 ns, or of an hour or
+     * more in a capture, whose Android replay takes those rows for frames still in flight).
+     */
+    public void addMatrixOnly(FrameInfo frame, float refreshHz) {
+        addMatrix(frame, refreshHz);
+    }
+
+    private void addMatrix(FrameInfo frame, float refreshHz) {
         int d = MatrixRule.droppedFrames(MatrixMode.V2_1, frame, refreshHz, stages);
         if (d == MatrixRule.INVALID) {
             return;

@@ -107,6 +107,8 @@ public final class Replay {
                 .refreshIntervalNanos(options.refreshIntervalNanos())
                 .retry(RETRY_MIN, RETRY_MAX)
                 .daveyListener(DaveyListener.ignoring())
+                // A replay records faster than real time: a full ring is counted, not dropped.
+                .countWhenRingFull(true)
                 .build();
         return StatsSession.open(sessionOptions, provider);
     }

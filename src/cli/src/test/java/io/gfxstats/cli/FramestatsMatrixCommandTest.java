@@ -80,10 +80,13 @@ class FramestatsMatrixCommandTest {
         return windows;
     }
 
-    /** A row the replay takes: 0 < FrameCompleted - IntendedVsync < 1 h, GpuCompleted set. */
+    /**
+     * A row Matrix 2.1 would have been given and kept on its total: delivered (GpuCompleted set)
+     * with 0 <= FrameCompleted - IntendedVsync < 2^62 - 1 (the capture's values cannot overflow).
+     */
     static boolean replayable(Map<String, Long> row) {
         long span = row.get("FrameCompleted") - row.get("IntendedVsync");
-        return span > 0 && span < 3_600_000_000_000L && row.get("GpuCompleted") > 0;
+        return span >= 0 && span < 4611686018427387903L && row.get("GpuCompleted") > 0;
     }
 
     /** Matrix 2.1.0's reported slices of the window's replayable rows, cut every 10 s or not at all. */
@@ -136,10 +139,11 @@ class FramestatsMatrixCommandTest {
             double interval = f32(1e9 / r);
             double t = f32(d[8]);
             double dropped = Math.max(0, f32(f32(t - interval) / interval));
-            long k = (long) Math.floor(dropped + 0.5);
+            // Math.round to an int saturates (the capture has two rows of 2.9e17 ns, 1.7e10 dropped frames).
+            long k = Math.min(Integer.MAX_VALUE, (long) Math.floor(dropped + 0.5));
             int lv = k >= 42 ? 4 : k >= 24 ? 3 : k >= 9 ? 2 : k >= 3 ? 1 : 0;
             level[lv]++;
-            dropSum[lv] += Math.max(k, 0);
+            dropSum[lv] = (int) (dropSum[lv] + Math.max(k, 0)); // Matrix sums in an int, wrapping
             dropCount = f32(dropCount + dropped);
             refresh = f32(refresh + r);
             total = f32(total + Math.max(t, interval));
@@ -310,14 +314,55 @@ class FramestatsMatrixCommandTest {
                 + "\"dropLevel\":{\"DROPPED_BEST\":"), strict.out());
     }
 
+    /**
+     * {@code --slices process}: one slice sequence per process over all its windows, as Matrix
+     * 2.1's single listener: every Matrix frame of the capture is either in a report or counted
+     * on stderr, per process, and each report names a window of its process.
+     */
+    @Test
+    void shouldSliceEachProcessOnceOverAllItsWindowsWithSlicesProcess() throws Exception {
+        CliRun window = CliRun.main("framestats", "--matrix", "--slices", "matrix", "--time", "1700000000000",
+                CAPTURE.toString());
+        CliRun process = CliRun.main("framestats", "--matrix", "--slices", "process", "--time", "1700000000000",
+                CAPTURE.toString());
+        assertEquals(0, process.exit(), process.stderr());
+        assertTrue(process.stderr().lines().allMatch(l -> l.startsWith("not reported: process ")), process.stderr());
+        // Merging the windows neither loses nor doubles a frame: reported plus unreported is the same.
+        assertEquals(accounted(window), accounted(process));
+        // The shared slice takes the windows' frames together: not the per-window reports.
+        assertTrue(!process.out().equals(window.out()), process.out());
+        assertTrue(process.out().contains("\"process\":\"com.android.systemui\""), process.out());
+    }
+
+    /** Frames in a run's reports plus those its stderr says went unreported. */
+    private static long accounted(CliRun run) {
+        long frames = 0;
+        for (String line : run.out().lines().toList()) {
+            JsonObject levels = JsonParser.parseString(line).getAsJsonObject().getAsJsonObject("dropLevel");
+            for (String level : levels.keySet()) {
+                frames += levels.get(level).getAsLong();
+            }
+        }
+        java.util.regex.Pattern counts = java.util.regex.Pattern.compile(": (\\d+) of \\d+ frames");
+        for (String line : run.stderr().lines().toList()) {
+            java.util.regex.Matcher m = counts.matcher(line);
+            assertTrue(m.find(), line);
+            frames += Long.parseLong(m.group(1));
+        }
+        return frames;
+    }
+
     @Test
     void shouldRejectBadMatrixOptionsInOneLine() {
         assertEquals("gfxstats framestats: unknown Matrix format 'matrix-1.0' (matrix-2.1 or matrix-2.0)",
                 CliRun.main("framestats", "--matrix", "--format", "matrix-1.0", CAPTURE.toString()).onlyErrorLine());
         assertEquals("gfxstats framestats: matrix level bounds must be four integers normal,middle,high,frozen: 3,9",
                 CliRun.main("framestats", "--matrix", "--levels", "3,9", CAPTURE.toString()).onlyErrorLine());
-        assertEquals("gfxstats framestats: unknown slicing 'slices' (matrix or window)",
+        assertEquals("gfxstats framestats: unknown slicing 'slices' (matrix, window or process)",
                 CliRun.main("framestats", "--matrix", "--slices", "slices", CAPTURE.toString()).onlyErrorLine());
+        assertEquals("gfxstats framestats: --slices process applies to --format matrix-2.1 only (Matrix 2.0 keeps"
+                + " a slice per scene)", CliRun.main("framestats", "--matrix", "--format", "matrix-2.0", "--slices",
+                "process", CAPTURE.toString()).onlyErrorLine());
         assertEquals("gfxstats framestats: --slices, --levels, --issue-lines and --time apply to --matrix only",
                 CliRun.main("framestats", "--issue-lines", CAPTURE.toString()).onlyErrorLine());
         assertEquals("gfxstats framestats: --proto, --check and --matrix exclude each other",

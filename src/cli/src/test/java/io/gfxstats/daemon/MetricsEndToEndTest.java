@@ -114,6 +114,35 @@ class MetricsEndToEndTest {
     }
 
     @Test
+    void shouldExposeTheFramesAClientsFullRingDroppedLiveSavedAndSeeded() throws Exception {
+        Path state = tmp.resolve("drops");
+        String label = "package=\"com.example.drops\"";
+        try (DaemonProcess daemon = new DaemonProcess(state, METRICS_ON).start()) {
+            Process client = io.gfxstats.testing.JavaProcess.builder(io.gfxstats.client.RingDropClient.class,
+                    daemon.socket().toString(), "com.example.drops", "37")
+                    .redirectError(ProcessBuilder.Redirect.appendTo(daemon.clientLog().toFile())).start();
+            try {
+                String line = new java.io.BufferedReader(new java.io.InputStreamReader(client.getInputStream()))
+                        .readLine();
+                assertTrue(line != null && line.startsWith("dropped 37 of "), line + Files.readString(daemon.clientLog()));
+                long recorded = Long.parseLong(line.substring("dropped 37 of ".length()));
+                Exposition live = scrape(daemon);
+                assertEquals(37, live.value(FrameMetrics.RING_DROPPED + "_total", label), live.text());
+                assertEquals(recorded - 37, live.value("gfxstats_frames_total", label), "the dropped frames are not frames");
+            } finally {
+                client.destroyForcibly();
+                client.waitFor();
+            }
+            awaitLiveBuffers(daemon, 0);
+            assertEquals(37, scrape(daemon).value(FrameMetrics.RING_DROPPED + "_total", label), "saved once");
+            assertEquals(0, daemon.stop());
+        }
+        try (DaemonProcess again = new DaemonProcess(state, METRICS_ON).start()) {
+            assertEquals(37, scrape(again).value(FrameMetrics.RING_DROPPED + "_total", label), "seeded from the day file");
+        }
+    }
+
+    @Test
     void shouldExposeSceneCountersLiveSavedAndSeeded() throws Exception {
         Path state = tmp.resolve("sc");
         java.util.Map<String, long[]> expected = new java.util.TreeMap<>();

@@ -1,5 +1,6 @@
 package io.gfxstats.framestats;
 
+import io.gfxstats.frame.FrameInfo;
 import io.gfxstats.matrix.FrameMetric;
 import io.gfxstats.matrix.MatrixDevice;
 import io.gfxstats.matrix.MatrixFormat;
@@ -73,6 +74,105 @@ class FramestatsMatrixTest {
         assertTrue(result.report().isEmpty());
         assertEquals(20, result.frames());
         assertTrue(matrix.report(block(21), 7).report().isPresent());
+    }
+
+    /**
+     * Matrix 2.1 counts a total of 0 ns and one of two hours (it keeps {@code 0 <= T < 2^62 - 1})
+     * and adds GPU durations of 0 and below unchecked, printing GPU_DURATION on Android 12+: the
+     * replay does the same, although Android's own replay leaves those two rows out.
+     */
+    @Test
+    void shouldCountFramesOfZeroNanosecondsAndOfHoursAndEveryGpuDurationAsMatrix21Does() throws Exception {
+        ModernCapture capture = new ModernCapture().window(42, "app", "app/.Main");
+        long t = 1_000 * MS;
+        long totalSum = 0;
+        long gpuSum = 0;
+        int frames = 25;
+        for (int i = 0; i < frames; i++, t += 16_666_667L) {
+            long total = i == 3 ? 0 : i == 5 ? 7_200_000 * MS : 10 * MS;
+            long gpu = i % 3 == 0 ? -5 * MS : i % 3 == 1 ? 0 : 3 * MS;
+            FrameInfo f = new FrameInfo();
+            for (int field = FrameInfo.INTENDED_VSYNC; field < FrameInfo.FIELD_COUNT; field++) {
+                f.set(field, t);
+            }
+            f.set(FrameInfo.FRAME_TIMELINE_VSYNC_ID, i + 1);
+            f.set(FrameInfo.INPUT_EVENT_ID, 0);
+            f.set(FrameInfo.FRAME_INTERVAL, 16_666_667L);
+            f.set(FrameInfo.FRAME_DEADLINE, t + 16_666_667L);
+            f.set(FrameInfo.DEQUEUE_BUFFER_DURATION, 0);
+            f.set(FrameInfo.QUEUE_BUFFER_DURATION, 0);
+            f.set(FrameInfo.DISPLAY_PRESENT_TIME, -1);
+            for (int field : new int[] {FrameInfo.FRAME_COMPLETED, FrameInfo.SWAP_BUFFERS_COMPLETED,
+                    FrameInfo.COMMAND_SUBMISSION_COMPLETED}) {
+                f.set(field, t + total);
+            }
+            f.set(FrameInfo.GPU_COMPLETED, t + total + gpu);
+            capture.row(f);
+            totalSum += total;
+            gpuSum += gpu;
+        }
+        FramestatsBlock block = FramestatsReader.read(new StringReader(capture.end().toString()), "c.txt").get(0);
+        assertEquals(frames - 2, block.frameCount()); // Android's replay: neither 0 ns nor two hours
+        assertEquals(frames, block.matrixFrameCount());
+        MatrixReport r = matrix(MatrixFormat.V2_1, FramestatsMatrix.Slicing.WINDOW).report(block, 7).report()
+                .orElseThrow();
+        assertEquals(frames, r.frames());
+        assertEquals(totalSum / frames, r.avgDurations()[FrameMetric.TOTAL]);
+        assertEquals(gpuSum / frames, r.avgDurations()[FrameMetric.GPU]);
+        assertTrue(r.avgDurations()[FrameMetric.GPU] < 0);
+        assertEquals(1, r.dropLevel(MatrixRule.FROZEN));
+        String json = MatrixFormat.V2_1.json(r);
+        assertTrue(json.contains("\"GPU_DURATION\":" + gpuSum / frames), json);
+    }
+
+    /** Two windows of one process, frames alternating 200 ms apart over 12 s, 30 each, 10 ms long. */
+    private static List<FramestatsBlock> twoWindowsOfOneProcess() throws Exception {
+        ModernCapture capture = new ModernCapture();
+        for (int w = 0; w < 2; w++) {
+            capture.window(42, "app", w == 0 ? "app/.A" : "app/.B");
+            for (int i = 0; i < 30; i++) {
+                long t = 1_000 * MS + (2 * i + w) * 200 * MS;
+                FrameInfo f = new FrameInfo();
+                for (int field = FrameInfo.INTENDED_VSYNC; field < FrameInfo.FIELD_COUNT; field++) {
+                    f.set(field, t);
+                }
+                f.set(FrameInfo.INPUT_EVENT_ID, 0);
+                f.set(FrameInfo.FRAME_INTERVAL, 16_666_667L);
+                f.set(FrameInfo.DEQUEUE_BUFFER_DURATION, 0);
+                f.set(FrameInfo.QUEUE_BUFFER_DURATION, 0);
+                for (int field : new int[] {FrameInfo.FRAME_COMPLETED, FrameInfo.SWAP_BUFFERS_COMPLETED,
+                        FrameInfo.COMMAND_SUBMISSION_COMPLETED, FrameInfo.GPU_COMPLETED}) {
+                    f.set(field, t + 10 * MS);
+                }
+                capture.row(f);
+            }
+            capture.end();
+        }
+        return FramestatsReader.read(new StringReader(capture.toString()), "two.txt");
+    }
+
+    /**
+     * Matrix 2.1 has one slice for all windows of a process: the two windows' 60 frames make one
+     * 10 s slice of 51 frames (from 1.0 s to the frame completing at 11.01 s, window A's), named
+     * after its last frame's window, and 9 frames left over; per window each has a slice of 26.
+     */
+    @Test
+    void shouldShareOneSliceAmongTheWindowsOfAProcessAsMatrix21sSingleListener() throws Exception {
+        List<FramestatsBlock> blocks = twoWindowsOfOneProcess();
+        FramestatsMatrix.ProcessResult shared = matrix(MatrixFormat.V2_1, FramestatsMatrix.Slicing.PROCESS)
+                .reportProcess("app", blocks, 7);
+        assertEquals(1, shared.reports().size());
+        MatrixReport r = shared.reports().get(0);
+        assertEquals(51, r.frames());
+        assertEquals("app/.A", r.scene());
+        assertEquals(60, shared.frames());
+        assertEquals(9, shared.unreported());
+        FramestatsMatrix perWindow = matrix(MatrixFormat.V2_1, FramestatsMatrix.Slicing.MATRIX);
+        for (FramestatsBlock block : blocks) {
+            FramestatsMatrix.BlockResult own = perWindow.report(block, 7);
+            assertEquals(1, own.reports().size());
+            assertEquals(26, own.reports().get(0).frames());
+        }
     }
 
     private static FramestatsMatrix matrix(MatrixFormat format, FramestatsMatrix.Slicing slicing) {

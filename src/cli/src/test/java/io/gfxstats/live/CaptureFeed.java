@@ -25,7 +25,8 @@ public final class CaptureFeed implements SceneFeed {
     private final List<LiveSnapshot> snapshots;
     private int next;
 
-    private record Event(long completed, LiveScene.Key key, FrameInfo frame, boolean janky) {
+    /** {@code android}: a frame Android's counters take; else one only Matrix counts. */
+    private record Event(long completed, LiveScene.Key key, FrameInfo frame, boolean janky, boolean android) {
     }
 
     public CaptureFeed(Path capture, long intervalNanos) throws Exception {
@@ -41,7 +42,17 @@ public final class CaptureFeed implements SceneFeed {
                 FrameInfo f = block.frame(i);
                 long jankyBefore = data.jankyFrames();
                 tracker.finishFrame(f, data);
-                events.add(new Event(f.get(FrameInfo.FRAME_COMPLETED), key, f, data.jankyFrames() > jankyBefore));
+                events.add(new Event(f.get(FrameInfo.FRAME_COMPLETED), key, f, data.jankyFrames() > jankyBefore, true));
+            }
+            // Rows Matrix counts that the Android replay leaves out (totals of 0 ns or of an hour or more),
+            // fed at their IntendedVsync: the capture's two such rows complete 9 years later, and a
+            // snapshot per second of that would not fit in memory.
+            for (int i = 0; i < block.matrixFrameCount(); i++) {
+                FrameInfo f = block.loadMatrixFrame(i, new FrameInfo());
+                long total = f.get(FrameInfo.FRAME_COMPLETED) - f.get(FrameInfo.INTENDED_VSYNC);
+                if (total == 0 || total >= FramestatsBlock.MAX_FRAME_SPAN_NANOS) {
+                    events.add(new Event(f.get(FrameInfo.INTENDED_VSYNC), key, f, false, false));
+                }
             }
         }
         events.sort(Comparator.comparingLong(Event::completed));
@@ -56,8 +67,12 @@ public final class CaptureFeed implements SceneFeed {
             t += intervalNanos;
             while (i < events.size() && events.get(i).completed() <= t) {
                 Event e = events.get(i++);
-                accumulators.get(e.key()).add(e.frame(), e.janky(),
-                        MatrixRule.refreshHz(e.frame().get(FrameInfo.FRAME_INTERVAL), 0f));
+                float hz = MatrixRule.refreshHz(e.frame().get(FrameInfo.FRAME_INTERVAL), 0f);
+                if (e.android()) {
+                    accumulators.get(e.key()).add(e.frame(), e.janky(), hz);
+                } else {
+                    accumulators.get(e.key()).addMatrixOnly(e.frame(), hz);
+                }
             }
             snapshots.add(snapshot(t, accumulators));
         }

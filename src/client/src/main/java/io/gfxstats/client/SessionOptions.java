@@ -27,6 +27,12 @@ import java.util.Objects;
  * @param clock               wall clock for the stats start time and the heartbeat
  * @param daveyListener       told about frames of 700 ms or more (default: one log line each)
  * @param scenes              scenes and Matrix levels (default {@link SceneOptions#DEFAULT})
+ * @param countWhenRingFull   what a tracker does with a frame when its ring is full (the
+ *                            drain thread a whole ring behind): false (the default, for render
+ *                            threads) drops and counts it ({@link StatsSession#droppedFrames()});
+ *                            true makes the recording thread count the ring itself first, under
+ *                            the drain lock, so it may wait for a drain pass: for programs that
+ *                            record faster than real time (replays, reading frames from a file)
  */
 public record SessionOptions(String packageName,
                              long versionCode,
@@ -37,7 +43,8 @@ public record SessionOptions(String packageName,
                              Duration retryMax,
                              Clock clock,
                              DaveyListener daveyListener,
-                             SceneOptions scenes) {
+                             SceneOptions scenes,
+                             boolean countWhenRingFull) {
 
     public SessionOptions {
         requireValidPackageName(packageName);
@@ -95,6 +102,7 @@ public record SessionOptions(String packageName,
         private Clock clock = Clock.systemUTC();
         private DaveyListener daveyListener = DaveyListener.logging();
         private SceneOptions scenes = SceneOptions.DEFAULT;
+        private boolean countWhenRingFull;
 
         private Builder(String packageName, long versionCode) {
             this.packageName = packageName;
@@ -137,9 +145,15 @@ public record SessionOptions(String packageName,
             return this;
         }
 
+        /** See {@link SessionOptions#countWhenRingFull()}: true for producers faster than real time. */
+        public Builder countWhenRingFull(boolean count) {
+            this.countWhenRingFull = count;
+            return this;
+        }
+
         public SessionOptions build() {
             return new SessionOptions(packageName, versionCode, pipeline, refreshIntervalNanos, heartbeatInterval,
-                    retryMin, retryMax, clock, daveyListener, scenes);
+                    retryMin, retryMax, clock, daveyListener, scenes, countWhenRingFull);
         }
     }
 }

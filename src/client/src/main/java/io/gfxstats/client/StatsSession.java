@@ -26,13 +26,18 @@ import java.util.Optional;
  *       counted into the new one and marks the old one retired (successor id in its header).</li>
  * </ul>
  * None of these moves loses or doubles a frame, including frames recorded while they happen:
- * a tracker moves to a new buffer itself, on its own thread, at its next frame, and the
- * session accounts for idle trackers through per-tracker baselines.
+ * a tracker's counts move to a new buffer at its next counted frame, and the session accounts
+ * for idle trackers through per-tracker baselines.
  *
- * <p>The work is split by thread: {@link WindowTracker} is the rendering threads' side,
+ * <p>The work is split by thread: {@link WindowTracker} is the rendering threads' side, which
+ * only appends raw frames to a ring per tracker; {@link SessionDrain} is the drain thread
+ * ("gfxstats-drain") that counts them (jank rules, scenes, Matrix levels) within about 50 ms;
  * {@link SessionCounts} holds the counts and moves them (handover), {@link SessionAttacher} is
  * the session thread ("gfxstats-session") that attaches, re-registers and beats a heartbeat a
- * few times per second. This class wires them together. Closing the session: close every
+ * few times per second. This class wires them together. The rings are drained before a scene
+ * change, a tracker's close, the session's close and at JVM exit (a shutdown hook), so a normal
+ * exit loses no recorded frame; a SIGKILL loses what the rings held (at most about 50 ms of
+ * frames). Closing the session: close every
  * tracker on its recording thread (or stop recording), then {@link #close()}; counts are in the
  * buffer when close returns and the provider is told the session is done.
  */
@@ -43,10 +48,14 @@ public final class StatsSession implements AutoCloseable {
     private final SessionOptions options;
     final SessionCounts counts;
     private final SessionAttacher attacher;
+    /** Counts the trackers' frames off their recording threads. */
+    final SessionDrain drain;
 
-    /** The scene of trackers that have not set their own; read on every frame by them. */
+    /** The scene of trackers that have not set their own; read for every frame by the drain. */
     volatile SceneSwitch defaultScene;
     private final Object sceneMonitor = new Object();
+    /** Frames a new tracker's ring holds; changed only by benchmarks ({@link #ringCapacity(int)}). */
+    private volatile int ringCapacity = FrameRing.DEFAULT_CAPACITY;
 
     private StatsSession(SessionOptions options, BufferProvider provider) {
         this.options = options;
@@ -54,6 +63,7 @@ public final class StatsSession implements AutoCloseable {
         int slot = counts.sceneSlot(options.scenes().defaultScene());
         this.defaultScene = new SceneSwitch(slot, Long.MIN_VALUE, slot);
         this.attacher = new SessionAttacher(options, provider, counts);
+        this.drain = new SessionDrain(options.packageName());
     }
 
     /**
@@ -64,6 +74,7 @@ public final class StatsSession implements AutoCloseable {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(provider, "provider");
         StatsSession session = new StatsSession(options, provider);
+        session.drain.start();
         session.attacher.start();
         return session;
     }
@@ -82,9 +93,10 @@ public final class StatsSession implements AutoCloseable {
     public WindowTracker newTracker(FrameTracker rules) {
         Objects.requireNonNull(rules, "rules");
         TrackerState state = counts.addTracker(rules);
-        WindowTracker tracker = new WindowTracker(this, state, options.refreshIntervalNanos());
-        SessionCounts c = counts;
-        tracker.cleanable = CLEANER.register(tracker, () -> c.closeTracker(state));
+        TrackerDrain d = new TrackerDrain(this, state, options.refreshIntervalNanos(), ringCapacity);
+        WindowTracker tracker = new WindowTracker(this, d);
+        tracker.cleanable = CLEANER.register(tracker, tracker.cleanup());
+        drain.add(d);
         return tracker;
     }
 
@@ -100,9 +112,50 @@ public final class StatsSession implements AutoCloseable {
     /** As {@link #setDefaultScene(String)}, in effect for frames intended at or after {@code sinceNanos}. */
     public void setDefaultScene(String scene, long sinceNanos) {
         int slot = sceneSlot(scene);
-        synchronized (sceneMonitor) {
-            defaultScene = new SceneSwitch(slot, sinceNanos, defaultScene.slotFor(sinceNanos - 1));
+        // Frames recorded before this call are counted under the default they were recorded
+        // under: the rings are drained before the default changes, under the same lock.
+        drain.lock.lock();
+        try {
+            drain.drainAllLocked();
+            synchronized (sceneMonitor) {
+                defaultScene = new SceneSwitch(slot, sinceNanos, defaultScene.slotFor(sinceNanos - 1));
+            }
+        } finally {
+            drain.lock.unlock();
         }
+    }
+
+    /**
+     * Counts now, on the calling thread, every frame recorded before this call (by the calling
+     * thread, or by threads whose recording happened before it) that the drain thread has not
+     * counted yet. Frames are otherwise counted by the session's drain thread within about 50 ms;
+     * call this before reading the session's buffer when that must include the latest frames.
+     * Takes the drain lock; not for the per-frame path.
+     */
+    public void flush() {
+        drain.flush();
+    }
+
+    /**
+     * Frames dropped so far because a tracker's ring was full: its recording thread ran a whole
+     * ring ahead of the drain thread (which then did not run for a long time, e.g. stopped in a
+     * debugger or starved of CPU). Each drop is also reported in the log (at most a line a minute).
+     */
+    public long droppedFrames() {
+        return drain.dropped();
+    }
+
+    /**
+     * Benchmark hook: the ring size (a power of two) of trackers created from now on, so that an
+     * instruction count can record many frames between two waits for the drain.
+     */
+    void ringCapacity(int frames) {
+        ringCapacity = frames;
+    }
+
+    /** Test hook: while paused, the drain thread counts nothing (flush, scenes and close still do). */
+    void pauseDrain(boolean pause) {
+        drain.pause(pause);
     }
 
     /**
@@ -111,6 +164,10 @@ public final class StatsSession implements AutoCloseable {
      */
     int sceneSlot(String scene) {
         return counts.sceneSlot(scene);
+    }
+
+    SessionOptions options() {
+        return options;
     }
 
     SceneOptions sceneOptions() {
@@ -149,6 +206,8 @@ public final class StatsSession implements AutoCloseable {
      */
     @Override
     public void close() {
+        // Frames still in the rings are counted before the counts let go of the buffer.
+        drain.close();
         long lost = counts.close();
         if (lost < 0) {
             return;

@@ -1,58 +1,73 @@
 package io.gfxstats.client;
 
 import io.gfxstats.frame.FrameInfo;
-import io.gfxstats.frame.ModernJankTracker;
-import io.gfxstats.stats.FrameOutcome;
 import io.gfxstats.timeline.Thresholds;
 import io.gfxstats.timeline.recorder.TimelineRecorder;
 import io.gfxstats.timeline.TimelineSink;
-import io.gfxstats.buffer.StripeWriter;
-import io.gfxstats.scene.SceneFrameCounter;
 
 import java.lang.ref.Cleaner;
 
 /**
  * Counts the frames of one window or surface. Create with {@link StatsSession#newTracker()}.
  *
- * <p>Confined to one thread at a time (the window's render thread): it keeps jank state between
- * frames and counts with plain stores. Recording allocates nothing and never blocks or waits
- * for a lock (the only exception being the log line of a frame of 700 ms or more, if the session
- * logs them). Trackers of different windows may record concurrently.
+ * <p>Confined to one thread at a time (the window's render thread). Recording appends the
+ * frame's times to the tracker's ring ({@link FrameRing}: a few plain stores and one release
+ * store; no allocation, no lock, no system call, no wait), and the session's drain thread
+ * counts it shortly after (docs/architecture.md, "Recording a frame"): the jank
+ * rules, scenes and Matrix levels run there, so a frame shows in the counts after the next
+ * drain, within about 50 ms, or at once after {@link StatsSession#flush()}. If the drain falls
+ * a whole ring ({@value FrameRing#DEFAULT_CAPACITY} frames) behind, further frames are dropped
+ * and counted ({@link StatsSession#droppedFrames()}). Trackers of different windows may record
+ * concurrently.
  *
  * <p>Close it on its recording thread when the window goes away; its counts stay. A tracker that
- * is dropped without close is cleaned up (counts kept) after it became unreachable.
+ * is dropped without close is cleaned up (its ring counted, counts kept) after it became unreachable.
  */
 public final class WindowTracker implements AutoCloseable {
     private final StatsSession session;
-    /** The session's counts: compared by epoch on every frame, the move when it changed. */
-    private final SessionCounts counts;
-    private final TrackerState state;
-    private final long defaultIntervalNanos;
-    /** The rules when they are the modern ones, which count a frame from its times directly. */
-    private final ModernJankTracker modern;
-    /** The frame path of {@link #record(long, long, long, long, long)} under the modern rules; null under others. */
-    private final TimesPath times;
-    /** The frame handed to other rules by the times-only {@link #record(long, long, long, long, long)}. */
-    private final FrameInfo scratch;
-    /** Matrix values and stage sums per scene; null when the session counts no scenes. */
-    private final SceneFrameCounter scenes;
-    /** This tracker's own scene, or null to follow the session's default. */
-    private SceneSwitch ownScene;
+    private final FrameRing ring;
+    /** The counting side; not referenced by the ring, so this tracker can become unreachable. */
+    private final TrackerDrain drain;
+    private final Cleanup cleanup;
     Cleaner.Cleanable cleanable;
-    /** Counts FrameTimeline counters into wherever this tracker counts now (its stripe follows handovers). */
+    /** Counts FrameTimeline counters into the timeline's own stripe (it follows handovers). */
     private final TimelineSink timelineSink = this::countTimeline;
     private TimelineRecorder timeline;
+    private TrackerState timelineState;
 
-    WindowTracker(StatsSession session, TrackerState state, long defaultIntervalNanos) {
+    WindowTracker(StatsSession session, TrackerDrain drain) {
         this.session = session;
-        this.counts = session.counts;
-        this.state = state;
-        this.defaultIntervalNanos = defaultIntervalNanos;
-        this.modern = state.rules instanceof ModernJankTracker m ? m : null;
-        this.scratch = modern == null ? new FrameInfo() : null;
-        SceneOptions o = session.sceneOptions();
-        this.scenes = o.enabled() ? new SceneFrameCounter(o.matrixMode(), o.matrixLevels(), o.refreshRateHz()) : null;
-        this.times = modern == null ? null : new TimesPath(modern, scenes);
+        this.drain = drain;
+        this.ring = drain.ring;
+        this.cleanup = new Cleanup(session, drain);
+    }
+
+    /** What closes a tracker, by its owner or by the cleaner; holds no reference to the tracker. */
+    static final class Cleanup implements Runnable {
+        private final StatsSession session;
+        private final TrackerDrain drain;
+        /** The timeline's state once {@link #timeline()} was called; set by the recording thread. */
+        volatile TrackerState timelineState;
+
+        Cleanup(StatsSession session, TrackerDrain drain) {
+            this.session = session;
+            this.drain = drain;
+        }
+
+        @Override
+        public void run() {
+            // Frames still in the ring first, then the stripe goes back to the session.
+            session.drain.remove(drain, "tracker closed");
+            session.counts.closeTracker(drain.state);
+            TrackerState t = timelineState;
+            if (t != null) {
+                session.counts.closeTracker(t);
+            }
+        }
+    }
+
+    Runnable cleanup() {
+        return cleanup;
     }
 
     /**
@@ -61,7 +76,9 @@ public final class WindowTracker implements AutoCloseable {
      * frames' clock). A frame that was intended before the switch but finishes after it still
      * belongs to the previous scene (attribution by intended vsync, like JankStats' state
      * intervals, not Matrix's scene read when the frame completes). Call on the tracker's
-     * thread; takes the session lock only the first time a name is used. Names: 1..120 UTF-8
+     * thread; takes the session lock the first time a name is used, and the drain lock, counting
+     * this tracker's frames recorded so far first (so the switch applies to exactly the frames
+     * recorded after it whose intended vsync is at or after the switch). Names: 1..120 UTF-8
      * bytes, no control characters; beyond {@link SceneOptions#maxScenes()} names, frames go to
      * "(other)". {@code null} returns to the session's default scene.
      */
@@ -71,44 +88,31 @@ public final class WindowTracker implements AutoCloseable {
 
     /** As {@link #setScene(String)}, in effect for frames intended at or after {@code sinceNanos}. */
     public void setScene(String scene, long sinceNanos) {
-        int before = currentScene().slotFor(sinceNanos - 1);
-        if (scene == null) {
-            // Back to following the session's default, for every frame recorded from now on.
-            ownScene = null;
-            return;
+        int slot = scene == null ? -1 : session.sceneSlot(scene);
+        SessionDrain d = session.drain;
+        d.lock.lock();
+        try {
+            d.drainLocked(drain);
+            if (scene == null) {
+                // Back to following the session's default, for every frame recorded from now on.
+                drain.ownScene = null;
+                return;
+            }
+            int before = drain.currentScene().slotFor(sinceNanos - 1);
+            drain.ownScene = new SceneSwitch(slot, sinceNanos, before);
+        } finally {
+            d.lock.unlock();
         }
-        ownScene = new SceneSwitch(session.sceneSlot(scene), sinceNanos, before);
-    }
-
-    private SceneSwitch currentScene() {
-        SceneSwitch own = ownScene;
-        return own != null ? own : session.defaultScene;
     }
 
     /**
-     * Counts one finished frame given with all its timestamps. Frames whose total time
-     * (IntendedVsync to FrameCompleted) is not positive are ignored, as on Android.
+     * Counts one finished frame given with all its timestamps (copied into the ring). Frames
+     * whose total time (IntendedVsync to FrameCompleted) is not positive are ignored, as on Android.
      *
      * @throws IllegalStateException if this tracker or its session is closed
      */
     public void record(FrameInfo frame) {
-        TrackerState s = state;
-        if (s.epoch != counts.epoch) {
-            counts.onEpochChange(s);
-        }
-        StripeWriter sink = s.stripe;
-        SceneFrameCounter sc = scenes;
-        if (sc != null) {
-            sink.selectScene(currentScene().slotFor(frame.get(FrameInfo.INTENDED_VSYNC)));
-        }
-        if (modern != null) {
-            sink.countFrame(modern.classify(frame));
-        } else {
-            s.rules.finishFrame(frame, sink);
-        }
-        if (sc != null) {
-            sc.count(frame, sink);
-        }
+        ring.put(frame);
     }
 
     /**
@@ -126,29 +130,20 @@ public final class WindowTracker implements AutoCloseable {
      * finished after it. Cause counters that need the stage timestamps (slow UI thread, bitmap
      * uploads, draw commands) are not counted; missed vsync is. GPU time is
      * {@code gpuCompleted - frameCompleted}.
+     *
+     * @throws IllegalStateException if this tracker or its session is closed
      */
     public void record(long intendedVsync, long vsync, long frameCompleted, long gpuCompleted,
                        long frameIntervalNanos) {
-        long interval = frameIntervalNanos > 0 ? frameIntervalNanos : defaultIntervalNanos;
-        TrackerState s = state;
-        if (s.epoch != counts.epoch) {
-            counts.onEpochChange(s);
-        }
-        StripeWriter sink = s.stripe;
-        SceneFrameCounter sc = scenes;
-        TimesPath path = times;
-        if (path != null) {
-            path.record(sink, sc == null ? -1 : currentScene().slotFor(intendedVsync), intendedVsync, vsync,
-                    frameCompleted, gpuCompleted, interval);
-            return;
-        }
-        if (sc != null) {
-            sink.selectScene(currentScene().slotFor(intendedVsync));
-        }
-        s.rules.finishFrame(scratch.setMainTimes(intendedVsync, vsync, frameCompleted, gpuCompleted, interval), sink);
-        if (sc != null) {
-            sc.count(intendedVsync, frameCompleted, interval, sink);
-        }
+        ring.put(intendedVsync, vsync, frameCompleted, gpuCompleted, frameIntervalNanos);
+    }
+
+    /**
+     * Frames of this tracker recorded and not yet counted by the drain (a snapshot, racy while it
+     * records): for tests, benchmarks and diagnostics. Any thread.
+     */
+    public long pendingFrames() {
+        return ring.pending();
     }
 
     /**
@@ -165,6 +160,11 @@ public final class WindowTracker implements AutoCloseable {
     public TimelineRecorder timeline() {
         TimelineRecorder t = timeline;
         if (t == null) {
+            // The timeline counts on the calling thread, not through the ring, into a stripe of its
+            // own: the drain thread writes the tracker's stripe, and a stripe has one writer.
+            TrackerState ts = session.counts.addTracker(drain.state.rules);
+            timelineState = ts;
+            cleanup.timelineState = ts;
             t = new TimelineRecorder(Thresholds.ANDROID_16_LEGACY, timelineSink, TimelineRecorder.DEFAULT_CAPACITY, 0);
             timeline = t;
         }
@@ -172,9 +172,9 @@ public final class WindowTracker implements AutoCloseable {
     }
 
     private void countTimeline(int counter) {
-        TrackerState s = state;
-        if (s.epoch != counts.epoch) {
-            counts.onEpochChange(s);
+        TrackerState s = timelineState;
+        if (s.epoch != session.counts.epoch) {
+            session.counts.onEpochChange(s);
         }
         s.stripe.incrementTimeline(counter);
     }

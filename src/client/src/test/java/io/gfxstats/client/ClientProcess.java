@@ -11,7 +11,9 @@ import java.time.Duration;
 /**
  * Child process: {@code <bufferDir> <seed> <frames>}. Opens a session on a directory provider,
  * records the frames once attached, prints "recorded" once it has published a heartbeat, and then
- * waits to be killed.
+ * waits to be killed. With a fourth argument {@code exit}: once attached, stops the session's drain
+ * thread, records the frames (they stay in the tracker's ring) and exits with status 0 without
+ * closing anything, so only the JVM's shutdown hook can count them.
  */
 public final class ClientProcess {
     private ClientProcess() {
@@ -23,9 +25,20 @@ public final class ClientProcess {
         int frames = Integer.parseInt(args[2]);
         DirectoryBufferProvider provider = DirectoryBufferProvider.create(dir);
         StatsSession session = StatsSession.open(SessionOptions.builder("com.example.killed", 5)
-                .daveyListener(DaveyListener.ignoring()).heartbeatInterval(Duration.ofMillis(100)).build(), provider);
+                .daveyListener(DaveyListener.ignoring()).heartbeatInterval(Duration.ofMillis(100))
+                .countWhenRingFull(true).build(), provider);
         WindowTracker tracker = session.newTracker(FrameStream.tracker());
         FrameStream stream = new FrameStream(seed);
+        if (args.length > 3 && args[3].equals("exit")) {
+            if (!session.awaitAttached(Duration.ofSeconds(10))) {
+                System.exit(4);
+            }
+            session.pauseDrain(true);
+            for (int i = 0; i < frames; i++) {
+                tracker.record(stream.next());
+            }
+            System.exit(tracker.pendingFrames() == frames ? 0 : 6);
+        }
         for (int i = 0; i < frames / 2; i++) {
             tracker.record(stream.next());
         }
@@ -34,6 +47,11 @@ public final class ClientProcess {
         }
         for (int i = frames / 2; i < frames; i++) {
             tracker.record(stream.next());
+        }
+        // A SIGKILL loses what the ring still holds (at most the drain period's frames): wait
+        // until the drain thread has counted everything into the mapped file.
+        while (tracker.pendingFrames() > 0) {
+            Thread.sleep(1);
         }
         awaitHeartbeat(session.buffer().orElseThrow().path());
         System.out.println("recorded");

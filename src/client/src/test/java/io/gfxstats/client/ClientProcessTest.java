@@ -42,10 +42,32 @@ class ClientProcessTest {
         try (BufferReader reader = BufferReader.open(files.get(0), TestBuffers.uid())) {
             BufferSnapshot s = reader.snapshot();
             assertArrayEquals(FrameStream.expected(77, 50_000).toArray(), s.counters(),
-                    "every frame recorded is in the file after SIGKILL");
+                    "every frame recorded and drained is in the file after SIGKILL");
             assertEquals(p.pid(), s.pid());
             assertTrue(s.heartbeatMillis() > 0, "the dead client had published heartbeats");
             assertEquals(2, s.claimedStripes(), "a killed writer leaves its claims (session home + tracker)");
+        }
+    }
+
+    @Test
+    void shouldCountTheFramesStillInTheRingWhenTheProcessExitsWithoutClosing() throws Exception {
+        // The child records into rings its drain thread does not empty (paused) and exits with
+        // System.exit: only the session's shutdown hook can count those frames.
+        Process p = JavaProcess.start(ClientProcess.class, dir.toString(), "78", "900", "exit");
+        try {
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(0, p.exitValue(), "the frames waited in the ring until exit");
+        } finally {
+            p.destroyForcibly();
+        }
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = s.toList();
+        }
+        assertEquals(1, files.size());
+        try (BufferReader reader = BufferReader.open(files.get(0), TestBuffers.uid())) {
+            assertArrayEquals(FrameStream.expected(78, 900).toArray(), reader.snapshot().counters(),
+                    "the shutdown hook counted every frame of the rings");
         }
     }
 }

@@ -51,12 +51,13 @@ class SceneSessionTest {
         toClose.add(p);
         StatsSession session = StatsSession.open(SessionOptions.builder("com.example.scenes", 3)
                 .retry(Duration.ofMillis(10), Duration.ofMillis(40)).daveyListener(DaveyListener.ignoring())
-                .scenes(scenes).build(), p);
+                .scenes(scenes).countWhenRingFull(true).build(), p);
         toClose.add(session);
         return session;
     }
 
     private static BufferSnapshot snapshot(StatsSession session) throws IOException {
+        session.flush();
         try (BufferReader r = BufferReader.open(session.buffer().orElseThrow().path(), TestBuffers.uid())) {
             return r.snapshot();
         }

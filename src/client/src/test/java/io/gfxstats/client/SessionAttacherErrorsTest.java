@@ -33,7 +33,8 @@ class SessionAttacherErrorsTest {
                 return real.attach(request, onEnded);
             };
             try (StatsSession session = StatsSession.open(SessionOptions.builder("com.example.errors", 1)
-                    .retry(Duration.ofMillis(10), Duration.ofMillis(40)).daveyListener(DaveyListener.ignoring()).build(),
+                    .retry(Duration.ofMillis(10), Duration.ofMillis(40)).daveyListener(DaveyListener.ignoring())
+                    .countWhenRingFull(true).build(),
                     failingFirst)) {
                 FrameStream frames = new FrameStream(5);
                 try (WindowTracker tracker = session.newTracker()) {

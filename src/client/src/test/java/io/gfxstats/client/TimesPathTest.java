@@ -127,7 +127,7 @@ class TimesPathTest {
                 .pollInterval(Duration.ofMillis(20)).build();
         toClose.add(p);
         StatsSession session = StatsSession.open(SessionOptions.builder("com.example.times", 1)
-                .daveyListener(DaveyListener.ignoring()).scenes(scenes).build(), p);
+                .daveyListener(DaveyListener.ignoring()).scenes(scenes).countWhenRingFull(true).build(), p);
         toClose.add(session);
         assertTrue(session.awaitAttached(WAIT));
         return session;
@@ -191,6 +191,7 @@ class TimesPathTest {
     }
 
     private static BufferSnapshot snapshot(StatsSession session) throws IOException {
+        session.flush();
         try (BufferReader r = BufferReader.open(session.buffer().orElseThrow().path(), TestBuffers.uid())) {
             return r.snapshot();
         }

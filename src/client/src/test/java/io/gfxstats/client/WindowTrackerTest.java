@@ -30,7 +30,7 @@ class WindowTrackerTest {
     private long[] recordWithConvenienceMethod(long[][] frames) throws Exception {
         try (DirectoryBufferProvider provider = DirectoryBufferProvider.create(dir);
              StatsSession session = StatsSession.open(SessionOptions.builder("com.example.simple", 3)
-                     .daveyListener(DaveyListener.ignoring()).build(), provider)) {
+                     .daveyListener(DaveyListener.ignoring()).countWhenRingFull(true).build(), provider)) {
             assertTrue(session.awaitAttached(Duration.ofSeconds(10)));
             try (WindowTracker tracker = session.newTracker()) {
                 for (long[] f : frames) {

@@ -69,6 +69,7 @@ class StatsSessionTest {
                 .heartbeatInterval(Duration.ofMillis(100))
                 .clock(clock)
                 .daveyListener(DaveyListener.ignoring())
+                .countWhenRingFull(true)
                 .build();
         StatsSession session = StatsSession.open(options, provider);
         toClose.add(session);
@@ -86,6 +87,8 @@ class StatsSessionTest {
     }
 
     private static BufferSnapshot snapshot(StatsSession session) throws IOException {
+        // Frames still in the trackers' rings are counted (and moved with the tracker) first.
+        session.flush();
         return snapshot(session.buffer().orElseThrow().path());
     }
 

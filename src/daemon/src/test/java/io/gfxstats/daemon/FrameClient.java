@@ -103,7 +103,7 @@ public final class FrameClient {
         java.io.BufferedReader stdin = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
 
         StatsSession session = StatsSession.open(SessionOptions.builder(pkg, version)
-                .retry(Duration.ofMillis(50), Duration.ofMillis(200)).build(),
+                .retry(Duration.ofMillis(50), Duration.ofMillis(200)).countWhenRingFull(true).build(),
                 new DaemonBufferProvider(Paths.get(socket)));
         if (waitAttach) {
             if (!session.awaitAttached(Duration.ofSeconds(60))) {
@@ -128,6 +128,11 @@ public final class FrameClient {
                 t = next;
             }
             recorded += n;
+            // "recorded" promises the frames are counted in the mapped buffer (a SIGKILL after it
+            // loses none): wait until the session's drain thread has taken them out of the ring.
+            while (tracker.pendingFrames() > 0) {
+                Thread.sleep(1);
+            }
             System.out.println("recorded " + recorded);
             System.out.flush();
             if (pauseMillis > 0) {

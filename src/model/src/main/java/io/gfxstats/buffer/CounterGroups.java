@@ -21,8 +21,11 @@ public final class CounterGroups {
     /** The FrameTimeline counters, see {@link FrameTimelineGroup}. */
     public static final CounterGroup FRAMETIMELINE = FrameTimelineGroup.GROUP;
 
+    /** What a client could not count (frames its rings dropped), see {@link ClientHealthGroup}. */
+    public static final CounterGroup CLIENT_HEALTH = ClientHealthGroup.GROUP;
+
     /** Every group this release reads and writes, in vector order. New groups go at the end. */
-    public static final List<CounterGroup> KNOWN = List.of(SCENES, FRAMETIMELINE);
+    public static final List<CounterGroup> KNOWN = List.of(SCENES, FRAMETIMELINE, CLIENT_HEALTH);
 
     private static final int[] OFFSETS = new int[KNOWN.size()];
     /** Length of the counter vector. */
@@ -54,6 +57,23 @@ public final class CounterGroups {
     /** Where group {@code index} (of {@link #KNOWN}) starts in the counter vector. */
     public static int vectorOffset(int index) {
         return OFFSETS[index];
+    }
+
+    /**
+     * Whether {@code length} is the counter vector length of this or an earlier release: the
+     * Android counters followed by the first k known groups (groups are only ever appended, so an
+     * older vector is a prefix of this one and its missing groups read as zero).
+     */
+    public static boolean isVectorPrefix(int length) {
+        if (length == VECTOR_LENGTH) {
+            return true;
+        }
+        for (int offset : OFFSETS) {
+            if (offset == length) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public static int vectorOffset(CounterGroup group) {

@@ -77,6 +77,9 @@ public final class StatsProtos {
                     ? TimelineProtos.add(target.getGfxstatsFrameTimeline(), other.getGfxstatsFrameTimeline())
                     : other.getGfxstatsFrameTimeline());
         }
+        if (other.hasGfxstatsRingDroppedFrames()) {
+            target.setGfxstatsRingDroppedFrames(target.getGfxstatsRingDroppedFrames() + other.getGfxstatsRingDroppedFrames());
+        }
     }
 
     public static GraphicsStatsProto toProto(ProfileData data, Source source) {

@@ -29,7 +29,8 @@ public final class PrivateFields {
 
     /**
      * Whether GraphicsStatsProto's only private fields are {@code gfxstats_buffer_marks} and
-     * {@code gfxstats_scenes} and {@code gfxstats_frame_timeline} and its
+     * {@code gfxstats_scenes}, {@code gfxstats_frame_timeline} and
+     * {@code gfxstats_ring_dropped_frames} and its
      * nested summary and bucket messages have none, so that {@link #strip(GraphicsStatsProto)}
      * can use the generated accessors instead of walking 180 buckets by reflection. If the schema
      * grows another private or nested field, this turns false and the generic walk takes over.
@@ -50,6 +51,9 @@ public final class PrivateFields {
         }
         if (proto.hasGfxstatsFrameTimeline()) {
             b = (b != null ? b : proto.toBuilder()).clearGfxstatsFrameTimeline();
+        }
+        if (proto.hasGfxstatsRingDroppedFrames()) {
+            b = (b != null ? b : proto.toBuilder()).clearGfxstatsRingDroppedFrames();
         }
         if (hasPrivate(proto.getUnknownFields())) {
             b = b != null ? b : proto.toBuilder();
@@ -81,7 +85,8 @@ public final class PrivateFields {
         Shape shape = new Shape(top);
         List<String> privateNames = shape.privateFields.stream().map(FieldDescriptor::getName).toList();
         List<String> messageNames = shape.messageFields.stream().map(FieldDescriptor::getName).toList();
-        if (!privateNames.equals(List.of("gfxstats_buffer_marks", "gfxstats_scenes", "gfxstats_frame_timeline"))
+        if (!privateNames.equals(List.of("gfxstats_buffer_marks", "gfxstats_scenes", "gfxstats_frame_timeline",
+                "gfxstats_ring_dropped_frames"))
                 || !messageNames.equals(List.of("summary", "histogram", "gpu_histogram"))) {
             return false;
         }

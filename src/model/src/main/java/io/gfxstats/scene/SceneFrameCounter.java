@@ -63,10 +63,9 @@ public final class SceneFrameCounter {
             }
             d[m] = v;
         }
+        // A total of 0 is valid for Matrix 2.1 (0 <= d < 2^62 - 1): it counts as a frame that dropped
+        // nothing, although Android's counters leave it out (docs/scenes.md, "Frames Matrix counts").
         long total = d[FrameMetric.TOTAL];
-        if (total <= 0) {
-            return;
-        }
         long interval = frame.get(FrameInfo.FRAME_INTERVAL);
         countMatrix(total, interval, legacy ? legacyDropped(frame, total, interval) : -1, sink);
         for (int m = 0; m < FrameMetric.TOTAL; m++) {
@@ -74,16 +73,21 @@ public final class SceneFrameCounter {
                 sink.addSceneSum(SceneGroup.STAGE_BASE + m, d[m]);
             }
         }
+        // Matrix 2.1 adds GPU_DURATION unchecked (it is not one of the nine durations it filters), so
+        // a GPU duration of 0 or below counts too, as in the offline replay (Matrix21Slice).
         long gpu = FrameMetric.value(frame, FrameMetric.GPU);
-        if (gpu > 0 && frame.get(FrameInfo.COMMAND_SUBMISSION_COMPLETED) > 0) {
+        if (gpu != 0) {
             sink.addSceneSum(SceneGroup.STAGE_BASE + FrameMetric.GPU, gpu);
         }
     }
 
-    /** A frame known by its main times only: TOTAL is its one stage. */
+    /**
+     * A frame known by its main times only: TOTAL is its one stage. A total of 0 counts, as
+     * Matrix 2.1 counts it; a negative one or one of 2^62 - 1 ns or more does not.
+     */
     public void count(long intendedVsync, long frameCompleted, long frameIntervalNanos, StripeWriter sink) {
         long total = frameCompleted - intendedVsync;
-        if (total <= 0 || !MatrixRule.isValidDuration(total) || intendedVsync <= 0) {
+        if (!MatrixRule.isValidDuration(total) || intendedVsync <= 0) {
             return;
         }
         countCounted(total, frameIntervalNanos, sink);

@@ -32,8 +32,9 @@ class BufferLayoutV2Test {
         assertEquals(3008, scenes.stripeLength());
         assertEquals(2048 + 17 * 3008, scenes.length(16));
         assertEquals(256, CounterGroups.FRAMETIMELINE.stripeLength());
-        assertEquals(13_696 + 64 + 53_184 + 17 * 256, totalLength(16, CounterGroups.KNOWN),
-                "docs/buffer-format.md: 71,296 bytes");
+        assertEquals(64, CounterGroups.CLIENT_HEALTH.stripeLength());
+        assertEquals(13_696 + 64 + 53_184 + 17 * 256 + 17 * 64, totalLength(16, CounterGroups.KNOWN),
+                "docs/buffer-format.md: 72,384 bytes");
         assertEquals(21, SceneGroup.COUNTERS32);
         assertEquals(13, SceneGroup.COUNTERS64);
         assertEquals(Counters.JANK_TYPE_BASE + JankType.COUNT, SceneGroup.MIRRORED);
@@ -41,8 +42,9 @@ class BufferLayoutV2Test {
             assertEquals(0, groupDirectoryOffset(stripes) % 64);
             assertEquals(0, scenes.length(stripes) % 64, "group areas stay on cache lines");
         }
-        assertEquals(Counters.COUNT + SceneGroup.SLOTS * (21 + 13) + io.gfxstats.timeline.TimelineCounter.COUNT,
+        assertEquals(Counters.COUNT + SceneGroup.SLOTS * (21 + 13) + io.gfxstats.timeline.TimelineCounter.COUNT + 1,
                 CounterGroups.VECTOR_LENGTH);
+        assertEquals(CounterGroups.VECTOR_LENGTH - 1, ClientHealthGroup.vectorIndex(ClientHealthGroup.RING_DROPPED));
     }
 
     @Test
@@ -59,6 +61,8 @@ class BufferLayoutV2Test {
                 SceneGroup.COUNTERS64 + " u64 each (" + n.format(SceneGroup.SLOTS * SceneGroup.COUNTERS64 * 8) + " bytes)",
                 "Per buffer " + SceneGroup.SLOTS + " scene slots",
                 "17 FrameTimeline stripes of " + CounterGroups.FRAMETIMELINE.stripeLength(),
+                "17 client health stripes of " + CounterGroups.CLIENT_HEALTH.stripeLength(),
+                "### Client health group (id " + ClientHealthGroup.ID + ", version " + ClientHealthGroup.VERSION + ")",
                 io.gfxstats.timeline.TimelineCounter.COUNT + " u32 counters (")) {
             String f = fact.replace("\\n", "\n");
             assertTrue(doc.replace("\n", " ").contains(f.replace("\n", " ")), "docs/buffer-format.md lacks: " + f);
@@ -144,6 +148,47 @@ class BufferLayoutV2Test {
         }
         BufferFormatException e = assertThrows(BufferFormatException.class, () -> BufferWriter.open(file));
         assertEquals(Reason.UNSUPPORTED_VERSION, e.reason());
+    }
+
+    @Test
+    void shouldReadRingDropsFromOwnAndSharedStripesAndZeroFromABufferWithoutTheHealthGroup() throws IOException {
+        int dropped = ClientHealthGroup.vectorIndex(ClientHealthGroup.RING_DROPPED);
+        Path file = TestBuffers.create(dir, "health", 1);
+        try (BufferWriter w = BufferWriter.open(file); BufferReader r = BufferReader.open(file, TestBuffers.uid())) {
+            StripeWriter own = w.claimStripe();
+            StripeWriter shared = w.claimStripe();
+            assertTrue(shared.isShared());
+            own.addElement(dropped, 5);
+            shared.addElement(dropped, 3);
+            shared.addElement(dropped, 4);
+            BufferSnapshot snap = r.snapshot();
+            assertEquals(12, ClientHealthGroup.ringDropped(snap.vector()));
+            assertEquals(12, snap.element(dropped));
+            assertEquals(5, own.contributionOf(dropped));
+            assertEquals(7, shared.contributionOf(dropped), "a shared writer knows its own adds, for handover");
+            assertEquals(0, snap.totalFrames(), "drops are not frames");
+            own.release();
+            shared.release();
+        }
+        // A buffer of the previous release (scenes and FrameTimeline only): drops read as zero and
+        // a writer's adds go nowhere rather than into another group.
+        Path older = dir.resolve("older");
+        BufferFiles.create(older, BufferSpec.builder().pid(ProcessHandle.current().pid()).uid(TestBuffers.uid())
+                .packageName("p").registrationId("r3").stripeCount(2)
+                .groups(List.of(CounterGroups.SCENES, CounterGroups.FRAMETIMELINE)).build(), BufferFiles.OWNER_READ_WRITE);
+        try (BufferWriter w = BufferWriter.open(older); BufferReader r = BufferReader.open(older, TestBuffers.uid())) {
+            StripeWriter s = w.claimStripe();
+            s.addElement(dropped, 9);
+            s.addElement(FrameTimelineGroup.vectorIndex(0), 2);
+            BufferSnapshot snap = r.snapshot();
+            assertEquals(0, ClientHealthGroup.ringDropped(snap.vector()));
+            assertEquals(2, snap.element(FrameTimelineGroup.vectorIndex(0)));
+            assertEquals(0, s.contributionOf(dropped));
+            s.release();
+        }
+        assertTrue(CounterGroups.isVectorPrefix(ClientHealthGroup.vectorIndex(0)), "a mark of the previous release is read");
+        assertTrue(CounterGroups.isVectorPrefix(Counters.COUNT));
+        assertFalse(CounterGroups.isVectorPrefix(Counters.COUNT + 1));
     }
 
     @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gfxstats.buffer.SceneGroup;
 import io.gfxstats.buffer.StripeWriter;
 import io.gfxstats.frame.FrameInfo;
+import io.gfxstats.matrix.FrameMetric;
 import io.gfxstats.matrix.Matrix21Slice;
 import io.gfxstats.matrix.MatrixDevice;
 import io.gfxstats.matrix.MatrixLevels;
@@ -84,7 +85,7 @@ class SceneFrameCounterTest {
                     for (int f = 0; f < 4000; f++) {
                         long total = f < 64 ? near - 32 + f : random.nextLong(1, 4 * Math.max(near, 2));
                         counter.count(1_000_000_000L, 1_000_000_000L + total, interval, stripe);
-                        if (total > 0) { // the counter leaves out frames without a positive total
+                        if (total >= 0) { // a total of 0 counts, as in Matrix 2.1; a negative one does not
                             expect(expected, mode, total, interval, hz, i);
                         }
                     }
@@ -136,6 +137,54 @@ class SceneFrameCounterTest {
         // Whole rates stay whole.
         counter.useInterval(0L);
         assertEquals(60_000L, counter.refreshMilliHz());
+    }
+
+    /**
+     * Frames Matrix 2.1 counts although Android's counters leave them out or call them unusual: a
+     * total of 0 ns, a total of two hours and GPU durations of 0 and below. The live counter adds
+     * them as the offline replay ({@link Matrix21Slice}) does, stage by stage.
+     */
+    @Test
+    void shouldCountZeroNanosecondAndHourLongFramesAndGpuDurationsOfZeroOrBelowAsMatrixDoes() {
+        long[][] frames = { // total, GPU duration
+            {0L, 0L}, {7_200_000_000_000L, 3_000_000L}, {12_000_000L, -4_000_000L}, {5_000_000L, 0L}, {0L, -1L},
+        };
+        StripeWriter stripe = StripeWriter.inMemory();
+        stripe.selectScene(1);
+        SceneFrameCounter counter = new SceneFrameCounter(MatrixMode.V2_1, MatrixLevels.DEFAULT, 0f);
+        Matrix21Slice offline = new Matrix21Slice(MatrixLevels.DEFAULT);
+        long gpuSum = 0;
+        for (long[] f : frames) {
+            FrameInfo frame = frame(f[0], f[1]);
+            counter.count(frame, stripe);
+            assertTrue(offline.append(frame, MatrixRule.refreshHz(16_666_667L, 0f), true));
+            gpuSum += f[1];
+        }
+        assertEquals(frames.length, stripe.contributionOf(SceneGroup.vectorCounter(1, SceneGroup.MATRIX_FRAMES)));
+        assertEquals(gpuSum, stripe.contributionOf(SceneGroup.vectorSum(1, SceneGroup.STAGE_BASE + FrameMetric.GPU)));
+        assertEquals(7_200_017_000_000L,
+                stripe.contributionOf(SceneGroup.vectorSum(1, SceneGroup.STAGE_BASE + SceneGroup.TOTAL_STAGE)));
+        // The two-hour frame is FROZEN, the others BEST, as the offline slice has them.
+        assertEquals(1, stripe.contributionOf(SceneGroup.vectorCounter(1, SceneGroup.LEVEL_COUNT_BASE + MatrixRule.FROZEN)));
+        assertEquals(4, stripe.contributionOf(SceneGroup.vectorCounter(1, SceneGroup.LEVEL_COUNT_BASE + MatrixRule.BEST)));
+        assertEquals(frames.length, offline.count());
+        stripe.release();
+    }
+
+    /** A frame of {@code total} ns whose stages all take 0 ns but the last, with {@code gpu} ns of GPU. */
+    private static FrameInfo frame(long total, long gpu) {
+        FrameInfo frame = new FrameInfo();
+        long start = 1_000_000_000L;
+        for (int field = 0; field < FrameInfo.FIELD_COUNT; field++) {
+            frame.set(field, start);
+        }
+        frame.set(FrameInfo.FLAGS, 0L);
+        frame.set(FrameInfo.FRAME_INTERVAL, 16_666_667L);
+        frame.set(FrameInfo.FRAME_COMPLETED, start + total);
+        frame.set(FrameInfo.SWAP_BUFFERS_COMPLETED, start + total);
+        frame.set(FrameInfo.COMMAND_SUBMISSION_COMPLETED, start + total);
+        frame.set(FrameInfo.GPU_COMPLETED, start + total + gpu);
+        return frame;
     }
 
     private static void expect(long[] v, MatrixMode mode, long total, long interval, float hz, float i) {

@@ -21,12 +21,13 @@ public final class BufferMarks {
 
     /**
      * The counter vector of a mark ({@link CounterGroups}), or null for a mark of another length
-     * (a foreign or future mark is ignored rather than trusted). A mark written before counter
-     * groups existed ({@link Counters#COUNT} entries) has zero group elements.
+     * (a foreign or future mark is ignored rather than trusted). A mark written by an earlier
+     * release (only the {@link Counters#COUNT} Android counters, or fewer groups) has zero for
+     * the groups it lacks.
      */
     public static long[] counters(GfxstatsBufferMark mark) {
         int n = mark.getCountersCount();
-        if (n != Counters.COUNT && n != CounterGroups.VECTOR_LENGTH) {
+        if (!CounterGroups.isVectorPrefix(n)) {
             return null;
         }
         long[] c = new long[CounterGroups.VECTOR_LENGTH];

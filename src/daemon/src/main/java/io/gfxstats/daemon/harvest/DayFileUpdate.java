@@ -1,5 +1,6 @@
 package io.gfxstats.daemon.harvest;
 
+import io.gfxstats.buffer.ClientHealthGroup;
 import io.gfxstats.buffer.FrameTimelineGroup;
 import io.gfxstats.dayfile.DayFileException;
 import io.gfxstats.dayfile.StatsProtos;
@@ -51,6 +52,10 @@ public final class DayFileUpdate {
                     c.startMillis(), endMillis));
             SceneCounters.merge(b, SceneCounters.fromVector(unsaved, c.sceneNames()));
             TimelineProtos.merge(b, FrameTimelineGroup.fromVector(unsaved));
+            long dropped = ClientHealthGroup.ringDropped(unsaved);
+            if (dropped > 0) {
+                b.setGfxstatsRingDroppedFrames(b.getGfxstatsRingDroppedFrames() + dropped);
+            }
             marks.put(c.bufferKey(), BufferMarks.mark(c.bufferKey(), c.pid(), c.current(), nowMillis));
             changed = true;
         }

@@ -34,6 +34,7 @@ public final class FrameMetrics implements MultiCollector {
     public static final String TIMELINE_FRAMES = "gfxstats_frametimeline_frames";
     public static final String TIMELINE_JANKY = "gfxstats_frametimeline_janky_frames";
     public static final String TIMELINE_JANK = "gfxstats_frametimeline_jank";
+    public static final String RING_DROPPED = "gfxstats_ring_dropped_frames";
 
     private static final double[] CPU_BOUNDS = BucketBounds.cpu();
     private static final double[] GPU_BOUNDS = BucketBounds.gpu();
@@ -101,6 +102,9 @@ public final class FrameMetrics implements MultiCollector {
                 .help("FrameTimeline janky frames (totalTimelineFrames' jankyFrames)");
         CounterSnapshot.Builder timelineJank = CounterSnapshot.builder().name(TIMELINE_JANK)
                 .help("FrameTimeline frames by SurfaceFlinger jank type; a frame can have several");
+        CounterSnapshot.Builder ringDropped = CounterSnapshot.builder().name(RING_DROPPED)
+                .help("Frames a client did not count because its recording ring was full (its drain lagged a whole "
+                        + "ring); not in gfxstats_frames_total");
         for (Map.Entry<SeriesKey, long[]> e : all.entrySet()) {
             Labels labels = labels(e.getKey());
             long[] c = e.getValue();
@@ -131,6 +135,11 @@ public final class FrameMetrics implements MultiCollector {
                             .labels(labels.add("jank_type", jankTypeName(t))).value(c[MetricVector.timeline(t)]).build());
                 }
             }
+            // Only for series that lost frames: a healthy client adds no series.
+            if (c[MetricVector.RING_DROPPED] > 0) {
+                ringDropped.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels)
+                        .value(c[MetricVector.RING_DROPPED]).build());
+            }
         }
         CounterSnapshot.Builder sceneFrames = CounterSnapshot.builder().name(SCENE_FRAMES)
                 .help("Frames rendered per scene (processes that name their scenes)");
@@ -155,7 +164,7 @@ public final class FrameMetrics implements MultiCollector {
             }
         }
         return MetricSnapshots.of(frames.build(), janky.build(), causes.build(), cpu.build(), gpu.build(),
-                timelineFrames.build(), timelineJanky.build(), timelineJank.build(), sceneFrames.build(),
+                timelineFrames.build(), timelineJanky.build(), timelineJank.build(), ringDropped.build(), sceneFrames.build(),
                 sceneJanky.build(), sceneLevel.build());
     }
 

@@ -1,5 +1,6 @@
 package io.gfxstats.daemon.metrics;
 
+import io.gfxstats.buffer.ClientHealthGroup;
 import io.gfxstats.buffer.FrameTimelineGroup;
 import io.gfxstats.dayfile.DayFileException;
 import io.gfxstats.dayfile.StatsProtos;
@@ -10,12 +11,15 @@ import io.gfxstats.timeline.TimelineProtos;
 
 /**
  * What the exposition counts per series, as one vector: Android's counters in {@link Counters}
- * order, then the FrameTimeline counters in {@link TimelineCounter} order. Made from a buffer's
+ * order, then the FrameTimeline counters in {@link TimelineCounter} order, then the frames the
+ * client's rings dropped. Made from a buffer's
  * counter vector or from a day file, so saved, seeded and live frames add up the same way.
  */
 public final class MetricVector {
     public static final int TIMELINE_BASE = Counters.COUNT;
-    public static final int LENGTH = TIMELINE_BASE + TimelineCounter.COUNT;
+    /** Frames the client's recording rings dropped (the client health group). */
+    public static final int RING_DROPPED = TIMELINE_BASE + TimelineCounter.COUNT;
+    public static final int LENGTH = RING_DROPPED + 1;
 
     private MetricVector() {
     }
@@ -28,6 +32,7 @@ public final class MetricVector {
         for (int i = 0; i < TimelineCounter.COUNT && timeline + i < vector.length; i++) {
             m[TIMELINE_BASE + i] = vector[timeline + i];
         }
+        m[RING_DROPPED] = ClientHealthGroup.ringDropped(vector);
         return m;
     }
 
@@ -39,6 +44,7 @@ public final class MetricVector {
             long[] t = TimelineProtos.fromProto(p.getGfxstatsFrameTimeline()).toArray();
             System.arraycopy(t, 0, m, TIMELINE_BASE, Math.min(t.length, TimelineCounter.COUNT));
         }
+        m[RING_DROPPED] = p.getGfxstatsRingDroppedFrames();
         return m;
     }
 

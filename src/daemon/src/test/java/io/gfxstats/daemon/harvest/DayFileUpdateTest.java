@@ -103,6 +103,29 @@ class DayFileUpdateTest {
         assertEquals(0, io.gfxstats.dump.PrivateFields.strip(next).getGfxstatsScenesCount(), "never in a dump");
     }
 
+    @Test
+    void shouldSaveRingDropsOnceWithTheFramesAndReadAMarkOfThePreviousVectorLength() throws Exception {
+        int dropped = io.gfxstats.buffer.ClientHealthGroup.vectorIndex(io.gfxstats.buffer.ClientHealthGroup.RING_DROPPED);
+        long[] first = frames(5, 1, 3);
+        first[dropped] = 40;
+        GraphicsStatsProto saved = DayFileUpdate.apply(null, "com.example", 3, 2000, 2000,
+                List.of(new Contribution("r1", 10, 1000, first, null, 1000, Pipeline.GL)), Set.of("r1"));
+        assertEquals(40, saved.getGfxstatsRingDroppedFrames());
+        long[] second = frames(6, 1, 3);
+        second[dropped] = 45;
+        GraphicsStatsProto next = DayFileUpdate.apply(saved, "com.example", 3, 3000, 3000,
+                List.of(new Contribution("r1", 10, 1000, second, first, 1000, Pipeline.GL)), Set.of("r1"));
+        assertEquals(45, next.getGfxstatsRingDroppedFrames(), "only the unsaved 5 are added");
+        assertArrayEquals(second, DayFileUpdate.baselines(List.of(next)).get("r1"), "the mark holds the drops too");
+        assertTrue(!io.gfxstats.dump.PrivateFields.strip(next).hasGfxstatsRingDroppedFrames(), "never in a dump");
+
+        // A mark written by the previous release (vector without the health group) still counts.
+        long[] old = java.util.Arrays.copyOf(frames(7, 2, 3), dropped);
+        GraphicsStatsProto before = GraphicsStatsProto.newBuilder()
+                .addGfxstatsBufferMarks(BufferMarks.mark("r0", 1, old, 10)).build();
+        assertArrayEquals(frames(7, 2, 3), DayFileUpdate.baselines(List.of(before)).get("r0"));
+    }
+
     private static long[] withScene(long[] v, int slot, long frames, long cost) {
         v[io.gfxstats.buffer.SceneGroup.vectorCounter(slot, Counters.TOTAL_FRAMES)] = frames;
         v[io.gfxstats.buffer.SceneGroup.vectorSum(slot, io.gfxstats.buffer.SceneGroup.COST_NANOS)] = cost;

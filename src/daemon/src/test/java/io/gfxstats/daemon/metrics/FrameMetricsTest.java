@@ -122,6 +122,19 @@ class FrameMetricsTest {
     }
 
     @Test
+    void shouldExposeRingDroppedFramesExactlyAndOnlyForSeriesThatLostFrames() throws IOException {
+        long[] c = vector();
+        c[MetricVector.RING_DROPPED] = 37;
+        SeriesKey healthy = new SeriesKey("com.example.healthy", 1, 10043);
+        String text = exposition(new TreeMap<>(Map.of(APP, c, healthy, vector())), Map.of());
+        assertEquals("# HELP gfxstats_ring_dropped_frames_total Frames a client did not count because its recording "
+                + "ring was full (its drain lagged a whole ring); not in gfxstats_frames_total\n"
+                + "# TYPE gfxstats_ring_dropped_frames_total counter\n"
+                + "gfxstats_ring_dropped_frames_total{package=\"com.example.app\",uid=\"10042\",version=\"7\"} 37.0\n",
+                family(text, "gfxstats_ring_dropped_frames_total"));
+    }
+
+    @Test
     void shouldExposeScenesWithTheirFiveMatrixLevels() throws IOException {
         long[] scene = new long[SceneCounters.LENGTH];
         scene[Counters.TOTAL_FRAMES] = 5;

@@ -2,6 +2,7 @@ package io.gfxstats.daemon.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.gfxstats.buffer.ClientHealthGroup;
 import io.gfxstats.buffer.CounterGroups;
 import io.gfxstats.buffer.FrameTimelineGroup;
 import io.gfxstats.dayfile.StatsProtos;
@@ -49,10 +50,10 @@ class MetricVectorTest {
         t.set(TimelineCounter.FRAMES.ordinal(), 12);
         t.set(TimelineCounter.JANKY_FRAMES.ordinal(), 3);
         GraphicsStatsProto day = StatsProtos.toProto(p, new StatsProtos.Source("com.a", 1, 0, 1000, 2000)).toBuilder()
-                .setGfxstatsFrameTimeline(TimelineProtos.toProto(t)).build();
+                .setGfxstatsFrameTimeline(TimelineProtos.toProto(t)).setGfxstatsRingDroppedFrames(41).build();
 
-        long[] vector = new long[Math.max(CounterGroups.vectorOffset(FrameTimelineGroup.GROUP) + TimelineCounter.COUNT,
-                Counters.COUNT)];
+        long[] vector = new long[CounterGroups.VECTOR_LENGTH];
+        vector[ClientHealthGroup.vectorIndex(ClientHealthGroup.RING_DROPPED)] = 41;
         long[] android = p.toArray();
         System.arraycopy(android, 0, vector, 0, Counters.COUNT);
         long[] timeline = t.toArray();
@@ -61,5 +62,6 @@ class MetricVectorTest {
         }
         assertEquals(java.util.Arrays.toString(MetricVector.fromBufferVector(vector)),
                 java.util.Arrays.toString(MetricVector.fromDayFile(day)));
+        assertEquals(41, MetricVector.fromDayFile(day)[MetricVector.RING_DROPPED], "ring drops survive the save");
     }
 }

@@ -1,0 +1,12 @@
+package io.gfxstats.client;
+
+/** The client's package-private benchmark hooks, for the benchmarks in io.gfxstats.bench. */
+public final class BenchHooks {
+    private BenchHooks() {
+    }
+
+    /** Ring size (a power of two) of the trackers {@code session} creates from now on. */
+    public static void ringCapacity(StatsSession session, int frames) {
+        session.ringCapacity(frames);
+    }
+}
