@@ -23,7 +23,9 @@ import java.time.Duration;
  */
 public final class TimelineDrive {
     public static void main(String[] args) throws Exception {
-        SessionOptions options = SessionOptions.builder(args[0], 1).pipeline(Pipeline.GL).build();
+        // Lines arrive faster than real time: a full frame ring is counted, not dropped.
+        SessionOptions options = SessionOptions.builder(args[0], 1).pipeline(Pipeline.GL).countWhenRingFull(true)
+                .build();
         long lines = 0;
         try (StatsSession session = StatsSession.open(options, new DaemonBufferProvider(Path.of(args[1])));
              BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
