@@ -27,7 +27,8 @@ extern "C" {
  * 3: gfxstats_tracker_flush and gfxstats_tracker_dropped (the frame ring);
  *    gfxstats_tracker_new_with (Android 9 rules, dequeue forgiveness); Davey reports (the davey
  *    fields of gfxstats_options); scene options (scenes off, a scene limit, the default scene,
- *    Matrix mode, level bounds and refresh rate, a scene file) and gfxstats_set_default_scene. */
+ *    Matrix mode, level bounds and refresh rate, a scene file) and gfxstats_set_default_scene;
+ *    gfxstats_timeline_* (FrameTimeline counters, client-only mode). */
 #define GFXSTATS_API_VERSION 3
 
 enum gfxstats_status {
@@ -222,6 +223,46 @@ int gfxstats_set_default_scene(gfxstats_session *session, const char *scene);
 
 /* As gfxstats_set_default_scene, in effect for frames intended at or after since_ns. */
 int gfxstats_set_default_scene_since(gfxstats_session *session, const char *scene, int64_t since_ns);
+
+/* FrameTimeline (docs/frametimeline.md, client-only mode; as WindowTracker.timeline() in Java):
+ * commit each frame with its token and times, then report its presentation feedback; the frame
+ * is classified with SurfaceFlinger's Android 16 rules (present threshold 2 ms, deadline 0) as
+ * a SurfaceFrame whose display frame was fine, and counted in the FrameTimeline counters that
+ * `gfxstats dump --frametimeline` shows. Like gfxstats_record, these calls only append to the
+ * tracker's ring (no system call, lock or allocation): the classification runs when the ring is
+ * drained, in the order of the calls. Up to 16 frames await feedback per tracker; committing a
+ * 17th gives the oldest up as "present unknown" (jank Unknown); feedback for a token that is not
+ * pending then (never committed, given up, answered before) is ignored. Call on the tracker's
+ * thread. A call made while the ring is full is dropped and counted by gfxstats_tracker_dropped. */
+
+/* Flags of a presentation (wp_presentation_feedback's kind). */
+#define GFXSTATS_PRESENT_VSYNC 0x1u         /* without it (tearing) the present is unknown */
+#define GFXSTATS_PRESENT_HW_CLOCK 0x2u      /* without HW_CLOCK and HW_COMPLETION the time is an */
+#define GFXSTATS_PRESENT_HW_COMPLETION 0x4u /* estimate, which never gives Prediction Error */
+#define GFXSTATS_PRESENT_ZERO_COPY 0x8u
+
+/* A frame with its token (unique among the frames awaiting feedback, e.g. a frame counter), its
+ * prediction (expected start, deadline, expected present: from the vsync grid) and its actual
+ * work (start; ready = max(commit, GPU completion)). */
+int gfxstats_timeline_commit(gfxstats_tracker *tracker, int64_t token, int64_t predicted_start,
+                             int64_t predicted_end, int64_t predicted_present, int64_t actual_start,
+                             int64_t actual_end);
+
+/* A frame without a prediction (before the first feedback): counted, not classified. */
+int gfxstats_timeline_commit_unpredicted(gfxstats_tracker *tracker, int64_t token, int64_t actual_start,
+                                         int64_t actual_end);
+
+/* The frame `token` was presented at present_ns on a display refreshing every refresh_ns
+ * (0: unknown), with GFXSTATS_PRESENT_* flags. */
+int gfxstats_timeline_presented(gfxstats_tracker *tracker, int64_t token, int64_t present_ns, int64_t refresh_ns,
+                                uint32_t flags);
+
+/* The frame `token` was never shown (wp_presentation_feedback.discarded): counted as Dropped. */
+int gfxstats_timeline_discarded(gfxstats_tracker *tracker, int64_t token, int64_t refresh_ns);
+
+/* Frames committed and not yet answered (0..16) after counting what the ring holds, or a negative
+ * code. Takes the session's lock; not a per-frame call. */
+int gfxstats_timeline_pending(gfxstats_tracker *tracker);
 
 
 /* Counts the frames the tracker's ring holds now, on the calling thread (the tracker's recording

@@ -114,6 +114,8 @@ struct gfx_mapping *gfx_map_buffer(const char *path, const char *reg_id, uint64_
     m->header_length = u32(b + GFX_OFF_HEADER_LENGTH);
     m->scenes = find_group(b, (uint64_t)size, n, m->header_length, GFX_SCENE_GROUP_ID, GFX_SCENE_GROUP_VERSION,
                            GFX_SCENE_AREA_BYTES(n));
+    m->timeline = find_group(b, (uint64_t)size, n, m->header_length, GFX_TL_GROUP_ID, GFX_TL_GROUP_VERSION,
+                             GFX_TL_AREA_BYTES(n));
     m->health = find_group(b, (uint64_t)size, n, m->header_length, GFX_HEALTH_GROUP_ID, GFX_HEALTH_GROUP_VERSION,
                            (uint64_t)(n + 1) * GFX_HEALTH_STRIPE_BYTES);
     snprintf(m->path, sizeof m->path, "%s", path);
@@ -214,6 +216,10 @@ void gfx_add_shared_scenes(struct gfx_mapping *m, const struct gfx_scene_rec *r)
             __atomic_fetch_add(&s->w[i], r->w[i], __ATOMIC_RELAXED);
         }
     }
+}
+
+uint32_t *gfx_timeline_stripe(struct gfx_mapping *m, uint32_t index) {
+    return m->timeline ? (uint32_t *)(m->timeline + (size_t)index * GFX_TL_STRIPE_BYTES) : NULL;
 }
 
 void gfx_lower_stats_start(struct gfx_mapping *m, uint64_t epoch_ms) {

@@ -7,6 +7,7 @@
 
 #include "rules.h"
 #include "scenes.h"
+#include "timeline.h"
 
 /* Buffer layout (docs/buffer-format.md). */
 #define GFX_MAGIC 0x53584647u
@@ -39,6 +40,7 @@ struct gfx_mapping {
     uint32_t stripes;       /* writer stripes N (stripe 0 is the shared one) */
     uint32_t header_length;
     uint8_t *scenes;        /* the scene group's area (slot table first), NULL when the buffer has none */
+    uint8_t *timeline;      /* the FrameTimeline group's area, NULL when the buffer has none */
     uint8_t *health;        /* the client health group's area, NULL when the buffer has none */
     int refs;               /* the session's and each tracker's; under the session mutex */
     char path[4096];
@@ -58,6 +60,8 @@ uint32_t gfx_stripe_claim(struct gfx_mapping *m, uint32_t index);
 void gfx_add_shared(struct gfx_mapping *m, const uint32_t *counts);
 /* Group stripe index of the scene group (0 shared, 1..N writers); the group must exist. */
 struct gfx_scene_rec *gfx_scene_stripe(struct gfx_mapping *m, uint32_t index);
+/* FrameTimeline group stripe `index` (0 shared, 1..N writers); NULL when the buffer has no group. */
+uint32_t *gfx_timeline_stripe(struct gfx_mapping *m, uint32_t index);
 /* Names scene slot `slot` (no-op when already named; the name first, then the state, released). */
 void gfx_name_scene(struct gfx_mapping *m, int slot, const char *name);
 /* Atomic adds of scene counts into the shared group stripe 0 (nothing without a scene group). */
@@ -121,6 +125,8 @@ struct gfxstats_tracker;
 struct gfxstats_session;
 void gfx_tracker_counted(struct gfxstats_tracker *t, uint32_t *counters, struct gfx_scene_rec *scenes);
 void gfx_session_pending(struct gfxstats_session *s, uint32_t *counters);
+/* The FrameTimeline counts a tracker has made so far (tests). */
+void gfx_tracker_timeline_counted(struct gfxstats_tracker *t, uint32_t *counters);
 /* Tests: the ring drops the tracker has counted (its stripe's client health counter, or local). */
 uint32_t gfx_tracker_drops_counted(struct gfxstats_tracker *t);
 

@@ -25,6 +25,11 @@
 #endif
 #define GFX_RING_BYTES (GFX_RING_UNIT * GFX_RING_UNITS)
 #define GFX_RING_FRAMEINFO 1
+/* FrameTimeline calls (one unit each: kind, then the call's arguments; session.c). */
+#define GFX_RING_TL_COMMIT 2
+#define GFX_RING_TL_UNPREDICTED 3
+#define GFX_RING_TL_PRESENTED 4
+#define GFX_RING_TL_DISCARDED 5
 #define GFX_RING_FI_UNITS 3u
 
 #define GFX_RING_WORDS (GFX_RING_UNIT / 8)

@@ -42,6 +42,7 @@ struct gfxstats_session {
     struct gfx_mapping *cur; /* under mu */
     uint32_t pending[GFX_COUNTERS]; /* counts of trackers that ended before a buffer, under mu */
     struct gfx_scene_rec pending_scenes; /* their scene counts, under mu */
+    uint32_t pending_tl[GFX_TL_COUNTERS]; /* their FrameTimeline counts, under mu */
     uint32_t pending_drops; /* their ring drops (client health group), under mu */
     /* Scene names by slot, under mu: slot 0 "(other)", 1 "default", then in the order first set;
      * the same slots in memory and in every buffer (SceneTable of the Java client). */
@@ -117,6 +118,12 @@ struct gfxstats_tracker {
     int own_scene;           /* 0: it follows the session's default scene switch */
     struct gfx_matrix matrix;
     struct gfx_scene_rec local_scenes; /* under s->mu, like local */
+    /* FrameTimeline (timeline.c), under s->mu like the rest (the drain runs the recorder): counted
+     * into the group stripe of its stripe, or local_tl (NULL when the buffer has no FrameTimeline
+     * group); the recorder's pending table */
+    uint32_t *tl_counters;
+    uint32_t local_tl[GFX_TL_COUNTERS]; /* under s->mu, like local */
+    struct gfx_timeline tl;
     /* ring drops (client health group), under s->mu: how many of ring.dropped are counted, and
      * those counted while the tracker had no stripe with the group */
     uint64_t drops_counted;
@@ -275,6 +282,14 @@ static int any_counts(const uint32_t *c) {
     return 0;
 }
 
+/* Atomic adds of FrameTimeline counts into the shared group stripe 0 (nothing without the group). */
+static void add_shared_tl(struct gfx_mapping *m, const uint32_t *c) {
+    uint32_t *shared = gfx_timeline_stripe(m, 0);
+    if (shared) {
+        gfx_tl_add_atomic(shared, c);
+    }
+}
+
 /* The tracker's counts leave where they are (its old stripe or local memory) for the session's
  * current buffer: a stripe of its own there when one is free, else local memory. Under mu. */
 static void tracker_move_locked(struct gfxstats_tracker *t) {
@@ -293,6 +308,9 @@ static void tracker_move_locked(struct gfxstats_tracker *t) {
         if (t->map->scenes) {
             gfx_add_scenes(&t->local_scenes, gfx_scene_stripe(t->map, t->stripe));
         }
+        if (t->map->timeline) {
+            gfx_tl_add(t->local_tl, gfx_timeline_stripe(t->map, t->stripe));
+        }
         if (t->map->health) {
             t->local_drops += *gfx_health_dropped(t->map, t->stripe);
         }
@@ -306,6 +324,7 @@ static void tracker_move_locked(struct gfxstats_tracker *t) {
     if (idx == 0) {
         t->counters = t->local; /* every stripe taken: counted here, handed over at close */
         t->scenes = s->scenes_on ? &t->local_scenes : NULL;
+        t->tl_counters = t->local_tl;
         return;
     }
     uint32_t *dst = gfx_stripe(m, idx);
@@ -335,6 +354,12 @@ static void tracker_move_locked(struct gfxstats_tracker *t) {
         t->scenes = NULL; /* scenes off, or a buffer without the scene group: none counted, as in Java */
     }
     memset(&t->local_scenes, 0, sizeof t->local_scenes);
+    /* FrameTimeline counts move like the Android ones (none counted without the group, as in Java). */
+    t->tl_counters = gfx_timeline_stripe(m, idx);
+    if (t->tl_counters) {
+        gfx_tl_add_owned(t->tl_counters, t->local_tl);
+    }
+    memset(t->local_tl, 0, sizeof t->local_tl);
     if (m->health) {
         uint32_t *d = gfx_health_dropped(m, idx);
         __atomic_store_n(d, *d + t->local_drops, __ATOMIC_RELAXED);
@@ -520,6 +545,8 @@ int gfxstats_tracker_new_with(gfxstats_session *s, const gfxstats_tracker_option
     t->s = s;
     t->counters = t->local;
     t->scenes = s->scenes_on ? &t->local_scenes : NULL;
+    t->tl_counters = t->local_tl;
+    gfx_tl_init(&t->tl);
     t->scene_slot = t->scene_prev = DEFAULT_SCENE_SLOT;
     t->scene_since = INT64_MIN;
     gfx_matrix_configure(&t->matrix, s->matrix_mode, s->matrix_levels, s->refresh_rate_hz);
@@ -629,6 +656,26 @@ static void count_frameinfo_locked(struct gfxstats_tracker *t, const int64_t fie
     }
 }
 
+/* A FrameTimeline call from the ring (gfxstats_timeline_*), run by the recorder. Under mu. */
+static void drain_tl_locked(struct gfxstats_tracker *t, const int64_t *e) {
+    switch (e[0]) {
+    case GFX_RING_TL_COMMIT:
+        gfx_tl_commit(&t->tl, t->tl_counters, e[1], 1, e[2], e[3], e[4], e[5], e[6]);
+        break;
+    case GFX_RING_TL_UNPREDICTED:
+        gfx_tl_commit(&t->tl, t->tl_counters, e[1], 0, 0, 0, 0, e[2], e[3]);
+        break;
+    case GFX_RING_TL_PRESENTED:
+        gfx_tl_presented(&t->tl, t->tl_counters, e[1], e[2], e[3], (uint32_t)e[4]);
+        break;
+    case GFX_RING_TL_DISCARDED:
+        gfx_tl_discarded(&t->tl, t->tl_counters, e[1], e[2]);
+        break;
+    default: /* no other kind is written */
+        break;
+    }
+}
+
 /* The ring's drops since the last drain go where the tracker counts (its stripe's client health
  * counter, else local memory) so that the daemon shows them; the drain is the stripe's only
  * writer, the recording thread never touches the buffer for a drop. Under mu. */
@@ -666,8 +713,17 @@ static unsigned long drain_locked(struct gfxstats_tracker *t) {
         int64_t *e = &r->w[(r->tail & (GFX_RING_BYTES - 1)) / 8];
         if (e[0] == GFX_RING_FRAMEINFO) {
             count_frameinfo_locked(t, e + 1);
-            e[0] = 0; /* the times path does not write it */
+            /* The times path does not write word 0: every unit's goes back to 0, the two the
+             * fields ran on into too (a later frame may start there, and a field there must not
+             * read as a kind). */
+            e[0] = 0;
+            e[GFX_RING_WORDS] = 0;
+            e[2 * GFX_RING_WORDS] = 0;
             r->tail += GFX_RING_FI_UNITS * GFX_RING_UNIT;
+        } else if (e[0] != 0) {
+            drain_tl_locked(t, e);
+            e[0] = 0;
+            r->tail += GFX_RING_UNIT;
         } else {
             count_times_locked(t, e[1], e[2], e[3], e[4], e[5]);
             r->tail += GFX_RING_UNIT;
@@ -762,6 +818,16 @@ void gfx_tracker_counted(struct gfxstats_tracker *t, uint32_t *counters, struct 
     pthread_mutex_unlock(&t->s->mu);
 }
 
+void gfx_tracker_timeline_counted(struct gfxstats_tracker *t, uint32_t *counters) {
+    pthread_mutex_lock(&t->s->mu);
+    if (t->tl_counters) {
+        memcpy(counters, t->tl_counters, sizeof(uint32_t) * GFX_TL_COUNTERS);
+    } else {
+        memset(counters, 0, sizeof(uint32_t) * GFX_TL_COUNTERS);
+    }
+    pthread_mutex_unlock(&t->s->mu);
+}
+
 uint32_t gfx_tracker_drops_counted(struct gfxstats_tracker *t) {
     pthread_mutex_lock(&t->s->mu);
     uint32_t n = t->stripe != 0 ? (t->map->health ? *gfx_health_dropped(t->map, t->stripe) : 0) : t->local_drops;
@@ -801,16 +867,18 @@ void gfxstats_tracker_close(gfxstats_tracker *t) {
     } else if (t->stripe != 0) {
         gfx_release_stripe(t->map, t->stripe); /* its counts stay in the stripe */
         mapping_unref(t->map);
-    } else if ((any_counts(t->local) || t->local_drops) && !s->forked) {
+    } else if ((any_counts(t->local) || gfx_tl_any(t->local_tl) || t->local_drops) && !s->forked) {
         if (s->cur && !s->closed) {
             gfx_add_shared(s->cur, t->local);
             gfx_add_shared_scenes(s->cur, &t->local_scenes);
+            add_shared_tl(s->cur, t->local_tl);
             if (s->cur->health && t->local_drops) {
                 __atomic_fetch_add(gfx_health_dropped(s->cur, 0), t->local_drops, __ATOMIC_RELAXED);
             }
         } else if (!s->closed) {
             add_counts(s->pending, t->local);
             gfx_add_scenes(&s->pending_scenes, &t->local_scenes);
+            gfx_tl_add(s->pending_tl, t->local_tl);
             s->pending_drops += t->local_drops;
         } else {
             logf_("%u frames of %s were counted after its session ended and are not kept", t->local[0],
@@ -878,6 +946,70 @@ int gfxstats_set_scene_since(gfxstats_tracker *t, const char *name, int64_t sinc
 
 int gfxstats_set_scene(gfxstats_tracker *t, const char *name) {
     return gfxstats_set_scene_since(t, name, gfxstats_now_ns());
+}
+
+/* ---- FrameTimeline (timeline.c): frame-path calls that append to the ring like gfxstats_record;
+ * the drain classifies and counts them in their order (drain_tl_locked). */
+
+static inline int tl_append(gfxstats_tracker *t, int64_t kind, int64_t a, int64_t b, int64_t c, int64_t d,
+                            int64_t e5, int64_t f) {
+    int64_t next;
+    int64_t *e = gfx_ring_slot(&t->ring, 1, &next);
+    if (__builtin_expect(e == NULL, 0)) {
+        return ring_full(t);
+    }
+    e[0] = kind;
+    e[1] = a;
+    e[2] = b;
+    e[3] = c;
+    e[4] = d;
+    e[5] = e5;
+    e[6] = f;
+    gfx_ring_publish(&t->ring, next);
+    return GFXSTATS_OK;
+}
+
+int gfxstats_timeline_commit(gfxstats_tracker *t, int64_t token, int64_t predicted_start, int64_t predicted_end,
+                             int64_t predicted_present, int64_t actual_start, int64_t actual_end) {
+    if (!t) {
+        return GFXSTATS_EINVAL;
+    }
+    return tl_append(t, GFX_RING_TL_COMMIT, token, predicted_start, predicted_end, predicted_present, actual_start,
+                     actual_end);
+}
+
+int gfxstats_timeline_commit_unpredicted(gfxstats_tracker *t, int64_t token, int64_t actual_start,
+                                         int64_t actual_end) {
+    if (!t) {
+        return GFXSTATS_EINVAL;
+    }
+    return tl_append(t, GFX_RING_TL_UNPREDICTED, token, actual_start, actual_end, 0, 0, 0);
+}
+
+int gfxstats_timeline_presented(gfxstats_tracker *t, int64_t token, int64_t present_ns, int64_t refresh_ns,
+                                uint32_t flags) {
+    if (!t) {
+        return GFXSTATS_EINVAL;
+    }
+    return tl_append(t, GFX_RING_TL_PRESENTED, token, present_ns, refresh_ns, flags, 0, 0);
+}
+
+int gfxstats_timeline_discarded(gfxstats_tracker *t, int64_t token, int64_t refresh_ns) {
+    if (!t) {
+        return GFXSTATS_EINVAL;
+    }
+    return tl_append(t, GFX_RING_TL_DISCARDED, token, refresh_ns, 0, 0, 0, 0);
+}
+
+int gfxstats_timeline_pending(gfxstats_tracker *t) {
+    if (!t) {
+        return GFXSTATS_EINVAL;
+    }
+    pthread_mutex_lock(&t->s->mu);
+    drain_locked(t);
+    int n = gfx_tl_pending(&t->tl);
+    pthread_mutex_unlock(&t->s->mu);
+    return n;
 }
 
 int gfxstats_set_default_scene_since(gfxstats_session *s, const char *name, int64_t since_ns) {
@@ -977,7 +1109,7 @@ void gfxstats_session_close(gfxstats_session *s) {
     /* Frames counted before a daemon answered (the first registration, or a re-registration
      * after a daemon restart, which may hand out a new buffer that everything must move into):
      * wait for a daemon that is there, never for one that is not. */
-    if ((s->cur != NULL || any_counts(s->pending)) && s->close_wait_ms > 0) {
+    if ((s->cur != NULL || any_counts(s->pending) || gfx_tl_any(s->pending_tl)) && s->close_wait_ms > 0) {
         struct timespec until;
         deadline_after(&until, s->close_wait_ms);
         while (s->conn == CONN_INIT || s->conn == CONN_WAITING) {
@@ -1025,11 +1157,13 @@ static void install_locked(struct gfxstats_session *s, struct gfx_mapping *m) {
     }
     if (old == NULL) {
         gfx_lower_stats_start(m, s->open_ms);
-        if (any_counts(s->pending)) {
+        if (any_counts(s->pending) || gfx_tl_any(s->pending_tl)) {
             gfx_add_shared(m, s->pending);
             gfx_add_shared_scenes(m, &s->pending_scenes);
+            add_shared_tl(m, s->pending_tl);
             memset(s->pending, 0, sizeof s->pending);
             memset(&s->pending_scenes, 0, sizeof s->pending_scenes);
+            memset(s->pending_tl, 0, sizeof s->pending_tl);
         }
         if (s->pending_drops && m->health) {
             __atomic_fetch_add(gfx_health_dropped(m, 0), s->pending_drops, __ATOMIC_RELAXED);
@@ -1039,6 +1173,7 @@ static void install_locked(struct gfxstats_session *s, struct gfx_mapping *m) {
         /* Handover (docs/buffer-format.md): the shared stripe and every stripe no open tracker
          * holds move now; each open tracker moves its own stripe at its next frame. */
         uint32_t sum[GFX_COUNTERS] = {0};
+        uint32_t tl_sum[GFX_TL_COUNTERS] = {0};
         static struct gfx_scene_rec scene_sum; /* 3 KB, off the thread's stack; under mu */
         memset(&scene_sum, 0, sizeof scene_sum);
         uint32_t drops = old->health ? *gfx_health_dropped(old, 0) : 0;
@@ -1046,11 +1181,17 @@ static void install_locked(struct gfxstats_session *s, struct gfx_mapping *m) {
         if (old->scenes) {
             gfx_add_scenes(&scene_sum, gfx_scene_stripe(old, 0));
         }
+        if (old->timeline) {
+            gfx_tl_add(tl_sum, gfx_timeline_stripe(old, 0));
+        }
         for (uint32_t i = 1; i <= old->stripes; i++) {
             if (gfx_stripe_claim(old, i) == 0) {
                 add_counts(sum, gfx_stripe(old, i));
                 if (old->scenes) {
                     gfx_add_scenes(&scene_sum, gfx_scene_stripe(old, i));
+                }
+                if (old->timeline) {
+                    gfx_tl_add(tl_sum, gfx_timeline_stripe(old, i));
                 }
                 drops += old->health ? *gfx_health_dropped(old, i) : 0;
             }
@@ -1061,6 +1202,7 @@ static void install_locked(struct gfxstats_session *s, struct gfx_mapping *m) {
         gfx_lower_stats_start(m, gfx_stats_start(old));
         gfx_add_shared(m, sum);
         gfx_add_shared_scenes(m, &scene_sum);
+        add_shared_tl(m, tl_sum);
         gfx_retire(old, m->reg_id);
         mapping_unref(old);
     }

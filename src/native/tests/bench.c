@@ -13,7 +13,13 @@
  * instructions per frame.
  * BENCH_IDLE_S=N: instead, the CPU time the process uses in N seconds with one open session and
  * tracker and no frames (the session thread's idle drain rounds).
- * BENCH_SCENES_OFF=1 opens the session with scenes off (gfxstats_options.scenes_off). */
+ * BENCH_SCENES_OFF=1 opens the session with scenes off (gfxstats_options.scenes_off).
+ * BENCH_TIMELINE=1: the measured path is FrameTimeline's instead of gfxstats_record: per frame one
+ * gfxstats_timeline_commit and the gfxstats_timeline_presented of the frame two before, on the
+ * frame stream of the Java benchmark's RecordLoop timeline-only (FrameStream.drawDuration with
+ * SplittableRandom(42), 4096 durations, repeated); the drain then runs the FrameTimeline
+ * classification. callgrind: --toggle-collect='gfxstats_timeline_*' (render thread) and
+ * --toggle-collect=gfxstats_tracker_flush (the drain). */
 #include "gfxstats.h"
 
 #include <stdatomic.h>
@@ -34,6 +40,89 @@ __attribute__((noinline)) void atomic_record(int64_t start, int64_t end) {
     int64_t ms = (end - start) / 1000000;
     size_t i = ms < 0 ? 0 : ms >= BUCKETS ? BUCKETS - 1 : (size_t)ms;
     atomic_fetch_add_explicit(&histogram[i], 1, memory_order_relaxed);
+}
+
+/* java.util.SplittableRandom (JDK 17), for the Java benchmark's exact frame stream. */
+static uint64_t sr_seed;
+static const uint64_t SR_GAMMA = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t sr_mix64(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static int32_t sr_next_int(void) {
+    uint64_t z = (sr_seed += SR_GAMMA);
+    z = (z ^ (z >> 33)) * 0x62a9d9ed799705f5ULL;
+    return (int32_t)(uint32_t)(((z ^ (z >> 28)) * 0xcb24d0a5c88c35b3ULL) >> 32);
+}
+
+static int32_t sr_bounded_int(int32_t bound) {
+    int32_t r = sr_next_int(), m = bound - 1;
+    if ((bound & m) == 0) {
+        return r & m;
+    }
+    for (uint32_t u = (uint32_t)r >> 1;; u = (uint32_t)sr_next_int() >> 1) {
+        r = (int32_t)(u % (uint32_t)bound);
+        if ((int32_t)(u + (uint32_t)m - (uint32_t)r) >= 0) {
+            return r;
+        }
+    }
+}
+
+static int64_t sr_bounded_long(int64_t origin, int64_t bound) {
+    uint64_t n = (uint64_t)(bound - origin), m = n - 1;
+    uint64_t r = sr_mix64(sr_seed += SR_GAMMA);
+    if ((n & m) == 0) {
+        return (int64_t)(r & m) + origin;
+    }
+    for (uint64_t u = r >> 1;; u = sr_mix64(sr_seed += SR_GAMMA) >> 1) {
+        r = u % n;
+        if ((int64_t)(u + m - r) >= 0) {
+            return (int64_t)r + origin;
+        }
+    }
+}
+
+/* io.gfxstats.buffer.FrameStream.drawDuration. */
+static int64_t draw_duration(void) {
+    const int64_t ms = 1000000;
+    int32_t p = sr_bounded_int(100);
+    if (p < 90) {
+        return sr_bounded_long(4 * ms, 17 * ms);
+    }
+    if (p < 98) {
+        return sr_bounded_long(17 * ms, 51 * ms);
+    }
+    return sr_bounded_long(50 * ms, 801 * ms);
+}
+
+#define STREAM 4096
+#define INTERVAL 16666667LL
+#define GPU_NANOS 2000000LL
+#define PRESENT_FLAGS (GFXSTATS_PRESENT_VSYNC | GFXSTATS_PRESENT_HW_CLOCK | GFXSTATS_PRESENT_HW_COMPLETION)
+
+struct tl_walk {
+    int64_t intended, token;
+    int64_t presents[4];
+};
+
+/* RecordLoop.timelineFrames: commit the frame, then the feedback of the frame two before, presented
+ * at its predicted present or, when its work passed the deadline, the vsync after. */
+static void timeline_frame(gfxstats_tracker *tr, struct tl_walk *w, int64_t d) {
+    int64_t intended = w->intended;
+    w->intended = intended + INTERVAL;
+    int64_t gpu = intended + d + GPU_NANOS;
+    int64_t t = w->token++;
+    int64_t predicted = intended + 2 * INTERVAL;
+    gfxstats_timeline_commit(tr, t, intended, intended + INTERVAL, predicted, intended, gpu);
+    int64_t late = gpu - (intended + INTERVAL);
+    late = late > 0 ? late : 0;
+    w->presents[t & 3] = predicted + (late + INTERVAL - 1) / INTERVAL * INTERVAL;
+    if (t >= 2) {
+        gfxstats_timeline_presented(tr, t - 2, w->presents[(t - 2) & 3], INTERVAL, PRESENT_FLAGS);
+    }
 }
 
 static int cmp(const void *a, const void *b) {
@@ -84,6 +173,13 @@ int main(int argc, char **argv) {
         return 2;
     }
     int callgrind = getenv("BENCH_CALLGRIND") != NULL;
+    int timeline = getenv("BENCH_TIMELINE") != NULL;
+    int64_t durations[STREAM];
+    sr_seed = 42;
+    for (int i = 0; i < STREAM; i++) {
+        durations[i] = draw_duration();
+    }
+    struct tl_walk walk = {.intended = 1000000000LL};
     if (callgrind) {
         rounds = 1;
     }
@@ -115,8 +211,14 @@ int main(int argc, char **argv) {
         for (long c = 0; c < n; c += chunk, k++) {
             long end = c + chunk < n ? c + chunk : n;
             int64_t t0 = gfxstats_now_ns();
-            for (long i = c; i < end; i++) {
-                gfxstats_record(tr, f[3 * i], f[3 * i], f[3 * i + 1], f[3 * i + 2], 16666667);
+            if (timeline) {
+                for (long i = c; i < end; i++) {
+                    timeline_frame(tr, &walk, durations[i & (STREAM - 1)]);
+                }
+            } else {
+                for (long i = c; i < end; i++) {
+                    gfxstats_record(tr, f[3 * i], f[3 * i], f[3 * i + 1], f[3 * i + 2], 16666667);
+                }
             }
             int64_t t1 = gfxstats_now_ns();
             gfxstats_tracker_flush(tr);
@@ -140,10 +242,14 @@ int main(int argc, char **argv) {
         qsort(d_ns, chunks, sizeof(double), cmp);
         printf("frames per round: %ld in chunks of %ld, rounds: %d (medians over %zu chunks)\n", n, chunk, rounds,
                chunks);
-        printf("gfxstats_record      median %.2f ns/frame (min %.2f)\n", c_ns[chunks / 2], c_ns[0]);
+        printf("%s median %.2f ns/frame (min %.2f)\n", timeline ? "gfxstats_timeline_*" : "gfxstats_record     ",
+               c_ns[chunks / 2], c_ns[0]);
         printf("stdatomic histogram  median %.2f ns/frame (min %.2f)\n", a_ns[chunks / 2], a_ns[0]);
         printf("ratio (median)       %.2f\n", c_ns[chunks / 2] / a_ns[chunks / 2]);
         printf("drain (off the render thread) median %.2f ns/frame (min %.2f)\n", d_ns[chunks / 2], d_ns[0]);
+    }
+    if (getenv("BENCH_PRINT_STREAM")) { /* to check the stream against Java's */
+        for (int i = 0; i < 8; i++) printf("%lld\n", (long long)durations[i]);
     }
     gfxstats_tracker_close(tr);
     gfxstats_session_close(s);

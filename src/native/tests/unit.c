@@ -504,6 +504,223 @@ static void test_scenes(void) {
           rec.c[GFX_SCENE_MATRIX_FRAMES]);
 }
 
+/* ---- FrameTimeline (timeline.c): the cases of docs/frametimeline.md, one fresh recorder each. */
+
+#define R 16666667LL
+#define MS 1000000LL
+#define FLAGS_MEASURED (GFXSTATS_PRESENT_VSYNC | GFXSTATS_PRESENT_HW_CLOCK | GFXSTATS_PRESENT_HW_COMPLETION)
+
+static struct gfx_timeline tl;
+static uint32_t tc[GFX_TL_COUNTERS];
+
+static void tl_reset(void) {
+    gfx_tl_init(&tl);
+    memset(tc, 0, sizeof tc);
+}
+
+/* A frame of the vsync grid at `base`: deadline one period later, expected present two. */
+static void tl_commit(int64_t token, int64_t base, int64_t work) {
+    gfx_tl_commit(&tl, tc, token, 1, base, base + R, base + 2 * R, base, base + work);
+}
+
+static int jank(uint32_t bit) {
+    return (int)tc[GFX_TL_FIRST_JANK + __builtin_ctz(bit)];
+}
+
+static int jank_bits_counted(void) {
+    int n = 0;
+    for (int i = 0; i < 15; i++) n += (int)tc[GFX_TL_FIRST_JANK + i];
+    return n;
+}
+
+static int delay_bucket(void) {
+    int b = -1;
+    for (int i = 0; i < 15; i++) {
+        if (tc[GFX_TL_FIRST_PRESENT_DELAY + i]) {
+            if (b >= 0) return -2;
+            b = i;
+        }
+    }
+    return b;
+}
+
+static void test_timeline(void) {
+    const int64_t b = 1000 * MS;
+    /* On time: finished before the deadline, presented within 2 ms of the prediction. */
+    tl_reset();
+    tl_commit(1, b, R / 2);
+    CHECK(gfx_tl_pending(&tl) == 1, "one pending");
+    CHECK(gfx_tl_presented(&tl, tc, 1, b + 2 * R + MS, R, FLAGS_MEASURED) == 1, "on time: counted");
+    CHECK(tc[GFX_TL_FRAMES] == 1 && tc[GFX_TL_TIMELINE_FRAMES] == 1 && tc[GFX_TL_PREDICTION_VALID] == 1
+          && tc[GFX_TL_JANKY_FRAMES] == 0 && jank_bits_counted() == 0 && tc[GFX_TL_PRESENT_ON_TIME] == 1
+          && tc[GFX_TL_FINISH_ON_TIME] == 1 && tc[GFX_TL_SEVERITY_NONE] == 1
+          && tc[GFX_TL_DISPLAY_UNKNOWN_FRAMES] == 1 && tc[GFX_TL_LATE_DISPLAY_UNKNOWN] == 0,
+          "on time: wrong counters");
+    CHECK(delay_bucket() == 1, "on time: delay 1 ms in bucket %d, not <=2ms", delay_bucket());
+    CHECK(gfx_tl_pending(&tl) == 0, "nothing pending after the feedback");
+    /* Exactly at the threshold is on time; 1 ns more is late. */
+    tl_reset();
+    tl_commit(1, b, R / 2);
+    tl_commit(2, b + R, R / 2);
+    gfx_tl_presented(&tl, tc, 1, b + 2 * R + 2 * MS, R, FLAGS_MEASURED);
+    gfx_tl_presented(&tl, tc, 2, b + 3 * R + 2 * MS + 1, R, FLAGS_MEASURED);
+    CHECK(tc[GFX_TL_PRESENT_ON_TIME] == 1 && tc[GFX_TL_PRESENT_LATE] == 1, "threshold: %u on time, %u late",
+          tc[GFX_TL_PRESENT_ON_TIME], tc[GFX_TL_PRESENT_LATE]);
+
+    /* App Deadline Missed: finished after the deadline, presented a period late. */
+    tl_reset();
+    tl_commit(1, b, R + 5 * MS);
+    gfx_tl_presented(&tl, tc, 1, b + 3 * R, R, FLAGS_MEASURED);
+    CHECK(jank(GFX_JANK_APP_DEADLINE_MISSED) == 1 && jank_bits_counted() == 1 && tc[GFX_TL_JANKY_FRAMES] == 1
+          && tc[GFX_TL_PRESENT_LATE] == 1 && tc[GFX_TL_FINISH_LATE] == 1 && tc[GFX_TL_SEVERITY_FULL] == 1
+          && tc[GFX_TL_LATE_DISPLAY_UNKNOWN] == 0, "app deadline missed: wrong counters");
+    CHECK(delay_bucket() == 6, "a period late in bucket %d, not <=17ms", delay_bucket());
+
+    /* Finished in time, presented 5 ms late (off the vsync cadence): Prediction Error, counted as
+     * late with the display side unknown; a period late (on cadence): SurfaceFlinger Scheduling. */
+    tl_reset();
+    tl_commit(1, b, R / 2);
+    tl_commit(2, b + R, R / 2);
+    gfx_tl_presented(&tl, tc, 1, b + 2 * R + 5 * MS, R, FLAGS_MEASURED);
+    CHECK(jank(GFX_JANK_PREDICTION_ERROR) == 1 && tc[GFX_TL_SEVERITY_PARTIAL] == 1 && tc[GFX_TL_JANKY_FRAMES] == 1
+          && tc[GFX_TL_LATE_DISPLAY_UNKNOWN] == 1 && tc[GFX_TL_FINISH_ON_TIME] == 1, "prediction error");
+    gfx_tl_presented(&tl, tc, 2, b + 4 * R, R, FLAGS_MEASURED);
+    CHECK(jank(GFX_JANK_SF_SCHEDULING) == 1 && tc[GFX_TL_LATE_DISPLAY_UNKNOWN] == 2, "scheduling");
+    /* An estimated timestamp (vsync flag only) never proves a prediction error: Unknown. */
+    tl_reset();
+    tl_commit(1, b, R / 2);
+    gfx_tl_presented(&tl, tc, 1, b + 2 * R + 5 * MS, R, GFXSTATS_PRESENT_VSYNC);
+    CHECK(jank(GFX_JANK_UNKNOWN) == 1 && jank_bits_counted() == 1 && tc[GFX_TL_JANKY_FRAMES] == 0
+          && tc[GFX_TL_PRESENT_LATE] == 1 && tc[GFX_TL_LATE_DISPLAY_UNKNOWN] == 0, "estimated present");
+    /* Early and finished in time, off cadence: Prediction Error; early and late-finished: Unknown. */
+    tl_reset();
+    tl_commit(1, b, R / 2);
+    tl_commit(2, b, R + MS);
+    gfx_tl_presented(&tl, tc, 1, b + 2 * R - 5 * MS, R, FLAGS_MEASURED);
+    gfx_tl_presented(&tl, tc, 2, b + 2 * R - 5 * MS, R, FLAGS_MEASURED);
+    CHECK(tc[GFX_TL_PRESENT_EARLY] == 2 && jank(GFX_JANK_PREDICTION_ERROR) == 1 && jank(GFX_JANK_UNKNOWN) == 1,
+          "early frames");
+    CHECK(delay_bucket() == 0, "early frames in bucket %d, not <=0ms", delay_bucket());
+
+    /* Buffer stuffing: the previous frame, due at the same vsync, was presented 3 periods late;
+     * this one, ready before that latch (present - (refresh - 1 ms)), is late only because the
+     * queue was full: Buffer Stuffing, not App Deadline Missed, not janky. */
+    tl_reset();
+    const int64_t p = b + 2 * R;
+    gfx_tl_commit(&tl, tc, 1, 1, b, b + R, p, b, b + R / 2);
+    gfx_tl_commit(&tl, tc, 2, 1, p - 2 * R, p - R, p, p - 2 * R, p - R + MS);
+    gfx_tl_presented(&tl, tc, 1, p + 3 * R, R, FLAGS_MEASURED);
+    memset(tc, 0, sizeof tc);
+    gfx_tl_presented(&tl, tc, 2, p + 4 * R, R, FLAGS_MEASURED);
+    CHECK(jank(GFX_JANK_BUFFER_STUFFING) == 1 && jank_bits_counted() == 1 && tc[GFX_TL_JANKY_FRAMES] == 0
+          && tc[GFX_TL_FINISH_ON_TIME] == 1 && tc[GFX_TL_PRESENT_LATE] == 1, "buffer stuffing");
+    /* The same when the previous frame was due a period earlier: no stuffing, the app was late. */
+    tl_reset();
+    gfx_tl_commit(&tl, tc, 1, 1, b - R, b, p - R, b - R, b - R / 2);
+    gfx_tl_commit(&tl, tc, 2, 1, p - 2 * R, p - R, p, p - 2 * R, p - R + MS);
+    gfx_tl_presented(&tl, tc, 1, p + 3 * R, R, FLAGS_MEASURED);
+    memset(tc, 0, sizeof tc);
+    gfx_tl_presented(&tl, tc, 2, p + 4 * R, R, FLAGS_MEASURED);
+    CHECK(jank(GFX_JANK_BUFFER_STUFFING) == 0 && jank(GFX_JANK_APP_DEADLINE_MISSED) == 1, "not due last frame");
+
+    /* Discarded: Dropped, present dropped, severity unknown, no present delay, not janky. */
+    tl_reset();
+    tl_commit(1, b, R + MS);
+    CHECK(gfx_tl_discarded(&tl, tc, 1, R) == 1, "discarded: counted");
+    CHECK(jank(GFX_JANK_DROPPED) == 1 && jank_bits_counted() == 1 && tc[GFX_TL_JANKY_FRAMES] == 0
+          && tc[GFX_TL_PRESENT_DROPPED] == 1 && tc[GFX_TL_SEVERITY_UNKNOWN] == 1 && tc[GFX_TL_FINISH_LATE] == 1
+          && delay_bucket() == -1 && tc[GFX_TL_DISPLAY_UNKNOWN_FRAMES] == 1, "discarded: wrong counters");
+    CHECK(gfx_tl_discarded(&tl, tc, 1, R) == 0 && tc[GFX_TL_FRAMES] == 1, "discarded twice counted twice");
+
+    /* Torn (no vsync flag) and a present fence that never signalled: present unknown. */
+    tl_reset();
+    tl_commit(1, b, R / 2);
+    tl_commit(2, b + R, R / 2);
+    gfx_tl_presented(&tl, tc, 1, b + 2 * R, R, GFXSTATS_PRESENT_HW_CLOCK);
+    gfx_tl_presented(&tl, tc, 2, -1, R, FLAGS_MEASURED);
+    CHECK(tc[GFX_TL_PRESENT_UNKNOWN] == 2 && jank(GFX_JANK_UNKNOWN) == 2 && tc[GFX_TL_SEVERITY_UNKNOWN] == 2
+          && delay_bucket() == -1, "torn / unsignalled");
+    CHECK(tc[GFX_TL_FINISH_ON_TIME] == 1 && tc[GFX_TL_FINISH_UNKNOWN] == 1, "torn keeps its finish");
+
+    /* No prediction: counted as a frame, not classified. */
+    tl_reset();
+    gfx_tl_commit(&tl, tc, 1, 0, 0, 0, 0, b, b + 50 * R);
+    gfx_tl_presented(&tl, tc, 1, b + 90 * R, R, FLAGS_MEASURED);
+    CHECK(tc[GFX_TL_FRAMES] == 1 && tc[GFX_TL_PREDICTION_NONE] == 1 && tc[GFX_TL_TIMELINE_FRAMES] == 0
+          && jank_bits_counted() == 0 && tc[GFX_TL_DISPLAY_UNKNOWN_FRAMES] == 0, "no prediction");
+
+    /* Pending overflow: the 17th commit gives the oldest up as present unknown; its late feedback
+     * is ignored, the others still count. */
+    tl_reset();
+    for (int i = 1; i <= GFX_TL_CAPACITY + 1; i++) {
+        tl_commit(i, b + i * R, R / 2);
+    }
+    CHECK(gfx_tl_pending(&tl) == GFX_TL_CAPACITY, "%d pending, not 16", gfx_tl_pending(&tl));
+    CHECK(tc[GFX_TL_FRAMES] == 1 && tc[GFX_TL_PRESENT_UNKNOWN] == 1 && jank(GFX_JANK_UNKNOWN) == 1
+          && tc[GFX_TL_SEVERITY_UNKNOWN] == 1 && tc[GFX_TL_FINISH_ON_TIME] == 1, "overflow: oldest not given up");
+    CHECK(gfx_tl_presented(&tl, tc, 1, b + 3 * R, R, FLAGS_MEASURED) == 0 && tc[GFX_TL_FRAMES] == 1,
+          "feedback of a given-up frame counted");
+    CHECK(gfx_tl_presented(&tl, tc, 2, b + 4 * R, R, FLAGS_MEASURED) == 1 && tc[GFX_TL_FRAMES] == 2,
+          "the oldest kept frame not counted");
+
+    /* Tokens out of order, twice, and never committed. */
+    tl_reset();
+    for (int i = 1; i <= 3; i++) tl_commit(i, b + i * R, R / 2);
+    int ok = gfx_tl_presented(&tl, tc, 3, b + 5 * R, R, FLAGS_MEASURED)
+             + gfx_tl_presented(&tl, tc, 1, b + 3 * R, R, FLAGS_MEASURED)
+             + gfx_tl_discarded(&tl, tc, 2, R);
+    CHECK(ok == 3 && tc[GFX_TL_FRAMES] == 3 && tc[GFX_TL_PRESENT_ON_TIME] == 2 && tc[GFX_TL_PRESENT_DROPPED] == 1,
+          "out of order: %d answered, %u counted", ok, tc[GFX_TL_FRAMES]);
+    CHECK(gfx_tl_presented(&tl, tc, 2, b, R, FLAGS_MEASURED) == 0
+          && gfx_tl_presented(&tl, tc, 99, b, R, FLAGS_MEASURED) == 0 && tc[GFX_TL_FRAMES] == 3,
+          "answered twice or unknown token counted");
+    /* A token committed twice while pending: the newer frame answers first. */
+    tl_reset();
+    tl_commit(7, b, R / 2);
+    tl_commit(7, b + R, R + MS);
+    gfx_tl_presented(&tl, tc, 7, b + 3 * R, R, FLAGS_MEASURED);
+    CHECK(tc[GFX_TL_PRESENT_ON_TIME] == 1 && tc[GFX_TL_FINISH_LATE] == 1 && gfx_tl_pending(&tl) == 1,
+          "a reused token answered the older frame");
+
+    /* Hostile times and periods: defined behaviour (UBSan), every counted frame classified once. */
+    int64_t vals[] = {INT64_MIN, INT64_MIN + 1, -1, 0, 1, R, INT64_MAX / 2, INT64_MAX - 1, INT64_MAX};
+    size_t n = sizeof vals / sizeof *vals;
+    tl_reset();
+    uint64_t answered = 0;
+    for (size_t i = 0; i < n * n * n * n; i++) {
+        int64_t x = vals[i % n], y = vals[(i / n) % n], z = vals[(i / n / n) % n], w = vals[(i / n / n / n) % n];
+        gfx_tl_commit(&tl, tc, (int64_t)i, (int)(i % 7 != 0), x, y, z, w, x);
+        answered += (uint64_t)(i % 3 == 0 ? gfx_tl_discarded(&tl, tc, (int64_t)i, w)
+                                          : gfx_tl_presented(&tl, tc, (int64_t)i, y, z, (uint32_t)i & 7u));
+    }
+    CHECK(answered == n * n * n * n && tc[GFX_TL_FRAMES] == answered, "hostile: %llu answered, %u counted",
+          (unsigned long long)answered, tc[GFX_TL_FRAMES]);
+    CHECK(tc[GFX_TL_PREDICTION_VALID] + tc[GFX_TL_PREDICTION_NONE] == tc[GFX_TL_FRAMES]
+          && tc[GFX_TL_PRESENT_ON_TIME] + tc[GFX_TL_PRESENT_LATE] + tc[GFX_TL_PRESENT_EARLY]
+             + tc[GFX_TL_PRESENT_DROPPED] + tc[GFX_TL_PRESENT_UNKNOWN] == tc[GFX_TL_TIMELINE_FRAMES],
+          "hostile: counters do not add up");
+
+    /* The API: argument checks, counting before a daemon, closed sessions. */
+    CHECK(gfxstats_timeline_commit(NULL, 1, 0, 0, 0, 0, 0) == GFXSTATS_EINVAL
+          && gfxstats_timeline_presented(NULL, 1, 0, 0, 0) == GFXSTATS_EINVAL
+          && gfxstats_timeline_discarded(NULL, 1, 0) == GFXSTATS_EINVAL
+          && gfxstats_timeline_pending(NULL) == GFXSTATS_EINVAL, "NULL tracker accepted");
+    gfxstats_options o = opts("com.example.timeline");
+    o.close_wait_ms = 0;
+    gfxstats_session *s;
+    gfxstats_tracker *t;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_OK && gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "open");
+    CHECK(gfxstats_timeline_commit(t, 1, b, b + R, b + 2 * R, b, b + MS) == GFXSTATS_OK
+          && gfxstats_timeline_commit_unpredicted(t, 2, b, b + MS) == GFXSTATS_OK
+          && gfxstats_timeline_pending(t) == 2, "commit without a daemon");
+    CHECK(gfxstats_timeline_presented(t, 1, b + 2 * R, R, FLAGS_MEASURED) == GFXSTATS_OK
+          && gfxstats_timeline_presented(t, 1, b + 2 * R, R, FLAGS_MEASURED) == GFXSTATS_OK
+          && gfxstats_timeline_discarded(t, 2, R) == GFXSTATS_OK && gfxstats_timeline_pending(t) == 0, "feedback");
+    gfxstats_session_close(s);
+    CHECK(gfxstats_timeline_commit(t, 3, b, b + R, b + 2 * R, b, b + MS) == GFXSTATS_ECLOSED
+          && gfxstats_timeline_presented(t, 3, b, R, FLAGS_MEASURED) == GFXSTATS_ECLOSED, "after close");
+    gfxstats_tracker_close(t);
+}
 
 /* ---- the frame ring (lib/ring.h): the session thread's drain is paused, so only the calls
  * under test count frames. */
@@ -745,6 +962,76 @@ static void test_ring_scenes(void) {
     gfxstats_session_close(s);
 }
 
+/* FrameTimeline calls share the ring with frames: drained in their order they count exactly what
+ * the recorder counts for the same calls, and the Android counters what the rules count. The
+ * FrameInfo frames carry kind values in the fields that fall on word 0 of their second and third
+ * units, where later entries start: the drain must not read them as kinds. */
+static void test_ring_timeline(void) {
+    gfxstats_session *s = ring_session("com.example.ring.timeline");
+    gfxstats_tracker *t;
+    CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+    struct gfx_rules ref;
+    gfx_rules_init(&ref, 16666667, false);
+    struct gfx_timeline rtl;
+    gfx_tl_init(&rtl);
+    uint32_t want[GFX_COUNTERS] = {0}, got[GFX_COUNTERS];
+    uint32_t twant[GFX_TL_COUNTERS] = {0}, tgot[GFX_TL_COUNTERS];
+    int64_t f[GFXSTATS_FI_COUNT];
+    int refused = 0, mismatches = 0;
+    int64_t until_flush = 0, token = 0;
+    for (int64_t i = 0; i < 10 * (int64_t)GFX_RING_UNITS; i++) {
+        int fi = ring_frame(i, f, 1);
+        if (fi) {
+            f[GFXSTATS_FI_PERFORM_TRAVERSALS_START] = 1 + (int64_t)(ring_next() % 5); /* word 0 of unit 2 */
+            f[GFXSTATS_FI_SWAP_BUFFERS] = 1 + (int64_t)(ring_next() % 5);             /* word 0 of unit 3 */
+        }
+        refused += ring_record(t, fi, f) != GFXSTATS_OK;
+        ring_reference(&ref, fi, f, want);
+        /* 0, 1 or 2 calls: entries of 1 and 3 units then fall on every unit of the ring over its laps. */
+        for (uint64_t calls = ring_next() % 3; calls > 0; calls--) {
+        int64_t v = 1000000000LL + i * R, late = (int64_t)(ring_next() % (3 * R));
+        uint64_t k = ring_next() % 10;
+        if (k < 5) {
+            token++;
+            refused += gfxstats_timeline_commit(t, token, v, v + R, v + 2 * R, v, v + late) != GFXSTATS_OK;
+            gfx_tl_commit(&rtl, twant, token, 1, v, v + R, v + 2 * R, v, v + late);
+        } else if (k < 6) {
+            token++;
+            refused += gfxstats_timeline_commit_unpredicted(t, token, v, v + late) != GFXSTATS_OK;
+            gfx_tl_commit(&rtl, twant, token, 0, 0, 0, 0, v, v + late);
+        } else if (k < 9) {
+            int64_t tok = token - (int64_t)(ring_next() % 4);
+            uint32_t flags = (uint32_t)(ring_next() % 8);
+            refused += gfxstats_timeline_presented(t, tok, v + late, R, flags) != GFXSTATS_OK;
+            gfx_tl_presented(&rtl, twant, tok, v + late, R, flags);
+        } else {
+            int64_t tok = token - (int64_t)(ring_next() % 4);
+            refused += gfxstats_timeline_discarded(t, tok, R) != GFXSTATS_OK;
+            gfx_tl_discarded(&rtl, twant, tok, R);
+        }
+        }
+        if (--until_flush <= 0) {
+            gfxstats_tracker_flush(t);
+            gfx_tracker_counted(t, got, NULL);
+            gfx_tracker_timeline_counted(t, tgot);
+            mismatches += memcmp(got, want, sizeof got) != 0 || memcmp(tgot, twant, sizeof tgot) != 0;
+            until_flush = 1 + (int64_t)(ring_next() % (GFX_RING_UNITS / (GFX_RING_FI_UNITS + 2)));
+        }
+    }
+    CHECK(gfxstats_timeline_pending(t) == gfx_tl_pending(&rtl), "pending %d, recorder %d", gfxstats_timeline_pending(t),
+          gfx_tl_pending(&rtl));
+    gfx_tracker_counted(t, got, NULL);
+    gfx_tracker_timeline_counted(t, tgot);
+    CHECK(refused == 0 && gfxstats_tracker_dropped(t) == 0, "%d refused, %llu dropped", refused,
+          (unsigned long long)gfxstats_tracker_dropped(t));
+    CHECK(mismatches == 0 && memcmp(got, want, sizeof got) == 0 && memcmp(tgot, twant, sizeof tgot) == 0,
+          "%d drains differ from the rules and the recorder in order", mismatches);
+    CHECK(twant[GFX_TL_FRAMES] > 3000 && twant[GFX_TL_PRESENT_LATE] > 0 && twant[GFX_TL_PRESENT_DROPPED] > 0,
+          "too few timeline frames counted: %u", twant[GFX_TL_FRAMES]);
+    gfxstats_tracker_close(t);
+    gfxstats_session_close(s);
+}
+
 int main(void) {
     test_arguments();
     test_helpers();
@@ -756,11 +1043,13 @@ int main(void) {
     test_closed();
     test_fork();
     test_scenes();
+    test_timeline();
     test_ring_order();
     test_ring_concurrent();
     test_ring_full();
     test_ring_close();
     test_ring_scenes();
+    test_ring_timeline();
     printf("unit: %d checks, %d failed\n", checks, failures);
     printf("%d passed, %d failed\n", checks - failures, failures);
     return failures ? 1 : 0;

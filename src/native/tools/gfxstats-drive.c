@@ -8,7 +8,15 @@
  * --levels N,M,H,F, --refresh-hz HZ (the gfxstats_options fields). --rules android9 runs the Android 9 rules, --dequeue-forgiveness NS
  * forgives that much dequeue time (gfxstats_tracker_new_with). Davey lines (frames of 700 ms or
  * more) are off unless --davey log (the library's default line on stderr). --rules-only prints the 190 counters the rules give instead (no daemon), one per line.
- * Used by the differential and end-to-end tests; prints "recorded N frames". */
+ * FrameTimeline lines (gfxstats_timeline_*, to the first tracker, or the one --timeline-tracker K
+ * names, 0-based):
+ *   C,TOKEN,PREDICTED_START,PREDICTED_END,PREDICTED_PRESENT,ACTUAL_START,ACTUAL_END   commit
+ *   N,TOKEN,ACTUAL_START,ACTUAL_END                                                   commit, no prediction
+ *   P,TOKEN,PRESENT,REFRESH,FLAGS                                                     presented
+ *   D,TOKEN,REFRESH                                                                   discarded
+ * (FLAGS: GFXSTATS_PRESENT_* bits, decimal); --rules-only skips them.
+ * Used by the differential and end-to-end tests; prints "recorded N frames" (and ", T timeline
+ * lines" when there were any). */
 #include "gfxstats.h"
 #include "../lib/rules.h"
 
@@ -20,7 +28,12 @@
 static void usage(void) {
     fprintf(stderr, "usage: gfxstats-drive [--package P] [--version-code N] [--pipeline 0|1|2] "
                     "[--refresh NS] [--frameinfo [--replay]] [--rules android12|android9] [--dequeue-forgiveness NS] [--davey off|log] [--no-scenes] [--scene-max N] [--default-scene NAME] "
-                    "[--matrix 2.1|legacy|time] [--levels N,M,H,F] [--refresh-hz HZ] [--rules-only] [--wait-attached MS] [--trackers N] [--no-flush] < frames\n");
+                    "[--matrix 2.1|legacy|time] [--levels N,M,H,F] [--refresh-hz HZ] [--rules-only] [--wait-attached MS] [--trackers N] [--no-flush] "
+                    "[--timeline-tracker K] < frames\n"
+                    "  frame lines: intended_vsync,vsync,frame_completed,gpu_completed,frame_interval "
+                    "(--frameinfo: the 23 FrameInfo fields); scene lines: @SINCE,NAME, @@SINCE,NAME;\n"
+                    "  FrameTimeline lines: C,TOKEN,PREDICTED_START,PREDICTED_END,PREDICTED_PRESENT,ACTUAL_START,ACTUAL_END | "
+                    "N,TOKEN,ACTUAL_START,ACTUAL_END | P,TOKEN,PRESENT,REFRESH,FLAGS | D,TOKEN,REFRESH\n");
     exit(2);
 }
 
@@ -54,7 +67,7 @@ int main(int argc, char **argv) {
     int32_t levels[4] = {0};
     const char *default_scene = NULL;
     float refresh_hz = 0.0f;
-    int pipeline = 1, frameinfo = 0, rules_only = 0, wait_ms = -1, replay = 0, ntrackers = 1, flush = 1;
+    int pipeline = 1, frameinfo = 0, rules_only = 0, wait_ms = -1, replay = 0, ntrackers = 1, flush = 1, tl_tracker = 0;
     gfxstats_tracker_options topt = {.struct_size = sizeof topt, .rules = GFXSTATS_RULES_ANDROID12};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -65,6 +78,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--refresh") && v) { refresh = strtoll(v, NULL, 10); i++; }
         else if (!strcmp(a, "--wait-attached") && v) { wait_ms = atoi(v); i++; }
         else if (!strcmp(a, "--trackers") && v) { ntrackers = atoi(v); i++; }
+        else if (!strcmp(a, "--timeline-tracker") && v) { tl_tracker = atoi(v); i++; }
         else if (!strcmp(a, "--rules") && v) {
             if (!strcmp(v, "android9")) topt.rules = GFXSTATS_RULES_ANDROID9;
             else if (strcmp(v, "android12")) usage();
@@ -97,7 +111,7 @@ int main(int argc, char **argv) {
         else usage();
     }
     int want = frameinfo ? GFXSTATS_FI_COUNT : 5;
-    if (ntrackers < 1 || ntrackers > 1024) usage();
+    if (ntrackers < 1 || ntrackers > 1024 || tl_tracker < 0 || tl_tracker >= ntrackers) usage();
     gfxstats_session *s = NULL;
     gfxstats_tracker *trackers[1024] = {0};
     gfxstats_tracker *t = NULL;
@@ -130,7 +144,7 @@ int main(int argc, char **argv) {
         }
     }
     char line[4096];
-    long long lineno = 0, frames = 0, bad = 0;
+    long long lineno = 0, frames = 0, bad = 0, timeline = 0;
     int64_t v[GFXSTATS_FI_COUNT];
     while (fgets(line, sizeof line, stdin)) {
         lineno++;
@@ -168,6 +182,34 @@ int main(int argc, char **argv) {
             }
             continue;
         }
+        if (*p == 'C' || *p == 'N' || *p == 'P' || *p == 'D') {
+            char kind = *p;
+            int n = kind == 'C' ? 7 : kind == 'P' ? 5 : kind == 'N' ? 4 : 3;
+            if (p[1] != ',' || parse_line(p + 2, v, n - 1)) {
+                fprintf(stderr, "gfxstats-drive: line %lld: a %c line is %s\n", lineno, kind,
+                        kind == 'C' ? "C,TOKEN,PREDICTED_START,PREDICTED_END,PREDICTED_PRESENT,ACTUAL_START,ACTUAL_END"
+                        : kind == 'N' ? "N,TOKEN,ACTUAL_START,ACTUAL_END"
+                        : kind == 'P' ? "P,TOKEN,PRESENT,REFRESH,FLAGS" : "D,TOKEN,REFRESH");
+                bad++;
+                continue;
+            }
+            if (rules_only) {
+                continue;
+            }
+            int rc = kind == 'C' ? gfxstats_timeline_commit(trackers[tl_tracker], v[0], v[1], v[2], v[3], v[4], v[5])
+                     : kind == 'N' ? gfxstats_timeline_commit_unpredicted(trackers[tl_tracker], v[0], v[1], v[2])
+                     : kind == 'P' ? gfxstats_timeline_presented(trackers[tl_tracker], v[0], v[1], v[2], (uint32_t)v[3])
+                                   : gfxstats_timeline_discarded(trackers[tl_tracker], v[0], v[1]);
+            if (rc < 0) {
+                fprintf(stderr, "gfxstats-drive: line %lld: %s\n", lineno, gfxstats_strerror(rc));
+                return 2;
+            }
+            /* They share the tracker's ring with its frames: count it before it fills. */
+            if (++timeline % 256 == 0 && flush) {
+                gfxstats_tracker_flush(trackers[tl_tracker]);
+            }
+            continue;
+        }
         if (parse_line(p, v, want)) {
             fprintf(stderr, "gfxstats-drive: line %lld: not %d comma-separated integers\n", lineno, want);
             bad++;
@@ -197,7 +239,9 @@ int main(int argc, char **argv) {
         for (int i = 0; i < GFX_COUNTERS; i++) printf("%u\n", counters[i]);
     } else {
         uint64_t dropped = 0;
-        for (int k = 0; k < ntrackers; k++) {
+        /* Newest first: a tracker without a stripe then finds every stripe still held, so its
+         * counts take the shared-stripe path at close (oldest first, it would claim a freed one). */
+        for (int k = ntrackers - 1; k >= 0; k--) {
             dropped += gfxstats_tracker_dropped(trackers[k]);
             gfxstats_tracker_close(trackers[k]);
         }
@@ -207,7 +251,11 @@ int main(int argc, char **argv) {
         }
         int attached = gfxstats_session_attached(s);
         gfxstats_session_close(s);
-        printf("recorded %lld frames%s\n", frames, attached ? "" : " (no daemon)");
+        if (timeline) {
+            printf("recorded %lld frames, %lld timeline lines%s\n", frames, timeline, attached ? "" : " (no daemon)");
+        } else {
+            printf("recorded %lld frames%s\n", frames, attached ? "" : " (no daemon)");
+        }
     }
     return bad ? 1 : 0;
 }
