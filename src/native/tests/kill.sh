@@ -8,7 +8,6 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 t_start_daemon 3>&-
 t_start_xvfb
-registered() { [ "$(grep -c "register: new buffer $1/" "$T_DIR/daemon.log")" -ge "$2" ]; }
 live() { t_counter "$1" "Total frames rendered"; }
 has_frames() { [ "$(live "$1" 2>/dev/null || true)" -ge "$2" ] 2>/dev/null; }
 
@@ -16,7 +15,7 @@ has_frames() { [ "$(live "$1" 2>/dev/null || true)" -ge "$2" ] 2>/dev/null; }
 "$ROOT/scripts/gfxstats" run -- vkcube --c 3000 >"$T_DIR/vk1.out" 2>&1 &
 VK=$!
 T_PIDS+=("$VK")
-t_wait_for 30 registered vkcube 1 || t_fail "vkcube did not register"
+t_wait_for 30 t_registered vkcube 1 || t_fail "vkcube did not register"
 kill -KILL "$DAEMON_PID"
 wait "$DAEMON_PID" 2>/dev/null || true
 t_start_daemon 3>&-
@@ -27,7 +26,7 @@ wait "$VK" || { cat "$T_DIR/vk1.out" >&2; t_fail "vkcube failed across the daemo
 "$ROOT/scripts/gfxstats" run --package vk.killed -- vkcube --c 1000000 >/dev/null 2>&1 &
 VK=$!
 T_PIDS+=("$VK")
-t_wait_for 30 registered vk.killed 1 || t_fail "vk.killed did not register"
+t_wait_for 30 t_registered vk.killed 1 || t_fail "vk.killed did not register"
 t_wait_for 30 has_frames vk.killed 500 || t_fail "vk.killed counted no frames"
 kill -STOP "$VK"
 before="$(live vk.killed)"
@@ -50,7 +49,7 @@ kill -KILL "$DAEMON_PID"
 wait "$DAEMON_PID" 2>/dev/null || true
 rm -f "$T_DIR"/state/buffers/*
 t_start_daemon 3>&-
-t_wait_for 30 registered drive.handover 2 || t_fail "drive.handover did not register again"
+t_wait_for 30 t_registered drive.handover 2 || t_fail "drive.handover did not register again"
 tail -n +10001 "$T_DIR/all" >&3
 exec 3>&-
 wait "$DRIVE" || { cat "$T_DIR/drive.out" >&2; t_fail "gfxstats-drive failed"; }

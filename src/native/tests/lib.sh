@@ -91,6 +91,35 @@ t_counter() {
   gfx dump --package "$1" | sed -n "s/^$2: \([0-9]*\).*/\1/p"
 }
 
+# Succeeds once the daemon has logged package $1's registration at least $2 times.
+t_registered() { [ "$(grep -c "register: new buffer $1/" "$T_DIR/daemon.log")" -ge "$2" ]; }
+
+# Feeds the lines of file $1 to the sanitized driver (target/asan/gfxstats-drive, package
+# c.handover) through a FIFO: the first half, then the daemon SIGKILLed and its buffer files
+# lost, a new daemon, the second half. The driver must register again and move everything it
+# counted into the new buffer (the handover); any sanitizer report fails it.
+t_drive_across_handover() {
+  local stream=$1 asan="$OUT/asan/gfxstats-drive" half drive
+  [ -x "$asan" ] || make -s -C "$NATIVE" target/asan/gfxstats-drive >/dev/null
+  mkfifo "$T_DIR/handover.fifo"
+  ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    "$asan" --package c.handover --version-code 1 < "$T_DIR/handover.fifo" >"$T_DIR/handover.out" 2>&1 &
+  drive=$!
+  T_PIDS+=("$drive")
+  exec 3>"$T_DIR/handover.fifo"
+  half=$(($(wc -l < "$stream") / 2))
+  head -n "$half" "$stream" >&3
+  t_wait_for 30 t_registered c.handover 1 || t_fail "c.handover did not register"
+  kill -KILL "$DAEMON_PID"
+  wait "$DAEMON_PID" 2>/dev/null || true
+  rm -f "$T_DIR"/state/buffers/*
+  t_start_daemon 3>&-
+  t_wait_for 30 t_registered c.handover 2 || t_fail "c.handover did not register again"
+  tail -n +"$((half + 1))" "$stream" >&3
+  exec 3>&-
+  wait "$drive" || { cat "$T_DIR/handover.out" >&2; t_fail "the sanitized driver failed across the handover"; }
+}
+
 t_pass() {
   echo "PASS $T_NAME${1:+: $1}"
 }

@@ -58,26 +58,7 @@ done
 # Scene counts across a handover, from the sanitized library: the daemon is SIGKILLed halfway
 # with the buffer file lost, the client registers again and moves everything (Android and scene
 # counters, slot names) into the new buffer; the result must still equal the Java client's.
-ASAN="$OUT/asan/gfxstats-drive"
-[ -x "$ASAN" ] || make -s -C "$NATIVE" "target/asan/gfxstats-drive" >/dev/null
-export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-registered() { [ "$(grep -c "register: new buffer c.handover/" "$T_DIR/daemon.log")" -ge "$1" ]; }
-mkfifo "$T_DIR/fifo"
-"$ASAN" --package c.handover --version-code 1 < "$T_DIR/fifo" >"$T_DIR/handover.out" 2>&1 &
-DRIVE=$!
-T_PIDS+=("$DRIVE")
-exec 3>"$T_DIR/fifo"
-half=$(($(wc -l < "$T_DIR/times.txt") / 2))
-head -n "$half" "$T_DIR/times.txt" >&3
-t_wait_for 30 registered 1 || t_fail "c.handover did not register"
-kill -KILL "$DAEMON_PID"
-wait "$DAEMON_PID" 2>/dev/null || true
-rm -f "$T_DIR"/state/buffers/*
-t_start_daemon 3>&-
-t_wait_for 30 registered 2 || t_fail "c.handover did not register again"
-tail -n +"$((half + 1))" "$T_DIR/times.txt" >&3
-exec 3>&-
-wait "$DRIVE" || { cat "$T_DIR/handover.out" >&2; t_fail "the sanitized driver failed across the handover"; }
+t_drive_across_handover "$T_DIR/times.txt"
 gfx scenes --package c.handover --json | sed "s/c\.handover/PACKAGE/g" > "$T_DIR/c.handover.json"
 diff "$T_DIR/java.times.json" "$T_DIR/c.handover.json" >&2 \
   || t_fail "handover: C scenes across a lost buffer differ from Java's (seed $SEED)"

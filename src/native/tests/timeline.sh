@@ -42,26 +42,7 @@ timeline c.trackers > "$T_DIR/trackers.ft"
 diff "$T_DIR/java.ft" "$T_DIR/trackers.ft" >&2 || t_fail "24 trackers: FrameTimeline counters differ from Java's (seed $SEED)"
 
 # Across a handover, from the sanitized library.
-ASAN="$OUT/asan/gfxstats-drive"
-[ -x "$ASAN" ] || make -s -C "$NATIVE" "target/asan/gfxstats-drive" >/dev/null
-export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-registered() { [ "$(grep -c "register: new buffer c.handover/" "$T_DIR/daemon.log")" -ge "$1" ]; }
-mkfifo "$T_DIR/fifo"
-"$ASAN" --package c.handover --version-code 1 < "$T_DIR/fifo" >"$T_DIR/handover.out" 2>&1 &
-DRIVE=$!
-T_PIDS+=("$DRIVE")
-exec 3>"$T_DIR/fifo"
-half=$(($(wc -l < "$T_DIR/stream.txt") / 2))
-head -n "$half" "$T_DIR/stream.txt" >&3
-t_wait_for 30 registered 1 || t_fail "c.handover did not register"
-kill -KILL "$DAEMON_PID"
-wait "$DAEMON_PID" 2>/dev/null || true
-rm -f "$T_DIR"/state/buffers/*
-t_start_daemon 3>&-
-t_wait_for 30 registered 2 || t_fail "c.handover did not register again"
-tail -n +"$((half + 1))" "$T_DIR/stream.txt" >&3
-exec 3>&-
-wait "$DRIVE" || { cat "$T_DIR/handover.out" >&2; t_fail "the sanitized driver failed across the handover"; }
+t_drive_across_handover "$T_DIR/stream.txt"
 timeline c.handover > "$T_DIR/handover.ft"
 diff "$T_DIR/java.ft" "$T_DIR/handover.ft" >&2 \
   || t_fail "handover: C FrameTimeline counters across a lost buffer differ from Java's (seed $SEED)"

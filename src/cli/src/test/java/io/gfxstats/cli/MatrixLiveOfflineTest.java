@@ -11,6 +11,7 @@ import io.gfxstats.client.DaemonBufferProvider;
 import io.gfxstats.client.SessionOptions;
 import io.gfxstats.client.StatsSession;
 import io.gfxstats.client.WindowTracker;
+import io.gfxstats.daemon.DaemonFixture;
 import io.gfxstats.daemon.DaemonProcess;
 import io.gfxstats.frame.FrameInfo;
 import io.gfxstats.framestats.ModernCapture;
@@ -21,7 +22,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +30,6 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -77,28 +76,20 @@ class MatrixLiveOfflineTest {
 
     private Path state;
     private DaemonProcess daemon;
-    private final List<Process> processes = new ArrayList<>();
+    private DaemonFixture fixture;
     /** {@code scenes --json} taken while the client was recording. */
     private JsonObject liveScenes;
 
     @BeforeEach
     void setUp() throws Exception {
-        state = Files.createTempDirectory(Path.of("/tmp"), "gfxmx");
-        daemon = new DaemonProcess(state).start();
+        fixture = DaemonFixture.start("gfxmx");
+        state = fixture.state();
+        daemon = fixture.daemon();
     }
 
     @AfterEach
     void tearDown() throws Exception {
-        for (Process p : processes) {
-            p.destroyForcibly();
-            p.waitFor();
-        }
-        daemon.close();
-        try (Stream<Path> s = Files.walk(state)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
+        fixture.close();
     }
 
     /** One frame of the stream and the scene it is recorded in. */
@@ -334,7 +325,7 @@ class MatrixLiveOfflineTest {
                         daemon.socket().toString(), "--package", PKG, "--slice", "86400", "--interval", "0.2",
                         "--progress")
                 .redirectOutput(out.toFile()).redirectError(progress.toFile()).start();
-        processes.add(reports);
+        fixture.track(reports);
         // Frames counted before matrix-report's first read are not sliced: wait for that read.
         Await.until(() -> Files.readString(progress, StandardCharsets.UTF_8).contains("open slices:"),
                 Duration.ofSeconds(60), () -> "matrix-report's progress: " + Files.readString(progress, StandardCharsets.UTF_8));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.gfxstats.daemon.DaemonFixture;
 import io.gfxstats.daemon.DaemonProcess;
 import io.gfxstats.testing.Await;
 import io.gfxstats.testing.JavaProcess;
@@ -12,14 +13,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,26 +31,18 @@ import org.junit.jupiter.api.Test;
 class TopDaemonTest {
     private Path state;
     private DaemonProcess daemon;
-    private final List<Process> processes = new ArrayList<>();
+    private DaemonFixture fixture;
 
     @BeforeEach
     void setUp() throws Exception {
-        state = Files.createTempDirectory(Path.of("/tmp"), "gfxtop");
-        daemon = new DaemonProcess(state).start();
+        fixture = DaemonFixture.start("gfxtop");
+        state = fixture.state();
+        daemon = fixture.daemon();
     }
 
     @AfterEach
     void tearDown() throws Exception {
-        for (Process p : processes) {
-            p.destroyForcibly();
-            p.waitFor();
-        }
-        daemon.close();
-        try (Stream<Path> s = Files.walk(state)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
+        fixture.close();
     }
 
     private Process synth(String pkg, String profile, int seconds) throws Exception {
@@ -61,7 +51,7 @@ class TopDaemonTest {
                         "--seconds", Integer.toString(seconds), "--fps", "60")
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(daemon.clientLog().toFile()))
                 .start();
-        processes.add(p);
+        fixture.track(p);
         return p;
     }
 
@@ -145,7 +135,7 @@ class TopDaemonTest {
         Process reports = JavaProcess.builder(io.gfxstats.cli.Main.class, "matrix-report", "--socket",
                 daemon.socket().toString(), "--interval", "0.2", "--progress")
                 .redirectOutput(out.toFile()).redirectError(progress.toFile()).start();
-        processes.add(reports);
+        fixture.track(reports);
         // The open slice must hold more than Matrix's 20 frames to be reported at SIGTERM.
         Await.until(() -> Files.readString(progress, StandardCharsets.UTF_8).lines()
                 .anyMatch(l -> openFrames(l, "com.example.smooth/default") > 20), Duration.ofSeconds(60),

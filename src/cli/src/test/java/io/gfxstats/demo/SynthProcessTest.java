@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gfxstats.cli.Main;
+import io.gfxstats.daemon.DaemonFixture;
 import io.gfxstats.daemon.DaemonProcess;
 import io.gfxstats.dayfile.StatsProtos;
 import io.gfxstats.proto.GraphicsStatsProto;
@@ -15,17 +16,14 @@ import io.gfxstats.testing.Await;
 import io.gfxstats.testing.JavaProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,26 +32,18 @@ import org.junit.jupiter.api.Test;
 class SynthProcessTest {
     private Path state;
     private DaemonProcess daemon;
-    private final List<Process> clients = new ArrayList<>();
+    private DaemonFixture fixture;
 
     @BeforeEach
     void setUp() throws Exception {
-        state = Files.createTempDirectory(Path.of("/tmp"), "gfxsynth");
-        daemon = new DaemonProcess(state).start();
+        fixture = DaemonFixture.start("gfxsynth");
+        state = fixture.state();
+        daemon = fixture.daemon();
     }
 
     @AfterEach
     void tearDown() throws Exception {
-        for (Process p : clients) {
-            p.destroyForcibly();
-            p.waitFor();
-        }
-        daemon.close();
-        try (Stream<Path> s = Files.walk(state)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
+        fixture.close();
     }
 
     private Process synth(String pkg, long version, String profile, long seed, String seconds, String... more)
@@ -65,7 +55,7 @@ class SynthProcessTest {
         Process p = JavaProcess.builder(Main.class, args.toArray(String[]::new))
                 .redirectError(ProcessBuilder.Redirect.appendTo(daemon.clientLog().toFile()))
                 .start();
-        clients.add(p);
+        fixture.track(p);
         return p;
     }
 
@@ -186,7 +176,7 @@ class SynthProcessTest {
         Process p = JavaProcess.builder(Main.class, "synth", "--socket", state.resolve("nobody.sock").toString(),
                 "--package", "com.example.synth", "--version-code", "1", "--attach-timeout", "0.5")
                 .redirectErrorStream(false).start();
-        clients.add(p);
+        fixture.track(p);
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
         String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(2, p.exitValue(), err);
