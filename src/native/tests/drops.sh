@@ -3,7 +3,7 @@
 # times-path frames with the session thread's drains held off (GFXSTATS_TEST_DRAIN_PAUSED, a test
 # hook) and no flushes, so the tracker's ring (1,024 frames) drops exactly 76; the close counts
 # the 1,024 frames that fitted and the 76 drops into the buffer, and the daemon's metrics show both, also
-# after a restart (seeded from the day file).
+# after a restart (seeded from the day file); the daemon's line for the client's exit names them.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 METRICS=(--set metrics.enabled=true --set metrics.port=0)
 scrape() { # the newest daemon's exposition
@@ -24,6 +24,8 @@ fi
 grep -q "76 frames dropped" "$T_DIR/drive.err" || t_fail "drive: $(cat "$T_DIR/drive.err")"
 t_wait_for 30 drops_are 76.0 ||
   t_fail "metrics show $(series gfxstats_ring_dropped_frames_total) ring-dropped frames, not 76"
+t_wait_for 30 grep -q "exit: c.drops/.*its clients dropped 76 frames because a recording ring was full" \
+  "$T_DIR/daemon.log" || t_fail "the daemon's exit line for c.drops does not name the 76 dropped frames"
 # The frames that fitted are counted by the rules as usual (some random frames count as none).
 counted="$(head -n 1024 "$T_DIR/frames.txt" | "$OUT/bin/gfxstats-drive" --rules-only | head -1)"
 [ "$(series gfxstats_frames_total)" = "$counted.0" ] ||

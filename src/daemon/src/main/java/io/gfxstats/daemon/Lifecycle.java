@@ -1,5 +1,7 @@
 package io.gfxstats.daemon;
 
+import io.gfxstats.buffer.ClientHealthGroup;
+
 import io.gfxstats.daemon.config.Setting;
 import io.gfxstats.daemon.harvest.Harvester;
 import io.gfxstats.daemon.registry.LiveBuffer;
@@ -108,13 +110,25 @@ final class Lifecycle {
             return;
         }
         noteSave(r);
+        long dropped = ringDropped(b);
         state.registry.remove(b);
         try {
             Files.deleteIfExists(b.path());
         } catch (IOException e) {
             log.warn("exit: cannot delete buffer file {}: {}", b.path(), e.getMessage());
         }
-        log.info("exit: {} ({}), saved {} frames", b, why, r.frames());
+        log.info("exit: {} ({}), saved {} frames{}", b, why, r.frames(), dropped == 0 ? ""
+                : ", and its clients dropped " + dropped + " frames because a recording ring was full"
+                + " (docs/native.md, \"The frame ring and the drain\")");
+    }
+
+    /** Frames the buffer's clients could not record in its life (their rings were full), 0 if unreadable. */
+    private static long ringDropped(LiveBuffer b) {
+        try {
+            return ClientHealthGroup.ringDropped(b.snapshot().vector());
+        } catch (IOException | IllegalStateException e) {
+            return 0; // the save above read it; a file gone since has nothing more to say
+        }
     }
 
     Harvester.Result flush(long now, String why) {
