@@ -5,12 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonParser;
 import io.gfxstats.daemon.ClientProcess;
+import io.gfxstats.daemon.DaemonFixture;
 import io.gfxstats.daemon.DaemonProcess;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,21 +26,18 @@ class HostileNamesCliTest {
 
     private Path state;
     private DaemonProcess daemon;
+    private DaemonFixture fixture;
 
     @BeforeEach
     void setUp() throws Exception {
-        state = Files.createTempDirectory(Path.of("/tmp"), "gfxhostile");
-        daemon = new DaemonProcess(state).start();
+        fixture = DaemonFixture.start("gfxhostile");
+        state = fixture.state();
+        daemon = fixture.daemon();
     }
 
     @AfterEach
     void tearDown() throws Exception {
-        daemon.close();
-        try (Stream<Path> s = Files.walk(state)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
+        fixture.close();
     }
 
     @Test

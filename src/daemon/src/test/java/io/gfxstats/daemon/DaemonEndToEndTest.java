@@ -22,17 +22,18 @@ import org.junit.jupiter.api.Test;
 class DaemonEndToEndTest {
     private Path state;
     private DaemonProcess daemon;
+    private DaemonFixture fixture;
 
     @BeforeEach
     void setUp() throws Exception {
-        state = Files.createTempDirectory(Path.of("/tmp"), "gfxd");
-        daemon = new DaemonProcess(state).start();
+        fixture = DaemonFixture.start("gfxd");
+        state = fixture.state();
+        daemon = fixture.daemon();
     }
 
     @AfterEach
     void tearDown() throws Exception {
-        daemon.close();
-        TestFiles.deleteTree(state);
+        fixture.close();
     }
 
     @Test
