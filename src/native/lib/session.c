@@ -541,7 +541,7 @@ int gfxstats_tracker_new_with(gfxstats_session *s, const gfxstats_tracker_option
         return GFXSTATS_ENOMEM;
     }
     memset(t, 0, sizeof *t);
-    gfx_ring_release(&t->ring, 0);
+    gfx_ring_init(&t->ring);
     t->s = s;
     t->counters = t->local;
     t->scenes = s->scenes_on ? &t->local_scenes : NULL;
@@ -656,7 +656,8 @@ static void count_frameinfo_locked(struct gfxstats_tracker *t, const int64_t fie
     }
 }
 
-/* A FrameTimeline call from the ring (gfxstats_timeline_*), run by the recorder. Under mu. */
+/* A FrameTimeline call from the ring (gfxstats_timeline_*: word 0 its kind), run by the recorder.
+ * Under mu. */
 static void drain_tl_locked(struct gfxstats_tracker *t, const int64_t *e) {
     switch (e[0]) {
     case GFX_RING_TL_COMMIT:
@@ -694,49 +695,44 @@ static void count_drops_locked(struct gfxstats_tracker *t, uint64_t dropped) {
 }
 
 /* Counts every frame the tracker's ring holds, oldest first, after moving the tracker's counts
- * into the session's current buffer if that changed. Returns how many frames it counted. Under mu. */
+ * into the session's current buffer if that changed. Returns how many entries it counted. Under mu. */
 static unsigned long drain_locked(struct gfxstats_tracker *t) {
     struct gfxstats_session *s = t->s;
     struct gfx_ring *r = &t->ring;
-    int64_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+    int64_t *head = __atomic_load_n(&r->wp, __ATOMIC_ACQUIRE);
     if (s->forked) {
         /* A child's copy: whatever is there belongs to the parent's buffer, which is not ours. */
-        r->tail = head;
-        gfx_ring_release(r, 1);
+        gfx_ring_consumed(r, head);
+        gfx_ring_close(r);
         return 0;
     }
     if (t->epoch != __atomic_load_n(&s->epoch, __ATOMIC_ACQUIRE)) {
         tracker_move_locked(t);
     }
+    int64_t *q = r->rp;
     unsigned long n = 0;
-    while (r->tail < head) { /* not !=: a misread kind could step past head */
-        int64_t *e = &r->w[(r->tail & (GFX_RING_BYTES - 1)) / 8];
-        if (e[0] == GFX_RING_FRAMEINFO) {
-            count_frameinfo_locked(t, e + 1);
-            /* The times path does not write word 0: every unit's goes back to 0, the two the
-             * fields ran on into too (a later frame may start there, and a field there must not
-             * read as a kind). */
-            e[0] = 0;
-            e[GFX_RING_WORDS] = 0;
-            e[2 * GFX_RING_WORDS] = 0;
-            r->tail += GFX_RING_FI_UNITS * GFX_RING_UNIT;
-        } else if (e[0] != 0) {
-            drain_tl_locked(t, e);
-            e[0] = 0;
-            r->tail += GFX_RING_UNIT;
+    /* At most a ring of entries: a wrong size would otherwise step past head and go round. */
+    for (; q != head && n <= GFX_RING_WORDS; n++) {
+        unsigned k;
+        int64_t *e = gfx_ring_take(r, &q, &k);
+        if (k == 0) {
+            count_times_locked(t, e[0], e[1], e[2], e[3], e[4]);
+        } else if (k == GFX_RING_FRAMEINFO) {
+            count_frameinfo_locked(t, e);
         } else {
-            count_times_locked(t, e[1], e[2], e[3], e[4], e[5]);
-            r->tail += GFX_RING_UNIT;
+            drain_tl_locked(t, e);
         }
-        n++;
     }
-    gfx_ring_release(r, s->closed);
+    gfx_ring_consumed(r, q);
+    if (s->closed) {
+        gfx_ring_close(r);
+    }
     uint64_t dropped = __atomic_load_n(&r->dropped, __ATOMIC_RELAXED);
     count_drops_locked(t, dropped);
     if (dropped != r->dropped_logged) {
         if (r->dropped_logged == 0) {
             logf_("frames of %s are not counted: a tracker's ring (%u frames) was full before it was drained"
-                  " (gfxstats_tracker_dropped counts them)", s->package, GFX_RING_UNITS);
+                  " (gfxstats_tracker_dropped counts them)", s->package, GFX_RING_FRAMES);
         }
         r->dropped_logged = dropped;
     }
@@ -751,13 +747,40 @@ static void drain_all_locked(struct gfxstats_session *s) {
 
 /* ---- the producer: the frame path */
 
-/* The ring is full (the frame is dropped and counted as such) or the session is closed. */
-__attribute__((noinline, cold)) static int ring_full(struct gfxstats_tracker *t) {
-    if (t->closed || (__atomic_load_n(&t->s->epoch, __ATOMIC_ACQUIRE) & 1)) { /* odd: closed */
+/* Where the entry of n words goes when it takes the slow path (the limit: the ring's end, a kick,
+ * full or closed), or NULL with the return code in *rc: GFXSTATS_OK for a frame dropped because
+ * the ring is full (counted), GFXSTATS_ECLOSED when the session is closed. */
+static int64_t *ring_room(struct gfxstats_tracker *t, unsigned n, int *rc) {
+    int closed = 0;
+    int64_t *e = t->closed ? NULL : gfx_ring_room(&t->ring, n, &closed);
+    if (e) {
+        return e;
+    }
+    if (t->closed || closed || (__atomic_load_n(&t->s->epoch, __ATOMIC_ACQUIRE) & 1)) { /* odd: closed */
         t->closed = 2;
-        return GFXSTATS_ECLOSED;
+        *rc = GFXSTATS_ECLOSED;
+        return NULL;
     }
     __atomic_store_n(&t->ring.dropped, t->ring.dropped + 1, __ATOMIC_RELAXED);
+    *rc = GFXSTATS_OK;
+    return NULL;
+}
+
+/* gfxstats_record past the limit (a tail call, so that the frame path saves no register for it). */
+__attribute__((noinline, cold)) static int record_slow(struct gfxstats_tracker *t, int64_t intended_vsync,
+                                                       int64_t vsync, int64_t frame_completed,
+                                                       int64_t gpu_completed, int64_t frame_interval_ns) {
+    int rc;
+    int64_t *e = ring_room(t, GFX_RING_TIMES_WORDS, &rc);
+    if (!e) {
+        return rc;
+    }
+    e[0] = intended_vsync;
+    e[1] = vsync;
+    e[2] = frame_completed;
+    e[3] = gpu_completed;
+    e[4] = frame_interval_ns;
+    gfx_ring_publish(&t->ring, e, GFX_RING_TIMES_WORDS);
     return GFXSTATS_OK;
 }
 
@@ -766,32 +789,41 @@ int gfxstats_record(gfxstats_tracker *t, int64_t intended_vsync, int64_t vsync, 
     if (!t) {
         return GFXSTATS_EINVAL;
     }
-    int64_t next;
-    int64_t *e = gfx_ring_slot(&t->ring, 1, &next);
-    if (__builtin_expect(e == NULL, 0)) {
-        return ring_full(t);
+    int64_t *e = t->ring.wp; /* plain: only this thread writes it */
+    if (__builtin_expect(gfx_ring_over(&t->ring, e, GFX_RING_TIMES_WORDS), 0)) {
+        return record_slow(t, intended_vsync, vsync, frame_completed, gpu_completed, frame_interval_ns);
     }
-    e[1] = intended_vsync;
-    e[2] = vsync;
-    e[3] = frame_completed;
-    e[4] = gpu_completed;
-    e[5] = frame_interval_ns;
-    gfx_ring_publish(&t->ring, next);
+    e[0] = intended_vsync;
+    e[1] = vsync;
+    e[2] = frame_completed;
+    e[3] = gpu_completed;
+    e[4] = frame_interval_ns;
+    gfx_ring_publish(&t->ring, e, GFX_RING_TIMES_WORDS);
     return GFXSTATS_OK;
+}
+
+/* The slot of an entry of n words and kind k (not 0), its kind byte written; NULL with *rc as
+ * ring_room. Producer only. */
+static inline int64_t *ring_slot_kind(struct gfxstats_tracker *t, unsigned n, uint8_t k, int *rc) {
+    int64_t *e = t->ring.wp;
+    if (__builtin_expect(gfx_ring_over(&t->ring, e, n), 0) && !(e = ring_room(t, n, rc))) {
+        return NULL;
+    }
+    t->ring.kind[e - t->ring.w] = k;
+    return e;
 }
 
 int gfxstats_record_frameinfo(gfxstats_tracker *t, const int64_t fields[GFXSTATS_FI_COUNT]) {
     if (!t || !fields) {
         return GFXSTATS_EINVAL;
     }
-    int64_t next;
-    int64_t *e = gfx_ring_slot(&t->ring, GFX_RING_FI_UNITS, &next);
-    if (__builtin_expect(e == NULL, 0)) {
-        return ring_full(t);
+    int rc;
+    int64_t *e = ring_slot_kind(t, GFX_RING_FI_WORDS, GFX_RING_FRAMEINFO, &rc);
+    if (!e) {
+        return rc;
     }
-    e[0] = GFX_RING_FRAMEINFO;
-    memcpy(e + 1, fields, sizeof(int64_t) * GFXSTATS_FI_COUNT); /* on through the next two units */
-    gfx_ring_publish(&t->ring, next);
+    memcpy(e, fields, sizeof(int64_t) * GFXSTATS_FI_COUNT);
+    gfx_ring_publish(&t->ring, e, GFX_RING_FI_WORDS);
     return GFXSTATS_OK;
 }
 
@@ -953,10 +985,10 @@ int gfxstats_set_scene(gfxstats_tracker *t, const char *name) {
 
 static inline int tl_append(gfxstats_tracker *t, int64_t kind, int64_t a, int64_t b, int64_t c, int64_t d,
                             int64_t e5, int64_t f) {
-    int64_t next;
-    int64_t *e = gfx_ring_slot(&t->ring, 1, &next);
-    if (__builtin_expect(e == NULL, 0)) {
-        return ring_full(t);
+    int rc;
+    int64_t *e = ring_slot_kind(t, GFX_RING_TL_WORDS, (uint8_t)kind, &rc);
+    if (!e) {
+        return rc;
     }
     e[0] = kind;
     e[1] = a;
@@ -965,7 +997,7 @@ static inline int tl_append(gfxstats_tracker *t, int64_t kind, int64_t a, int64_
     e[4] = d;
     e[5] = e5;
     e[6] = f;
-    gfx_ring_publish(&t->ring, next);
+    gfx_ring_publish(&t->ring, e, GFX_RING_TL_WORDS);
     return GFXSTATS_OK;
 }
 
@@ -1277,9 +1309,9 @@ static int service(struct gfxstats_session *s) {
             most = n > most ? n : most;
         }
     }
-    if (most > GFX_RING_UNITS / 8) {
+    if (most > GFX_RING_FRAMES / 8) {
         s->drain_ms = s->drain_ms / 2 < DRAIN_MIN_MS ? DRAIN_MIN_MS : s->drain_ms / 2;
-    } else if (most < GFX_RING_UNITS / 32) {
+    } else if (most < GFX_RING_FRAMES / 32) {
         s->drain_ms = s->drain_ms * 2 > DRAIN_MAX_MS ? DRAIN_MAX_MS : s->drain_ms * 2;
     }
     if (s->cur) {

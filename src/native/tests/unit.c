@@ -794,7 +794,7 @@ static void test_ring_order(void) {
     int64_t f[GFXSTATS_FI_COUNT];
     int refused = 0, mismatches = 0;
     int64_t until_flush = 0;
-    for (int64_t i = 0; i < 20 * (int64_t)GFX_RING_UNITS; i++) {
+    for (int64_t i = 0; i < 20 * (int64_t)GFX_RING_FRAMES; i++) {
         int fi = ring_frame(i, f, 1);
         refused += ring_record(t, fi, f) != GFXSTATS_OK;
         ring_reference(&ref, fi, f, want);
@@ -802,7 +802,7 @@ static void test_ring_order(void) {
             gfxstats_tracker_flush(t);
             gfx_tracker_counted(t, got, NULL);
             mismatches += memcmp(got, want, sizeof got) != 0;
-            until_flush = 1 + (int64_t)(ring_next() % (GFX_RING_UNITS / GFX_RING_FI_UNITS));
+            until_flush = 1 + (int64_t)(ring_next() % GFX_RING_FI_FRAMES);
         }
     }
     gfxstats_tracker_flush(t);
@@ -850,7 +850,7 @@ static void test_ring_concurrent(void) {
 static void test_ring_full(void) {
     gfxstats_session *s = ring_session("com.example.ring.full");
     for (int mix = 0; mix <= 2; mix += 2) {
-        int64_t fit = mix ? GFX_RING_UNITS / GFX_RING_FI_UNITS : GFX_RING_UNITS;
+        int64_t fit = mix ? GFX_RING_FI_FRAMES : GFX_RING_FRAMES;
         gfxstats_tracker *t;
         CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
         struct gfx_rules ref;
@@ -979,7 +979,7 @@ static void test_ring_timeline(void) {
     int64_t f[GFXSTATS_FI_COUNT];
     int refused = 0, mismatches = 0;
     int64_t until_flush = 0, token = 0;
-    for (int64_t i = 0; i < 10 * (int64_t)GFX_RING_UNITS; i++) {
+    for (int64_t i = 0; i < 10 * (int64_t)GFX_RING_FRAMES; i++) {
         int fi = ring_frame(i, f, 1);
         if (fi) {
             f[GFXSTATS_FI_PERFORM_TRAVERSALS_START] = 1 + (int64_t)(ring_next() % 5); /* word 0 of unit 2 */
@@ -1015,7 +1015,7 @@ static void test_ring_timeline(void) {
             gfx_tracker_counted(t, got, NULL);
             gfx_tracker_timeline_counted(t, tgot);
             mismatches += memcmp(got, want, sizeof got) != 0 || memcmp(tgot, twant, sizeof tgot) != 0;
-            until_flush = 1 + (int64_t)(ring_next() % (GFX_RING_UNITS / (GFX_RING_FI_UNITS + 2)));
+            until_flush = 1 + (int64_t)(ring_next() % (GFX_RING_FI_FRAMES / 3));
         }
     }
     CHECK(gfxstats_timeline_pending(t) == gfx_tl_pending(&rtl), "pending %d, recorder %d", gfxstats_timeline_pending(t),
