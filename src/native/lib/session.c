@@ -873,6 +873,10 @@ void gfx_session_pending(struct gfxstats_session *s, uint32_t *counters) {
     pthread_mutex_unlock(&s->mu);
 }
 
+struct gfx_ring *gfx_tracker_ring(struct gfxstats_tracker *t) {
+    return &t->ring;
+}
+
 uint64_t gfxstats_tracker_dropped(const gfxstats_tracker *t) {
     return t ? __atomic_load_n(&t->ring.dropped, __ATOMIC_RELAXED) : 0;
 }

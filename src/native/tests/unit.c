@@ -815,6 +815,118 @@ static void test_ring_order(void) {
     gfxstats_session_close(s);
 }
 
+/* The ring's entries, read back as the drain reads them (gfx_ring_take), are exactly what was
+ * recorded, in order, over many laps: times-path frames with values at the edges of 32 and 64 bits
+ * (a ring that kept deltas or narrowed a word would change them), intervals changing from frame to
+ * frame, FrameInfo frames (23 words) and FrameTimeline calls (7) in between, so that entries of
+ * every size meet the end of the ring, end exactly on it and wrap; read at random points, and
+ * sometimes so late that the ring fills: then only frames that did not fit are dropped. */
+static void test_ring_entries(void) {
+    static const int64_t edge[] = {0, 1, -1, INT32_MAX, (int64_t)INT32_MAX + 1, INT32_MIN, (int64_t)INT32_MIN - 1,
+                                   UINT32_MAX, (int64_t)UINT32_MAX + 1, INT64_MAX, INT64_MIN, INT64_MIN + 1,
+                                   INT64_MAX - 1, 16666667, -16666667, 1000000000000000000LL};
+    enum { NEDGE = sizeof edge / sizeof edge[0], EXPECT = 4 * GFX_RING_WORDS };
+    gfxstats_session *s = ring_session("com.example.ring.entries");
+    gfxstats_tracker *t;
+    CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+    struct gfx_ring *r = gfx_tracker_ring(t);
+    /* What was accepted and not yet read: kind and words, in a queue of words. */
+    static int64_t want[EXPECT];
+    static unsigned want_kind[EXPECT];
+    size_t qhead = 0, qtail = 0, unread_words = 0;
+    int64_t *q = r->rp;
+    int wrong = 0, bad_drops = 0, at_end = 0, wrapped = 0, read = 0;
+    uint64_t dropped = 0;
+    int64_t until_read = 0;
+    for (int64_t i = 0; i <= 60000; i++) {
+        if (i == 60000) { /* last: only read */
+            until_read = 0;
+        } else {
+            uint64_t x = ring_next();
+            unsigned kind = x % 8 < 6 ? 0 : x % 8 == 6 ? GFX_RING_FRAMEINFO : 2 + (unsigned)((x >> 8) % 4);
+            int64_t v[GFXSTATS_FI_COUNT];
+            for (int j = 0; j < GFXSTATS_FI_COUNT; j++) {
+                uint64_t y = ring_next();
+                int64_t base = edge[y % NEDGE];
+                /* an edge value, that plus or minus an edge delta, or raw bits */
+                v[j] = (y >> 8) % 3 == 0 ? base
+                       : (y >> 8) % 3 == 1 ? (int64_t)((uint64_t)base + (uint64_t)edge[(y >> 16) % NEDGE]) : (int64_t)ring_next();
+            }
+            int rc;
+            if (kind == 0) {
+                rc = gfxstats_record(t, v[0], v[1], v[2], v[3], v[4]);
+            } else if (kind == GFX_RING_FRAMEINFO) {
+                rc = gfxstats_record_frameinfo(t, v);
+            } else {
+                v[0] = kind;
+                if (kind == GFX_RING_TL_COMMIT) {
+                    rc = gfxstats_timeline_commit(t, v[1], v[2], v[3], v[4], v[5], v[6]);
+                } else if (kind == GFX_RING_TL_UNPREDICTED) {
+                    v[4] = v[5] = v[6] = 0;
+                    rc = gfxstats_timeline_commit_unpredicted(t, v[1], v[2], v[3]);
+                } else if (kind == GFX_RING_TL_PRESENTED) {
+                    v[4] = (uint32_t)v[4];
+                    v[5] = v[6] = 0;
+                    rc = gfxstats_timeline_presented(t, v[1], v[2], v[3], (uint32_t)v[4]);
+                } else {
+                    v[3] = v[4] = v[5] = v[6] = 0;
+                    rc = gfxstats_timeline_discarded(t, v[1], v[2]);
+                }
+            }
+            unsigned n = gfx_ring_words(kind);
+            if (rc != GFXSTATS_OK) {
+                wrong++;
+            } else if (gfxstats_tracker_dropped(t) != dropped) {
+                dropped = gfxstats_tracker_dropped(t);
+                /* Dropped only when it could not fit: what is unread, the words an entry may leave
+                 * unused before the end (fewer than the largest entry), the one word kept free. */
+                bad_drops += unread_words + n + GFX_RING_FI_WORDS + 1 <= GFX_RING_WORDS;
+            } else {
+                for (unsigned j = 0; j < n; j++) {
+                    want[(qhead + j) % EXPECT] = v[j];
+                }
+                want_kind[qhead % EXPECT] = kind;
+                qhead += n;
+                unread_words += n;
+            }
+        }
+        if (--until_read <= 0) { /* read everything published, as the drain does */
+            int64_t *head = __atomic_load_n(&r->wp, __ATOMIC_ACQUIRE);
+            while (q != head && qtail < qhead) {
+                at_end += q == r->w + GFX_RING_WORDS;
+                wrapped += r->kind[q - r->w] == GFX_RING_WRAP;
+                unsigned k;
+                int64_t *e = gfx_ring_take(r, &q, &k);
+                unsigned m = gfx_ring_words(k);
+                wrong += k != want_kind[qtail % EXPECT];
+                for (unsigned j = 0; j < m && k == want_kind[qtail % EXPECT]; j++) {
+                    wrong += e[j] != want[(qtail + j) % EXPECT];
+                }
+                qtail += m;
+                unread_words -= m;
+                read++;
+            }
+            wrong += q != head || qtail != qhead;
+            gfx_ring_consumed(r, q);
+            /* mostly soon, every 16th time a ring or more later (it fills) */
+            uint64_t y = ring_next();
+            until_read = y % 16 == 0 ? (int64_t)GFX_RING_FRAMES + (int64_t)(y >> 8) % 400 : 1 + (int64_t)((y >> 8) % 300);
+        }
+    }
+    CHECK(wrong == 0, "%d entries read back differently from what was recorded", wrong);
+    CHECK(bad_drops == 0, "%d frames dropped though the ring had room", bad_drops);
+    CHECK(dropped > 0 && read > 40000 && wrapped > 20 && at_end > 0,
+          "the walk missed a case: %llu dropped, %d read, %d wraps, %d ending on the end",
+          (unsigned long long)dropped, read, wrapped, at_end);
+    int kinds_left = 0;
+    for (unsigned j = 0; j <= GFX_RING_WORDS; j++) {
+        kinds_left += r->kind[j] != 0;
+    }
+    CHECK(kinds_left == 0, "%d kind bytes not 0 in an empty ring", kinds_left);
+    gfxstats_tracker_close(t);
+    gfxstats_session_close(s);
+}
+
 /* With the session thread draining at its own times as well, the counts are still exact. */
 static void test_ring_concurrent(void) {
     gfxstats_options o = opts("com.example.ring.concurrent");
@@ -1045,6 +1157,7 @@ int main(void) {
     test_scenes();
     test_timeline();
     test_ring_order();
+    test_ring_entries();
     test_ring_concurrent();
     test_ring_full();
     test_ring_close();

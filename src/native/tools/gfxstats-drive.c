@@ -228,7 +228,7 @@ int main(int argc, char **argv) {
                 return 2;
             }
             /* Lines arrive far faster than any display presents: count each tracker's ring
-             * before it fills (it holds 341 FrameInfo frames), so that no frame is dropped. */
+             * before it fills (it holds 356 FrameInfo frames), so that no frame is dropped. */
             if (flush && (frames / ntrackers) % 256 == 255) {
                 gfxstats_tracker_flush(t);
             }
