@@ -957,8 +957,8 @@ static void test_ring_concurrent(void) {
     gfxstats_session_close(s);
 }
 
-/* A full ring drops exactly the frames that do not fit (1024 times-path frames fit, 341 FrameInfo
- * frames), counts them, and keeps the rest. */
+/* A full ring drops exactly the frames that do not fit (GFX_RING_FRAMES times-path frames fit,
+ * 1638; GFX_RING_FI_FRAMES FrameInfo frames, 356), counts them, and keeps the rest. */
 static void test_ring_full(void) {
     gfxstats_session *s = ring_session("com.example.ring.full");
     for (int mix = 0; mix <= 2; mix += 2) {
@@ -1076,8 +1076,8 @@ static void test_ring_scenes(void) {
 
 /* FrameTimeline calls share the ring with frames: drained in their order they count exactly what
  * the recorder counts for the same calls, and the Android counters what the rules count. The
- * FrameInfo frames carry kind values in the fields that fall on word 0 of their second and third
- * units, where later entries start: the drain must not read them as kinds. */
+ * FrameInfo frames carry kind values in fields where later entries start: a kind must come only
+ * from the ring's kind bytes, never from a word of an entry. */
 static void test_ring_timeline(void) {
     gfxstats_session *s = ring_session("com.example.ring.timeline");
     gfxstats_tracker *t;
@@ -1094,12 +1094,12 @@ static void test_ring_timeline(void) {
     for (int64_t i = 0; i < 10 * (int64_t)GFX_RING_FRAMES; i++) {
         int fi = ring_frame(i, f, 1);
         if (fi) {
-            f[GFXSTATS_FI_PERFORM_TRAVERSALS_START] = 1 + (int64_t)(ring_next() % 5); /* word 0 of unit 2 */
-            f[GFXSTATS_FI_SWAP_BUFFERS] = 1 + (int64_t)(ring_next() % 5);             /* word 0 of unit 3 */
+            f[GFXSTATS_FI_PERFORM_TRAVERSALS_START] = 1 + (int64_t)(ring_next() % 5); /* kinds' values */
+            f[GFXSTATS_FI_SWAP_BUFFERS] = 1 + (int64_t)(ring_next() % 5);
         }
         refused += ring_record(t, fi, f) != GFXSTATS_OK;
         ring_reference(&ref, fi, f, want);
-        /* 0, 1 or 2 calls: entries of 1 and 3 units then fall on every unit of the ring over its laps. */
+        /* 0, 1 or 2 calls: entries of 5, 7 and 23 words then start on every word of the ring over its laps. */
         for (uint64_t calls = ring_next() % 3; calls > 0; calls--) {
         int64_t v = 1000000000LL + i * R, late = (int64_t)(ring_next() % (3 * R));
         uint64_t k = ring_next() % 10;
