@@ -802,26 +802,29 @@ int gfxstats_record(gfxstats_tracker *t, int64_t intended_vsync, int64_t vsync, 
     return GFXSTATS_OK;
 }
 
-/* The slot of an entry of n words and kind k (not 0), its kind byte written; NULL with *rc as
- * ring_room. Producer only. */
-static inline int64_t *ring_slot_kind(struct gfxstats_tracker *t, unsigned n, uint8_t k, int *rc) {
-    int64_t *e = t->ring.wp;
-    if (__builtin_expect(gfx_ring_over(&t->ring, e, n), 0) && !(e = ring_room(t, n, rc))) {
-        return NULL;
+/* gfxstats_record_frameinfo past the limit (a tail call, as record_slow). */
+__attribute__((noinline, cold)) static int frameinfo_slow(struct gfxstats_tracker *t,
+                                                          const int64_t fields[GFXSTATS_FI_COUNT]) {
+    int rc;
+    int64_t *e = ring_room(t, GFX_RING_FI_WORDS, &rc);
+    if (!e) {
+        return rc;
     }
-    t->ring.kind[e - t->ring.w] = k;
-    return e;
+    t->ring.kind[e - t->ring.w] = GFX_RING_FRAMEINFO;
+    memcpy(e, fields, sizeof(int64_t) * GFXSTATS_FI_COUNT);
+    gfx_ring_publish(&t->ring, e, GFX_RING_FI_WORDS);
+    return GFXSTATS_OK;
 }
 
 int gfxstats_record_frameinfo(gfxstats_tracker *t, const int64_t fields[GFXSTATS_FI_COUNT]) {
     if (!t || !fields) {
         return GFXSTATS_EINVAL;
     }
-    int rc;
-    int64_t *e = ring_slot_kind(t, GFX_RING_FI_WORDS, GFX_RING_FRAMEINFO, &rc);
-    if (!e) {
-        return rc;
+    int64_t *e = t->ring.wp;
+    if (__builtin_expect(gfx_ring_over(&t->ring, e, GFX_RING_FI_WORDS), 0)) {
+        return frameinfo_slow(t, fields);
     }
+    t->ring.kind[e - t->ring.w] = GFX_RING_FRAMEINFO;
     memcpy(e, fields, sizeof(int64_t) * GFXSTATS_FI_COUNT);
     gfx_ring_publish(&t->ring, e, GFX_RING_FI_WORDS);
     return GFXSTATS_OK;
@@ -987,13 +990,9 @@ int gfxstats_set_scene(gfxstats_tracker *t, const char *name) {
 /* ---- FrameTimeline (timeline.c): frame-path calls that append to the ring like gfxstats_record;
  * the drain classifies and counts them in their order (drain_tl_locked). */
 
-static inline int tl_append(gfxstats_tracker *t, int64_t kind, int64_t a, int64_t b, int64_t c, int64_t d,
-                            int64_t e5, int64_t f) {
-    int rc;
-    int64_t *e = ring_slot_kind(t, GFX_RING_TL_WORDS, (uint8_t)kind, &rc);
-    if (!e) {
-        return rc;
-    }
+static inline void tl_write(gfxstats_tracker *t, int64_t *e, int64_t kind, int64_t a, int64_t b, int64_t c,
+                            int64_t d, int64_t e5, int64_t f) {
+    t->ring.kind[e - t->ring.w] = (uint8_t)kind;
     e[0] = kind;
     e[1] = a;
     e[2] = b;
@@ -1002,6 +1001,28 @@ static inline int tl_append(gfxstats_tracker *t, int64_t kind, int64_t a, int64_
     e[5] = e5;
     e[6] = f;
     gfx_ring_publish(&t->ring, e, GFX_RING_TL_WORDS);
+}
+
+/* tl_append past the limit: out of line, and called last, so that the frame path keeps nothing
+ * across it (no register saved on every call). */
+__attribute__((noinline, cold)) static int tl_append_slow(gfxstats_tracker *t, int64_t kind, int64_t a, int64_t b,
+                                                          int64_t c, int64_t d, int64_t e5, int64_t f) {
+    int rc;
+    int64_t *e = ring_room(t, GFX_RING_TL_WORDS, &rc);
+    if (!e) {
+        return rc;
+    }
+    tl_write(t, e, kind, a, b, c, d, e5, f);
+    return GFXSTATS_OK;
+}
+
+static inline int tl_append(gfxstats_tracker *t, int64_t kind, int64_t a, int64_t b, int64_t c, int64_t d,
+                            int64_t e5, int64_t f) {
+    int64_t *e = t->ring.wp;
+    if (__builtin_expect(gfx_ring_over(&t->ring, e, GFX_RING_TL_WORDS), 0)) {
+        return tl_append_slow(t, kind, a, b, c, d, e5, f);
+    }
+    tl_write(t, e, kind, a, b, c, d, e5, f);
     return GFXSTATS_OK;
 }
 
