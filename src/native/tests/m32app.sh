@@ -3,8 +3,9 @@
 # build of the layer and the hook, into the same daemon as 64-bit programs running at the same
 # time: 32-bit vkcube --c N (i386 lavapipe) gives exactly N frames under package vkcube while a
 # 64-bit vkcube gives its M under another package; 32-bit glxgears gives at least the frames of its
-# first FPS line, keeps what the dump showed across a SIGKILL, next to a 64-bit glxgears. Neither
-# program's output has an ld.so line: each class loads its own build through $LIB.
+# first FPS line, keeps what the dump showed across a SIGKILL, next to a 64-bit glxgears; and
+# tests/gl-lookup.c built at 32 bits gives exactly its swaps. No program's output has an ld.so
+# line: each class loads its own build through $LIB.
 # Needs Debian's i386 Mesa (scripts/ci-deps: libgl1-mesa-dri:i386, mesa-vulkan-drivers:i386,
 # mesa-utils-bin:i386, and vulkan-tools:i386 unpacked apart, as its vkcube would replace the
 # 64-bit one) and a 32-bit toolchain (gcc-multilib).
@@ -44,6 +45,25 @@ t_clean_output "$T_DIR/vk32.out" "32-bit vkcube"
 t_clean_output "$T_DIR/vk64.out" "64-bit vkcube"
 gfx dump --package vkcube | grep -qx "Version: 0" || t_fail "32-bit vkcube: no version 0 entry"
 
+# OpenGL, exact: tests/gl-lookup.c built at 32 bits swaps 150 times per lookup path (dlsym on a
+# private libGL handle, glXGetProcAddressARB, glXGetProcAddress, all three in turn), so the
+# 32-bit hook's dlsym interception (and its tail call, which keeps dlsym(RTLD_NEXT) from the
+# program meaning "after the program") is checked as at 64 bits in gl-lookup.sh.
+gcc -m32 -std=gnu11 -Wall -Wextra -Werror -o "$T_DIR/gl-lookup32" "$NATIVE/tests/gl-lookup.c" -ldl \
+  /usr/lib/i386-linux-gnu/libX11.so.6 || t_fail "tests/gl-lookup.c does not build at 32 bits (gcc-multilib, libx11-6:i386; scripts/ci-deps)"
+expected=0
+for mode in arb gpa dlsym all; do
+  GL_LOOKUP_EXPECT_HOOK=1 gfx run --package gl.lookup32 -- "$T_DIR/gl-lookup32" 150 "$mode" >"$T_DIR/lookup.out" 2>&1 \
+    || { cat "$T_DIR/lookup.out" >&2; t_fail "32-bit gl-lookup $mode failed under gfxstats run"; }
+  grep -qx "drew 150" "$T_DIR/lookup.out" || { cat "$T_DIR/lookup.out" >&2; t_fail "32-bit gl-lookup $mode did not draw 150 frames"; }
+  t_clean_output "$T_DIR/lookup.out" "32-bit gl-lookup $mode"
+  expected=$((expected + 150))
+  lookup_done() { [ "$(grep -c "exit: gl.lookup32/" "$T_DIR/daemon.log")" -ge $((expected / 150)) ]; }
+  t_wait_for 30 lookup_done || t_fail "the daemon did not see 32-bit gl-lookup $mode exit"
+  got="$(t_counter gl.lookup32 "Total frames rendered" 2>/dev/null || true)"
+  [ "$got" = "$expected" ] || t_fail "32-bit gl-lookup $mode: $expected swaps so far, the dump has ${got:-none}"
+done
+
 # OpenGL: 32-bit glxgears (package from its name, glxgears.i386-linux-gnu) beside a 64-bit one.
 # Not through gfx (a function): the pid must be the program's, as gfxstats and gfxstats-run exec.
 "$ROOT/scripts/gfxstats" run -- "$GEARS32" >"$T_DIR/gears32.out" 2>&1 &
@@ -72,4 +92,4 @@ kill -KILL "$GEARS64"
 wait "$GEARS64" 2>/dev/null || true
 t_clean_output "$T_DIR/gears32.out" "32-bit glxgears"
 t_clean_output "$T_DIR/gears64.out" "64-bit glxgears"
-t_pass "32-bit vkcube: 300 of 300 frames (64-bit beside it: 200 of 200); 32-bit glxgears: $printed in its first line, $total in the dump, none lost at SIGKILL"
+t_pass "32-bit vkcube: 300 of 300 frames (64-bit beside it: 200 of 200); 32-bit gl-lookup: $expected of $expected swaps; 32-bit glxgears: $printed in its first line, $total in the dump, none lost at SIGKILL"
