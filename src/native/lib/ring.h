@@ -50,6 +50,7 @@
 #define GFX_RING_TL_UNPREDICTED 3
 #define GFX_RING_TL_PRESENTED 4
 #define GFX_RING_TL_DISCARDED 5
+#define GFX_RING_TL_POLL 6 /* compositor mode; GFX_RING_TL_PRESENTED carries MSC and output */
 #define GFX_RING_WRAP 255 /* no entry: the next one is at the start */
 
 _Static_assert(GFX_RING_WORDS >= 64 && (GFX_RING_WORDS & (GFX_RING_WORDS - 1)) == 0,
