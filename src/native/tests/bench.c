@@ -3,7 +3,8 @@
  * Usage: bench [FRAMES] [ROUNDS] [CHUNK]    (defaults 1000000, 7 and 256)
  * Both paths run in chunks of CHUNK frames, alternating, each chunk timed alone; the medians are
  * over all chunks of all rounds, so that a chunk in which the thread was preempted (the machine
- * is shared) does not move them. After each chunk of
+ * is shared) does not move them. Each chunk's frames are read once, untimed, before either path
+ * runs, so that both read them from L1. After each chunk of
  * gfxstats_record the tracker's ring is drained with gfxstats_tracker_flush, outside the render
  * thread's time (in an app the session thread does that every 1-50 ms); the drain is timed
  * separately as the classification's cost per frame off the render thread. The session thread
