@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import io.gfxstats.daemon.metrics.FrameMetrics;
 import io.gfxstats.dayfile.StatsProtos;
 import io.gfxstats.proto.GraphicsStatsProto;
@@ -13,6 +15,9 @@ import io.gfxstats.stats.JankType;
 import io.gfxstats.stats.ProfileData;
 import io.gfxstats.store.Days;
 import io.gfxstats.testing.Exposition;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -114,7 +119,7 @@ class MetricsEndToEndTest {
     }
 
     @Test
-    void shouldExposeTheFramesAClientsFullRingDroppedLiveSavedAndSeeded() throws Exception {
+    void shouldExposeTheFramesAClientsFullRingDroppedLiveInTopSavedAndSeeded() throws Exception {
         Path state = tmp.resolve("drops");
         String label = "package=\"com.example.drops\"";
         try (DaemonProcess daemon = new DaemonProcess(state, METRICS_ON).start()) {
@@ -129,6 +134,16 @@ class MetricsEndToEndTest {
                 Exposition live = scrape(daemon);
                 assertEquals(37, live.value(FrameMetrics.RING_DROPPED + "_total", label), live.text());
                 assertEquals(recorded - 37, live.value("gfxstats_frames_total", label), "the dropped frames are not frames");
+                // top, the view users watch, shows them too: as LOST, apart from Matrix's DROPPED.
+                String json = top(daemon, "--json");
+                JsonObject pkg = JsonParser.parseString(json).getAsJsonObject().getAsJsonArray("packages")
+                        .get(0).getAsJsonObject();
+                assertEquals("com.example.drops", pkg.get("packageName").getAsString(), json);
+                assertEquals(37, pkg.get("ringDroppedFrames").getAsLong(), json);
+                List<String> screen = top(daemon).lines().toList();
+                assertTrue(screen.get(1).endsWith(" LOST"), String.join("\n", screen));
+                assertTrue(screen.stream().anyMatch(l -> l.startsWith("com.example.drops ") && l.endsWith(" 37")),
+                        String.join("\n", screen));
             } finally {
                 client.destroyForcibly();
                 client.waitFor();
@@ -140,6 +155,19 @@ class MetricsEndToEndTest {
         try (DaemonProcess again = new DaemonProcess(state, METRICS_ON).start()) {
             assertEquals(37, scrape(again).value(FrameMetrics.RING_DROPPED + "_total", label), "seeded from the day file");
         }
+    }
+
+    /** {@code gfxstats top --once} against the daemon (after one short interval): what it printed. */
+    private static String top(DaemonProcess daemon, String... extra) {
+        List<String> args = new ArrayList<>(List.of("top", "--socket", daemon.socket().toString(), "--once",
+                "--interval", "0.2", "--no-color"));
+        args.addAll(List.of(extra));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = io.gfxstats.cli.Main.run(args.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
+        return out.toString(StandardCharsets.UTF_8);
     }
 
     @Test
