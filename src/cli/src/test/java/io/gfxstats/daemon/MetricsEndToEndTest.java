@@ -9,6 +9,7 @@ import com.google.gson.JsonParser;
 import io.gfxstats.daemon.metrics.FrameMetrics;
 import io.gfxstats.dayfile.StatsProtos;
 import io.gfxstats.proto.GraphicsStatsProto;
+import io.gfxstats.proto.GraphicsStatsServiceDumpProto;
 import io.gfxstats.stats.Counters;
 import io.gfxstats.stats.Histograms;
 import io.gfxstats.stats.JankType;
@@ -119,7 +120,7 @@ class MetricsEndToEndTest {
     }
 
     @Test
-    void shouldExposeTheFramesAClientsFullRingDroppedLiveInTopSavedAndSeeded() throws Exception {
+    void shouldShowTheFramesAClientsFullRingDroppedInMetricsTopAndReportLiveSavedAndSeeded() throws Exception {
         Path state = tmp.resolve("drops");
         String label = "package=\"com.example.drops\"";
         try (DaemonProcess daemon = new DaemonProcess(state, METRICS_ON).start()) {
@@ -144,6 +145,12 @@ class MetricsEndToEndTest {
                 assertTrue(screen.get(1).endsWith(" LOST"), String.join("\n", screen));
                 assertTrue(screen.stream().anyMatch(l -> l.startsWith("com.example.drops ") && l.endsWith(" 37")),
                         String.join("\n", screen));
+                // The HTML report too; Android's proto dump stays without them.
+                assertReportShowsLost(report(daemon), "com.example.drops", 37);
+                GraphicsStatsProto dumped = GraphicsStatsServiceDumpProto.parseFrom(cli(daemon, "dump", "--proto"))
+                        .getStats(0);
+                assertTrue(!dumped.hasGfxstatsRingDroppedFrames() && dumped.getUnknownFields().asMap().isEmpty(),
+                        dumped.toString());
             } finally {
                 client.destroyForcibly();
                 client.waitFor();
@@ -154,20 +161,41 @@ class MetricsEndToEndTest {
         }
         try (DaemonProcess again = new DaemonProcess(state, METRICS_ON).start()) {
             assertEquals(37, scrape(again).value(FrameMetrics.RING_DROPPED + "_total", label), "seeded from the day file");
+            assertReportShowsLost(report(again), "com.example.drops", 37);
         }
     }
 
     /** {@code gfxstats top --once} against the daemon (after one short interval): what it printed. */
     private static String top(DaemonProcess daemon, String... extra) {
-        List<String> args = new ArrayList<>(List.of("top", "--socket", daemon.socket().toString(), "--once",
-                "--interval", "0.2", "--no-color"));
+        List<String> args = new ArrayList<>(List.of("--once", "--interval", "0.2", "--no-color"));
         args.addAll(List.of(extra));
+        return new String(cli(daemon, "top", args.toArray(String[]::new)), StandardCharsets.UTF_8);
+    }
+
+    /** {@code gfxstats report} of the daemon: the HTML file it wrote. */
+    private String report(DaemonProcess daemon) throws Exception {
+        Path html = tmp.resolve("report.html");
+        cli(daemon, "report", "--out", html.toString());
+        return Files.readString(html, StandardCharsets.UTF_8);
+    }
+
+    /** A command of the CLI, in-process, against the daemon's socket: what it printed (it must succeed). */
+    private static byte[] cli(DaemonProcess daemon, String command, String... args) {
+        List<String> all = new ArrayList<>(List.of(command, "--socket", daemon.socket().toString()));
+        all.addAll(List.of(args));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = io.gfxstats.cli.Main.run(args.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8),
+        int exit = io.gfxstats.cli.Main.run(all.toArray(String[]::new), new PrintStream(out, true),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
-        return out.toString(StandardCharsets.UTF_8);
+        return out.toByteArray();
+    }
+
+    /** The report's "By package" row of a package shows {@code lost} in its Lost column, explained. */
+    private static void assertReportShowsLost(String html, String pkg, long lost) {
+        assertTrue(html.contains("<th>99th</th><th>Lost</th></tr>") && html.contains("id=\"lost-note\""), html);
+        assertTrue(html.lines().anyMatch(l -> l.startsWith("<tr><td>" + pkg + "</td>") && l.endsWith("<td>" + lost
+                + "</td></tr>")), "a row of " + pkg + " ending in " + lost + ": " + html);
     }
 
     @Test
