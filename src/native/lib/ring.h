@@ -30,6 +30,7 @@
 #define GFX_RING_TL_UNPREDICTED 3
 #define GFX_RING_TL_PRESENTED 4
 #define GFX_RING_TL_DISCARDED 5
+#define GFX_RING_TL_POLL 6 /* compositor mode; GFX_RING_TL_PRESENTED carries MSC and output */
 #define GFX_RING_FI_UNITS 3u
 
 #define GFX_RING_WORDS (GFX_RING_UNIT / 8)

@@ -10,6 +10,7 @@
 #include "gfxstats.h"
 #include "internal.h"
 #include "ring.h"
+#include "display.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +33,9 @@
 #define DRAIN_MIN_MS 1
 #define DRAIN_MAX_MS 50
 #define SCENE_FILE_POLL_NS 250000000LL /* the scene file is looked at 4 times a second */
+/* The display-frame ring is looked for once a second while a tracker is in compositor mode (as
+ * often as the Java docs suggest calling CompositorLink.refresh). */
+#define COMPOSITOR_POLL_NS 1000000000LL
 
 enum conn_state { CONN_INIT, CONN_WAITING, CONN_ATTACHED, CONN_DOWN };
 
@@ -92,6 +96,13 @@ struct gfxstats_session {
     struct gfxstats_tracker *trackers; /* open trackers, under mu */
     int drain_ms;    /* the background thread's drain period, under mu */
     int drain_paused; /* GFXSTATS_TEST_DRAIN_PAUSED: only explicit drains (tests fill a ring) */
+    /* Compositor mode, under mu: the display-frame ring beside the buffer (NULL: none mapped), the
+     * trackers joined with it, when the session thread last looked for it, and whether its last
+     * failure to map a ring was logged. */
+    struct gfx_dring *dring;
+    int compositor_trackers;
+    int64_t compositor_polled;
+    int dring_logged;
 };
 
 struct gfxstats_tracker {
@@ -124,6 +135,7 @@ struct gfxstats_tracker {
     uint32_t *tl_counters;
     uint32_t local_tl[GFX_TL_COUNTERS]; /* under s->mu, like local */
     struct gfx_timeline tl;
+    int compositor; /* under s->mu: joined with the session's display-frame ring (tl.ring follows it) */
     /* ring drops (client health group), under s->mu: how many of ring.dropped are counted, and
      * those counted while the tracker had no stripe with the group */
     uint64_t drops_counted;
@@ -131,6 +143,8 @@ struct gfxstats_tracker {
 };
 
 static int quiet = -1;
+
+static int compositor_refresh_locked(struct gfxstats_session *s);
 
 /* Open sessions, for fork(): a child must not write into its parent's buffer (the mapping is
  * shared), wake its parent's thread or release its stripes. The handlers hold every session's
@@ -256,6 +270,8 @@ static int unref_locked(struct gfxstats_session *s) {
     if (m && --m->refs == 0) {
         gfx_unmap_buffer(m);
     }
+    gfx_dring_close(s->dring);
+    s->dring = NULL;
     pthread_mutex_unlock(&s->mu);
     pthread_mutex_destroy(&s->mu);
     pthread_cond_destroy(&s->cv);
@@ -665,8 +681,11 @@ static void drain_tl_locked(struct gfxstats_tracker *t, const int64_t *e) {
     case GFX_RING_TL_UNPREDICTED:
         gfx_tl_commit(&t->tl, t->tl_counters, e[1], 0, 0, 0, 0, e[2], e[3]);
         break;
-    case GFX_RING_TL_PRESENTED:
-        gfx_tl_presented(&t->tl, t->tl_counters, e[1], e[2], e[3], (uint32_t)e[4]);
+    case GFX_RING_TL_PRESENTED: /* e[5], e[6]: MSC and output (0, 0 without: client-only) */
+        gfx_tl_presented(&t->tl, t->tl_counters, e[1], e[2], e[3], (uint32_t)e[4], e[5], e[6]);
+        break;
+    case GFX_RING_TL_POLL:
+        gfx_tl_poll(&t->tl, t->tl_counters, e[1]);
         break;
     case GFX_RING_TL_DISCARDED:
         gfx_tl_discarded(&t->tl, t->tl_counters, e[1], e[2]);
@@ -858,6 +877,9 @@ void gfxstats_tracker_close(gfxstats_tracker *t) {
             break;
         }
     }
+    if (t->compositor) {
+        s->compositor_trackers--;
+    }
     if (t->ring.dropped && !s->forked) {
         logf_("%llu frames of %s were not counted: the tracker's ring was full",
               (unsigned long long)t->ring.dropped, s->package);
@@ -992,6 +1014,129 @@ int gfxstats_timeline_presented(gfxstats_tracker *t, int64_t token, int64_t pres
         return GFXSTATS_EINVAL;
     }
     return tl_append(t, GFX_RING_TL_PRESENTED, token, present_ns, refresh_ns, flags, 0, 0);
+}
+
+int gfxstats_timeline_presented_on(gfxstats_tracker *t, int64_t token, int64_t present_ns, int64_t refresh_ns,
+                                   uint32_t flags, int64_t msc, int64_t output) {
+    if (!t) {
+        return GFXSTATS_EINVAL;
+    }
+    return tl_append(t, GFX_RING_TL_PRESENTED, token, present_ns, refresh_ns, flags, msc, output);
+}
+
+int gfxstats_timeline_poll(gfxstats_tracker *t, int64_t now_ns) {
+    if (!t) {
+        return GFXSTATS_EINVAL;
+    }
+    return tl_append(t, GFX_RING_TL_POLL, now_ns, 0, 0, 0, 0, 0);
+}
+
+int gfxstats_timeline_flush(gfxstats_tracker *t) {
+    if (!t) {
+        return GFXSTATS_EINVAL;
+    }
+    pthread_mutex_lock(&t->s->mu);
+    drain_locked(t);
+    gfx_tl_flush(&t->tl, t->tl_counters);
+    pthread_mutex_unlock(&t->s->mu);
+    return GFXSTATS_OK;
+}
+
+/* ---- compositor mode: the session keeps the display-frame ring beside its buffer mapped, and
+ * maps it again when a restarted daemon replaced it (CompositorLink.refresh), for its joined
+ * trackers; all under mu, which the drain (the ring's only reader) holds too. */
+
+/* Makes `ring` (NULL: none) the joined trackers' ring: each first counts what its frame ring
+ * holds and settles its frames waiting for a compositor frame with the old one
+ * (TimelineRecorder.joinCompositor flushes first). Under mu. */
+static void compositor_switch_locked(struct gfxstats_session *s, struct gfx_dring *ring) {
+    for (struct gfxstats_tracker *t = s->trackers; t; t = t->next_tracker) {
+        if (t->compositor) {
+            drain_locked(t);
+            gfx_tl_flush(&t->tl, t->tl_counters);
+            t->tl.ring = ring;
+        }
+    }
+    gfx_dring_close(s->dring);
+    s->dring = ring;
+}
+
+/* Looks at the ring beside the session's buffer: maps it when it is new or replaced, lets go of
+ * it when it is gone. Returns 1 when a ring is mapped now. Under mu; takes system calls (stat,
+ * open, mmap), so only the session thread and the non-frame calls run it. */
+static int compositor_refresh_locked(struct gfxstats_session *s) {
+    s->compositor_polled = gfxstats_now_ns();
+    if (s->forked || s->cur == NULL) {
+        return s->dring != NULL; /* no buffer (yet, or between daemons): the ring stays as it is */
+    }
+    char path[4096 + 64];
+    if (gfx_dring_path_beside(s->cur->path, path, sizeof path) != 0) {
+        return s->dring != NULL;
+    }
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        if (errno == ENOENT && s->dring) {
+            compositor_switch_locked(s, NULL); /* the daemon takes no compositor feed now: client-only */
+        }
+        return 0;
+    }
+    if (s->dring && s->dring->dev == st.st_dev && s->dring->ino == st.st_ino) {
+        return 1;
+    }
+    struct gfx_dring *ring = NULL;
+    char why[4096 + 160];
+    int rc = gfx_dring_open(path, &ring, why, sizeof why);
+    if (rc != 0) {
+        if (rc != -ENOENT && !s->dring_logged) {
+            logf_("compositor mode of %s stays as it was: %s", s->package, why);
+            s->dring_logged = 1;
+        }
+        return s->dring != NULL;
+    }
+    s->dring_logged = 0;
+    compositor_switch_locked(s, ring);
+    return 1;
+}
+
+int gfxstats_session_refresh_compositor(gfxstats_session *s) {
+    if (!s) {
+        return GFXSTATS_EINVAL;
+    }
+    pthread_mutex_lock(&s->mu);
+    int joined = compositor_refresh_locked(s);
+    pthread_mutex_unlock(&s->mu);
+    return joined;
+}
+
+int gfxstats_timeline_join_compositor(gfxstats_tracker *t, int64_t join_wait_ns) {
+    if (!t) {
+        return GFXSTATS_EINVAL;
+    }
+    struct gfxstats_session *s = t->s;
+    pthread_mutex_lock(&s->mu);
+    /* The calls recorded so far are counted in the mode they were recorded in, and the frames
+     * waiting for a compositor frame are settled first, as joinCompositor does. */
+    drain_locked(t);
+    gfx_tl_flush(&t->tl, t->tl_counters);
+    if (join_wait_ns < 0) {
+        if (t->compositor) {
+            t->compositor = 0;
+            s->compositor_trackers--;
+        }
+        t->tl.ring = NULL;
+    } else {
+        if (!t->compositor) {
+            t->compositor = 1;
+            s->compositor_trackers++;
+        }
+        t->tl.join_wait = join_wait_ns;
+        if (!s->dring) {
+            compositor_refresh_locked(s); /* maps the ring now if the session has a buffer */
+        }
+        t->tl.ring = s->dring;
+    }
+    pthread_mutex_unlock(&s->mu);
+    return GFXSTATS_OK;
 }
 
 int gfxstats_timeline_discarded(gfxstats_tracker *t, int64_t token, int64_t refresh_ns) {
@@ -1284,6 +1429,9 @@ static int service(struct gfxstats_session *s) {
     }
     if (s->cur) {
         gfx_heartbeat(s->cur, wall_ms());
+    }
+    if (s->compositor_trackers > 0 && gfxstats_now_ns() - s->compositor_polled >= COMPOSITOR_POLL_NS) {
+        compositor_refresh_locked(s);
     }
     int next = s->drain_ms;
     pthread_mutex_unlock(&s->mu);
