@@ -28,8 +28,11 @@ extern "C" {
  *    gfxstats_tracker_new_with (Android 9 rules, dequeue forgiveness); Davey reports (the davey
  *    fields of gfxstats_options); scene options (scenes off, a scene limit, the default scene,
  *    Matrix mode, level bounds and refresh rate, a scene file) and gfxstats_set_default_scene;
- *    gfxstats_timeline_* (FrameTimeline counters, client-only mode). */
-#define GFXSTATS_API_VERSION 3
+ *    gfxstats_timeline_* (FrameTimeline counters, client-only mode).
+ * 4: FrameTimeline compositor mode: gfxstats_timeline_join_compositor,
+ *    gfxstats_timeline_presented_on, gfxstats_timeline_poll, gfxstats_timeline_flush and
+ *    gfxstats_session_refresh_compositor. */
+#define GFXSTATS_API_VERSION 4
 
 enum gfxstats_status {
     GFXSTATS_OK = 0,
@@ -263,6 +266,43 @@ int gfxstats_timeline_discarded(gfxstats_tracker *tracker, int64_t token, int64_
 /* Frames committed and not yet answered (0..16) after counting what the ring holds, or a negative
  * code. Takes the session's lock; not a per-frame call. */
 int gfxstats_timeline_pending(gfxstats_tracker *tracker);
+
+/* Compositor mode (docs/frametimeline.md, "Compositor mode"; docs/native.md): with a cooperating
+ * compositor feeding the daemon its display frames, a frame presented with an output and an MSC
+ * is classified under the compositor frame shown at that (output, MSC), read from the
+ * display-frame ring the daemon keeps beside the session's buffer, so that late frames get the
+ * compositor's or the display's jank instead of "display side unknown". A frame whose compositor
+ * frame is not there yet waits for it (keeping its slot) until join_wait_ns of presentation time
+ * have passed, its slot is needed, or gfxstats_timeline_flush: then it is counted client-only.
+ * Without a ring (no daemon yet, or one without a compositor feed) frames are counted client-only.
+ * The session maps the ring (and maps it again when a restarted daemon replaced it) on its own
+ * thread, once a second. Joining first settles the frames waiting for a compositor frame;
+ * join_wait_ns < 0 goes back to client-only mode. Takes the session's lock and may map the ring:
+ * not a per-frame call. */
+#define GFXSTATS_JOIN_WAIT_DEFAULT_NS 100000000LL
+int gfxstats_timeline_join_compositor(gfxstats_tracker *tracker, int64_t join_wait_ns);
+
+/* gfxstats_timeline_presented on an output at an MSC: `msc` is the presentation's sequence
+ * (wp_presentation_feedback.presented's seq; 0: none, then the frame is counted client-only) and
+ * `output` the wl_registry global name of the feedback's sync_output, which is how the
+ * compositor names it in its feed. An append, like the other gfxstats_timeline_* frame calls. */
+int gfxstats_timeline_presented_on(gfxstats_tracker *tracker, int64_t token, int64_t present_ns,
+                                   int64_t refresh_ns, uint32_t flags, int64_t msc, int64_t output);
+
+/* Looks up the frames waiting for their compositor frame again at now_ns (presentation clock);
+ * those presented more than the join wait earlier are counted client-only. Every presented and
+ * discarded call does this itself; call it when feedback stops (an idle window). An append. */
+int gfxstats_timeline_poll(gfxstats_tracker *tracker, int64_t now_ns);
+
+/* Counts every frame waiting for its compositor frame now: joined if the ring holds it, else
+ * client-only (e.g. before closing the tracker, which does not). Takes the session's lock. */
+int gfxstats_timeline_flush(gfxstats_tracker *tracker);
+
+/* Looks for the display-frame ring now instead of at the session thread's next look: maps it when
+ * it is new or replaced (the joined trackers' waiting frames are settled with the old one first),
+ * lets go of it when it is gone. 1 when a ring is mapped, 0 when none, or a negative code. Takes
+ * the session's lock and makes system calls. */
+int gfxstats_session_refresh_compositor(gfxstats_session *session);
 
 
 /* Counts the frames the tracker's ring holds now, on the calling thread (the tracker's recording

@@ -129,5 +129,9 @@ void gfx_session_pending(struct gfxstats_session *s, uint32_t *counters);
 void gfx_tracker_timeline_counted(struct gfxstats_tracker *t, uint32_t *counters);
 /* Tests: the ring drops the tracker has counted (its stripe's client health counter, or local). */
 uint32_t gfx_tracker_drops_counted(struct gfxstats_tracker *t);
+/* Tests: the tracker's ring, to read its entries as they were written (only while nothing else
+ * drains it: GFXSTATS_TEST_DRAIN_PAUSED and no flush). */
+struct gfx_ring;
+struct gfx_ring *gfx_tracker_ring(struct gfxstats_tracker *t);
 
 #endif

@@ -2,79 +2,173 @@
  * entry and publishes it) and one consumer at a time (whoever holds the session mutex: the session
  * thread every drain period, or a call that needs the frames counted now), which runs the rules.
  *
- * Positions count bytes since the tracker began, in 64 bits (at 64 bytes a frame they do not
- * wrap in the lifetime of any program), so they compare as they are. The producer may start a one-unit frame at head while head <= limit:
- * the consumer publishes limit = tail + ring size - one unit after it has read up to tail
- * (release; the producer's acquire of limit orders its overwrite after those reads), and one unit
- * before tail once the session is closed, so that one comparison on the frame path covers both
- * "full" and "closed". */
+ * Layout. The ring is GFX_RING_WORDS 8-byte words. An entry starts at any word and is contiguous:
+ * a times-path frame is its five arguments as they are (5 words, 40 bytes, so 8 frames share 5
+ * cache lines and every value stays exact without any encoding), a FrameInfo frame its 23 fields,
+ * a FrameTimeline call 7 words (its kind, then its arguments). What kind an entry is lives apart,
+ * in one byte per word (kind[]): 0 for a times-path frame, which therefore writes only its five
+ * words; the other producers write their entry's kind byte, and the consumer puts 0 back after
+ * reading it, so every byte of a free word is 0.
+ *
+ * Positions. wp (the producer's next word, published with release after each entry) and rp (the
+ * consumer's next word, published with release after each drain) are pointers into the ring. The
+ * ring is empty when they are equal, so the producer never fills it to the last word. An entry that
+ * does not fit before the end goes to the start, and the word where it would have begun gets the
+ * kind GFX_RING_WRAP ("go on at the start"); kind[] has one byte more for an entry ending exactly
+ * at the end.
+ *
+ * The frame path compares wp with one limit, wlim (the last address a times-path frame may start
+ * at), which only the producer computes, in its slow path (gfx_ring_room), from rp. The consumer
+ * may set it to 0 (gfx_ring_kick) to send the producer through the slow path at its next entry,
+ * which is how a closed session reaches the frame path. */
 #ifndef GFXSTATS_RING_H
 #define GFXSTATS_RING_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "gfxstats.h"
 
-/* The ring is 1024 units of 64 bytes (64 KiB per tracker): a times-path frame takes one unit (one
- * cache line), a FrameInfo frame three. At the longest drain period (50 ms) that holds the frames
- * of a renderer at 20,000 presents a second (6,800 with FrameInfo); shorter drain periods follow
- * a busier ring. Positions count bytes, so a unit's address is the position masked. */
-#define GFX_RING_UNIT 64u
-#ifndef GFX_RING_UNITS
-#define GFX_RING_UNITS 1024u /* a build may choose another power of two (tests/bench.c: 256) */
+/* 8192 words, 64 KiB per tracker: 1638 times-path frames, 356 FrameInfo frames. At the longest
+ * drain period (50 ms) that holds the frames of a renderer at 32,000 presents a second (7,100 with
+ * FrameInfo); shorter drain periods follow a busier ring. A build may choose another size (the
+ * unit tests' wrap checks do not depend on it). */
+#ifndef GFX_RING_WORDS
+#define GFX_RING_WORDS 8192u
 #endif
-#define GFX_RING_BYTES (GFX_RING_UNIT * GFX_RING_UNITS)
+#define GFX_RING_TIMES_WORDS 5u                 /* intended, vsync, completed, gpu completed, interval */
+#define GFX_RING_FI_WORDS ((unsigned)GFXSTATS_FI_COUNT)
+#define GFX_RING_TL_WORDS 7u                    /* kind, then up to six arguments */
+#define GFX_RING_FRAMES (GFX_RING_WORDS / GFX_RING_TIMES_WORDS)  /* times-path frames a ring holds */
+#define GFX_RING_FI_FRAMES (GFX_RING_WORDS / GFX_RING_FI_WORDS)  /* FrameInfo frames a ring holds */
+
+/* Kinds (kind[]): 0 is a times-path frame. */
 #define GFX_RING_FRAMEINFO 1
-/* FrameTimeline calls (one unit each: kind, then the call's arguments; session.c). */
+/* FrameTimeline calls (GFX_RING_TL_WORDS each: kind, then the call's arguments; session.c). Any
+ * kind from 2 to GFX_RING_WRAP - 1 is one of these. */
 #define GFX_RING_TL_COMMIT 2
 #define GFX_RING_TL_UNPREDICTED 3
 #define GFX_RING_TL_PRESENTED 4
 #define GFX_RING_TL_DISCARDED 5
-#define GFX_RING_FI_UNITS 3u
+#define GFX_RING_TL_POLL 6 /* compositor mode; GFX_RING_TL_PRESENTED carries MSC and output */
+#define GFX_RING_WRAP 255 /* no entry: the next one is at the start */
 
-#define GFX_RING_WORDS (GFX_RING_UNIT / 8)
-
-/* A frame: word 0 is its kind, 0 for a times-path frame (the producer does not write it: the
- * consumer puts 0 back after reading a FrameInfo frame) and GFX_RING_FRAMEINFO for a FrameInfo
- * frame. Then the times path's intended, vsync, completed, gpu completed and interval, or the 23
- * FrameInfo fields, which run on through the next two units (past the end into the spare units,
- * so that a frame is always contiguous). */
-_Static_assert(1 + GFXSTATS_FI_COUNT <= GFX_RING_FI_UNITS * GFX_RING_WORDS, "a FrameInfo frame fits in three units");
-_Static_assert((GFX_RING_UNITS & (GFX_RING_UNITS - 1)) == 0, "the ring size is a power of two");
+_Static_assert(GFX_RING_WORDS >= 64 && (GFX_RING_WORDS & (GFX_RING_WORDS - 1)) == 0,
+               "the ring is a power of two of at least 64 words");
 
 struct gfx_ring {
-    /* The producer's line: head is written by the producer, limit and nothing else by the
-     * consumer once per drain. */
-    int64_t head;          /* bytes published */
-    int64_t limit;         /* the last position a one-unit frame may start at */
-    uint64_t dropped;      /* frames not recorded because the ring was full; written by the producer */
-    /* The consumer's, under the session mutex. */
-    int64_t tail __attribute__((aligned(64)));
+    /* The producer's line: wp and dropped are written by the producer only; wlim by the producer,
+     * and set to 0 by the consumer (kick). */
+    int64_t *wp;      /* the next word to write; published with release */
+    uintptr_t wlim;   /* the last address a times-path frame may start at; 0: take the slow path */
+    uint64_t dropped; /* frames not recorded because the ring was full */
+    /* The consumer's, under the session mutex; rp and closed are read by the producer. */
+    int64_t *rp __attribute__((aligned(64))); /* the next word to read; published with release */
+    int closed;
     uint64_t dropped_logged;
-    int64_t w[(GFX_RING_UNITS + GFX_RING_FI_UNITS - 1) * GFX_RING_WORDS] __attribute__((aligned(64)));
+    int64_t w[GFX_RING_WORDS] __attribute__((aligned(64)));
+    uint8_t kind[GFX_RING_WORDS + 1];
 };
 
-/* The first unit of a frame of `units` units to write next, or NULL when the ring has no room
- * for it or is closed; *next is the position to publish after it. Producer only. */
-static inline int64_t *gfx_ring_slot(struct gfx_ring *r, int64_t units, int64_t *next) {
-    int64_t h = r->head; /* plain: only this thread writes it */
-    if (__builtin_expect(h + (units - 1) * (int64_t)GFX_RING_UNIT > __atomic_load_n(&r->limit, __ATOMIC_ACQUIRE), 0)) {
+/* An empty, open ring: the first entry takes the slow path, which sets the limit. */
+static inline void gfx_ring_init(struct gfx_ring *r) {
+    r->wp = r->w;
+    r->rp = r->w;
+    r->wlim = 0;
+}
+
+/* Whether an entry of n words (n >= GFX_RING_TIMES_WORDS) at p passes the limit. On x86 the
+ * comparison reads wlim in the cmp itself: the same single aligned load a relaxed atomic load is,
+ * which GCC does not fold into the cmp (an instruction more on every frame). */
+static inline int gfx_ring_over(struct gfx_ring *r, const int64_t *p, unsigned n) {
+    uintptr_t at = (uintptr_t)p + (n - GFX_RING_TIMES_WORDS) * sizeof(int64_t);
+#if defined(__x86_64__) || defined(__i386__)
+    /* asm goto rather than a flag output: with that GCC kept the flag in a register as the
+     * frame path's return value (two instructions more). */
+    __asm__ goto("cmp %[lim], %[at]\n\tja %l[over]" : : [at] "r"(at), [lim] "m"(r->wlim) : "cc" : over);
+    return 0;
+over:
+    return 1;
+#else
+    return at > __atomic_load_n(&r->wlim, __ATOMIC_RELAXED);
+#endif
+}
+
+/* The producer's slow path, for an entry of n words: goes on at the start of the ring when the
+ * entry does not fit before the end, and sets the limit for the entries after it. Returns where to
+ * write the entry (then publish with gfx_ring_publish), or NULL when the ring is full (*closed 0)
+ * or closed (*closed 1). Producer only. */
+static inline int64_t *gfx_ring_room(struct gfx_ring *r, unsigned n, int *closed) {
+    int64_t *w0 = r->w, *end = r->w + GFX_RING_WORDS;
+    int64_t *rp = __atomic_load_n(&r->rp, __ATOMIC_ACQUIRE); /* orders our writes after its reads */
+    int64_t *p = r->wp;
+    *closed = 0;
+    if (p >= rp && (size_t)(end - p) < n) { /* not before the end: from the start, if it fits there */
+        if ((size_t)(rp - w0) <= n) {
+            return NULL;
+        }
+        r->kind[p - w0] = GFX_RING_WRAP; /* published with the entry */
+        p = w0;
+    }
+    /* Up to one word before rp when rp is ahead (equal would read as empty), else to the end. */
+    int64_t *stop = p < rp ? rp - 1 : end;
+    if ((size_t)(stop - p) < n) {
         return NULL;
     }
-    *next = h + units * (int64_t)GFX_RING_UNIT;
-    return &r->w[(h & (GFX_RING_BYTES - 1)) / 8];
+    /* Then closed: either the consumer's kick comes after this store and stays, or its closed
+     * flag, set before its kick, is seen here (both sides sequentially consistent). */
+    __atomic_store_n(&r->wlim, (uintptr_t)stop - GFX_RING_TIMES_WORDS * sizeof(int64_t), __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&r->closed, __ATOMIC_SEQ_CST)) {
+        __atomic_store_n(&r->wlim, 0, __ATOMIC_RELAXED);
+        *closed = 1;
+        return NULL;
+    }
+    return p;
 }
 
-/* Publishes the frame gfx_ring_slot returned (next: what it gave). Producer only. */
-static inline void gfx_ring_publish(struct gfx_ring *r, int64_t next) {
-    __atomic_store_n(&r->head, next, __ATOMIC_RELEASE);
+/* Publishes an entry of n words written at p (from r->wp or gfx_ring_room). Producer only. */
+static inline void gfx_ring_publish(struct gfx_ring *r, int64_t *p, unsigned n) {
+    __atomic_store_n(&r->wp, p + n, __ATOMIC_RELEASE);
 }
 
-/* Lets the producer write up to a ring's worth past what the consumer has read (open) or nothing
- * more (closed). Consumer only. */
-static inline void gfx_ring_release(struct gfx_ring *r, int closed) {
-    __atomic_store_n(&r->limit, r->tail + (closed ? 0 : (int64_t)GFX_RING_BYTES) - (int64_t)GFX_RING_UNIT,
-                     __ATOMIC_RELEASE);
+/* The words of an entry of kind k. */
+static inline unsigned gfx_ring_words(unsigned k) {
+    return k == 0 ? GFX_RING_TIMES_WORDS : k == GFX_RING_FRAMEINFO ? GFX_RING_FI_WORDS : GFX_RING_TL_WORDS;
+}
+
+/* The entry at *q, which must not be the published wp: returns its first word and its kind (*k),
+ * and moves *q past it. Follows a GFX_RING_WRAP (an entry always comes after one) and puts 0 back
+ * in every kind byte it read. Consumer only; then publish *q with gfx_ring_consumed. */
+static inline int64_t *gfx_ring_take(struct gfx_ring *r, int64_t **q, unsigned *k) {
+    int64_t *e = *q;
+    unsigned kind = r->kind[e - r->w];
+    if (kind == GFX_RING_WRAP) {
+        r->kind[e - r->w] = 0;
+        e = r->w;
+        kind = r->kind[0];
+    }
+    if (kind != 0) {
+        r->kind[e - r->w] = 0; /* every free word's kind is 0: the times path does not write it */
+    }
+    *k = kind;
+    *q = e + gfx_ring_words(kind);
+    return e;
+}
+
+/* Gives the words before q back to the producer. Consumer only. */
+static inline void gfx_ring_consumed(struct gfx_ring *r, int64_t *q) {
+    __atomic_store_n(&r->rp, q, __ATOMIC_RELEASE);
+}
+
+/* Sends the producer through its slow path at its next entry. Consumer only. */
+static inline void gfx_ring_kick(struct gfx_ring *r) {
+    __atomic_store_n(&r->wlim, 0, __ATOMIC_SEQ_CST);
+}
+
+/* No entry is accepted any more (the producer gets NULL, closed). Consumer only. */
+static inline void gfx_ring_close(struct gfx_ring *r) {
+    __atomic_store_n(&r->closed, 1, __ATOMIC_SEQ_CST);
+    gfx_ring_kick(r);
 }
 
 #endif

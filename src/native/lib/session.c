@@ -10,6 +10,7 @@
 #include "gfxstats.h"
 #include "internal.h"
 #include "ring.h"
+#include "display.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +33,9 @@
 #define DRAIN_MIN_MS 1
 #define DRAIN_MAX_MS 50
 #define SCENE_FILE_POLL_NS 250000000LL /* the scene file is looked at 4 times a second */
+/* The display-frame ring is looked for once a second while a tracker is in compositor mode (as
+ * often as the Java docs suggest calling CompositorLink.refresh). */
+#define COMPOSITOR_POLL_NS 1000000000LL
 
 enum conn_state { CONN_INIT, CONN_WAITING, CONN_ATTACHED, CONN_DOWN };
 
@@ -92,6 +96,13 @@ struct gfxstats_session {
     struct gfxstats_tracker *trackers; /* open trackers, under mu */
     int drain_ms;    /* the background thread's drain period, under mu */
     int drain_paused; /* GFXSTATS_TEST_DRAIN_PAUSED: only explicit drains (tests fill a ring) */
+    /* Compositor mode, under mu: the display-frame ring beside the buffer (NULL: none mapped), the
+     * trackers joined with it, when the session thread last looked for it, and whether its last
+     * failure to map a ring was logged. */
+    struct gfx_dring *dring;
+    int compositor_trackers;
+    int64_t compositor_polled;
+    int dring_logged;
 };
 
 struct gfxstats_tracker {
@@ -124,6 +135,7 @@ struct gfxstats_tracker {
     uint32_t *tl_counters;
     uint32_t local_tl[GFX_TL_COUNTERS]; /* under s->mu, like local */
     struct gfx_timeline tl;
+    int compositor; /* under s->mu: joined with the session's display-frame ring (tl.ring follows it) */
     /* ring drops (client health group), under s->mu: how many of ring.dropped are counted, and
      * those counted while the tracker had no stripe with the group */
     uint64_t drops_counted;
@@ -131,6 +143,8 @@ struct gfxstats_tracker {
 };
 
 static int quiet = -1;
+
+static int compositor_refresh_locked(struct gfxstats_session *s);
 
 /* Open sessions, for fork(): a child must not write into its parent's buffer (the mapping is
  * shared), wake its parent's thread or release its stripes. The handlers hold every session's
@@ -256,6 +270,8 @@ static int unref_locked(struct gfxstats_session *s) {
     if (m && --m->refs == 0) {
         gfx_unmap_buffer(m);
     }
+    gfx_dring_close(s->dring);
+    s->dring = NULL;
     pthread_mutex_unlock(&s->mu);
     pthread_mutex_destroy(&s->mu);
     pthread_cond_destroy(&s->cv);
@@ -541,7 +557,7 @@ int gfxstats_tracker_new_with(gfxstats_session *s, const gfxstats_tracker_option
         return GFXSTATS_ENOMEM;
     }
     memset(t, 0, sizeof *t);
-    gfx_ring_release(&t->ring, 0);
+    gfx_ring_init(&t->ring);
     t->s = s;
     t->counters = t->local;
     t->scenes = s->scenes_on ? &t->local_scenes : NULL;
@@ -656,7 +672,8 @@ static void count_frameinfo_locked(struct gfxstats_tracker *t, const int64_t fie
     }
 }
 
-/* A FrameTimeline call from the ring (gfxstats_timeline_*), run by the recorder. Under mu. */
+/* A FrameTimeline call from the ring (gfxstats_timeline_*: word 0 its kind), run by the recorder.
+ * Under mu. */
 static void drain_tl_locked(struct gfxstats_tracker *t, const int64_t *e) {
     switch (e[0]) {
     case GFX_RING_TL_COMMIT:
@@ -665,8 +682,11 @@ static void drain_tl_locked(struct gfxstats_tracker *t, const int64_t *e) {
     case GFX_RING_TL_UNPREDICTED:
         gfx_tl_commit(&t->tl, t->tl_counters, e[1], 0, 0, 0, 0, e[2], e[3]);
         break;
-    case GFX_RING_TL_PRESENTED:
-        gfx_tl_presented(&t->tl, t->tl_counters, e[1], e[2], e[3], (uint32_t)e[4]);
+    case GFX_RING_TL_PRESENTED: /* e[5], e[6]: MSC and output (0, 0 without: client-only) */
+        gfx_tl_presented(&t->tl, t->tl_counters, e[1], e[2], e[3], (uint32_t)e[4], e[5], e[6]);
+        break;
+    case GFX_RING_TL_POLL:
+        gfx_tl_poll(&t->tl, t->tl_counters, e[1]);
         break;
     case GFX_RING_TL_DISCARDED:
         gfx_tl_discarded(&t->tl, t->tl_counters, e[1], e[2]);
@@ -694,49 +714,44 @@ static void count_drops_locked(struct gfxstats_tracker *t, uint64_t dropped) {
 }
 
 /* Counts every frame the tracker's ring holds, oldest first, after moving the tracker's counts
- * into the session's current buffer if that changed. Returns how many frames it counted. Under mu. */
+ * into the session's current buffer if that changed. Returns how many entries it counted. Under mu. */
 static unsigned long drain_locked(struct gfxstats_tracker *t) {
     struct gfxstats_session *s = t->s;
     struct gfx_ring *r = &t->ring;
-    int64_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+    int64_t *head = __atomic_load_n(&r->wp, __ATOMIC_ACQUIRE);
     if (s->forked) {
         /* A child's copy: whatever is there belongs to the parent's buffer, which is not ours. */
-        r->tail = head;
-        gfx_ring_release(r, 1);
+        gfx_ring_consumed(r, head);
+        gfx_ring_close(r);
         return 0;
     }
     if (t->epoch != __atomic_load_n(&s->epoch, __ATOMIC_ACQUIRE)) {
         tracker_move_locked(t);
     }
+    int64_t *q = r->rp;
     unsigned long n = 0;
-    while (r->tail < head) { /* not !=: a misread kind could step past head */
-        int64_t *e = &r->w[(r->tail & (GFX_RING_BYTES - 1)) / 8];
-        if (e[0] == GFX_RING_FRAMEINFO) {
-            count_frameinfo_locked(t, e + 1);
-            /* The times path does not write word 0: every unit's goes back to 0, the two the
-             * fields ran on into too (a later frame may start there, and a field there must not
-             * read as a kind). */
-            e[0] = 0;
-            e[GFX_RING_WORDS] = 0;
-            e[2 * GFX_RING_WORDS] = 0;
-            r->tail += GFX_RING_FI_UNITS * GFX_RING_UNIT;
-        } else if (e[0] != 0) {
-            drain_tl_locked(t, e);
-            e[0] = 0;
-            r->tail += GFX_RING_UNIT;
+    /* At most a ring of entries: a wrong size would otherwise step past head and go round. */
+    for (; q != head && n <= GFX_RING_WORDS; n++) {
+        unsigned k;
+        int64_t *e = gfx_ring_take(r, &q, &k);
+        if (k == 0) {
+            count_times_locked(t, e[0], e[1], e[2], e[3], e[4]);
+        } else if (k == GFX_RING_FRAMEINFO) {
+            count_frameinfo_locked(t, e);
         } else {
-            count_times_locked(t, e[1], e[2], e[3], e[4], e[5]);
-            r->tail += GFX_RING_UNIT;
+            drain_tl_locked(t, e);
         }
-        n++;
     }
-    gfx_ring_release(r, s->closed);
+    gfx_ring_consumed(r, q);
+    if (s->closed) {
+        gfx_ring_close(r);
+    }
     uint64_t dropped = __atomic_load_n(&r->dropped, __ATOMIC_RELAXED);
     count_drops_locked(t, dropped);
     if (dropped != r->dropped_logged) {
         if (r->dropped_logged == 0) {
             logf_("frames of %s are not counted: a tracker's ring (%u frames) was full before it was drained"
-                  " (gfxstats_tracker_dropped counts them)", s->package, GFX_RING_UNITS);
+                  " (gfxstats_tracker_dropped counts them)", s->package, GFX_RING_FRAMES);
         }
         r->dropped_logged = dropped;
     }
@@ -751,13 +766,40 @@ static void drain_all_locked(struct gfxstats_session *s) {
 
 /* ---- the producer: the frame path */
 
-/* The ring is full (the frame is dropped and counted as such) or the session is closed. */
-__attribute__((noinline, cold)) static int ring_full(struct gfxstats_tracker *t) {
-    if (t->closed || (__atomic_load_n(&t->s->epoch, __ATOMIC_ACQUIRE) & 1)) { /* odd: closed */
+/* Where the entry of n words goes when it takes the slow path (the limit: the ring's end, a kick,
+ * full or closed), or NULL with the return code in *rc: GFXSTATS_OK for a frame dropped because
+ * the ring is full (counted), GFXSTATS_ECLOSED when the session is closed. */
+static int64_t *ring_room(struct gfxstats_tracker *t, unsigned n, int *rc) {
+    int closed = 0;
+    int64_t *e = t->closed ? NULL : gfx_ring_room(&t->ring, n, &closed);
+    if (e) {
+        return e;
+    }
+    if (t->closed || closed || (__atomic_load_n(&t->s->epoch, __ATOMIC_ACQUIRE) & 1)) { /* odd: closed */
         t->closed = 2;
-        return GFXSTATS_ECLOSED;
+        *rc = GFXSTATS_ECLOSED;
+        return NULL;
     }
     __atomic_store_n(&t->ring.dropped, t->ring.dropped + 1, __ATOMIC_RELAXED);
+    *rc = GFXSTATS_OK;
+    return NULL;
+}
+
+/* gfxstats_record past the limit (a tail call, so that the frame path saves no register for it). */
+__attribute__((noinline, cold)) static int record_slow(struct gfxstats_tracker *t, int64_t intended_vsync,
+                                                       int64_t vsync, int64_t frame_completed,
+                                                       int64_t gpu_completed, int64_t frame_interval_ns) {
+    int rc;
+    int64_t *e = ring_room(t, GFX_RING_TIMES_WORDS, &rc);
+    if (!e) {
+        return rc;
+    }
+    e[0] = intended_vsync;
+    e[1] = vsync;
+    e[2] = frame_completed;
+    e[3] = gpu_completed;
+    e[4] = frame_interval_ns;
+    gfx_ring_publish(&t->ring, e, GFX_RING_TIMES_WORDS);
     return GFXSTATS_OK;
 }
 
@@ -766,17 +808,30 @@ int gfxstats_record(gfxstats_tracker *t, int64_t intended_vsync, int64_t vsync, 
     if (!t) {
         return GFXSTATS_EINVAL;
     }
-    int64_t next;
-    int64_t *e = gfx_ring_slot(&t->ring, 1, &next);
-    if (__builtin_expect(e == NULL, 0)) {
-        return ring_full(t);
+    int64_t *e = t->ring.wp; /* plain: only this thread writes it */
+    if (__builtin_expect(gfx_ring_over(&t->ring, e, GFX_RING_TIMES_WORDS), 0)) {
+        return record_slow(t, intended_vsync, vsync, frame_completed, gpu_completed, frame_interval_ns);
     }
-    e[1] = intended_vsync;
-    e[2] = vsync;
-    e[3] = frame_completed;
-    e[4] = gpu_completed;
-    e[5] = frame_interval_ns;
-    gfx_ring_publish(&t->ring, next);
+    e[0] = intended_vsync;
+    e[1] = vsync;
+    e[2] = frame_completed;
+    e[3] = gpu_completed;
+    e[4] = frame_interval_ns;
+    gfx_ring_publish(&t->ring, e, GFX_RING_TIMES_WORDS);
+    return GFXSTATS_OK;
+}
+
+/* gfxstats_record_frameinfo past the limit (a tail call, as record_slow). */
+__attribute__((noinline, cold)) static int frameinfo_slow(struct gfxstats_tracker *t,
+                                                          const int64_t fields[GFXSTATS_FI_COUNT]) {
+    int rc;
+    int64_t *e = ring_room(t, GFX_RING_FI_WORDS, &rc);
+    if (!e) {
+        return rc;
+    }
+    t->ring.kind[e - t->ring.w] = GFX_RING_FRAMEINFO;
+    memcpy(e, fields, sizeof(int64_t) * GFXSTATS_FI_COUNT);
+    gfx_ring_publish(&t->ring, e, GFX_RING_FI_WORDS);
     return GFXSTATS_OK;
 }
 
@@ -784,14 +839,13 @@ int gfxstats_record_frameinfo(gfxstats_tracker *t, const int64_t fields[GFXSTATS
     if (!t || !fields) {
         return GFXSTATS_EINVAL;
     }
-    int64_t next;
-    int64_t *e = gfx_ring_slot(&t->ring, GFX_RING_FI_UNITS, &next);
-    if (__builtin_expect(e == NULL, 0)) {
-        return ring_full(t);
+    int64_t *e = t->ring.wp;
+    if (__builtin_expect(gfx_ring_over(&t->ring, e, GFX_RING_FI_WORDS), 0)) {
+        return frameinfo_slow(t, fields);
     }
-    e[0] = GFX_RING_FRAMEINFO;
-    memcpy(e + 1, fields, sizeof(int64_t) * GFXSTATS_FI_COUNT); /* on through the next two units */
-    gfx_ring_publish(&t->ring, next);
+    t->ring.kind[e - t->ring.w] = GFX_RING_FRAMEINFO;
+    memcpy(e, fields, sizeof(int64_t) * GFXSTATS_FI_COUNT);
+    gfx_ring_publish(&t->ring, e, GFX_RING_FI_WORDS);
     return GFXSTATS_OK;
 }
 
@@ -841,6 +895,10 @@ void gfx_session_pending(struct gfxstats_session *s, uint32_t *counters) {
     pthread_mutex_unlock(&s->mu);
 }
 
+struct gfx_ring *gfx_tracker_ring(struct gfxstats_tracker *t) {
+    return &t->ring;
+}
+
 uint64_t gfxstats_tracker_dropped(const gfxstats_tracker *t) {
     return t ? __atomic_load_n(&t->ring.dropped, __ATOMIC_RELAXED) : 0;
 }
@@ -857,6 +915,9 @@ void gfxstats_tracker_close(gfxstats_tracker *t) {
             *p = t->next_tracker;
             break;
         }
+    }
+    if (t->compositor) {
+        s->compositor_trackers--;
     }
     if (t->ring.dropped && !s->forked) {
         logf_("%llu frames of %s were not counted: the tracker's ring was full",
@@ -951,13 +1012,9 @@ int gfxstats_set_scene(gfxstats_tracker *t, const char *name) {
 /* ---- FrameTimeline (timeline.c): frame-path calls that append to the ring like gfxstats_record;
  * the drain classifies and counts them in their order (drain_tl_locked). */
 
-static inline int tl_append(gfxstats_tracker *t, int64_t kind, int64_t a, int64_t b, int64_t c, int64_t d,
-                            int64_t e5, int64_t f) {
-    int64_t next;
-    int64_t *e = gfx_ring_slot(&t->ring, 1, &next);
-    if (__builtin_expect(e == NULL, 0)) {
-        return ring_full(t);
-    }
+static inline void tl_write(gfxstats_tracker *t, int64_t *e, int64_t kind, int64_t a, int64_t b, int64_t c,
+                            int64_t d, int64_t e5, int64_t f) {
+    t->ring.kind[e - t->ring.w] = (uint8_t)kind;
     e[0] = kind;
     e[1] = a;
     e[2] = b;
@@ -965,7 +1022,29 @@ static inline int tl_append(gfxstats_tracker *t, int64_t kind, int64_t a, int64_
     e[4] = d;
     e[5] = e5;
     e[6] = f;
-    gfx_ring_publish(&t->ring, next);
+    gfx_ring_publish(&t->ring, e, GFX_RING_TL_WORDS);
+}
+
+/* tl_append past the limit: out of line, and called last, so that the frame path keeps nothing
+ * across it (no register saved on every call). */
+__attribute__((noinline, cold)) static int tl_append_slow(gfxstats_tracker *t, int64_t kind, int64_t a, int64_t b,
+                                                          int64_t c, int64_t d, int64_t e5, int64_t f) {
+    int rc;
+    int64_t *e = ring_room(t, GFX_RING_TL_WORDS, &rc);
+    if (!e) {
+        return rc;
+    }
+    tl_write(t, e, kind, a, b, c, d, e5, f);
+    return GFXSTATS_OK;
+}
+
+static inline int tl_append(gfxstats_tracker *t, int64_t kind, int64_t a, int64_t b, int64_t c, int64_t d,
+                            int64_t e5, int64_t f) {
+    int64_t *e = t->ring.wp;
+    if (__builtin_expect(gfx_ring_over(&t->ring, e, GFX_RING_TL_WORDS), 0)) {
+        return tl_append_slow(t, kind, a, b, c, d, e5, f);
+    }
+    tl_write(t, e, kind, a, b, c, d, e5, f);
     return GFXSTATS_OK;
 }
 
@@ -992,6 +1071,129 @@ int gfxstats_timeline_presented(gfxstats_tracker *t, int64_t token, int64_t pres
         return GFXSTATS_EINVAL;
     }
     return tl_append(t, GFX_RING_TL_PRESENTED, token, present_ns, refresh_ns, flags, 0, 0);
+}
+
+int gfxstats_timeline_presented_on(gfxstats_tracker *t, int64_t token, int64_t present_ns, int64_t refresh_ns,
+                                   uint32_t flags, int64_t msc, int64_t output) {
+    if (!t) {
+        return GFXSTATS_EINVAL;
+    }
+    return tl_append(t, GFX_RING_TL_PRESENTED, token, present_ns, refresh_ns, flags, msc, output);
+}
+
+int gfxstats_timeline_poll(gfxstats_tracker *t, int64_t now_ns) {
+    if (!t) {
+        return GFXSTATS_EINVAL;
+    }
+    return tl_append(t, GFX_RING_TL_POLL, now_ns, 0, 0, 0, 0, 0);
+}
+
+int gfxstats_timeline_flush(gfxstats_tracker *t) {
+    if (!t) {
+        return GFXSTATS_EINVAL;
+    }
+    pthread_mutex_lock(&t->s->mu);
+    drain_locked(t);
+    gfx_tl_flush(&t->tl, t->tl_counters);
+    pthread_mutex_unlock(&t->s->mu);
+    return GFXSTATS_OK;
+}
+
+/* ---- compositor mode: the session keeps the display-frame ring beside its buffer mapped, and
+ * maps it again when a restarted daemon replaced it (CompositorLink.refresh), for its joined
+ * trackers; all under mu, which the drain (the ring's only reader) holds too. */
+
+/* Makes `ring` (NULL: none) the joined trackers' ring: each first counts what its frame ring
+ * holds and settles its frames waiting for a compositor frame with the old one
+ * (TimelineRecorder.joinCompositor flushes first). Under mu. */
+static void compositor_switch_locked(struct gfxstats_session *s, struct gfx_dring *ring) {
+    for (struct gfxstats_tracker *t = s->trackers; t; t = t->next_tracker) {
+        if (t->compositor) {
+            drain_locked(t);
+            gfx_tl_flush(&t->tl, t->tl_counters);
+            t->tl.ring = ring;
+        }
+    }
+    gfx_dring_close(s->dring);
+    s->dring = ring;
+}
+
+/* Looks at the ring beside the session's buffer: maps it when it is new or replaced, lets go of
+ * it when it is gone. Returns 1 when a ring is mapped now. Under mu; takes system calls (stat,
+ * open, mmap), so only the session thread and the non-frame calls run it. */
+static int compositor_refresh_locked(struct gfxstats_session *s) {
+    s->compositor_polled = gfxstats_now_ns();
+    if (s->forked || s->cur == NULL) {
+        return s->dring != NULL; /* no buffer (yet, or between daemons): the ring stays as it is */
+    }
+    char path[4096 + 64];
+    if (gfx_dring_path_beside(s->cur->path, path, sizeof path) != 0) {
+        return s->dring != NULL;
+    }
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        if (errno == ENOENT && s->dring) {
+            compositor_switch_locked(s, NULL); /* the daemon takes no compositor feed now: client-only */
+        }
+        return 0;
+    }
+    if (s->dring && s->dring->dev == st.st_dev && s->dring->ino == st.st_ino) {
+        return 1;
+    }
+    struct gfx_dring *ring = NULL;
+    char why[4096 + 160];
+    int rc = gfx_dring_open(path, &ring, why, sizeof why);
+    if (rc != 0) {
+        if (rc != -ENOENT && !s->dring_logged) {
+            logf_("compositor mode of %s stays as it was: %s", s->package, why);
+            s->dring_logged = 1;
+        }
+        return s->dring != NULL;
+    }
+    s->dring_logged = 0;
+    compositor_switch_locked(s, ring);
+    return 1;
+}
+
+int gfxstats_session_refresh_compositor(gfxstats_session *s) {
+    if (!s) {
+        return GFXSTATS_EINVAL;
+    }
+    pthread_mutex_lock(&s->mu);
+    int joined = compositor_refresh_locked(s);
+    pthread_mutex_unlock(&s->mu);
+    return joined;
+}
+
+int gfxstats_timeline_join_compositor(gfxstats_tracker *t, int64_t join_wait_ns) {
+    if (!t) {
+        return GFXSTATS_EINVAL;
+    }
+    struct gfxstats_session *s = t->s;
+    pthread_mutex_lock(&s->mu);
+    /* The calls recorded so far are counted in the mode they were recorded in, and the frames
+     * waiting for a compositor frame are settled first, as joinCompositor does. */
+    drain_locked(t);
+    gfx_tl_flush(&t->tl, t->tl_counters);
+    if (join_wait_ns < 0) {
+        if (t->compositor) {
+            t->compositor = 0;
+            s->compositor_trackers--;
+        }
+        t->tl.ring = NULL;
+    } else {
+        if (!t->compositor) {
+            t->compositor = 1;
+            s->compositor_trackers++;
+        }
+        t->tl.join_wait = join_wait_ns;
+        if (!s->dring) {
+            compositor_refresh_locked(s); /* maps the ring now if the session has a buffer */
+        }
+        t->tl.ring = s->dring;
+    }
+    pthread_mutex_unlock(&s->mu);
+    return GFXSTATS_OK;
 }
 
 int gfxstats_timeline_discarded(gfxstats_tracker *t, int64_t token, int64_t refresh_ns) {
@@ -1277,13 +1479,16 @@ static int service(struct gfxstats_session *s) {
             most = n > most ? n : most;
         }
     }
-    if (most > GFX_RING_UNITS / 8) {
+    if (most > GFX_RING_FRAMES / 8) {
         s->drain_ms = s->drain_ms / 2 < DRAIN_MIN_MS ? DRAIN_MIN_MS : s->drain_ms / 2;
-    } else if (most < GFX_RING_UNITS / 32) {
+    } else if (most < GFX_RING_FRAMES / 32) {
         s->drain_ms = s->drain_ms * 2 > DRAIN_MAX_MS ? DRAIN_MAX_MS : s->drain_ms * 2;
     }
     if (s->cur) {
         gfx_heartbeat(s->cur, wall_ms());
+    }
+    if (s->compositor_trackers > 0 && gfxstats_now_ns() - s->compositor_polled >= COMPOSITOR_POLL_NS) {
+        compositor_refresh_locked(s);
     }
     int next = s->drain_ms;
     pthread_mutex_unlock(&s->mu);

@@ -1,5 +1,7 @@
-/* FrameTimeline in client-only mode: the Java client's TimelineRecorder, FrameTimelineClassifier
- * (the SurfaceFrame rules under a display frame with jank None) and TimelineCounters.count,
+/* FrameTimeline in client-only and compositor mode: the Java client's TimelineRecorder,
+ * FrameTimelineClassifier (the SurfaceFrame rules under a display frame: jank None in client-only
+ * mode, the compositor frame's from the display-frame ring in compositor mode) and
+ * TimelineCounters.count,
  * ported with the same thresholds, the same order of decisions and Java's wrapping long
  * arithmetic (unsigned here, so that hostile times are defined behaviour). It runs in the ring's
  * drain, under the session mutex (session.c); it allocates nothing and makes no system call: the
@@ -55,6 +57,9 @@ void gfx_tl_init(struct gfx_timeline *tl) {
     memset(tl, 0, sizeof *tl);
     tl->prev_predicted_present = INT64_MIN;
     tl->prev_present = INT64_MIN;
+    tl->join_wait = GFX_TL_DEFAULT_JOIN_WAIT_NS;
+    tl->last_presented = INT64_MIN;
+    tl->hint.region = -1;
 }
 
 static inline void inc(uint32_t *c, int i) {
@@ -62,8 +67,8 @@ static inline void inc(uint32_t *c, int i) {
     __atomic_store_n(&c[i], c[i] + 1, __ATOMIC_RELAXED);
 }
 
-/* TimelineCounters.count for a client-only frame (display not known). */
-static void count(uint32_t *c, int predicted, const struct outcome *o, int delay_known) {
+/* TimelineCounters.count; display_known: classified under a compositor frame (compositor mode). */
+static void count(uint32_t *c, int predicted, const struct outcome *o, int delay_known, int display_known) {
     if (!c) {
         return;
     }
@@ -82,10 +87,12 @@ static void count(uint32_t *c, int predicted, const struct outcome *o, int delay
     inc(c, o->dropped ? GFX_TL_PRESENT_DROPPED : o->present);
     inc(c, o->finish);
     inc(c, o->severity);
-    inc(c, GFX_TL_DISPLAY_UNKNOWN_FRAMES);
-    if (o->present == PRESENT_LATE && !o->dropped
-        && (o->jank & (GFX_JANK_SF_SCHEDULING | GFX_JANK_PREDICTION_ERROR)) != 0) {
-        inc(c, GFX_TL_LATE_DISPLAY_UNKNOWN);
+    if (!display_known) {
+        inc(c, GFX_TL_DISPLAY_UNKNOWN_FRAMES);
+        if (o->present == PRESENT_LATE && !o->dropped
+            && (o->jank & (GFX_JANK_SF_SCHEDULING | GFX_JANK_PREDICTION_ERROR)) != 0) {
+            inc(c, GFX_TL_LATE_DISPLAY_UNKNOWN);
+        }
     }
     if (delay_known && !o->dropped && o->present != PRESENT_UNKNOWN) {
         int b = 0;
@@ -103,10 +110,11 @@ static int present_of(int64_t delta) {
     return PRESENT_ON_TIME;
 }
 
-/* FrameTimelineClassifier.classify(SurfaceFrame, actualPresent, JankType.NONE, refresh, refresh)
- * for a frame with a valid prediction or none (a client frame is never "expired"). */
+/* FrameTimelineClassifier.classify(SurfaceFrame, actualPresent, displayJank, refresh, render)
+ * for a frame with a valid prediction or none (a client frame is never "expired"); client-only
+ * mode passes display jank 0 (None) and the refresh period as render period. */
 static void classify(const struct gfx_tl_slot *f, int dropped, int64_t latch, int64_t actual_present,
-                     int64_t refresh, struct outcome *o) {
+                     uint32_t display_jank, int64_t refresh, int64_t render, struct outcome *o) {
     const int64_t t = GFX_TL_PRESENT_THRESHOLD_NS;
     o->jank = 0;
     o->present = PRESENT_UNKNOWN;
@@ -131,7 +139,7 @@ static void classify(const struct gfx_tl_slot *f, int dropped, int64_t latch, in
     o->finish = deadline_delta > GFX_TL_DEADLINE_THRESHOLD_NS ? FINISH_LATE : FINISH_ON_TIME;
     o->present = present_of(present_delta);
     if (o->present != PRESENT_ON_TIME) {
-        o->severity = jabs(present_delta) < refresh ? SEVERITY_PARTIAL : SEVERITY_FULL;
+        o->severity = jabs(present_delta) < render ? SEVERITY_PARTIAL : SEVERITY_FULL;
     }
     if (o->present == PRESENT_EARLY) {
         if (o->finish == FINISH_ON_TIME) {
@@ -144,14 +152,16 @@ static void classify(const struct gfx_tl_slot *f, int dropped, int64_t latch, in
         if (latch != 0 && f->predicted_end <= latch) {
             /* A stuffed queue: one period from the previous latch before the frame is late. */
             o->jank |= GFX_JANK_BUFFER_STUFFING;
-            o->finish = jadd(latch, refresh) > f->actual_end ? FINISH_ON_TIME : FINISH_LATE;
+            o->finish = jadd(latch, render) > f->actual_end ? FINISH_ON_TIME : FINISH_LATE;
         }
         if (o->finish == FINISH_ON_TIME) {
-            if ((o->jank & GFX_JANK_BUFFER_STUFFING) == 0) {
+            if (display_jank != 0) {
+                o->jank |= display_jank; /* the compositor's or the display's fault, as it said */
+            } else if ((o->jank & GFX_JANK_BUFFER_STUFFING) == 0) {
                 o->jank |= on_cadence ? GFX_JANK_SF_SCHEDULING : GFX_JANK_PREDICTION_ERROR;
             }
         } else {
-            o->jank |= GFX_JANK_APP_DEADLINE_MISSED;
+            o->jank |= GFX_JANK_APP_DEADLINE_MISSED | display_jank;
         }
     }
     if (dropped) {
@@ -182,15 +192,56 @@ static int64_t latch_estimate(const struct gfx_timeline *tl, const struct gfx_tl
 static void count_unknown_present(uint32_t *c, const struct gfx_tl_slot *f) {
     struct outcome o = {.jank = GFX_JANK_UNKNOWN, .present = PRESENT_UNKNOWN, .severity = SEVERITY_UNKNOWN};
     o.finish = jsub(f->actual_end, f->predicted_end) > GFX_TL_DEADLINE_THRESHOLD_NS ? FINISH_LATE : FINISH_ON_TIME;
-    count(c, f->predicted, &o, 0);
+    count(c, f->predicted, &o, 0, 0);
+}
+
+/* Frees a slot (PendingFrames.release). */
+static void release(struct gfx_timeline *tl, struct gfx_tl_slot *f) {
+    f->used = 0;
+    if (f->awaiting) {
+        f->awaiting = 0;
+        tl->awaiting--;
+    }
+}
+
+/* Client-only mode: display jank None, with the rule for estimated timestamps. */
+static void count_client_only(struct gfx_timeline *tl, uint32_t *c, struct gfx_tl_slot *f, int64_t present_ns,
+                              int64_t refresh_ns, uint32_t flags, int64_t latch) {
+    release(tl, f);
+    struct outcome o;
+    classify(f, 0, latch, present_ns, 0, refresh_ns, refresh_ns, &o);
+    if (!(flags & (KIND_HW_CLOCK | KIND_HW_COMPLETION)) && (o.jank & GFX_JANK_PREDICTION_ERROR)) {
+        /* An estimated timestamp cannot prove a prediction error. */
+        o.jank = (o.jank & ~GFX_JANK_PREDICTION_ERROR) | GFX_JANK_UNKNOWN;
+    }
+    count(c, f->predicted, &o, 1, 0);
+}
+
+/* A presented frame whose compositor frame did not come: client-only, with its kept feedback. */
+static void count_unjoined(struct gfx_timeline *tl, uint32_t *c, struct gfx_tl_slot *f) {
+    tl->unjoined++;
+    count_client_only(tl, c, f, f->presented_at, f->refresh_at, f->flags_at, f->latch_at);
+}
+
+/* Compositor mode: the compositor frame's present, jank and periods. */
+static void count_joined(struct gfx_timeline *tl, uint32_t *c, struct gfx_tl_slot *f, const struct gfx_doutcome *d) {
+    release(tl, f);
+    struct outcome o;
+    classify(f, 0, f->latch_at, d->actual_present, d->jank, d->refresh, d->render, &o);
+    count(c, f->predicted, &o, 1, 1);
+    tl->joined++;
 }
 
 void gfx_tl_commit(struct gfx_timeline *tl, uint32_t *c, int64_t token, int predicted, int64_t predicted_start,
                    int64_t predicted_end, int64_t predicted_present, int64_t actual_start, int64_t actual_end) {
     struct gfx_tl_slot *f = &tl->slot[tl->next];
     if (f->used) {
-        f->used = 0;
-        count_unknown_present(c, f);
+        if (f->awaiting) {
+            count_unjoined(tl, c, f);
+        } else {
+            release(tl, f);
+            count_unknown_present(c, f);
+        }
     }
     f->used = 1;
     f->token = token;
@@ -211,34 +262,85 @@ static struct gfx_tl_slot *find(struct gfx_timeline *tl, int64_t token) {
         if (s < 0) {
             s += GFX_TL_CAPACITY;
         }
-        if (tl->slot[s].token == token && tl->slot[s].used) {
+        if (tl->slot[s].token == token && tl->slot[s].used && !tl->slot[s].awaiting) {
             return &tl->slot[s];
         }
     }
     return NULL;
 }
 
+void gfx_tl_poll(struct gfx_timeline *tl, uint32_t *c, int64_t now_ns) {
+    if (tl->awaiting == 0) {
+        return;
+    }
+    /* Slot order, as Java: the counters are sums, and nothing here changes the latch estimate. */
+    for (int i = 0; i < GFX_TL_CAPACITY; i++) {
+        struct gfx_tl_slot *f = &tl->slot[i];
+        if (!f->awaiting) {
+            continue;
+        }
+        struct gfx_doutcome d;
+        if (tl->ring && gfx_dring_find(tl->ring, &tl->hint, f->output_at, f->msc_at, &d)) {
+            count_joined(tl, c, f, &d);
+        } else if (jsub(now_ns, f->presented_at) > tl->join_wait) {
+            count_unjoined(tl, c, f);
+        }
+    }
+}
+
+void gfx_tl_flush(struct gfx_timeline *tl, uint32_t *c) {
+    if (tl->awaiting == 0) {
+        return;
+    }
+    for (int i = 0; i < GFX_TL_CAPACITY; i++) {
+        struct gfx_tl_slot *f = &tl->slot[i];
+        if (!f->awaiting) {
+            continue;
+        }
+        struct gfx_doutcome d;
+        if (tl->ring && gfx_dring_find(tl->ring, &tl->hint, f->output_at, f->msc_at, &d)) {
+            count_joined(tl, c, f, &d);
+        } else {
+            count_unjoined(tl, c, f);
+        }
+    }
+}
+
 int gfx_tl_presented(struct gfx_timeline *tl, uint32_t *c, int64_t token, int64_t present_ns, int64_t refresh_ns,
-                     uint32_t flags) {
+                     uint32_t flags, int64_t msc, int64_t output) {
     struct gfx_tl_slot *f = find(tl, token);
     if (!f) {
         return 0;
     }
-    f->used = 0;
+    if (present_ns > tl->last_presented) {
+        tl->last_presented = present_ns;
+    }
     if (!(flags & KIND_VSYNC)) { /* tearing: when it was seen is not a present */
+        release(tl, f);
         count_unknown_present(c, f);
-        return 1;
+    } else {
+        int64_t latch = latch_estimate(tl, f, refresh_ns);
+        tl->prev_predicted_present = f->predicted_present;
+        tl->prev_present = present_ns;
+        if (tl->ring == NULL || msc == 0) {
+            count_client_only(tl, c, f, present_ns, refresh_ns, flags, latch);
+        } else {
+            f->presented_at = present_ns;
+            f->refresh_at = refresh_ns;
+            f->flags_at = flags;
+            f->latch_at = latch;
+            f->output_at = output;
+            f->msc_at = msc;
+            struct gfx_doutcome d;
+            if (gfx_dring_find(tl->ring, &tl->hint, output, msc, &d)) {
+                count_joined(tl, c, f, &d);
+            } else {
+                f->awaiting = 1;
+                tl->awaiting++;
+            }
+        }
     }
-    int64_t latch = latch_estimate(tl, f, refresh_ns);
-    tl->prev_predicted_present = f->predicted_present;
-    tl->prev_present = present_ns;
-    struct outcome o;
-    classify(f, 0, latch, present_ns, refresh_ns, &o);
-    if (!(flags & (KIND_HW_CLOCK | KIND_HW_COMPLETION)) && (o.jank & GFX_JANK_PREDICTION_ERROR)) {
-        /* An estimated timestamp cannot prove a prediction error. */
-        o.jank = (o.jank & ~GFX_JANK_PREDICTION_ERROR) | GFX_JANK_UNKNOWN;
-    }
-    count(c, f->predicted, &o, 1);
+    gfx_tl_poll(tl, c, tl->last_presented);
     return 1;
 }
 
@@ -247,12 +349,13 @@ int gfx_tl_discarded(struct gfx_timeline *tl, uint32_t *c, int64_t token, int64_
     if (!f) {
         return 0;
     }
-    f->used = 0;
+    release(tl, f);
     /* Android takes a dropped frame's predicted present as its present; its latch is never read
      * (the present is on time by definition). */
     struct outcome o;
-    classify(f, 1, 0, f->predicted_present, refresh_ns, &o);
-    count(c, f->predicted, &o, 1);
+    classify(f, 1, 0, f->predicted_present, 0, refresh_ns, refresh_ns, &o);
+    count(c, f->predicted, &o, 1, 0);
+    gfx_tl_poll(tl, c, tl->last_presented);
     return 1;
 }
 

@@ -10,6 +10,8 @@
 
 #include <stdint.h>
 
+#include "display.h"
+
 #define GFX_TL_GROUP_ID 2u
 #define GFX_TL_GROUP_VERSION 1u
 /* u32 counters of a group stripe, in io.gfxstats.timeline.TimelineCounter order. */
@@ -80,6 +82,13 @@ struct gfx_tl_slot {
     int64_t actual_end;
     uint8_t used;
     uint8_t predicted; /* 1 valid prediction, 0 none */
+    uint8_t awaiting;  /* presented, waiting for its compositor frame; the feedback below is kept */
+    uint32_t flags_at;
+    int64_t presented_at;
+    int64_t refresh_at;
+    int64_t latch_at;
+    int64_t output_at;
+    int64_t msc_at;
 };
 
 /* A tracker's recorder: fixed size, no allocation. Run by the drain of the tracker's ring, under
@@ -89,7 +98,20 @@ struct gfx_timeline {
     int next; /* the oldest slot, reused by the next commit */
     int64_t prev_predicted_present; /* of the last vsynced presentation; INT64_MIN before any */
     int64_t prev_present;
+    /* Compositor mode: the ring joined (NULL: client-only; set by the session), the join wait,
+     * the newest present fed back (the clock of the join wait), where the output's entries were
+     * found last, and how many frames were joined or given up waiting. */
+    const struct gfx_dring *ring;
+    int64_t join_wait;
+    int64_t last_presented;
+    struct gfx_dring_hint hint;
+    int awaiting;
+    uint64_t joined;
+    uint64_t unjoined;
 };
+
+/* TimelineRecorder.DEFAULT_JOIN_WAIT_NANOS */
+#define GFX_TL_DEFAULT_JOIN_WAIT_NS 100000000LL
 
 void gfx_tl_init(struct gfx_timeline *tl);
 
@@ -99,9 +121,16 @@ void gfx_tl_init(struct gfx_timeline *tl);
 /* Commits a frame; a frame still pending in the slot it takes is given up as "present unknown". */
 void gfx_tl_commit(struct gfx_timeline *tl, uint32_t *c, int64_t token, int predicted, int64_t predicted_start,
                    int64_t predicted_end, int64_t predicted_present, int64_t actual_start, int64_t actual_end);
-/* The pending frame `token` was presented: 1 when counted, 0 when the token was not pending. */
+/* The pending frame `token` was presented (on `output` at `msc`; msc 0: none): 1 when taken
+ * (counted, or waiting for its compositor frame), 0 when the token was not pending. */
 int gfx_tl_presented(struct gfx_timeline *tl, uint32_t *c, int64_t token, int64_t present_ns, int64_t refresh_ns,
-                     uint32_t flags);
+                     uint32_t flags, int64_t msc, int64_t output);
+/* Looks up the frames waiting for their compositor frame again; those presented more than the
+ * join wait before now_ns are classified client-only (TimelineRecorder.poll). */
+void gfx_tl_poll(struct gfx_timeline *tl, uint32_t *c, int64_t now_ns);
+/* Classifies every frame waiting for its compositor frame: joined if the ring holds it now, else
+ * client-only (TimelineRecorder.flush; also before the ring changes). */
+void gfx_tl_flush(struct gfx_timeline *tl, uint32_t *c);
 /* The pending frame `token` was never shown: 1 when counted, 0 when the token was not pending. */
 int gfx_tl_discarded(struct gfx_timeline *tl, uint32_t *c, int64_t token, int64_t refresh_ns);
 /* Frames committed and not yet classified. */

@@ -3,7 +3,8 @@
  * Usage: bench [FRAMES] [ROUNDS] [CHUNK]    (defaults 1000000, 7 and 256)
  * Both paths run in chunks of CHUNK frames, alternating, each chunk timed alone; the medians are
  * over all chunks of all rounds, so that a chunk in which the thread was preempted (the machine
- * is shared) does not move them. After each chunk of
+ * is shared) does not move them. Each chunk's frames are read once, untimed, before either path
+ * runs, so that both read them from L1. After each chunk of
  * gfxstats_record the tracker's ring is drained with gfxstats_tracker_flush, outside the render
  * thread's time (in an app the session thread does that every 1-50 ms); the drain is timed
  * separately as the classification's cost per frame off the render thread. The session thread
@@ -19,8 +20,21 @@
  * frame stream of the Java benchmark's RecordLoop timeline-only (FrameStream.drawDuration with
  * SplittableRandom(42), 4096 durations, repeated); the drain then runs the FrameTimeline
  * classification. callgrind: --toggle-collect='gfxstats_timeline_*' (render thread) and
- * --toggle-collect=gfxstats_tracker_flush (the drain). */
+ * --toggle-collect=gfxstats_tracker_flush (the drain).
+ * BENCH_COMPOSITOR=1 (with BENCH_TIMELINE=1): the feedback goes through
+ * gfxstats_timeline_presented_on (with an MSC and an output) instead, the render thread's call in
+ * compositor mode.
+ * BENCH_RECORDER=client|compositor: the FrameTimeline recorder alone (the drain's work on the
+ * same stream, without reading the frame ring), under callgrind --toggle-collect='gfx_tl_*':
+ * client-only mode, or compositor mode joined with a display-frame ring this program writes (in a
+ * temporary directory under TMPDIR, removed at the end), where each frame's compositor frame was
+ * published before its feedback (the join at once), with a display jank on every fourth. */
 #include "gfxstats.h"
+#include "../lib/timeline.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -104,6 +118,7 @@ static int64_t draw_duration(void) {
 #define PRESENT_FLAGS (GFXSTATS_PRESENT_VSYNC | GFXSTATS_PRESENT_HW_CLOCK | GFXSTATS_PRESENT_HW_COMPLETION)
 
 struct tl_walk {
+    int compositor;
     int64_t intended, token;
     int64_t presents[4];
 };
@@ -121,8 +136,101 @@ static void timeline_frame(gfxstats_tracker *tr, struct tl_walk *w, int64_t d) {
     late = late > 0 ? late : 0;
     w->presents[t & 3] = predicted + (late + INTERVAL - 1) / INTERVAL * INTERVAL;
     if (t >= 2) {
-        gfxstats_timeline_presented(tr, t - 2, w->presents[(t - 2) & 3], INTERVAL, PRESENT_FLAGS);
+        if (w->compositor) {
+            gfxstats_timeline_presented_on(tr, t - 2, w->presents[(t - 2) & 3], INTERVAL, PRESENT_FLAGS, t + 98, 1);
+        } else {
+            gfxstats_timeline_presented(tr, t - 2, w->presents[(t - 2) & 3], INTERVAL, PRESENT_FLAGS);
+        }
     }
+}
+
+/* The daemon's side of a display-frame ring, as DisplayOutcomeWriter writes it (outside the
+ * measured functions). */
+static uint8_t *ring_map;
+
+static int ring_create(const char *path) {
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0 || ftruncate(fd, GFX_DRING_LENGTH) != 0) {
+        return -1;
+    }
+    ring_map = mmap(NULL, GFX_DRING_LENGTH, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (ring_map == MAP_FAILED) {
+        return -1;
+    }
+    uint32_t hdr[4] = {GFX_DRING_VERSION, GFX_DRING_REGIONS, GFX_DRING_SLOTS, GFX_DRING_ENTRY};
+    memcpy(ring_map + 8, hdr, sizeof hdr);
+    int64_t table[GFX_DRING_REGIONS] = {1, -1, -1, -1, -1, -1, -1, -1};
+    memcpy(ring_map + GFX_DRING_TABLE, table, sizeof table);
+    uint64_t magic = GFX_DRING_MAGIC;
+    memcpy(ring_map, &magic, 8);
+    return 0;
+}
+
+__attribute__((noinline)) static void ring_publish(int64_t msc, int64_t present, uint32_t jank) {
+    uint8_t *e = ring_map + GFX_DRING_ENTRIES + ((uint64_t)msc & (GFX_DRING_SLOTS - 1)) * GFX_DRING_ENTRY;
+    int64_t seq, output = 1, period = INTERVAL;
+    uint32_t meta = 0;
+    memcpy(&seq, e, 8);
+    seq++;
+    __atomic_store_n((int64_t *)(void *)e, seq, __ATOMIC_RELAXED);
+    memcpy(e + 8, &output, 8);
+    memcpy(e + 16, &msc, 8);
+    memcpy(e + 24, &present, 8);
+    memcpy(e + 32, &period, 8);
+    memcpy(e + 40, &period, 8);
+    memcpy(e + 48, &jank, 4);
+    memcpy(e + 52, &meta, 4);
+    __atomic_store_n((int64_t *)(void *)e, seq + 1, __ATOMIC_RELEASE);
+}
+
+/* The recorder alone on the timeline stream (BENCH_RECORDER). */
+static int recorder(long n, const int64_t *durations, int compositor) {
+    static struct gfx_timeline tl;
+    static uint32_t counters[GFX_TL_COUNTERS];
+    char dir[512], path[600];
+    snprintf(dir, sizeof dir, "%s/gfxstats-bench.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    struct gfx_dring *ring = NULL;
+    char why[700];
+    gfx_tl_init(&tl);
+    if (compositor) {
+        if (!mkdtemp(dir)) {
+            return 2;
+        }
+        snprintf(path, sizeof path, "%s/%s", dir, GFX_DRING_FILE);
+        if (ring_create(path) != 0 || gfx_dring_open(path, &ring, why, sizeof why) != 0) {
+            fprintf(stderr, "bench: no ring: %s\n", why);
+            return 2;
+        }
+        tl.ring = ring;
+    }
+    int64_t intended = 1000000000LL, presents[4] = {0};
+    for (long t = 0; t < n; t++) {
+        int64_t d = durations[t & (STREAM - 1)];
+        int64_t gpu = intended + d + GPU_NANOS;
+        int64_t predicted = intended + 2 * INTERVAL;
+        gfx_tl_commit(&tl, counters, t, 1, intended, intended + INTERVAL, predicted, intended, gpu);
+        int64_t late = gpu - (intended + INTERVAL);
+        late = late > 0 ? late : 0;
+        presents[t & 3] = predicted + (late + INTERVAL - 1) / INTERVAL * INTERVAL;
+        intended += INTERVAL;
+        if (t >= 2) {
+            if (compositor) {
+                ring_publish(t + 98, presents[(t - 2) & 3], (t & 3) == 0 ? 0x20u /* SF scheduling */ : 0);
+            }
+            gfx_tl_presented(&tl, counters, t - 2, presents[(t - 2) & 3], INTERVAL, PRESENT_FLAGS,
+                             compositor ? t + 98 : 0, 1);
+        }
+    }
+    printf("recorder (%s): %ld frames, %u counted, %llu joined\n", compositor ? "compositor" : "client-only", n,
+           counters[GFX_TL_FRAMES], (unsigned long long)tl.joined);
+    if (compositor) {
+        gfx_dring_close(ring);
+        munmap(ring_map, GFX_DRING_LENGTH);
+        unlink(path);
+        rmdir(dir);
+    }
+    return 0;
 }
 
 static int cmp(const void *a, const void *b) {
@@ -179,7 +287,10 @@ int main(int argc, char **argv) {
     for (int i = 0; i < STREAM; i++) {
         durations[i] = draw_duration();
     }
-    struct tl_walk walk = {.intended = 1000000000LL};
+    struct tl_walk walk = {.intended = 1000000000LL, .compositor = getenv("BENCH_COMPOSITOR") != NULL};
+    if (getenv("BENCH_RECORDER")) {
+        return recorder(n, durations, strcmp(getenv("BENCH_RECORDER"), "compositor") == 0);
+    }
     if (callgrind) {
         rounds = 1;
     }
@@ -207,9 +318,15 @@ int main(int argc, char **argv) {
     size_t chunks = (size_t)((n + chunk - 1) / chunk) * (size_t)rounds, k = 0;
     double *c_ns = calloc(chunks, sizeof(double)), *a_ns = calloc(chunks, sizeof(double));
     double *d_ns = calloc(chunks, sizeof(double));
+    volatile int64_t warm = 0;
     for (int r = 0; r < rounds; r++) {
         for (long c = 0; c < n; c += chunk, k++) {
             long end = c + chunk < n ? c + chunk : n;
+            /* Both paths read the chunk's frames from L1: whichever ran first would otherwise
+             * wait for them from memory (24 bytes a frame of a 24 MB array) and the other not. */
+            for (long i = c; i < end; i++) {
+                warm += f[3 * i] ^ f[3 * i + 1] ^ f[3 * i + 2];
+            }
             int64_t t0 = gfxstats_now_ns();
             if (timeline) {
                 for (long i = c; i < end; i++) {

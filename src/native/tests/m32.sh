@@ -35,9 +35,11 @@ python3 "$NATIVE/tests/gen-frames.py" --seed "$SEED" --count "$((N / 3))" --form
 for kind in times frameinfo; do
   flags=()
   [ "$kind" = frameinfo ] && flags=(--frameinfo --replay)
-  "$OUT/bin/gfxstats-drive" --package "b64.$kind" --version-code 1 "${flags[@]}" < "$T_DIR/$kind.txt" >/dev/null \
+  # --wait-attached: "attached" in the 32-bit drive's last line is then the registration's
+  # outcome, not a race between a short stream and the daemon's answer (close waits either way).
+  "$OUT/bin/gfxstats-drive" --package "b64.$kind" --version-code 1 --wait-attached 30000 "${flags[@]}" < "$T_DIR/$kind.txt" >/dev/null \
     || t_fail "$kind: the 64-bit gfxstats-drive failed"
-  "$OUT/m32/bin/gfxstats-drive" --package "b32.$kind" --version-code 1 "${flags[@]}" < "$T_DIR/$kind.txt" \
+  "$OUT/m32/bin/gfxstats-drive" --package "b32.$kind" --version-code 1 --wait-attached 30000 "${flags[@]}" < "$T_DIR/$kind.txt" \
     >"$T_DIR/b32.out" 2>&1 || { cat "$T_DIR/b32.out" >&2; t_fail "$kind: the 32-bit gfxstats-drive failed"; }
   grep -q "recorded .* frames$" "$T_DIR/b32.out" || { cat "$T_DIR/b32.out" >&2; t_fail "$kind: the 32-bit drive did not attach"; }
   for side in b64 b32; do

@@ -5,6 +5,11 @@
 #include "../lib/internal.h"
 #include "../lib/rules.h"
 #include "../lib/ring.h"
+#include "../lib/display.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 
 #include <math.h>
 #include <signal.h>
@@ -550,7 +555,7 @@ static void test_timeline(void) {
     tl_reset();
     tl_commit(1, b, R / 2);
     CHECK(gfx_tl_pending(&tl) == 1, "one pending");
-    CHECK(gfx_tl_presented(&tl, tc, 1, b + 2 * R + MS, R, FLAGS_MEASURED) == 1, "on time: counted");
+    CHECK(gfx_tl_presented(&tl, tc, 1, b + 2 * R + MS, R, FLAGS_MEASURED, 0, 0) == 1, "on time: counted");
     CHECK(tc[GFX_TL_FRAMES] == 1 && tc[GFX_TL_TIMELINE_FRAMES] == 1 && tc[GFX_TL_PREDICTION_VALID] == 1
           && tc[GFX_TL_JANKY_FRAMES] == 0 && jank_bits_counted() == 0 && tc[GFX_TL_PRESENT_ON_TIME] == 1
           && tc[GFX_TL_FINISH_ON_TIME] == 1 && tc[GFX_TL_SEVERITY_NONE] == 1
@@ -562,15 +567,15 @@ static void test_timeline(void) {
     tl_reset();
     tl_commit(1, b, R / 2);
     tl_commit(2, b + R, R / 2);
-    gfx_tl_presented(&tl, tc, 1, b + 2 * R + 2 * MS, R, FLAGS_MEASURED);
-    gfx_tl_presented(&tl, tc, 2, b + 3 * R + 2 * MS + 1, R, FLAGS_MEASURED);
+    gfx_tl_presented(&tl, tc, 1, b + 2 * R + 2 * MS, R, FLAGS_MEASURED, 0, 0);
+    gfx_tl_presented(&tl, tc, 2, b + 3 * R + 2 * MS + 1, R, FLAGS_MEASURED, 0, 0);
     CHECK(tc[GFX_TL_PRESENT_ON_TIME] == 1 && tc[GFX_TL_PRESENT_LATE] == 1, "threshold: %u on time, %u late",
           tc[GFX_TL_PRESENT_ON_TIME], tc[GFX_TL_PRESENT_LATE]);
 
     /* App Deadline Missed: finished after the deadline, presented a period late. */
     tl_reset();
     tl_commit(1, b, R + 5 * MS);
-    gfx_tl_presented(&tl, tc, 1, b + 3 * R, R, FLAGS_MEASURED);
+    gfx_tl_presented(&tl, tc, 1, b + 3 * R, R, FLAGS_MEASURED, 0, 0);
     CHECK(jank(GFX_JANK_APP_DEADLINE_MISSED) == 1 && jank_bits_counted() == 1 && tc[GFX_TL_JANKY_FRAMES] == 1
           && tc[GFX_TL_PRESENT_LATE] == 1 && tc[GFX_TL_FINISH_LATE] == 1 && tc[GFX_TL_SEVERITY_FULL] == 1
           && tc[GFX_TL_LATE_DISPLAY_UNKNOWN] == 0, "app deadline missed: wrong counters");
@@ -581,23 +586,23 @@ static void test_timeline(void) {
     tl_reset();
     tl_commit(1, b, R / 2);
     tl_commit(2, b + R, R / 2);
-    gfx_tl_presented(&tl, tc, 1, b + 2 * R + 5 * MS, R, FLAGS_MEASURED);
+    gfx_tl_presented(&tl, tc, 1, b + 2 * R + 5 * MS, R, FLAGS_MEASURED, 0, 0);
     CHECK(jank(GFX_JANK_PREDICTION_ERROR) == 1 && tc[GFX_TL_SEVERITY_PARTIAL] == 1 && tc[GFX_TL_JANKY_FRAMES] == 1
           && tc[GFX_TL_LATE_DISPLAY_UNKNOWN] == 1 && tc[GFX_TL_FINISH_ON_TIME] == 1, "prediction error");
-    gfx_tl_presented(&tl, tc, 2, b + 4 * R, R, FLAGS_MEASURED);
+    gfx_tl_presented(&tl, tc, 2, b + 4 * R, R, FLAGS_MEASURED, 0, 0);
     CHECK(jank(GFX_JANK_SF_SCHEDULING) == 1 && tc[GFX_TL_LATE_DISPLAY_UNKNOWN] == 2, "scheduling");
     /* An estimated timestamp (vsync flag only) never proves a prediction error: Unknown. */
     tl_reset();
     tl_commit(1, b, R / 2);
-    gfx_tl_presented(&tl, tc, 1, b + 2 * R + 5 * MS, R, GFXSTATS_PRESENT_VSYNC);
+    gfx_tl_presented(&tl, tc, 1, b + 2 * R + 5 * MS, R, GFXSTATS_PRESENT_VSYNC, 0, 0);
     CHECK(jank(GFX_JANK_UNKNOWN) == 1 && jank_bits_counted() == 1 && tc[GFX_TL_JANKY_FRAMES] == 0
           && tc[GFX_TL_PRESENT_LATE] == 1 && tc[GFX_TL_LATE_DISPLAY_UNKNOWN] == 0, "estimated present");
     /* Early and finished in time, off cadence: Prediction Error; early and late-finished: Unknown. */
     tl_reset();
     tl_commit(1, b, R / 2);
     tl_commit(2, b, R + MS);
-    gfx_tl_presented(&tl, tc, 1, b + 2 * R - 5 * MS, R, FLAGS_MEASURED);
-    gfx_tl_presented(&tl, tc, 2, b + 2 * R - 5 * MS, R, FLAGS_MEASURED);
+    gfx_tl_presented(&tl, tc, 1, b + 2 * R - 5 * MS, R, FLAGS_MEASURED, 0, 0);
+    gfx_tl_presented(&tl, tc, 2, b + 2 * R - 5 * MS, R, FLAGS_MEASURED, 0, 0);
     CHECK(tc[GFX_TL_PRESENT_EARLY] == 2 && jank(GFX_JANK_PREDICTION_ERROR) == 1 && jank(GFX_JANK_UNKNOWN) == 1,
           "early frames");
     CHECK(delay_bucket() == 0, "early frames in bucket %d, not <=0ms", delay_bucket());
@@ -609,18 +614,18 @@ static void test_timeline(void) {
     const int64_t p = b + 2 * R;
     gfx_tl_commit(&tl, tc, 1, 1, b, b + R, p, b, b + R / 2);
     gfx_tl_commit(&tl, tc, 2, 1, p - 2 * R, p - R, p, p - 2 * R, p - R + MS);
-    gfx_tl_presented(&tl, tc, 1, p + 3 * R, R, FLAGS_MEASURED);
+    gfx_tl_presented(&tl, tc, 1, p + 3 * R, R, FLAGS_MEASURED, 0, 0);
     memset(tc, 0, sizeof tc);
-    gfx_tl_presented(&tl, tc, 2, p + 4 * R, R, FLAGS_MEASURED);
+    gfx_tl_presented(&tl, tc, 2, p + 4 * R, R, FLAGS_MEASURED, 0, 0);
     CHECK(jank(GFX_JANK_BUFFER_STUFFING) == 1 && jank_bits_counted() == 1 && tc[GFX_TL_JANKY_FRAMES] == 0
           && tc[GFX_TL_FINISH_ON_TIME] == 1 && tc[GFX_TL_PRESENT_LATE] == 1, "buffer stuffing");
     /* The same when the previous frame was due a period earlier: no stuffing, the app was late. */
     tl_reset();
     gfx_tl_commit(&tl, tc, 1, 1, b - R, b, p - R, b - R, b - R / 2);
     gfx_tl_commit(&tl, tc, 2, 1, p - 2 * R, p - R, p, p - 2 * R, p - R + MS);
-    gfx_tl_presented(&tl, tc, 1, p + 3 * R, R, FLAGS_MEASURED);
+    gfx_tl_presented(&tl, tc, 1, p + 3 * R, R, FLAGS_MEASURED, 0, 0);
     memset(tc, 0, sizeof tc);
-    gfx_tl_presented(&tl, tc, 2, p + 4 * R, R, FLAGS_MEASURED);
+    gfx_tl_presented(&tl, tc, 2, p + 4 * R, R, FLAGS_MEASURED, 0, 0);
     CHECK(jank(GFX_JANK_BUFFER_STUFFING) == 0 && jank(GFX_JANK_APP_DEADLINE_MISSED) == 1, "not due last frame");
 
     /* Discarded: Dropped, present dropped, severity unknown, no present delay, not janky. */
@@ -636,8 +641,8 @@ static void test_timeline(void) {
     tl_reset();
     tl_commit(1, b, R / 2);
     tl_commit(2, b + R, R / 2);
-    gfx_tl_presented(&tl, tc, 1, b + 2 * R, R, GFXSTATS_PRESENT_HW_CLOCK);
-    gfx_tl_presented(&tl, tc, 2, -1, R, FLAGS_MEASURED);
+    gfx_tl_presented(&tl, tc, 1, b + 2 * R, R, GFXSTATS_PRESENT_HW_CLOCK, 0, 0);
+    gfx_tl_presented(&tl, tc, 2, -1, R, FLAGS_MEASURED, 0, 0);
     CHECK(tc[GFX_TL_PRESENT_UNKNOWN] == 2 && jank(GFX_JANK_UNKNOWN) == 2 && tc[GFX_TL_SEVERITY_UNKNOWN] == 2
           && delay_bucket() == -1, "torn / unsignalled");
     CHECK(tc[GFX_TL_FINISH_ON_TIME] == 1 && tc[GFX_TL_FINISH_UNKNOWN] == 1, "torn keeps its finish");
@@ -645,7 +650,7 @@ static void test_timeline(void) {
     /* No prediction: counted as a frame, not classified. */
     tl_reset();
     gfx_tl_commit(&tl, tc, 1, 0, 0, 0, 0, b, b + 50 * R);
-    gfx_tl_presented(&tl, tc, 1, b + 90 * R, R, FLAGS_MEASURED);
+    gfx_tl_presented(&tl, tc, 1, b + 90 * R, R, FLAGS_MEASURED, 0, 0);
     CHECK(tc[GFX_TL_FRAMES] == 1 && tc[GFX_TL_PREDICTION_NONE] == 1 && tc[GFX_TL_TIMELINE_FRAMES] == 0
           && jank_bits_counted() == 0 && tc[GFX_TL_DISPLAY_UNKNOWN_FRAMES] == 0, "no prediction");
 
@@ -658,27 +663,27 @@ static void test_timeline(void) {
     CHECK(gfx_tl_pending(&tl) == GFX_TL_CAPACITY, "%d pending, not 16", gfx_tl_pending(&tl));
     CHECK(tc[GFX_TL_FRAMES] == 1 && tc[GFX_TL_PRESENT_UNKNOWN] == 1 && jank(GFX_JANK_UNKNOWN) == 1
           && tc[GFX_TL_SEVERITY_UNKNOWN] == 1 && tc[GFX_TL_FINISH_ON_TIME] == 1, "overflow: oldest not given up");
-    CHECK(gfx_tl_presented(&tl, tc, 1, b + 3 * R, R, FLAGS_MEASURED) == 0 && tc[GFX_TL_FRAMES] == 1,
+    CHECK(gfx_tl_presented(&tl, tc, 1, b + 3 * R, R, FLAGS_MEASURED, 0, 0) == 0 && tc[GFX_TL_FRAMES] == 1,
           "feedback of a given-up frame counted");
-    CHECK(gfx_tl_presented(&tl, tc, 2, b + 4 * R, R, FLAGS_MEASURED) == 1 && tc[GFX_TL_FRAMES] == 2,
+    CHECK(gfx_tl_presented(&tl, tc, 2, b + 4 * R, R, FLAGS_MEASURED, 0, 0) == 1 && tc[GFX_TL_FRAMES] == 2,
           "the oldest kept frame not counted");
 
     /* Tokens out of order, twice, and never committed. */
     tl_reset();
     for (int i = 1; i <= 3; i++) tl_commit(i, b + i * R, R / 2);
-    int ok = gfx_tl_presented(&tl, tc, 3, b + 5 * R, R, FLAGS_MEASURED)
-             + gfx_tl_presented(&tl, tc, 1, b + 3 * R, R, FLAGS_MEASURED)
+    int ok = gfx_tl_presented(&tl, tc, 3, b + 5 * R, R, FLAGS_MEASURED, 0, 0)
+             + gfx_tl_presented(&tl, tc, 1, b + 3 * R, R, FLAGS_MEASURED, 0, 0)
              + gfx_tl_discarded(&tl, tc, 2, R);
     CHECK(ok == 3 && tc[GFX_TL_FRAMES] == 3 && tc[GFX_TL_PRESENT_ON_TIME] == 2 && tc[GFX_TL_PRESENT_DROPPED] == 1,
           "out of order: %d answered, %u counted", ok, tc[GFX_TL_FRAMES]);
-    CHECK(gfx_tl_presented(&tl, tc, 2, b, R, FLAGS_MEASURED) == 0
-          && gfx_tl_presented(&tl, tc, 99, b, R, FLAGS_MEASURED) == 0 && tc[GFX_TL_FRAMES] == 3,
+    CHECK(gfx_tl_presented(&tl, tc, 2, b, R, FLAGS_MEASURED, 0, 0) == 0
+          && gfx_tl_presented(&tl, tc, 99, b, R, FLAGS_MEASURED, 0, 0) == 0 && tc[GFX_TL_FRAMES] == 3,
           "answered twice or unknown token counted");
     /* A token committed twice while pending: the newer frame answers first. */
     tl_reset();
     tl_commit(7, b, R / 2);
     tl_commit(7, b + R, R + MS);
-    gfx_tl_presented(&tl, tc, 7, b + 3 * R, R, FLAGS_MEASURED);
+    gfx_tl_presented(&tl, tc, 7, b + 3 * R, R, FLAGS_MEASURED, 0, 0);
     CHECK(tc[GFX_TL_PRESENT_ON_TIME] == 1 && tc[GFX_TL_FINISH_LATE] == 1 && gfx_tl_pending(&tl) == 1,
           "a reused token answered the older frame");
 
@@ -691,7 +696,7 @@ static void test_timeline(void) {
         int64_t x = vals[i % n], y = vals[(i / n) % n], z = vals[(i / n / n) % n], w = vals[(i / n / n / n) % n];
         gfx_tl_commit(&tl, tc, (int64_t)i, (int)(i % 7 != 0), x, y, z, w, x);
         answered += (uint64_t)(i % 3 == 0 ? gfx_tl_discarded(&tl, tc, (int64_t)i, w)
-                                          : gfx_tl_presented(&tl, tc, (int64_t)i, y, z, (uint32_t)i & 7u));
+                                          : gfx_tl_presented(&tl, tc, (int64_t)i, y, z, (uint32_t)i & 7u, 0, 0));
     }
     CHECK(answered == n * n * n * n && tc[GFX_TL_FRAMES] == answered, "hostile: %llu answered, %u counted",
           (unsigned long long)answered, tc[GFX_TL_FRAMES]);
@@ -784,6 +789,250 @@ static gfxstats_session *ring_session(const char *pkg) {
 
 /* Drain order and wrap: frames counted through the ring, drained at random points across many
  * wraps, count exactly as the rules applied to the same frames in order. */
+/* ---- FrameTimeline compositor mode (timeline.c, display.c): a display-frame ring written here
+ * as the daemon's DisplayOutcomeWriter writes it, read by the recorder. */
+
+static char dw_dir[256];
+static char dw_path[300];
+static uint8_t *dw; /* the writer's mapping */
+
+static void dw_create(void) {
+    snprintf(dw_dir, sizeof dw_dir, "%s/gfxstats-unit.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    CHECK(mkdtemp(dw_dir) != NULL, "mkdtemp");
+    snprintf(dw_path, sizeof dw_path, "%s/%s", dw_dir, GFX_DRING_FILE);
+    int fd = open(dw_path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+    CHECK(fd >= 0 && ftruncate(fd, GFX_DRING_LENGTH) == 0, "ring file");
+    dw = mmap(NULL, GFX_DRING_LENGTH, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    uint32_t hdr[4] = {GFX_DRING_VERSION, GFX_DRING_REGIONS, GFX_DRING_SLOTS, GFX_DRING_ENTRY};
+    memcpy(dw + 8, hdr, sizeof hdr);
+    for (int r = 0; r < GFX_DRING_REGIONS; r++) {
+        int64_t none = -1;
+        memcpy(dw + GFX_DRING_TABLE + r * 8, &none, 8);
+    }
+    uint64_t magic = GFX_DRING_MAGIC;
+    memcpy(dw, &magic, 8);
+}
+
+static void dw_remove(void) {
+    munmap(dw, GFX_DRING_LENGTH);
+    unlink(dw_path);
+    rmdir(dw_dir);
+}
+
+static uint8_t *dw_entry(int region, int64_t msc) {
+    return dw + GFX_DRING_ENTRIES + ((size_t)region * GFX_DRING_SLOTS + ((uint64_t)msc & (GFX_DRING_SLOTS - 1))) * 64;
+}
+
+/* Publishes a display frame's outcome in `region` (which then belongs to `output`), seqlock-style;
+ * meta: the present, finish, severity and prediction bytes. */
+static void dw_publish(int region, int64_t output, int64_t msc, int64_t present, int64_t refresh, int64_t render,
+                       uint32_t jank, uint32_t meta) {
+    memcpy(dw + GFX_DRING_TABLE + region * 8, &output, 8);
+    uint8_t *e = dw_entry(region, msc);
+    int64_t seq;
+    memcpy(&seq, e, 8);
+    seq++;
+    memcpy(e, &seq, 8);
+    memcpy(e + 8, &output, 8);
+    memcpy(e + 16, &msc, 8);
+    memcpy(e + 24, &present, 8);
+    memcpy(e + 32, &refresh, 8);
+    memcpy(e + 40, &render, 8);
+    memcpy(e + 48, &jank, 4);
+    memcpy(e + 52, &meta, 4);
+    seq++;
+    memcpy(e, &seq, 8);
+}
+
+static int64_t dw_seq(int region, int64_t msc) {
+    int64_t seq;
+    memcpy(&seq, dw_entry(region, msc), 8);
+    return seq;
+}
+
+static void dw_set_seq(int region, int64_t msc, int64_t seq) {
+    memcpy(dw_entry(region, msc), &seq, 8);
+}
+
+static void test_compositor(void) {
+    const int64_t b = 1000 * MS;
+    const int64_t out = 7;
+    char why[512] = "";
+    struct gfx_dring *ring = NULL;
+    CHECK(gfx_dring_open("/nonexistent/display-frames.gfxring", &ring, why, sizeof why) == -ENOENT, "no ring");
+    dw_create();
+    int rc = gfx_dring_open(dw_path, &ring, why, sizeof why);
+    CHECK(rc == 0 && ring != NULL, "open: %d %s", rc, why);
+    if (rc != 0) {
+        dw_remove();
+        return;
+    }
+    char beside[512];
+    CHECK(gfx_dring_path_beside("/a/b/buffer.gfxbuf", beside, sizeof beside) == 0
+          && strcmp(beside, "/a/b/" GFX_DRING_FILE) == 0, "beside: %s", beside);
+
+    /* Joined: a late present that finished on time gets the display frame's jank (here Display
+     * HAL), not SurfaceFlinger Scheduling, and the display frame's present, not the client's. */
+    tl_reset();
+    tl.ring = ring;
+    dw_publish(0, out, 5, b + 3 * R, R, R, GFX_JANK_DISPLAY_HAL, 0);
+    tl_commit(1, b, R / 2);
+    CHECK(gfx_tl_presented(&tl, tc, 1, b + 2 * R, R, FLAGS_MEASURED, 5, out) == 1, "joined: taken");
+    CHECK(tc[GFX_TL_FRAMES] == 1 && tc[GFX_TL_TIMELINE_FRAMES] == 1 && tc[GFX_TL_JANKY_FRAMES] == 1
+          && jank(GFX_JANK_DISPLAY_HAL) == 1 && jank_bits_counted() == 1 && tc[GFX_TL_PRESENT_LATE] == 1
+          && tc[GFX_TL_FINISH_ON_TIME] == 1 && tc[GFX_TL_SEVERITY_FULL] == 1
+          && tc[GFX_TL_DISPLAY_UNKNOWN_FRAMES] == 0 && tc[GFX_TL_LATE_DISPLAY_UNKNOWN] == 0 && tl.joined == 1,
+          "joined late, display jank: wrong counters");
+    CHECK(delay_bucket() == 6, "joined: delay of one period (the display's present) in bucket %d", delay_bucket());
+    CHECK(gfx_tl_pending(&tl) == 0, "joined: nothing pending");
+
+    /* Joined, the app late too: App Deadline Missed plus the display jank; severity against the
+     * display frame's render period (two refreshes), not the refresh. */
+    tl_reset();
+    tl.ring = ring;
+    dw_publish(0, out, 6, b + 3 * R, R, 2 * R, GFX_JANK_SF_CPU_DEADLINE_MISSED, 0);
+    tl_commit(1, b, 2 * R);
+    gfx_tl_presented(&tl, tc, 1, b + 3 * R, R, FLAGS_MEASURED, 6, out);
+    CHECK(jank(GFX_JANK_APP_DEADLINE_MISSED) == 1 && jank(GFX_JANK_SF_CPU_DEADLINE_MISSED) == 1
+          && jank_bits_counted() == 2 && tc[GFX_TL_FINISH_LATE] == 1 && tc[GFX_TL_SEVERITY_PARTIAL] == 1,
+          "joined, app late: wrong counters");
+
+    /* Joined with an estimated timestamp: Prediction Error stays (the rule is client-only mode's). */
+    tl_reset();
+    tl.ring = ring;
+    dw_publish(0, out, 8, b + 2 * R + 5 * MS, R, R, GFX_JANK_PREDICTION_ERROR, 0);
+    tl_commit(1, b, R / 2);
+    gfx_tl_presented(&tl, tc, 1, b + 2 * R + 5 * MS, R, GFXSTATS_PRESENT_VSYNC, 8, out);
+    CHECK(jank(GFX_JANK_PREDICTION_ERROR) == 1 && jank(GFX_JANK_UNKNOWN) == 0, "joined: estimated time kept PE");
+
+    /* The display frame's present fence never signalled: present unknown, no delay. */
+    tl_reset();
+    tl.ring = ring;
+    dw_publish(0, out, 11, -1, R, R, GFX_JANK_DISPLAY_HAL, 0);
+    tl_commit(1, b, R / 2);
+    gfx_tl_presented(&tl, tc, 1, b + 2 * R, R, FLAGS_MEASURED, 11, out);
+    CHECK(jank(GFX_JANK_UNKNOWN) == 1 && tc[GFX_TL_PRESENT_UNKNOWN] == 1 && tc[GFX_TL_SEVERITY_UNKNOWN] == 1
+          && delay_bucket() == -1 && tc[GFX_TL_DISPLAY_UNKNOWN_FRAMES] == 0, "joined, invalid fence");
+
+    /* Not in the ring yet: the frame waits, then joins at a later call (a poll) once published. */
+    tl_reset();
+    tl.ring = ring;
+    tl_commit(1, b, R / 2);
+    gfx_tl_presented(&tl, tc, 1, b + 3 * R, R, FLAGS_MEASURED, 20, out);
+    CHECK(tc[GFX_TL_FRAMES] == 0 && gfx_tl_pending(&tl) == 1 && tl.awaiting == 1, "waiting: not counted yet");
+    CHECK(gfx_tl_presented(&tl, tc, 1, b + 3 * R, R, FLAGS_MEASURED, 20, out) == 0,
+          "waiting: a second feedback for a waiting frame is not taken");
+    gfx_tl_poll(&tl, tc, b + 3 * R + GFX_TL_DEFAULT_JOIN_WAIT_NS * 10);
+    CHECK(tl.unjoined == 1 && tl.awaiting == 0 && tc[GFX_TL_FRAMES] == 1 && tc[GFX_TL_DISPLAY_UNKNOWN_FRAMES] == 1,
+          "poll past the join wait: client-only");
+    tl_reset();
+    tl.ring = ring;
+    tl_commit(1, b, R / 2);
+    gfx_tl_presented(&tl, tc, 1, b + 3 * R, R, FLAGS_MEASURED, 21, out);
+    dw_publish(0, out, 21, b + 3 * R, R, R, GFX_JANK_DISPLAY_HAL, 0);
+    gfx_tl_poll(&tl, tc, b + 3 * R);
+    CHECK(tl.joined == 1 && jank(GFX_JANK_DISPLAY_HAL) == 1 && tl.awaiting == 0 && gfx_tl_pending(&tl) == 0,
+          "late outcome: joined at the poll");
+
+    /* The join wait, in presentation time: at exactly the wait the frame still waits; past it,
+     * the next feedback counts it client-only with the feedback it kept (late, display unknown). */
+    tl_reset();
+    tl.ring = ring;
+    tl_commit(1, b, R / 2);
+    tl_commit(2, b + R, R / 2);
+    tl_commit(3, b + 2 * R, R / 2);
+    gfx_tl_presented(&tl, tc, 1, b + 3 * R, R, FLAGS_MEASURED, 30, out);
+    gfx_tl_presented(&tl, tc, 2, b + 3 * R + GFX_TL_DEFAULT_JOIN_WAIT_NS, R, FLAGS_MEASURED, 0, out);
+    CHECK(tl.awaiting == 1 && tl.unjoined == 0 && tc[GFX_TL_FRAMES] == 1, "join wait: not yet over");
+    gfx_tl_presented(&tl, tc, 3, b + 3 * R + GFX_TL_DEFAULT_JOIN_WAIT_NS + 1, R, FLAGS_MEASURED, 0, out);
+    CHECK(tl.awaiting == 0 && tl.unjoined == 1 && tc[GFX_TL_FRAMES] == 3 && tc[GFX_TL_DISPLAY_UNKNOWN_FRAMES] == 3
+          && jank(GFX_JANK_SF_SCHEDULING) >= 1 && tc[GFX_TL_PRESENT_UNKNOWN] == 0, "join wait over: client-only");
+
+    /* A waiting frame whose slot the 17th commit needs: client-only with its kept feedback (late),
+     * not "present unknown" as a frame without feedback. */
+    tl_reset();
+    tl.ring = ring;
+    tl_commit(1, b, R / 2);
+    gfx_tl_presented(&tl, tc, 1, b + 3 * R, R, FLAGS_MEASURED, 40, out);
+    for (int i = 2; i <= GFX_TL_CAPACITY + 1; i++) {
+        tl_commit(i, b + i * R, R / 2);
+    }
+    CHECK(tl.unjoined == 1 && tc[GFX_TL_FRAMES] == 1 && tc[GFX_TL_PRESENT_LATE] == 1
+          && tc[GFX_TL_PRESENT_UNKNOWN] == 0 && tc[GFX_TL_LATE_DISPLAY_UNKNOWN] == 1, "slot needed: client-only");
+
+    /* Flush: joined when the ring holds the frame now, client-only when not. */
+    tl_reset();
+    tl.ring = ring;
+    tl_commit(1, b, R / 2);
+    tl_commit(2, b + R, R / 2);
+    gfx_tl_presented(&tl, tc, 1, b + 3 * R, R, FLAGS_MEASURED, 50, out);
+    gfx_tl_presented(&tl, tc, 2, b + 4 * R, R, FLAGS_MEASURED, 51, out);
+    dw_publish(0, out, 50, b + 3 * R, R, R, 0, 0);
+    gfx_tl_flush(&tl, tc);
+    CHECK(tl.joined == 1 && tl.unjoined == 1 && tc[GFX_TL_FRAMES] == 2 && tc[GFX_TL_DISPLAY_UNKNOWN_FRAMES] == 1
+          && gfx_tl_pending(&tl) == 0, "flush");
+
+    /* Entries that are not this frame's: being written (odd sequence), of another output (the
+     * region reused), of an MSC 512 later, or with metadata out of range. All wait. */
+    tl_reset();
+    tl.ring = ring;
+    dw_publish(0, out, 60, b + 3 * R, R, R, 0, 0);
+    dw_set_seq(0, 60, dw_seq(0, 60) + 1);
+    dw_publish(0, out, 61 + GFX_DRING_SLOTS, b + 3 * R, R, R, 0, 0);
+    dw_publish(0, out, 62, b + 3 * R, R, R, 0, 3u << 24); /* prediction 3: not a Prediction */
+    dw_publish(1, out + 1, 63, b + 3 * R, R, R, 0, 0);
+    memcpy(dw + GFX_DRING_TABLE + 1 * 8, &(int64_t){out + 2}, 8); /* region 1 now another's */
+    for (int i = 0; i < 4; i++) {
+        tl_commit(i + 1, b, R / 2);
+        gfx_tl_presented(&tl, tc, i + 1, b + 3 * R, R, FLAGS_MEASURED, 60 + i, i == 3 ? out + 1 : out);
+    }
+    CHECK(tl.joined == 0 && tl.awaiting == 4, "foreign entries joined: %llu", (unsigned long long)tl.joined);
+    dw_set_seq(0, 60, dw_seq(0, 60) + 1); /* the write finished */
+    gfx_tl_poll(&tl, tc, b + 3 * R);
+    CHECK(tl.joined == 1 && tl.awaiting == 3, "the finished entry joined");
+
+    /* Client-only without a ring, or without an MSC. */
+    tl_reset();
+    tl_commit(1, b, R / 2);
+    gfx_tl_presented(&tl, tc, 1, b + 3 * R, R, FLAGS_MEASURED, 5, out);
+    tl.ring = ring;
+    tl_commit(2, b, R / 2);
+    gfx_tl_presented(&tl, tc, 2, b + 3 * R, R, FLAGS_MEASURED, 0, out);
+    CHECK(tl.joined == 0 && tc[GFX_TL_DISPLAY_UNKNOWN_FRAMES] == 2, "client-only without ring or MSC");
+
+    gfx_dring_close(ring);
+    /* Not a ring: too short, bad magic, another layout. */
+    uint32_t v2 = 2;
+    memcpy(dw + 8, &v2, 4);
+    CHECK(gfx_dring_open(dw_path, &ring, why, sizeof why) == -EINVAL && strstr(why, "layout 2"), "layout: %s", why);
+    memset(dw, 0, 8);
+    CHECK(gfx_dring_open(dw_path, &ring, why, sizeof why) == -EINVAL && strstr(why, "bad magic"), "magic: %s", why);
+    CHECK(truncate(dw_path, 100) == 0, "truncate");
+    CHECK(gfx_dring_open(dw_path, &ring, why, sizeof why) == -EINVAL && strstr(why, "100 bytes"), "short: %s", why);
+    dw_remove();
+
+    /* The API without a daemon: joining works, no ring is found, calls append. */
+    gfxstats_options o = opts("com.example.compositor");
+    gfxstats_session *s = NULL;
+    gfxstats_tracker *t = NULL;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_OK && gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "session");
+    CHECK(gfxstats_timeline_join_compositor(t, GFXSTATS_JOIN_WAIT_DEFAULT_NS) == GFXSTATS_OK, "join");
+    CHECK(gfxstats_session_refresh_compositor(s) == 0, "no ring without a buffer");
+    CHECK(gfxstats_timeline_commit(t, 1, b, b + R, b + 2 * R, b, b + R / 2) == GFXSTATS_OK
+          && gfxstats_timeline_presented_on(t, 1, b + 2 * R, R, FLAGS_MEASURED, 9, out) == GFXSTATS_OK
+          && gfxstats_timeline_poll(t, b + 3 * R) == GFXSTATS_OK, "appends");
+    CHECK(gfxstats_timeline_pending(t) == 0, "no ring: counted client-only at once");
+    CHECK(gfxstats_timeline_flush(t) == GFXSTATS_OK && gfxstats_timeline_join_compositor(t, -1) == GFXSTATS_OK,
+          "flush, leave");
+    CHECK(gfxstats_timeline_join_compositor(NULL, 0) == GFXSTATS_EINVAL && gfxstats_timeline_flush(NULL) == GFXSTATS_EINVAL
+          && gfxstats_timeline_poll(NULL, 0) == GFXSTATS_EINVAL
+          && gfxstats_timeline_presented_on(NULL, 1, 0, 0, 0, 0, 0) == GFXSTATS_EINVAL
+          && gfxstats_session_refresh_compositor(NULL) == GFXSTATS_EINVAL, "NULL arguments");
+    gfxstats_tracker_close(t);
+    gfxstats_session_close(s);
+}
+
 static void test_ring_order(void) {
     gfxstats_session *s = ring_session("com.example.ring.order");
     gfxstats_tracker *t;
@@ -794,7 +1043,7 @@ static void test_ring_order(void) {
     int64_t f[GFXSTATS_FI_COUNT];
     int refused = 0, mismatches = 0;
     int64_t until_flush = 0;
-    for (int64_t i = 0; i < 20 * (int64_t)GFX_RING_UNITS; i++) {
+    for (int64_t i = 0; i < 20 * (int64_t)GFX_RING_FRAMES; i++) {
         int fi = ring_frame(i, f, 1);
         refused += ring_record(t, fi, f) != GFXSTATS_OK;
         ring_reference(&ref, fi, f, want);
@@ -802,7 +1051,7 @@ static void test_ring_order(void) {
             gfxstats_tracker_flush(t);
             gfx_tracker_counted(t, got, NULL);
             mismatches += memcmp(got, want, sizeof got) != 0;
-            until_flush = 1 + (int64_t)(ring_next() % (GFX_RING_UNITS / GFX_RING_FI_UNITS));
+            until_flush = 1 + (int64_t)(ring_next() % GFX_RING_FI_FRAMES);
         }
     }
     gfxstats_tracker_flush(t);
@@ -811,6 +1060,124 @@ static void test_ring_order(void) {
           (unsigned long long)gfxstats_tracker_dropped(t));
     CHECK(mismatches == 0 && memcmp(got, want, sizeof got) == 0, "%d drains differ from the rules in order", mismatches);
     CHECK(want[GFX_TOTAL_FRAMES] > 5000 && want[GFX_JANKY_FRAMES] > 0, "too few frames counted: %u", want[0]);
+    gfxstats_tracker_close(t);
+    gfxstats_session_close(s);
+}
+
+/* The ring's entries, read back as the drain reads them (gfx_ring_take), are exactly what was
+ * recorded, in order, over many laps: times-path frames with values at the edges of 32 and 64 bits
+ * (a ring that kept deltas or narrowed a word would change them), intervals changing from frame to
+ * frame, FrameInfo frames (23 words) and FrameTimeline calls (7) in between, so that entries of
+ * every size meet the end of the ring, end exactly on it and wrap; read at random points, and
+ * sometimes so late that the ring fills: then only frames that did not fit are dropped. */
+static void test_ring_entries(void) {
+    static const int64_t edge[] = {0, 1, -1, INT32_MAX, (int64_t)INT32_MAX + 1, INT32_MIN, (int64_t)INT32_MIN - 1,
+                                   UINT32_MAX, (int64_t)UINT32_MAX + 1, INT64_MAX, INT64_MIN, INT64_MIN + 1,
+                                   INT64_MAX - 1, 16666667, -16666667, 1000000000000000000LL};
+    enum { NEDGE = sizeof edge / sizeof edge[0], EXPECT = 4 * GFX_RING_WORDS };
+    gfxstats_session *s = ring_session("com.example.ring.entries");
+    gfxstats_tracker *t;
+    CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+    struct gfx_ring *r = gfx_tracker_ring(t);
+    /* What was accepted and not yet read: kind and words, in a queue of words. */
+    static int64_t want[EXPECT];
+    static unsigned want_kind[EXPECT];
+    size_t qhead = 0, qtail = 0, unread_words = 0;
+    int64_t *q = r->rp;
+    int wrong = 0, bad_drops = 0, at_end = 0, wrapped = 0, read = 0;
+    uint64_t dropped = 0;
+    int64_t until_read = 0;
+    for (int64_t i = 0; i <= 60000; i++) {
+        if (i == 60000) { /* last: only read */
+            until_read = 0;
+        } else {
+            uint64_t x = ring_next();
+            unsigned kind = x % 8 < 6 ? 0 : x % 8 == 6 ? GFX_RING_FRAMEINFO : 2 + (unsigned)((x >> 8) % 5);
+            int64_t v[GFXSTATS_FI_COUNT];
+            for (int j = 0; j < GFXSTATS_FI_COUNT; j++) {
+                uint64_t y = ring_next();
+                int64_t base = edge[y % NEDGE];
+                /* an edge value, that plus or minus an edge delta, or raw bits */
+                v[j] = (y >> 8) % 3 == 0 ? base
+                       : (y >> 8) % 3 == 1 ? (int64_t)((uint64_t)base + (uint64_t)edge[(y >> 16) % NEDGE]) : (int64_t)ring_next();
+            }
+            int rc;
+            if (kind == 0) {
+                rc = gfxstats_record(t, v[0], v[1], v[2], v[3], v[4]);
+            } else if (kind == GFX_RING_FRAMEINFO) {
+                rc = gfxstats_record_frameinfo(t, v);
+            } else {
+                v[0] = kind;
+                if (kind == GFX_RING_TL_COMMIT) {
+                    rc = gfxstats_timeline_commit(t, v[1], v[2], v[3], v[4], v[5], v[6]);
+                } else if (kind == GFX_RING_TL_UNPREDICTED) {
+                    v[4] = v[5] = v[6] = 0;
+                    rc = gfxstats_timeline_commit_unpredicted(t, v[1], v[2], v[3]);
+                } else if (kind == GFX_RING_TL_PRESENTED && (x >> 16) % 2) {
+                    v[4] = (uint32_t)v[4];
+                    rc = gfxstats_timeline_presented_on(t, v[1], v[2], v[3], (uint32_t)v[4], v[5], v[6]);
+                } else if (kind == GFX_RING_TL_PRESENTED) {
+                    v[4] = (uint32_t)v[4];
+                    v[5] = v[6] = 0;
+                    rc = gfxstats_timeline_presented(t, v[1], v[2], v[3], (uint32_t)v[4]);
+                } else if (kind == GFX_RING_TL_POLL) {
+                    v[2] = v[3] = v[4] = v[5] = v[6] = 0;
+                    rc = gfxstats_timeline_poll(t, v[1]);
+                } else {
+                    v[3] = v[4] = v[5] = v[6] = 0;
+                    rc = gfxstats_timeline_discarded(t, v[1], v[2]);
+                }
+            }
+            unsigned n = gfx_ring_words(kind);
+            if (rc != GFXSTATS_OK) {
+                wrong++;
+            } else if (gfxstats_tracker_dropped(t) != dropped) {
+                dropped = gfxstats_tracker_dropped(t);
+                /* Dropped only when it could not fit: what is unread, the words an entry may leave
+                 * unused before the end (fewer than the largest entry), the one word kept free. */
+                bad_drops += unread_words + n + GFX_RING_FI_WORDS + 1 <= GFX_RING_WORDS;
+            } else {
+                for (unsigned j = 0; j < n; j++) {
+                    want[(qhead + j) % EXPECT] = v[j];
+                }
+                want_kind[qhead % EXPECT] = kind;
+                qhead += n;
+                unread_words += n;
+            }
+        }
+        if (--until_read <= 0) { /* read everything published, as the drain does */
+            int64_t *head = __atomic_load_n(&r->wp, __ATOMIC_ACQUIRE);
+            while (q != head && qtail < qhead) {
+                at_end += q == r->w + GFX_RING_WORDS;
+                wrapped += r->kind[q - r->w] == GFX_RING_WRAP;
+                unsigned k;
+                int64_t *e = gfx_ring_take(r, &q, &k);
+                unsigned m = gfx_ring_words(k);
+                wrong += k != want_kind[qtail % EXPECT];
+                for (unsigned j = 0; j < m && k == want_kind[qtail % EXPECT]; j++) {
+                    wrong += e[j] != want[(qtail + j) % EXPECT];
+                }
+                qtail += m;
+                unread_words -= m;
+                read++;
+            }
+            wrong += q != head || qtail != qhead;
+            gfx_ring_consumed(r, q);
+            /* mostly soon, every 16th time a ring or more later (it fills) */
+            uint64_t y = ring_next();
+            until_read = y % 16 == 0 ? (int64_t)GFX_RING_FRAMES + (int64_t)(y >> 8) % 400 : 1 + (int64_t)((y >> 8) % 300);
+        }
+    }
+    CHECK(wrong == 0, "%d entries read back differently from what was recorded", wrong);
+    CHECK(bad_drops == 0, "%d frames dropped though the ring had room", bad_drops);
+    CHECK(dropped > 0 && read > 40000 && wrapped > 20 && at_end > 0,
+          "the walk missed a case: %llu dropped, %d read, %d wraps, %d ending on the end",
+          (unsigned long long)dropped, read, wrapped, at_end);
+    int kinds_left = 0;
+    for (unsigned j = 0; j <= GFX_RING_WORDS; j++) {
+        kinds_left += r->kind[j] != 0;
+    }
+    CHECK(kinds_left == 0, "%d kind bytes not 0 in an empty ring", kinds_left);
     gfxstats_tracker_close(t);
     gfxstats_session_close(s);
 }
@@ -845,12 +1212,12 @@ static void test_ring_concurrent(void) {
     gfxstats_session_close(s);
 }
 
-/* A full ring drops exactly the frames that do not fit (1024 times-path frames fit, 341 FrameInfo
- * frames), counts them, and keeps the rest. */
+/* A full ring drops exactly the frames that do not fit (GFX_RING_FRAMES times-path frames fit,
+ * 1638; GFX_RING_FI_FRAMES FrameInfo frames, 356), counts them, and keeps the rest. */
 static void test_ring_full(void) {
     gfxstats_session *s = ring_session("com.example.ring.full");
     for (int mix = 0; mix <= 2; mix += 2) {
-        int64_t fit = mix ? GFX_RING_UNITS / GFX_RING_FI_UNITS : GFX_RING_UNITS;
+        int64_t fit = mix ? GFX_RING_FI_FRAMES : GFX_RING_FRAMES;
         gfxstats_tracker *t;
         CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
         struct gfx_rules ref;
@@ -964,8 +1331,8 @@ static void test_ring_scenes(void) {
 
 /* FrameTimeline calls share the ring with frames: drained in their order they count exactly what
  * the recorder counts for the same calls, and the Android counters what the rules count. The
- * FrameInfo frames carry kind values in the fields that fall on word 0 of their second and third
- * units, where later entries start: the drain must not read them as kinds. */
+ * FrameInfo frames carry kind values in fields where later entries start: a kind must come only
+ * from the ring's kind bytes, never from a word of an entry. */
 static void test_ring_timeline(void) {
     gfxstats_session *s = ring_session("com.example.ring.timeline");
     gfxstats_tracker *t;
@@ -979,15 +1346,15 @@ static void test_ring_timeline(void) {
     int64_t f[GFXSTATS_FI_COUNT];
     int refused = 0, mismatches = 0;
     int64_t until_flush = 0, token = 0;
-    for (int64_t i = 0; i < 10 * (int64_t)GFX_RING_UNITS; i++) {
+    for (int64_t i = 0; i < 10 * (int64_t)GFX_RING_FRAMES; i++) {
         int fi = ring_frame(i, f, 1);
         if (fi) {
-            f[GFXSTATS_FI_PERFORM_TRAVERSALS_START] = 1 + (int64_t)(ring_next() % 5); /* word 0 of unit 2 */
-            f[GFXSTATS_FI_SWAP_BUFFERS] = 1 + (int64_t)(ring_next() % 5);             /* word 0 of unit 3 */
+            f[GFXSTATS_FI_PERFORM_TRAVERSALS_START] = 1 + (int64_t)(ring_next() % 5); /* kinds' values */
+            f[GFXSTATS_FI_SWAP_BUFFERS] = 1 + (int64_t)(ring_next() % 5);
         }
         refused += ring_record(t, fi, f) != GFXSTATS_OK;
         ring_reference(&ref, fi, f, want);
-        /* 0, 1 or 2 calls: entries of 1 and 3 units then fall on every unit of the ring over its laps. */
+        /* 0, 1 or 2 calls: entries of 5, 7 and 23 words then start on every word of the ring over its laps. */
         for (uint64_t calls = ring_next() % 3; calls > 0; calls--) {
         int64_t v = 1000000000LL + i * R, late = (int64_t)(ring_next() % (3 * R));
         uint64_t k = ring_next() % 10;
@@ -1003,7 +1370,7 @@ static void test_ring_timeline(void) {
             int64_t tok = token - (int64_t)(ring_next() % 4);
             uint32_t flags = (uint32_t)(ring_next() % 8);
             refused += gfxstats_timeline_presented(t, tok, v + late, R, flags) != GFXSTATS_OK;
-            gfx_tl_presented(&rtl, twant, tok, v + late, R, flags);
+            gfx_tl_presented(&rtl, twant, tok, v + late, R, flags, 0, 0);
         } else {
             int64_t tok = token - (int64_t)(ring_next() % 4);
             refused += gfxstats_timeline_discarded(t, tok, R) != GFXSTATS_OK;
@@ -1015,7 +1382,7 @@ static void test_ring_timeline(void) {
             gfx_tracker_counted(t, got, NULL);
             gfx_tracker_timeline_counted(t, tgot);
             mismatches += memcmp(got, want, sizeof got) != 0 || memcmp(tgot, twant, sizeof tgot) != 0;
-            until_flush = 1 + (int64_t)(ring_next() % (GFX_RING_UNITS / (GFX_RING_FI_UNITS + 2)));
+            until_flush = 1 + (int64_t)(ring_next() % (GFX_RING_FI_FRAMES / 3));
         }
     }
     CHECK(gfxstats_timeline_pending(t) == gfx_tl_pending(&rtl), "pending %d, recorder %d", gfxstats_timeline_pending(t),
@@ -1044,7 +1411,9 @@ int main(void) {
     test_fork();
     test_scenes();
     test_timeline();
+    test_compositor();
     test_ring_order();
+    test_ring_entries();
     test_ring_concurrent();
     test_ring_full();
     test_ring_close();

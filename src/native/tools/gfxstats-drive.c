@@ -14,7 +14,14 @@
  *   N,TOKEN,ACTUAL_START,ACTUAL_END                                                   commit, no prediction
  *   P,TOKEN,PRESENT,REFRESH,FLAGS                                                     presented
  *   D,TOKEN,REFRESH                                                                   discarded
- * (FLAGS: GFXSTATS_PRESENT_* bits, decimal); --rules-only skips them.
+ *   Q,TOKEN,PRESENT,REFRESH,FLAGS,MSC,OUTPUT                                         presented on an output
+ *   W,NOW                                                                             poll
+ *   F                                                                                 flush (gfxstats_timeline_flush)
+ * (FLAGS: GFXSTATS_PRESENT_* bits, decimal); --rules-only skips them. --compositor WAIT_NS joins
+ * that tracker with the daemon's display-frame ring (gfxstats_timeline_join_compositor). A line
+ * "S" (sync) counts what the tracker's ring holds, looks for the display-frame ring
+ * (gfxstats_session_refresh_compositor) and then prints "synced" on standard output, for a test
+ * that must know when the driver's frames were counted.
  * Used by the differential and end-to-end tests; prints "recorded N frames" (and ", T timeline
  * lines" when there were any). */
 #include "gfxstats.h"
@@ -29,11 +36,12 @@ static void usage(void) {
     fprintf(stderr, "usage: gfxstats-drive [--package P] [--version-code N] [--pipeline 0|1|2] "
                     "[--refresh NS] [--frameinfo [--replay]] [--rules android12|android9] [--dequeue-forgiveness NS] [--davey off|log] [--no-scenes] [--scene-max N] [--default-scene NAME] "
                     "[--matrix 2.1|legacy|time] [--levels N,M,H,F] [--refresh-hz HZ] [--rules-only] [--wait-attached MS] [--trackers N] [--no-flush] "
-                    "[--timeline-tracker K] < frames\n"
+                    "[--timeline-tracker K] [--compositor WAIT_NS] < frames\n"
                     "  frame lines: intended_vsync,vsync,frame_completed,gpu_completed,frame_interval "
                     "(--frameinfo: the 23 FrameInfo fields); scene lines: @SINCE,NAME, @@SINCE,NAME;\n"
                     "  FrameTimeline lines: C,TOKEN,PREDICTED_START,PREDICTED_END,PREDICTED_PRESENT,ACTUAL_START,ACTUAL_END | "
-                    "N,TOKEN,ACTUAL_START,ACTUAL_END | P,TOKEN,PRESENT,REFRESH,FLAGS | D,TOKEN,REFRESH\n");
+                    "N,TOKEN,ACTUAL_START,ACTUAL_END | P,TOKEN,PRESENT,REFRESH,FLAGS | D,TOKEN,REFRESH | "
+                    "Q,TOKEN,PRESENT,REFRESH,FLAGS,MSC,OUTPUT | W,NOW | F | S (sync; --compositor WAIT_NS)\n");
     exit(2);
 }
 
@@ -67,6 +75,7 @@ int main(int argc, char **argv) {
     int32_t levels[4] = {0};
     const char *default_scene = NULL;
     float refresh_hz = 0.0f;
+    int64_t join_wait = -1;
     int pipeline = 1, frameinfo = 0, rules_only = 0, wait_ms = -1, replay = 0, ntrackers = 1, flush = 1, tl_tracker = 0;
     gfxstats_tracker_options topt = {.struct_size = sizeof topt, .rules = GFXSTATS_RULES_ANDROID12};
     for (int i = 1; i < argc; i++) {
@@ -79,6 +88,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--wait-attached") && v) { wait_ms = atoi(v); i++; }
         else if (!strcmp(a, "--trackers") && v) { ntrackers = atoi(v); i++; }
         else if (!strcmp(a, "--timeline-tracker") && v) { tl_tracker = atoi(v); i++; }
+        else if (!strcmp(a, "--compositor") && v) { join_wait = strtoll(v, NULL, 10); i++; }
         else if (!strcmp(a, "--rules") && v) {
             if (!strcmp(v, "android9")) topt.rules = GFXSTATS_RULES_ANDROID9;
             else if (strcmp(v, "android12")) usage();
@@ -142,6 +152,10 @@ int main(int argc, char **argv) {
                 return 2;
             }
         }
+        if (join_wait >= 0 && (rc = gfxstats_timeline_join_compositor(trackers[tl_tracker], join_wait))) {
+            fprintf(stderr, "gfxstats-drive: cannot join the compositor: %s\n", gfxstats_strerror(rc));
+            return 2;
+        }
     }
     char line[4096];
     long long lineno = 0, frames = 0, bad = 0, timeline = 0;
@@ -182,14 +196,30 @@ int main(int argc, char **argv) {
             }
             continue;
         }
-        if (*p == 'C' || *p == 'N' || *p == 'P' || *p == 'D') {
+        if ((*p == 'S' || *p == 'F') && (p[1] == '\n' || p[1] == '\r' || p[1] == 0)) {
+            if (rules_only) {
+                continue;
+            }
+            if (*p == 'F') {
+                gfxstats_timeline_flush(trackers[tl_tracker]);
+                continue;
+            }
+            gfxstats_tracker_flush(trackers[tl_tracker]);
+            gfxstats_session_refresh_compositor(s);
+            printf("synced\n");
+            fflush(stdout);
+            continue;
+        }
+        if (*p == 'C' || *p == 'N' || *p == 'P' || *p == 'D' || *p == 'Q' || *p == 'W') {
             char kind = *p;
-            int n = kind == 'C' ? 7 : kind == 'P' ? 5 : kind == 'N' ? 4 : 3;
+            int n = kind == 'C' || kind == 'Q' ? 7 : kind == 'P' ? 5 : kind == 'N' ? 4 : kind == 'W' ? 2 : 3;
             if (p[1] != ',' || parse_line(p + 2, v, n - 1)) {
                 fprintf(stderr, "gfxstats-drive: line %lld: a %c line is %s\n", lineno, kind,
                         kind == 'C' ? "C,TOKEN,PREDICTED_START,PREDICTED_END,PREDICTED_PRESENT,ACTUAL_START,ACTUAL_END"
                         : kind == 'N' ? "N,TOKEN,ACTUAL_START,ACTUAL_END"
-                        : kind == 'P' ? "P,TOKEN,PRESENT,REFRESH,FLAGS" : "D,TOKEN,REFRESH");
+                        : kind == 'P' ? "P,TOKEN,PRESENT,REFRESH,FLAGS"
+                        : kind == 'Q' ? "Q,TOKEN,PRESENT,REFRESH,FLAGS,MSC,OUTPUT"
+                        : kind == 'W' ? "W,NOW" : "D,TOKEN,REFRESH");
                 bad++;
                 continue;
             }
@@ -199,6 +229,9 @@ int main(int argc, char **argv) {
             int rc = kind == 'C' ? gfxstats_timeline_commit(trackers[tl_tracker], v[0], v[1], v[2], v[3], v[4], v[5])
                      : kind == 'N' ? gfxstats_timeline_commit_unpredicted(trackers[tl_tracker], v[0], v[1], v[2])
                      : kind == 'P' ? gfxstats_timeline_presented(trackers[tl_tracker], v[0], v[1], v[2], (uint32_t)v[3])
+                     : kind == 'Q' ? gfxstats_timeline_presented_on(trackers[tl_tracker], v[0], v[1], v[2], (uint32_t)v[3],
+                                                                    v[4], v[5])
+                     : kind == 'W' ? gfxstats_timeline_poll(trackers[tl_tracker], v[0])
                                    : gfxstats_timeline_discarded(trackers[tl_tracker], v[0], v[1]);
             if (rc < 0) {
                 fprintf(stderr, "gfxstats-drive: line %lld: %s\n", lineno, gfxstats_strerror(rc));
@@ -228,7 +261,7 @@ int main(int argc, char **argv) {
                 return 2;
             }
             /* Lines arrive far faster than any display presents: count each tracker's ring
-             * before it fills (it holds 341 FrameInfo frames), so that no frame is dropped. */
+             * before it fills (it holds 356 FrameInfo frames), so that no frame is dropped. */
             if (flush && (frames / ntrackers) % 256 == 255) {
                 gfxstats_tracker_flush(t);
             }

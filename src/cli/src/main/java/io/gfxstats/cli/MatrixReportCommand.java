@@ -127,7 +127,7 @@ final class MatrixReportCommand extends OptionsCommand {
                     break;
                 }
                 LiveSnapshot stamped = new LiveSnapshot(s.monotonicNanos(),
-                        s.wallMillis() > 0 ? s.wallMillis() : wallClock.getAsLong(), s.scenes());
+                        s.wallMillis() > 0 ? s.wallMillis() : wallClock.getAsLong(), s.scenes(), s.ringDropped());
                 synchronized (lock) {
                     printed[0] += print(slicer.accept(stamped), format, issueLines, minLevel, maxFps,
                             count - printed[0], out);

@@ -209,11 +209,13 @@ final class ReportCommand extends OptionsCommand {
 
     /**
      * The daemon's entries over every retained day, live frames included, with their FrameTimeline
-     * counters kept (a gfxstats field of the request: Android's proto without them otherwise). A
-     * daemon older than that field sends none, and the report has no FrameTimeline part.
+     * counters and ring drops kept (gfxstats fields of the request: Android's proto without them
+     * otherwise). A daemon older than those fields sends none, and the report has no FrameTimeline
+     * part and no lost frames.
      */
     private List<GraphicsStatsProto> fromDaemon(Args.Parsed args, String pkg) throws UsageException, IOException {
-        DumpRequest.Builder request = DumpRequest.newBuilder().setProto(true).setKeepFrameTimeline(true);
+        DumpRequest.Builder request = DumpRequest.newBuilder().setProto(true).setKeepFrameTimeline(true)
+                .setKeepRingDropped(true);
         if (pkg != null) {
             request.setPackageName(pkg);
         }

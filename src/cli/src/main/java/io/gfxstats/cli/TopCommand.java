@@ -19,7 +19,7 @@ import java.util.Map;
 /**
  * {@code gfxstats top}: a live view of every package and scene, from the daemon's {@code Watch}
  * stream: throughput FPS, Matrix fps, jank %, Matrix level counts and dropped frames over the last
- * interval (or since start), rows coloured by their janky percentage. On a terminal it is interactive;
+ * interval (or since start), frames lost to full recording rings, rows coloured by their janky percentage. On a terminal it is interactive;
  * elsewhere, or with {@code --once}, it prints one snapshot; {@code --json} prints one JSON object
  * per refresh.
  */
@@ -75,7 +75,9 @@ final class TopCommand extends OptionsCommand {
                     of FRAMES ('-' without frames); JANKY: their count. BEST..FROZ: frames per Matrix level
                     (dropped frames 0-2, 3-8, 9-23, 24-41, 42+). DROPPED: dropped frames summed. The other
                     columns count the last interval, or since top started with --cumulative (c), where a
-                    package whose processes ended keeps its totals. Rows are coloured by JANK%: green below
+                    package whose processes ended keeps its totals. LOST, shown once a package has any:
+                    frames its processes recorded but gfxstats could not count because a recording ring was
+                    full (not in FRAMES; not Android's or Matrix's dropped frames), since each process began. Rows are coloured by JANK%: green below
                     5 %, then 5-10, 10-20, 20-40, red from 40 % (the report's level colours). On a narrow
                     terminal whole columns are left out (the title says how many), never part of a number.
                     Keys: q or Ctrl-C quit, s next sort, c cumulative on/off.""";

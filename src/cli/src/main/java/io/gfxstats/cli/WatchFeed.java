@@ -17,6 +17,7 @@ import io.gfxstats.rpc.v1.WatchRequest;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -98,7 +99,12 @@ final class WatchFeed implements SceneFeed {
     /** A Watch snapshot in the live model's terms. */
     static LiveSnapshot convert(io.gfxstats.rpc.v1.LiveSnapshot s) {
         List<LiveScene> rows = new ArrayList<>();
+        Map<LiveSnapshot.PackageKey, Long> ringDropped = new HashMap<>();
         for (LivePackage p : s.getPackagesList()) {
+            if (p.getRingDroppedFrames() != 0) {
+                ringDropped.merge(new LiveSnapshot.PackageKey(p.getPackageName(), p.getVersionCode()),
+                        p.getRingDroppedFrames(), Long::sum);
+            }
             if (p.getScenesCount() == 0) {
                 rows.add(new LiveScene(p.getPackageName(), p.getVersionCode(), NO_SCENES, p.getTotalFrames(),
                         p.getJankyFrames(), 0, new long[MatrixRule.LEVEL_COUNT], new long[MatrixRule.LEVEL_COUNT], 0,
@@ -109,7 +115,7 @@ final class WatchFeed implements SceneFeed {
                 rows.add(counters(p.getPackageName(), p.getVersionCode(), e.getStats()));
             }
         }
-        return new LiveSnapshot(s.getMonotonicNanos(), s.getWallMillis(), rows);
+        return new LiveSnapshot(s.getMonotonicNanos(), s.getWallMillis(), rows, ringDropped);
     }
 
     static LiveScene counters(String pkg, long version, GfxstatsSceneStats s) {

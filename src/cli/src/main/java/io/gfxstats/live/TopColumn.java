@@ -28,6 +28,15 @@ record TopColumn(String header, int minWidth, int rank, Function<TopRow, String>
             level("FROZ", MatrixRule.FROZEN, 7),
             new TopColumn("DROPPED", 7, 8, r -> Long.toString(r.dropped())));
 
+    /**
+     * Frames a package recorded but could not count because a recording ring was full: named apart
+     * from DROPPED (Matrix's dropped frames of counted frames), blank on scene rows (a ring belongs
+     * to a window, not a scene). Added only when a row has any, so a healthy screen keeps its
+     * width; then never given up for width, as a loss must not be hidden.
+     */
+    static final TopColumn LOST = new TopColumn("LOST", 5, 0,
+            r -> r.scene() == null ? Long.toString(r.ringDropped()) : "");
+
     private static TopColumn level(String header, int level, int rank) {
         return new TopColumn(header, 5, rank, r -> Long.toString(r.level(level)));
     }

@@ -13,13 +13,17 @@ import java.util.TreeMap;
  * The view model of {@code gfxstats top}: fed one snapshot per refresh, it gives the rows over the
  * last interval or, in cumulative mode, since the first snapshot. Cumulative totals are the sum of
  * every interval's differences, kept per (package, version, scene), so a scene whose processes
- * ended keeps what it counted while top watched (the feed itself forgets it). Not thread-safe.
+ * ended keeps what it counted while top watched (the feed itself forgets it). A package's ring
+ * drops are not an interval's count but the feed's since each process began, in both modes: a loss
+ * before top started is still shown. Not thread-safe.
  */
 public final class TopModel {
     private LiveSnapshot first;
     private LiveSnapshot previous;
     private LiveSnapshot latest;
     private final Map<LiveScene.Key, LiveScene> totals = new TreeMap<>();
+    /** Per package, its ring drops as last seen: a loss stays on screen while top watches. */
+    private final Map<LiveSnapshot.PackageKey, Long> ringDropped = new HashMap<>();
     private boolean cumulative;
     private TopSort sort;
 
@@ -42,6 +46,11 @@ public final class TopModel {
         }
         previous = latest;
         latest = snapshot;
+        // Replaced, not added: the feed's count is already cumulative per live process. A package
+        // the feed no longer lists keeps its last count (cumulative mode still shows its row).
+        Set<LiveSnapshot.PackageKey> listed = new HashSet<>();
+        snapshot.scenes().forEach(s -> listed.add(new LiveSnapshot.PackageKey(s.packageName(), s.versionCode())));
+        listed.forEach(k -> ringDropped.put(k, snapshot.ringDropped().getOrDefault(k, 0L)));
     }
 
     public void toggleCumulative() {
@@ -94,6 +103,7 @@ public final class TopModel {
         }
 
         Map<String, LiveScene[]> packageSums = new LinkedHashMap<>();
+        Map<String, LiveSnapshot.PackageKey> packageKeys = new HashMap<>();
         Map<String, List<TopRow>> scenes = new LinkedHashMap<>();
         Map<String, Boolean> packageLive = new HashMap<>();
         for (LiveScene.Key k : keys) {
@@ -108,6 +118,7 @@ public final class TopModel {
                 sums[1] = sums[1].plus(last);
             }
             packageLive.merge(pkg, live.contains(k), Boolean::logicalOr);
+            packageKeys.putIfAbsent(pkg, new LiveSnapshot.PackageKey(k.packageName(), k.versionCode()));
             scenes.computeIfAbsent(pkg, x -> new ArrayList<>())
                     .add(TopRow.of(counted, k.scene(), live.contains(k), last, intervalSeconds));
         }
@@ -117,7 +128,8 @@ public final class TopModel {
             rows.sort(sort.comparator());
             LiveScene[] sums = e.getValue();
             packages.add(new TopFrame.Package(TopRow.of(sums[0], null, packageLive.get(e.getKey()), sums[1],
-                    intervalSeconds), rows));
+                    intervalSeconds).withRingDropped(ringDropped.getOrDefault(packageKeys.get(e.getKey()), 0L)),
+                    rows));
         }
         packages.sort((a, b) -> sort.comparator().compare(a.total(), b.total()));
         double seconds = cumulative ? (latest.monotonicNanos() - first.monotonicNanos()) / 1e9 : intervalSeconds;

@@ -47,6 +47,9 @@ public final class TopRenderer {
             naturalName = Math.max(naturalName, name(r).length());
         }
         List<TopColumn> shown = new ArrayList<>(TopColumn.ALL);
+        if (rows.stream().anyMatch(r -> r.ringDropped() > 0)) {
+            shown.add(TopColumn.LOST);
+        }
         int[] widths = widths(shown, rows);
         int hidden = 0;
         while (used(widths) + Math.min(MIN_NAME, naturalName) > width && shown.stream().anyMatch(c -> c.rank() > 0)) {
@@ -156,6 +159,7 @@ public final class TopRenderer {
             j.beginObject().key("packageName").value(p.total().packageName())
                     .key("versionCode").value(p.total().versionCode());
             fields(j, p.total());
+            j.key("ringDroppedFrames").value(p.total().ringDropped());
             j.key("scenes").beginArray();
             for (TopRow s : p.scenes()) {
                 fields(j.beginObject().key("scene").value(s.scene()), s);

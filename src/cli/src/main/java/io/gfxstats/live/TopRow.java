@@ -18,10 +18,12 @@ import io.gfxstats.matrix.MatrixRule;
  * @param levels      Matrix frames per level, BEST .. FROZEN
  * @param dropped     whole dropped frames summed over the levels
  * @param worstLevel  the worst level with a frame, or -1 without Matrix frames
+ * @param ringDropped a package total's frames lost to a full recording ring since each of its
+ *                    processes began (or, once they ended, the last count seen); 0 for a scene
  */
 public record TopRow(String packageName, long versionCode, String scene, boolean live, long frames,
                      long jankyFrames, double fps, double matrixFps, double jankPercent, long[] levels,
-                     long dropped, int worstLevel) {
+                     long dropped, int worstLevel, long ringDropped) {
     /** Matrix's gate: fewer frames give no fps. */
     public static final int MIN_MATRIX_FRAMES_EXCLUSIVE = 20;
 
@@ -57,6 +59,12 @@ public record TopRow(String packageName, long versionCode, String scene, boolean
                 ? 1e9 * counted.matrixFrames() / counted.costNanos() : Double.NaN;
         double jank = counted.frames() > 0 ? 100.0 * counted.jankyFrames() / counted.frames() : Double.NaN;
         return new TopRow(counted.packageName(), counted.versionCode(), scene, live, counted.frames(),
-                counted.jankyFrames(), fps, mfps, jank, levels, dropped, worst);
+                counted.jankyFrames(), fps, mfps, jank, levels, dropped, worst, 0);
+    }
+
+    /** This row with a package's ring drops. */
+    TopRow withRingDropped(long lost) {
+        return new TopRow(packageName, versionCode, scene, live, frames, jankyFrames, fps, matrixFps, jankPercent,
+                levels, dropped, worstLevel, lost);
     }
 }

@@ -237,8 +237,11 @@ public final class HtmlReport {
     }
 
     private static void packages(StringBuilder h, ReportData data) {
+        // Only when a package lost frames: a healthy report keeps Android's columns.
+        boolean lost = data.apps().stream().anyMatch(a -> a.ringDropped() > 0);
         h.append("<section><h2>By package</h2><table class=\"list\" id=\"apps\"><tr><th>Package</th><th>Version</th>")
-                .append("<th>Frames</th><th>Janky</th><th>50th</th><th>90th</th><th>95th</th><th>99th</th></tr>\n");
+                .append("<th>Frames</th><th>Janky</th><th>50th</th><th>90th</th><th>95th</th><th>99th</th>")
+                .append(lost ? "<th>Lost</th>" : "").append("</tr>\n");
         for (ReportData.App a : data.apps()) {
             ProfileData d = a.data();
             h.append("<tr><td>").append(esc(a.packageName())).append("</td><td>").append(a.versionCode())
@@ -247,9 +250,18 @@ public final class HtmlReport {
             for (int p : PERCENTILES) {
                 h.append("<td>").append(d.totalFrames() == 0 ? "-" : d.cpuPercentile(p) + "ms").append("</td>");
             }
+            if (lost) {
+                h.append("<td>").append(a.ringDropped()).append("</td>");
+            }
             h.append("</tr>\n");
         }
-        h.append("</table></section>\n");
+        h.append("</table>");
+        if (lost) {
+            h.append("<p class=\"caption\" id=\"lost-note\">Lost: frames the package recorded but gfxstats could"
+                    + " not count, because a client's recording ring was full (its drain fell a whole ring behind)."
+                    + " They are in no other number of this report; not Android's or Matrix's dropped frames.</p>");
+        }
+        h.append("</section>\n");
     }
 
     private static void byDay(StringBuilder h, ReportData data) {

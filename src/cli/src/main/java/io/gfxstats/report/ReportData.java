@@ -84,7 +84,14 @@ public record ReportData(String title, String source, long generatedAtMillis, Pr
         }
     }
 
-    public record App(String packageName, long versionCode, ProfileData data) {
+    /**
+     * @param ringDropped frames its clients recorded but could not count because a recording ring
+     *                    was full (in no counter of {@code data})
+     */
+    public record App(String packageName, long versionCode, ProfileData data, long ringDropped) {
+        public App(String packageName, long versionCode, ProfileData data) {
+            this(packageName, versionCode, data, 0);
+        }
     }
 
     /**
@@ -97,6 +104,7 @@ public record ReportData(String title, String source, long generatedAtMillis, Pr
         ProfileData total = new ProfileData();
         Map<Long, ProfileData> byDay = new TreeMap<>();
         Map<String, App> byApp = new TreeMap<>();
+        Map<String, Long> lost = new TreeMap<>();
         for (GraphicsStatsProto e : entries) {
             long day = dayOf(e);
             if (day < oldestKept) {
@@ -105,12 +113,16 @@ public record ReportData(String title, String source, long generatedAtMillis, Pr
             ProfileData d = StatsProtos.toProfileData(e);
             total.merge(d);
             byDay.computeIfAbsent(day, k -> new ProfileData()).merge(d);
-            byApp.computeIfAbsent(e.getPackageName() + "\u0000" + String.format("%020d", e.getVersionCode()),
-                    k -> new App(e.getPackageName(), e.getVersionCode(), new ProfileData())).data().merge(d);
+            String app = e.getPackageName() + "\u0000" + String.format("%020d", e.getVersionCode());
+            byApp.computeIfAbsent(app, k -> new App(e.getPackageName(), e.getVersionCode(), new ProfileData()))
+                    .data().merge(d);
+            lost.merge(app, e.getGfxstatsRingDroppedFrames(), Long::sum);
         }
+        List<App> apps = new ArrayList<>();
+        byApp.forEach((k, a) -> apps.add(new App(a.packageName(), a.versionCode(), a.data(), lost.get(k))));
         List<Day> dayList = new ArrayList<>();
         byDay.forEach((k, v) -> dayList.add(new Day(k, v)));
-        return new ReportData(title, source, nowMillis, total, List.copyOf(dayList), List.copyOf(byApp.values()),
+        return new ReportData(title, source, nowMillis, total, List.copyOf(dayList), List.copyOf(apps),
                 List.of(), List.of(), null);
     }
 

@@ -4,15 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import io.gfxstats.daemon.metrics.FrameMetrics;
 import io.gfxstats.dayfile.StatsProtos;
 import io.gfxstats.proto.GraphicsStatsProto;
+import io.gfxstats.proto.GraphicsStatsServiceDumpProto;
 import io.gfxstats.stats.Counters;
 import io.gfxstats.stats.Histograms;
 import io.gfxstats.stats.JankType;
 import io.gfxstats.stats.ProfileData;
 import io.gfxstats.store.Days;
 import io.gfxstats.testing.Exposition;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -114,7 +120,7 @@ class MetricsEndToEndTest {
     }
 
     @Test
-    void shouldExposeTheFramesAClientsFullRingDroppedLiveSavedAndSeeded() throws Exception {
+    void shouldShowTheFramesAClientsFullRingDroppedInMetricsTopAndReportLiveSavedAndSeeded() throws Exception {
         Path state = tmp.resolve("drops");
         String label = "package=\"com.example.drops\"";
         try (DaemonProcess daemon = new DaemonProcess(state, METRICS_ON).start()) {
@@ -129,6 +135,22 @@ class MetricsEndToEndTest {
                 Exposition live = scrape(daemon);
                 assertEquals(37, live.value(FrameMetrics.RING_DROPPED + "_total", label), live.text());
                 assertEquals(recorded - 37, live.value("gfxstats_frames_total", label), "the dropped frames are not frames");
+                // top, the view users watch, shows them too: as LOST, apart from Matrix's DROPPED.
+                String json = top(daemon, "--json");
+                JsonObject pkg = JsonParser.parseString(json).getAsJsonObject().getAsJsonArray("packages")
+                        .get(0).getAsJsonObject();
+                assertEquals("com.example.drops", pkg.get("packageName").getAsString(), json);
+                assertEquals(37, pkg.get("ringDroppedFrames").getAsLong(), json);
+                List<String> screen = top(daemon).lines().toList();
+                assertTrue(screen.get(1).endsWith(" LOST"), String.join("\n", screen));
+                assertTrue(screen.stream().anyMatch(l -> l.startsWith("com.example.drops ") && l.endsWith(" 37")),
+                        String.join("\n", screen));
+                // The HTML report too; Android's proto dump stays without them.
+                assertReportShowsLost(report(daemon), "com.example.drops", 37);
+                GraphicsStatsProto dumped = GraphicsStatsServiceDumpProto.parseFrom(cli(daemon, "dump", "--proto"))
+                        .getStats(0);
+                assertTrue(!dumped.hasGfxstatsRingDroppedFrames() && dumped.getUnknownFields().asMap().isEmpty(),
+                        dumped.toString());
             } finally {
                 client.destroyForcibly();
                 client.waitFor();
@@ -139,7 +161,41 @@ class MetricsEndToEndTest {
         }
         try (DaemonProcess again = new DaemonProcess(state, METRICS_ON).start()) {
             assertEquals(37, scrape(again).value(FrameMetrics.RING_DROPPED + "_total", label), "seeded from the day file");
+            assertReportShowsLost(report(again), "com.example.drops", 37);
         }
+    }
+
+    /** {@code gfxstats top --once} against the daemon (after one short interval): what it printed. */
+    private static String top(DaemonProcess daemon, String... extra) {
+        List<String> args = new ArrayList<>(List.of("--once", "--interval", "0.2", "--no-color"));
+        args.addAll(List.of(extra));
+        return new String(cli(daemon, "top", args.toArray(String[]::new)), StandardCharsets.UTF_8);
+    }
+
+    /** {@code gfxstats report} of the daemon: the HTML file it wrote. */
+    private String report(DaemonProcess daemon) throws Exception {
+        Path html = tmp.resolve("report.html");
+        cli(daemon, "report", "--out", html.toString());
+        return Files.readString(html, StandardCharsets.UTF_8);
+    }
+
+    /** A command of the CLI, in-process, against the daemon's socket: what it printed (it must succeed). */
+    private static byte[] cli(DaemonProcess daemon, String command, String... args) {
+        List<String> all = new ArrayList<>(List.of(command, "--socket", daemon.socket().toString()));
+        all.addAll(List.of(args));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = io.gfxstats.cli.Main.run(all.toArray(String[]::new), new PrintStream(out, true),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
+        return out.toByteArray();
+    }
+
+    /** The report's "By package" row of a package shows {@code lost} in its Lost column, explained. */
+    private static void assertReportShowsLost(String html, String pkg, long lost) {
+        assertTrue(html.contains("<th>99th</th><th>Lost</th></tr>") && html.contains("id=\"lost-note\""), html);
+        assertTrue(html.lines().anyMatch(l -> l.startsWith("<tr><td>" + pkg + "</td>") && l.endsWith("<td>" + lost
+                + "</td></tr>")), "a row of " + pkg + " ending in " + lost + ": " + html);
     }
 
     @Test

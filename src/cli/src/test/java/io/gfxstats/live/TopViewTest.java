@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import io.gfxstats.matrix.MatrixRule;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -115,6 +118,38 @@ class TopViewTest {
         }
         List<String> wide = renderer.lines(model.frame(), 160, 0, false, true);
         assertEquals(TopColumn.ALL.size(), wide.get(1).trim().split(" +").length - 3, "all shown: " + wide.get(1));
+    }
+
+    @Test
+    void shouldShowAPackagesRingDropsSinceItsProcessBeganAsLostOnlyOnceAnyAndKeepThemAtEightyColumns() {
+        TopModel model = new TopModel(TopSort.NAME, true);
+        TopRenderer renderer = new TopRenderer(ZoneOffset.UTC);
+        model.accept(at(0, scene("com.game", 7, "default", 100, 10)));
+        model.accept(at(1, scene("com.game", 7, "default", 160, 10)));
+        assertFalse(renderer.lines(model.frame(), 120, 0, false, false).get(1).contains("LOST"),
+                "no loss: no column");
+        // Lost before top's first snapshot and in the last interval: shown as the feed's count,
+        // not as a difference, so a loss that predates top is not hidden.
+        model.accept(new LiveSnapshot(2 * SECOND, 1_700_000_002_000L,
+                List.of(scene("com.game", 7, "default", 200, 10), scene("com.game", 7, "menu", 5, 0),
+                        scene("com.maps", 3, "default", 50, 0)),
+                Map.of(new LiveSnapshot.PackageKey("com.game", 7), 37L)));
+        for (int width : new int[] {80, 120}) {
+            List<String> lines = renderer.lines(model.frame(), width, 0, false, true);
+            assertTrue(lines.get(1).endsWith(" LOST"), width + ": " + lines.get(1));
+            assertTrue(lines.stream().anyMatch(l -> l.startsWith("com.game ") && l.endsWith(" 37")), String.join("\n", lines));
+            assertTrue(lines.stream().anyMatch(l -> l.startsWith("com.maps ") && l.endsWith(" 0")), String.join("\n", lines));
+            String menu = lines.stream().filter(l -> l.startsWith("  menu")).findFirst().orElseThrow();
+            assertTrue(menu.substring(lines.get(1).length() - "LOST".length()).isBlank(), "blank for a scene: " + menu);
+        }
+        JsonObject game = JsonParser.parseString(TopRenderer.json(model.frame())).getAsJsonObject()
+                .getAsJsonArray("packages").get(0).getAsJsonObject();
+        assertEquals("com.game", game.get("packageName").getAsString());
+        assertEquals(37, game.get("ringDroppedFrames").getAsLong());
+        assertEquals(0, game.get("droppedFrames").getAsLong(), "Matrix's dropped frames are another count");
+        // The process exits: cumulative mode keeps its row and its loss.
+        model.accept(at(3, scene("com.maps", 3, "default", 60, 0)));
+        assertEquals(37, total(model.frame(), "com.game").ringDropped());
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.gfxstats.daemon;
 
 import io.gfxstats.buffer.BufferSnapshot;
+import io.gfxstats.buffer.ClientHealthGroup;
 import io.gfxstats.buffer.FrameTimelineGroup;
 import io.gfxstats.daemon.config.Setting;
 import io.gfxstats.daemon.dump.DayFileCache;
@@ -200,8 +201,9 @@ final class DaemonBackend implements StatsBackend {
             String key = b.uid() + "\u0000" + b.packageName() + "\u0000" + b.versionCode();
             Group g = groups.computeIfAbsent(key, k -> new Group(b, new ProfileData()));
             g.data.addAll(unsaved);
-            g.timeline.addAll(FrameTimelineGroup.fromVector(
-                    CounterDeltas.difference(snap.vector(), b.baseline())));
+            long[] unsavedVector = CounterDeltas.difference(snap.vector(), b.baseline());
+            g.timeline.addAll(FrameTimelineGroup.fromVector(unsavedVector));
+            g.ringDropped += ClientHealthGroup.ringDropped(unsavedVector);
             if (g.data.pipeline() == Pipeline.UNKNOWN) {
                 g.data.setPipeline(b.pipeline());
             }
@@ -210,7 +212,7 @@ final class DaemonBackend implements StatsBackend {
         List<LiveGroup> out = new ArrayList<>();
         for (Group g : groups.values()) {
             out.add(new LiveGroup(new EntryKey(state.currentDay, g.first.packageName(), g.first.versionCode(), g.first.uid()),
-                    g.first.uid(), g.data, g.start, g.timeline));
+                    g.first.uid(), g.data, g.start, g.timeline, g.ringDropped));
         }
         return out;
     }
@@ -219,6 +221,7 @@ final class DaemonBackend implements StatsBackend {
         final LiveBuffer first;
         final ProfileData data;
         final TimelineCounters timeline = new TimelineCounters();
+        long ringDropped;
         long start = Long.MAX_VALUE;
 
         Group(LiveBuffer first, ProfileData data) {

@@ -2,6 +2,7 @@ package io.gfxstats.daemon;
 
 import io.gfxstats.buffer.BufferSnapshot;
 import io.gfxstats.buffer.BufferState;
+import io.gfxstats.buffer.ClientHealthGroup;
 import io.gfxstats.daemon.harvest.CounterDeltas;
 import io.gfxstats.daemon.registry.LiveBuffer;
 import io.gfxstats.proto.GraphicsStatsProto;
@@ -92,7 +93,10 @@ final class SceneBackend {
         return out;
     }
 
-    /** The live buffers' cumulative counters per (package, version), with their scenes. */
+    /**
+     * The live buffers' cumulative counters per (package, version), with their scenes and the
+     * frames their full recording rings dropped.
+     */
     LiveSnapshot live(String filter, IntPredicate visible) {
         long monotonic = System.nanoTime();
         long wall;
@@ -112,6 +116,7 @@ final class SceneBackend {
                         k -> new Live(b.packageName(), b.versionCode()));
                 l.frames += snap.totalFrames();
                 l.janky += snap.counter(Counters.JANKY_FRAMES);
+                l.ringDropped += ClientHealthGroup.ringDropped(snap.vector());
                 SceneCounters.fromVector(snap.vector(), SceneCounters.names(snap))
                         .forEach((name, v) -> l.scenes.merge(name, v, SceneCounters::add));
             }
@@ -121,7 +126,8 @@ final class SceneBackend {
         LiveSnapshot.Builder s = LiveSnapshot.newBuilder().setMonotonicNanos(monotonic).setWallMillis(wall);
         for (Live l : byPackage.values()) {
             LivePackage.Builder p = LivePackage.newBuilder().setPackageName(l.packageName)
-                    .setVersionCode(l.versionCode).setTotalFrames(l.frames).setJankyFrames(l.janky);
+                    .setVersionCode(l.versionCode).setTotalFrames(l.frames).setJankyFrames(l.janky)
+                    .setRingDroppedFrames(l.ringDropped);
             l.scenes.forEach((name, v) -> p.addScenes(entry(0, l.packageName, l.versionCode, name, v)));
             s.addPackages(p);
         }
@@ -151,6 +157,7 @@ final class SceneBackend {
         final long versionCode;
         long frames;
         long janky;
+        long ringDropped;
         final Map<String, long[]> scenes = new TreeMap<>();
 
         Live(String packageName, long versionCode) {

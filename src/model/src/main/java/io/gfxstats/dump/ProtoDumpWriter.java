@@ -11,7 +11,7 @@ import java.util.Objects;
 /**
  * {@code dumpsys graphicsstats --proto}: one serialized GraphicsStatsServiceDumpProto holding the
  * dumpable entries, stripped of gfxstats' private fields - or, for gfxstats' own tools, with the
- * FrameTimeline counters kept (see {@link #keepingFrameTimeline()}).
+ * FrameTimeline counters and the ring drops kept (see {@link #keeping(boolean, boolean)}).
  *
  * <p>A repeated field is serialized as its elements one after another, so the entries are
  * written one by one as field 1 of the wrapper: the bytes equal those of the built wrapper
@@ -21,19 +21,29 @@ public final class ProtoDumpWriter implements DumpWriter {
     private static final int BUFFER_BYTES = 64 * 1024;
 
     private final boolean keepFrameTimeline;
+    private final boolean keepRingDropped;
 
     /** Android's {@code --proto} bytes. */
     public ProtoDumpWriter() {
-        this(false);
+        this(false, false);
     }
 
-    private ProtoDumpWriter(boolean keepFrameTimeline) {
+    private ProtoDumpWriter(boolean keepFrameTimeline, boolean keepRingDropped) {
         this.keepFrameTimeline = keepFrameTimeline;
+        this.keepRingDropped = keepRingDropped;
     }
 
     /** Entries with their FrameTimeline counters (field 1010) kept: not Android's bytes, for gfxstats' report. */
     public static ProtoDumpWriter keepingFrameTimeline() {
-        return new ProtoDumpWriter(true);
+        return new ProtoDumpWriter(true, false);
+    }
+
+    /**
+     * Entries with their FrameTimeline counters (field 1010) and the frames full recording rings
+     * dropped (field 1011) kept as asked: not Android's bytes when either is, for gfxstats' report.
+     */
+    public static ProtoDumpWriter keeping(boolean frameTimeline, boolean ringDropped) {
+        return new ProtoDumpWriter(frameTimeline, ringDropped);
     }
 
     @Override
@@ -48,6 +58,9 @@ public final class ProtoDumpWriter implements DumpWriter {
             GraphicsStatsProto stripped = PrivateFields.strip(proto);
             if (keepFrameTimeline && proto.hasGfxstatsFrameTimeline()) {
                 stripped = stripped.toBuilder().setGfxstatsFrameTimeline(proto.getGfxstatsFrameTimeline()).build();
+            }
+            if (keepRingDropped && proto.getGfxstatsRingDroppedFrames() != 0) {
+                stripped = stripped.toBuilder().setGfxstatsRingDroppedFrames(proto.getGfxstatsRingDroppedFrames()).build();
             }
             coded.writeMessage(GraphicsStatsServiceDumpProto.STATS_FIELD_NUMBER, stripped);
         }

@@ -72,6 +72,17 @@ class ProtoDumpWriterTest {
     }
 
     @Test
+    void shouldKeepRingDropsOnlyWhenAskedAndNeverInAndroidsBytes() throws InvalidProtocolBufferException {
+        GraphicsStatsProto a = TextDumpWriterTest.goldenProto();
+        GraphicsStatsProto lost = marked(a, "k").toBuilder().setGfxstatsRingDroppedFrames(37).build();
+        assertArrayEquals(bytes(WRITER, List.of(a)), bytes(WRITER, List.of(lost)), "Android's bytes");
+        assertArrayEquals(bytes(WRITER, List.of(a)), bytes(ProtoDumpWriter.keepingFrameTimeline(), List.of(lost)));
+        GraphicsStatsProto kept = GraphicsStatsServiceDumpProto.parseFrom(
+                bytes(ProtoDumpWriter.keeping(false, true), List.of(lost))).getStats(0);
+        assertEquals(a.toBuilder().setGfxstatsRingDroppedFrames(37).build(), kept, "only the drops kept, not the marks");
+    }
+
+    @Test
     void shouldStripBufferMarksFromEveryEntry() throws InvalidProtocolBufferException {
         GraphicsStatsProto a = TextDumpWriterTest.goldenProto();
         GraphicsStatsProto b = a.toBuilder().setPackageName("org.second").build();

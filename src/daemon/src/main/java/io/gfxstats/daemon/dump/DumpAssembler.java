@@ -99,6 +99,10 @@ public final class DumpAssembler {
             StatsProtos.merge(merged, live.unsaved(), new StatsProtos.Source(live.key().packageName(),
                     live.key().versionCode(), live.uid(), live.startMillis(), nowMillis));
             TimelineProtos.merge(merged, live.timeline());
+            if (live.ringDropped() > 0) {
+                // Private (stripped by every Android output); kept only for the report.
+                merged.setGfxstatsRingDroppedFrames(merged.getGfxstatsRingDroppedFrames() + live.ringDropped());
+            }
             return merged.build();
         } catch (DayFileException.HistogramMismatch e) {
             problems.accept("cannot merge live data of " + live.key() + ": " + e.getMessage());

@@ -34,7 +34,7 @@ public final class DumpService {
             return new FrameTimelineDumpWriter();
         }
         if (req.getProto()) {
-            return req.getKeepFrameTimeline() ? ProtoDumpWriter.keepingFrameTimeline() : new ProtoDumpWriter();
+            return ProtoDumpWriter.keeping(req.getKeepFrameTimeline(), req.getKeepRingDropped());
         }
         DumpFormat format = switch (req.getFormat()) {
             case DUMP_FORMAT_UNSPECIFIED, ANDROID14 -> DumpFormat.ANDROID14;

@@ -11,11 +11,17 @@ import io.gfxstats.timeline.TimelineCounters;
  * @param unsaved     counters not yet in the day file, summed over the group's buffers
  * @param startMillis earliest accounting start of the group's buffers in this day
  * @param timeline    FrameTimeline counters not yet in the day file, summed likewise
+ * @param ringDropped frames full recording rings dropped, not yet in the day file, summed likewise
  */
 public record LiveGroup(EntryKey key, int uid, ProfileData unsaved, long startMillis,
-                        TimelineCounters timeline) {
+                        TimelineCounters timeline, long ringDropped) {
     /** A group without FrameTimeline counters. */
     public LiveGroup(EntryKey key, int uid, ProfileData unsaved, long startMillis) {
         this(key, uid, unsaved, startMillis, new TimelineCounters());
+    }
+
+    /** A group whose clients dropped no frames. */
+    public LiveGroup(EntryKey key, int uid, ProfileData unsaved, long startMillis, TimelineCounters timeline) {
+        this(key, uid, unsaved, startMillis, timeline, 0);
     }
 }

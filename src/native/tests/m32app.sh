@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Real, unmodified 32-bit (i386) programs from Debian through `gfxstats run`, counted by the 32-bit
+# build of the layer and the hook, into the same daemon as 64-bit programs running at the same
+# time: 32-bit vkcube --c N (i386 lavapipe) gives exactly N frames under package vkcube while a
+# 64-bit vkcube gives its M under another package; 32-bit glxgears gives at least the frames of its
+# first FPS line, keeps what the dump showed across a SIGKILL, next to a 64-bit glxgears; and
+# tests/gl-lookup.c built at 32 bits gives exactly its swaps. No program's output has an ld.so
+# line: each class loads its own build through $LIB.
+# Needs Debian's i386 Mesa (scripts/ci-deps: libgl1-mesa-dri:i386, mesa-vulkan-drivers:i386,
+# mesa-utils-bin:i386, and vulkan-tools:i386 unpacked apart, as its vkcube would replace the
+# 64-bit one) and a 32-bit toolchain (gcc-multilib).
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+[ "$(uname -m)" = x86_64 ] || { echo "SKIP $T_NAME: 32-bit programs are tested on x86-64 only"; exit 0; }
+VKCUBE32="${GFXSTATS_VKCUBE32:-/opt/gfxstats-tests/vulkan-tools.i386/usr/bin/vkcube}"
+GEARS32=/usr/bin/glxgears.i386-linux-gnu
+for f in "$VKCUBE32" "$GEARS32" /usr/share/vulkan/icd.d/lvp_icd.i686.json /usr/lib/i386-linux-gnu/dri/swrast_dri.so; do
+  [ -e "$f" ] || t_fail "$f is not installed: run scripts/ci-deps (it installs Debian's i386 Mesa and a 32-bit vkcube)"
+done
+command -v vkcube >/dev/null || t_fail "vkcube is not installed (scripts/ci-deps)"
+command -v glxgears >/dev/null || t_fail "glxgears is not installed (scripts/ci-deps)"
+file -L "$VKCUBE32" | grep -q "ELF 32-bit" || t_fail "$VKCUBE32 is not a 32-bit program"
+file -L "$GEARS32" | grep -q "ELF 32-bit" || t_fail "$GEARS32 is not a 32-bit program"
+t_start_daemon
+t_start_xvfb
+
+# No ld.so or loader complaint in a program's output (a library of the wrong class, a layer that
+# did not load).
+t_clean_output() {
+  ! grep -E "ld\.so|wrong ELF class|ERROR|libgfxstats" "$1" >&2 || t_fail "$2 wrote the lines above"
+}
+
+# Vulkan: both classes at once, exact counts.
+gfx run -- "$VKCUBE32" --c 300 >"$T_DIR/vk32.out" 2>&1 &
+VK32=$!
+T_PIDS+=("$VK32")
+gfx run --package vkcube.b64 -- vkcube --c 200 >"$T_DIR/vk64.out" 2>&1 &
+VK64=$!
+T_PIDS+=("$VK64")
+wait "$VK32" || { cat "$T_DIR/vk32.out" >&2; t_fail "32-bit vkcube failed"; }
+wait "$VK64" || { cat "$T_DIR/vk64.out" >&2; t_fail "64-bit vkcube failed"; }
+vk32="$(t_counter vkcube "Total frames rendered" 2>/dev/null || true)"
+[ "$vk32" = 300 ] || { cat "$T_DIR/vk32.out" >&2; gfx dump >&2; t_fail "32-bit vkcube --c 300: ${vk32:-no} frames in the dump"; }
+[ "$(t_counter vkcube.b64 "Total frames rendered")" = 200 ] || t_fail "64-bit vkcube --c 200 beside it: not 200 frames"
+t_clean_output "$T_DIR/vk32.out" "32-bit vkcube"
+t_clean_output "$T_DIR/vk64.out" "64-bit vkcube"
+gfx dump --package vkcube | grep -qx "Version: 0" || t_fail "32-bit vkcube: no version 0 entry"
+
+# OpenGL, exact: tests/gl-lookup.c built at 32 bits swaps 150 times per lookup path (dlsym on a
+# private libGL handle, glXGetProcAddressARB, glXGetProcAddress, all three in turn), so the
+# 32-bit hook's dlsym interception (and its tail call, which keeps dlsym(RTLD_NEXT) from the
+# program meaning "after the program") is checked as at 64 bits in gl-lookup.sh.
+gcc -m32 -std=gnu11 -Wall -Wextra -Werror -o "$T_DIR/gl-lookup32" "$NATIVE/tests/gl-lookup.c" -ldl \
+  /usr/lib/i386-linux-gnu/libX11.so.6 || t_fail "tests/gl-lookup.c does not build at 32 bits (gcc-multilib, libx11-6:i386; scripts/ci-deps)"
+expected=0
+for mode in arb gpa dlsym all; do
+  GL_LOOKUP_EXPECT_HOOK=1 gfx run --package gl.lookup32 -- "$T_DIR/gl-lookup32" 150 "$mode" >"$T_DIR/lookup.out" 2>&1 \
+    || { cat "$T_DIR/lookup.out" >&2; t_fail "32-bit gl-lookup $mode failed under gfxstats run"; }
+  grep -qx "drew 150" "$T_DIR/lookup.out" || { cat "$T_DIR/lookup.out" >&2; t_fail "32-bit gl-lookup $mode did not draw 150 frames"; }
+  t_clean_output "$T_DIR/lookup.out" "32-bit gl-lookup $mode"
+  expected=$((expected + 150))
+  lookup_done() { [ "$(grep -c "exit: gl.lookup32/" "$T_DIR/daemon.log")" -ge $((expected / 150)) ]; }
+  t_wait_for 30 lookup_done || t_fail "the daemon did not see 32-bit gl-lookup $mode exit"
+  got="$(t_counter gl.lookup32 "Total frames rendered" 2>/dev/null || true)"
+  [ "$got" = "$expected" ] || t_fail "32-bit gl-lookup $mode: $expected swaps so far, the dump has ${got:-none}"
+done
+
+# OpenGL: 32-bit glxgears (package from its name, glxgears.i386-linux-gnu) beside a 64-bit one.
+# Not through gfx (a function): the pid must be the program's, as gfxstats and gfxstats-run exec.
+"$ROOT/scripts/gfxstats" run -- "$GEARS32" >"$T_DIR/gears32.out" 2>&1 &
+GEARS=$!
+T_PIDS+=("$GEARS")
+"$ROOT/scripts/gfxstats" run --package gears.b64 -- glxgears >"$T_DIR/gears64.out" 2>&1 &
+GEARS64=$!
+T_PIDS+=("$GEARS64")
+P32=glxgears_i386-linux-gnu
+t_wait_for 60 grep -q "frames in" "$T_DIR/gears32.out" || { cat "$T_DIR/gears32.out" >&2; t_fail "32-bit glxgears printed no FPS line"; }
+printed="$(sed -n 's/^\([0-9]*\) frames in \([0-9.]*\) seconds.*/\1/p' "$T_DIR/gears32.out" | head -1)"
+# As in glxgears.sh: frames reach the dump within one drain period after they were drawn, so wait
+# for the printed ones, then stop it; what the dump shows then is what must stay after SIGKILL.
+gears_counted() { [ "$(t_counter "$P32" "Total frames rendered" 2>/dev/null || true)" -ge "$printed" ] 2>/dev/null; }
+t_wait_for 30 gears_counted || t_fail "32-bit glxgears printed $printed frames in its first 5 s, the dump has $(t_counter "$P32" "Total frames rendered")"
+kill -STOP "$GEARS"
+live="$(t_counter "$P32" "Total frames rendered")"
+kill -KILL "$GEARS"
+wait "$GEARS" 2>/dev/null || true
+t_wait_for 30 grep -q "exit: $P32/" "$T_DIR/daemon.log" || t_fail "the daemon did not see 32-bit glxgears exit"
+total="$(t_counter "$P32" "Total frames rendered")"
+[ "$total" = "$live" ] || t_fail "32-bit glxgears: frames changed at SIGKILL: $live while stopped, $total after"
+gears64_counted() { [ "$(t_counter gears.b64 "Total frames rendered" 2>/dev/null || true)" -ge 100 ] 2>/dev/null; }
+t_wait_for 30 gears64_counted || { cat "$T_DIR/gears64.out" >&2; t_fail "64-bit glxgears beside it: no frames counted"; }
+kill -KILL "$GEARS64"
+wait "$GEARS64" 2>/dev/null || true
+t_clean_output "$T_DIR/gears32.out" "32-bit glxgears"
+t_clean_output "$T_DIR/gears64.out" "64-bit glxgears"
+t_pass "32-bit vkcube: 300 of 300 frames (64-bit beside it: 200 of 200); 32-bit gl-lookup: $expected of $expected swaps; 32-bit glxgears: $printed in its first line, $total in the dump, none lost at SIGKILL"
