@@ -18,7 +18,7 @@ import java.lang.invoke.VarHandle;
  * than the base's) is an <em>escape</em>: its first int is {@link #ESCAPE} (no difference from
  * the base is negative), its second {@link #KIND_TIMES}, its five values in full are in a side
  * array at the same position, and its intended vsync and interval become the base. On a steady
- * 60 Hz stream that is one frame in 128 (the base is 2.1 s behind by then). A frame given as a
+ * 60 Hz stream that is about one frame in 129 (the base is 2.1 s behind by then). A frame given as a
  * {@link FrameInfo} is an escape of kind {@link #KIND_INFO} with its fields in another side
  * array (allocated at the first such frame); it leaves the base as it was. Every value comes
  * back exact: the differences are taken and added back in 64-bit two's complement, which wraps
