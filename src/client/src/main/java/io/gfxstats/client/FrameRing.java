@@ -46,7 +46,7 @@ final class FrameRing {
     private static final int SHIFT = 2;
     /** The first int of an escape entry; the intended vsync's difference is never negative. */
     static final int ESCAPE = -1;
-    /** Second int of an escape: the five times in full, at {@code slot * TIMES} of {@link #escapes}. */
+    /** Second int of an escape: the four times and the interval in full, at {@code slot * TIMES} of {@link #escapes}. */
     static final int KIND_TIMES = 0;
     /** Second int of an escape: a FrameInfo frame, its fields in {@link #infos}. */
     static final int KIND_INFO = 1;
