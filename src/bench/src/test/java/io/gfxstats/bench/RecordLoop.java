@@ -24,6 +24,7 @@ import io.gfxstats.timeline.feed.DisplayOutcomeWriter;
 import io.gfxstats.timeline.feed.DisplayOutcomes;
 import io.gfxstats.timeline.recorder.TimelineRecorder;
 import io.gfxstats.timeline.wayland.PresentationFeedback;
+import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.AtomicHistogram;
 import org.HdrHistogram.Histogram;
 
@@ -37,15 +38,18 @@ import java.util.stream.Stream;
 /**
  * One recorder walking {@link ClientRecordBenchmark}'s frame stream for a given number of frames,
  * after a fixed warm-up: the program that {@code scripts/bench instructions} runs under
- * valgrind's callgrind twice, with two frame counts, so that the difference of the two
- * instruction totals divided by the difference of the frame counts is the instructions one frame
- * costs in compiled code. Start-up, warm-up and compilation are the same in both runs and cancel;
- * unlike a time, the count does not depend on what else the machine is doing.
+ * valgrind's callgrind. Only the measured frames are counted: they run between two calls that
+ * callgrind is told to zero its counts before and to dump them before ({@link #measure}), so
+ * start-up, warm-up, compilation and whatever other threads did before are not in the count,
+ * and the count divided by the frames is the instructions one frame costs in compiled code.
+ * Unlike a time, it does not depend on what else the machine is doing.
  *
- * <p>{@code gfxstats} records as the JMH benchmark does: batches of frames, each after the
- * session's drain thread has emptied the ring, so the recording thread only appends to the ring
- * and the drain thread counts; {@code scripts/bench instructions} counts the two threads apart
- * (callgrind's threads; the recording thread is the JVM's main thread).
+ * <p>{@code gfxstats} records as the JMH benchmark does, with the same loop: the warm-up in
+ * chunks, each after the session's drain thread has emptied the ring, then the measured frames
+ * in one go into a ring that holds them all, so the recording thread only appends and never
+ * waits. callgrind's dumps at the marks hold the calling thread only (the recording thread is the
+ * JVM's main thread, callgrind's thread 2); a second dump holds
+ * the counting of those frames (by a flush on the same thread, the drain thread paused).
  *
  * <p>Besides the whole path ({@code gfxstats}) two parts of it run alone, for the decomposition
  * in docs/benchmarks.md: {@code rules} (the jank rules counting into a plain on-heap array),
@@ -67,11 +71,13 @@ import java.util.stream.Stream;
 public final class RecordLoop {
     static final int DEFAULT_WARMUP = 2_000_000;
     /**
-     * Frames between two waits for the drain, and the tracker's ring size (its benchmark hook):
-     * the product's ring holds 1024, whose limit check takes the slow path (one acquire load of
-     * the drain's position) once per 1024 frames, about 0.02 instructions a frame more.
+     * The most measured frames of gfxstats, and the tracker's ring size (its benchmark hook): the
+     * product's ring holds 1024, whose limit check takes the slow path (one acquire load of the
+     * drain's position) once per 1024 frames, about 0.03 instructions a frame more.
      */
     static final int BATCH = 1 << 20;
+    /** Frames per call of a loop in the warm-up: its compiled code is the measured one's. */
+    static final int CHUNK = 4096;
 
     private RecordLoop() {
     }
@@ -105,7 +111,7 @@ public final class RecordLoop {
                             FrameStream.INTERVAL, array);
                 };
                 walk(nanos, warmup, r);
-                walk(nanos, frames, r);
+                measure(() -> walk(nanos, frames, r));
                 sink = recorder.equals("rules") ? counts[Counters.TOTAL_FRAMES] : warmup + frames;
             }
             case "timeline-only" -> {
@@ -115,7 +121,7 @@ public final class RecordLoop {
                 TimelineRecorder timeline = new TimelineRecorder(stripe);
                 Recorder r = timelineFrames(timeline, null);
                 walk(nanos, warmup, r);
-                walk(nanos, frames, r);
+                measure(() -> walk(nanos, frames, r));
                 sink = stripe.contributionOf(io.gfxstats.buffer.FrameTimelineGroup.vectorIndex(0));
                 stripe.release();
             }
@@ -148,7 +154,7 @@ public final class RecordLoop {
                 }
                 Recorder r = timelineFrames(timeline, compositor);
                 walk(nanos, warmup, r);
-                walk(nanos, frames, r);
+                measure(() -> walk(nanos, frames, r));
                 if (timeline != null && timeline.joined() < frames) {
                     throw new IllegalStateException("only " + timeline.joined() + " frames joined");
                 }
@@ -167,22 +173,18 @@ public final class RecordLoop {
                     stripe.increment(Counters.GPU_BUCKET_BASE + Histograms.gpuBucketIndex(ClientRecordBenchmark.GPU_NANOS));
                 };
                 walk(nanos, warmup, r);
-                walk(nanos, frames, r);
+                measure(() -> walk(nanos, frames, r));
                 sink = stripe.contribution(Counters.TOTAL_FRAMES);
                 stripe.release();
             }
-            case "hdr-atomic" -> {
-                AtomicHistogram h = new AtomicHistogram(ClientRecordBenchmark.HIGHEST_NANOS, 2);
-                Recorder r = h::recordValue;
-                walk(nanos, warmup, r);
-                walk(nanos, frames, r);
-                sink = h.getTotalCount();
-            }
-            case "hdr" -> {
-                Histogram h = new Histogram(ClientRecordBenchmark.HIGHEST_NANOS, 2);
-                Recorder r = h::recordValue;
-                walk(nanos, warmup, r);
-                walk(nanos, frames, r);
+            case "hdr-atomic", "hdr" -> {
+                AbstractHistogram h = recorder.equals("hdr") ? new Histogram(ClientRecordBenchmark.HIGHEST_NANOS, 2)
+                        : new AtomicHistogram(ClientRecordBenchmark.HIGHEST_NANOS, 2);
+                int[] next = {0};
+                for (long done = 0; done < warmup; done += CHUNK) {
+                    next[0] = histogramFrames(h, nanos, next[0], (int) Math.min(CHUNK, warmup - done));
+                }
+                measure(() -> histogramFrames(h, nanos, next[0], (int) frames));
                 sink = h.getTotalCount();
             }
             default -> throw new IllegalArgumentException("unknown recorder " + recorder);
@@ -249,22 +251,70 @@ public final class RecordLoop {
     }
 
     /**
-     * As {@link #walk}, in batches of {@link #BATCH} frames, each after the drain thread has
-     * emptied the tracker's ring (sized to a batch): the appends never meet a full ring, and the
-     * drain thread, not the recording one, counts them. The waits are few and long (parked 50 ms
-     * at a time), so that what they cost the recording thread is a small fraction of an
-     * instruction per frame (the frame counts of the two runs differ by 4 batches).
+     * The measured part: the frames between the two marks that {@code scripts/bench instructions}
+     * hands to callgrind (all counts zeroed when the first is entered, dumped when the second
+     * is), so the counts hold the recording loop and nothing of start-up, warm-up or compilation.
      */
-    private static void walkDrained(long[] nanos, long frames, Recorder r, WindowTracker tracker) {
-        int next = 0;
-        for (long done = 0; done < frames; ) {
-            while (tracker.pendingFrames() > 0) {
-                LockSupport.parkNanos(50_000_000L);
-            }
-            long end = Math.min(frames, done + BATCH);
-            for (; done < end; done++) {
-                r.record(nanos[next++ & (ClientRecordBenchmark.STREAM_LENGTH - 1)]);
-            }
+    private static void measure(Runnable frames) {
+        markStart();
+        frames.run();
+        markEnd();
+    }
+
+    /**
+     * callgrind's start mark: {@code --zero-before=Java_java_lang_Runtime_totalMemory}, a JDK
+     * native that nothing else in this program calls (a JIT-compiled loop has no symbol of its
+     * own for callgrind to toggle on, a native method does).
+     */
+    private static void markStart() {
+        marks += Runtime.getRuntime().totalMemory();
+    }
+
+    /** callgrind's end mark: {@code --dump-before=Java_java_lang_Runtime_freeMemory}; each call is a dump. */
+    private static void markEnd() {
+        marks += Runtime.getRuntime().freeMemory();
+    }
+
+    /** Keeps the marks' results alive. */
+    private static long marks;
+
+    /**
+     * {@code frames} values of the stream from {@code next} into {@code h}; returns the cursor. The
+     * same loop as {@link ClientRecordBenchmark}'s (the cursor in a local), so the count is the
+     * call's and the loop's few instructions, as in gfxstats's loop.
+     */
+    private static int histogramFrames(AbstractHistogram h, long[] nanos, int next, int frames) {
+        int n = next;
+        for (int i = 0; i < frames; i++) {
+            h.recordValue(nanos[n++ & (ClientRecordBenchmark.STREAM_LENGTH - 1)]);
+        }
+        return n;
+    }
+
+    /** Where a gfxstats loop goes on: the stream's cursor and the next intended vsync. */
+    private static final class Cursor {
+        int next;
+        long intended = 1_000_000_000L;
+    }
+
+    /** {@code frames} frames into {@code tracker}: {@link ClientRecordBenchmark}'s loop. */
+    private static void gfxstatsFrames(WindowTracker tracker, long[] nanos, Cursor c, int frames) {
+        int next = c.next;
+        long intended = c.intended;
+        for (int i = 0; i < frames; i++) {
+            long completed = intended + nanos[next++ & (ClientRecordBenchmark.STREAM_LENGTH - 1)];
+            tracker.record(intended, intended, completed, completed + ClientRecordBenchmark.GPU_NANOS,
+                    FrameStream.INTERVAL);
+            intended += FrameStream.INTERVAL;
+        }
+        c.next = next;
+        c.intended = intended;
+    }
+
+    /** Parks until the drain thread has counted every frame of {@code tracker}'s ring. */
+    private static void awaitDrained(WindowTracker tracker) {
+        while (tracker.pendingFrames() > 0) {
+            LockSupport.parkNanos(50_000_000L);
         }
     }
 
@@ -292,40 +342,61 @@ public final class RecordLoop {
                 throw new IllegalStateException("no buffer attached");
             }
             BenchHooks.ringCapacity(session, BATCH);
+            if (frames > BATCH) {
+                throw new IllegalArgumentException("at most " + BATCH + " measured frames (the ring)");
+            }
             try (WindowTracker tracker = session.newTracker()) {
-                long[] vsync = {1_000_000_000L};
-                TimelineRecorder recorder = tracker.timeline();
-                TimelineFrame frame = new TimelineFrame();
-                long[] token = {0};
-                long[] presents = new long[4];
-                int flags = PresentationFeedback.KIND_VSYNC | PresentationFeedback.KIND_HW_CLOCK
-                        | PresentationFeedback.KIND_HW_COMPLETION;
-                Recorder r = !timeline ? d -> {
-                    long intended = vsync[0];
-                    vsync[0] = intended + FrameStream.INTERVAL;
-                    long completed = intended + d;
-                    tracker.record(intended, intended, completed, completed + ClientRecordBenchmark.GPU_NANOS,
-                            FrameStream.INTERVAL);
-                } : d -> {
-                    long intended = vsync[0];
-                    vsync[0] = intended + FrameStream.INTERVAL;
-                    long completed = intended + d;
-                    long gpu = completed + ClientRecordBenchmark.GPU_NANOS;
-                    tracker.record(intended, intended, completed, gpu, FrameStream.INTERVAL);
-                    long t = token[0]++;
-                    long predicted = intended + 2 * FrameStream.INTERVAL;
-                    recorder.commit(frame.token(t).predicted(intended, intended + FrameStream.INTERVAL, predicted)
-                            .actual(intended, gpu));
-                    // The frame is shown at the first vsync after it is ready.
-                    long late = Math.max(0, gpu - (intended + FrameStream.INTERVAL));
-                    presents[(int) (t & 3)] = predicted + (late + FrameStream.INTERVAL - 1) / FrameStream.INTERVAL
-                            * FrameStream.INTERVAL;
-                    if (t >= 2) {
-                        recorder.presented(t - 2, presents[(int) ((t - 2) & 3)], FrameStream.INTERVAL, flags, 0);
+                // Warm-up in chunks, each after the drain emptied the ring; then, with the drain
+                // thread paused, the measured frames in one go (they fit in the ring, so the
+                // recording thread never waits inside the measured part), and the counting of
+                // them by a flush on this same thread, between the end mark and a second one:
+                // callgrind's dumps are per thread, so both parts are the main thread's.
+                Runnable measured;
+                if (!timeline) {
+                    Cursor c = new Cursor();
+                    measured = () -> gfxstatsFrames(tracker, nanos, c, (int) frames);
+                    for (long done = 0; done < warmup; done += CHUNK) {
+                        awaitDrained(tracker);
+                        gfxstatsFrames(tracker, nanos, c, (int) Math.min(CHUNK, warmup - done));
                     }
-                };
-                walkDrained(nanos, warmup, r, tracker);
-                walkDrained(nanos, frames, r, tracker);
+                } else {
+                    long[] vsync = {1_000_000_000L};
+                    TimelineRecorder recorder = tracker.timeline();
+                    TimelineFrame frame = new TimelineFrame();
+                    long[] token = {0};
+                    long[] presents = new long[4];
+                    int flags = PresentationFeedback.KIND_VSYNC | PresentationFeedback.KIND_HW_CLOCK
+                            | PresentationFeedback.KIND_HW_COMPLETION;
+                    Recorder r = d -> {
+                        long intended = vsync[0];
+                        vsync[0] = intended + FrameStream.INTERVAL;
+                        long completed = intended + d;
+                        long gpu = completed + ClientRecordBenchmark.GPU_NANOS;
+                        tracker.record(intended, intended, completed, gpu, FrameStream.INTERVAL);
+                        long t = token[0]++;
+                        long predicted = intended + 2 * FrameStream.INTERVAL;
+                        recorder.commit(frame.token(t).predicted(intended, intended + FrameStream.INTERVAL, predicted)
+                                .actual(intended, gpu));
+                        // The frame is shown at the first vsync after it is ready.
+                        long late = Math.max(0, gpu - (intended + FrameStream.INTERVAL));
+                        presents[(int) (t & 3)] = predicted + (late + FrameStream.INTERVAL - 1) / FrameStream.INTERVAL
+                                * FrameStream.INTERVAL;
+                        if (t >= 2) {
+                            recorder.presented(t - 2, presents[(int) ((t - 2) & 3)], FrameStream.INTERVAL, flags, 0);
+                        }
+                    };
+                    measured = () -> walk(nanos, frames, r);
+                    for (long done = 0; done < warmup; done += CHUNK) {
+                        awaitDrained(tracker);
+                        walk(nanos, Math.min(CHUNK, warmup - done), r);
+                    }
+                }
+                awaitDrained(tracker);
+                BenchHooks.pauseDrain(session, true);
+                measure(measured);
+                session.flush();
+                markEnd();
+                BenchHooks.pauseDrain(session, false);
                 if (session.droppedFrames() > 0) {
                     throw new IllegalStateException(session.droppedFrames() + " frames dropped");
                 }

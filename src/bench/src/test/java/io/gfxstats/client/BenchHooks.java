@@ -9,4 +9,9 @@ public final class BenchHooks {
     public static void ringCapacity(StatsSession session, int frames) {
         session.ringCapacity(frames);
     }
+
+    /** While paused, the session's drain thread counts nothing; {@link StatsSession#flush()} still does. */
+    public static void pauseDrain(StatsSession session, boolean pause) {
+        session.pauseDrain(pause);
+    }
 }

@@ -8,15 +8,33 @@ import java.lang.invoke.VarHandle;
 /**
  * The raw frames of one tracker on their way from its recording thread (the one producer) to
  * the session's drain (the one consumer at a time, under the drain lock): a ring of entries of
- * eight longs, the five times of {@link WindowTracker#record(long, long, long, long, long)} and
- * the entry's kind. A frame given as a {@link FrameInfo} has its fields in a side array at the
- * same position, allocated at the first such frame.
+ * four ints, 16 bytes a frame, four frames to a cache line.
  *
- * <p>Why this shape: the recording thread's whole cost is a check against {@link #limit}, six
- * plain stores and one release store of {@link #published}; no lock, no compare-and-set, no
- * allocation, no system call. The consumer's position {@link #head} is read only when the
- * producer reaches its limit (about once per capacity frames while the drain keeps up), so the
- * two threads do not share a written cache line on every frame.
+ * <p>Encoding of a frame given as the five times of
+ * {@link WindowTracker#record(long, long, long, long, long)}: the intended vsync as its
+ * difference from the <em>base</em>, an int in [0, 2^31); vsync, frame completed and GPU
+ * completed each as the difference from the time before it, any int; the interval not at all,
+ * it is the base's. A frame that does not fit (a difference out of range, or an interval other
+ * than the base's) is an <em>escape</em>: its first int is {@link #ESCAPE} (no difference from
+ * the base is negative), its second {@link #KIND_TIMES}, its five values in full are in a side
+ * array at the same position, and its intended vsync and interval become the base. On a steady
+ * 60 Hz stream that is about one frame in 129 (the base is 2.1 s behind by then). A frame given as a
+ * {@link FrameInfo} is an escape of kind {@link #KIND_INFO} with its fields in another side
+ * array (allocated at the first such frame); it leaves the base as it was. Every value comes
+ * back exact: the differences are taken and added back in 64-bit two's complement, which wraps
+ * the same way both ways. Both sides start from a base of 0 with interval 0, and the producer
+ * moves its base only with a frame it wrote, so a dropped frame moves none.
+ *
+ * <p>Why this shape: while the drain keeps up, most of the recording thread's time per frame in
+ * a flat-out loop is its stores into ring lines that the drain read on the last lap (they have
+ * to come back to its core); 16 bytes a frame instead of 64 took about a fifth off that time
+ * (docs/benchmarks.md, "Frames off the render thread"). A base that moves only with escapes,
+ * rather than the previous frame's vsync, saves a store on every frame. The recording thread's
+ * whole cost is a check against {@link #limit}, the four differences and their range check,
+ * four plain int stores and one release store of {@link #published}; no lock, no
+ * compare-and-set, no allocation, no system call. The consumer's position {@link #head} is read
+ * only when the producer reaches its limit (about once per capacity frames while the drain keeps
+ * up), so the two threads do not share a written cache line on every frame.
  *
  * <p>Closing goes through the same limit: {@link #close} sets it below any position, so the
  * producer's next frame takes the slow path, which throws. When the consumer lags by a whole
@@ -24,10 +42,18 @@ import java.lang.invoke.VarHandle;
  */
 final class FrameRing {
     static final int DEFAULT_CAPACITY = 1024;
-    /** Longs per entry: 5 times, the kind, 2 unused so that an entry's index is a shift. */
-    private static final int SHIFT = 3;
-    static final long KIND_TIMES = 0;
-    static final long KIND_INFO = 1;
+    /** Ints per entry: 4, so that an entry's index is a shift. */
+    private static final int SHIFT = 2;
+    /** The first int of an escape entry; the intended vsync's difference is never negative. */
+    static final int ESCAPE = -1;
+    /** Second int of an escape: the four times and the interval in full, at {@code slot * TIMES} of {@link #escapes}. */
+    static final int KIND_TIMES = 0;
+    /** Second int of an escape: a FrameInfo frame, its fields in {@link #infos}. */
+    static final int KIND_INFO = 1;
+    /** Longs per escaped times frame: the four times and the interval. */
+    private static final int TIMES = 5;
+    /** Added to a difference: the sum has no high 32 bits exactly when the difference fits in an int. */
+    private static final long INT_BIAS = 0x8000_0000L;
 
     private static final VarHandle PUBLISHED;
     private static final VarHandle HEAD;
@@ -46,7 +72,9 @@ final class FrameRing {
         }
     }
 
-    private final long[] entries;
+    private final int[] entries;
+    /** Escaped times frames in full by position, {@link #TIMES} per entry. */
+    private final long[] escapes;
     private final int mask;
     private final int capacity;
     /** FrameInfo fields by position, FrameInfo.FIELD_COUNT per entry; null until the first one. */
@@ -55,6 +83,13 @@ final class FrameRing {
     private final Runnable whenFull;
     /** Run on the producer's thread when a frame meets the closed ring, before it throws. */
     private final Runnable whenClosed;
+
+    // The producer's bases (its thread only): the intended vsync and interval of the last escaped
+    // times frame put; the consumer's (under the drain lock), the same of the last one taken.
+    private long putBase;
+    private long putInterval;
+    private long takeBase;
+    private long takeInterval;
 
     /** Entries written so far: written by the producer only (release), read by the consumer (acquire). */
     @SuppressWarnings("unused") // through PUBLISHED
@@ -76,7 +111,8 @@ final class FrameRing {
         }
         this.capacity = capacity;
         this.mask = capacity - 1;
-        this.entries = new long[capacity << SHIFT];
+        this.entries = new int[capacity << SHIFT];
+        this.escapes = new long[capacity * TIMES];
         this.whenFull = whenFull;
         this.whenClosed = whenClosed;
     }
@@ -87,24 +123,61 @@ final class FrameRing {
     void put(long intendedVsync, long vsync, long frameCompleted, long gpuCompleted, long interval) {
         long t = (long) PUBLISHED.get(this);
         // Opaque: never hoisted out of the caller's loop, so a close from another thread is seen.
-        if (t >= (long) LIMIT.getOpaque(this) && !makeRoom(t)) {
+        if (t >= (long) LIMIT.getOpaque(this) && !roomAt(t)) {
             return;
         }
-        long[] e = entries;
+        int[] e = entries;
         int i = ((int) t & mask) << SHIFT;
-        e[i] = intendedVsync;
-        e[i + 1] = vsync;
-        e[i + 2] = frameCompleted;
-        e[i + 3] = gpuCompleted;
-        e[i + 4] = interval;
-        e[i + 5] = KIND_TIMES;
+        long d0 = intendedVsync - putBase;
+        long d1 = vsync - intendedVsync;
+        long d2 = frameCompleted - vsync;
+        long d3 = gpuCompleted - frameCompleted;
+        // Written before the range is known (fewer values live at once, which keeps C2 from spilling
+        // the caller's loop); an escape overwrites the entry, read only after the release below.
+        e[i] = (int) d0;
+        e[i + 1] = (int) d1;
+        e[i + 2] = (int) d2;
+        e[i + 3] = (int) d3;
+        // In range: d0 in [0, 2^31), the others ints (biased by 2^31, they have no high bits).
+        if (((d0 >>> 31) | (((d1 + INT_BIAS) | (d2 + INT_BIAS) | (d3 + INT_BIAS)) >>> 32)) != 0
+                || interval != putInterval) {
+            escape(i, intendedVsync, vsync, frameCompleted, gpuCompleted, interval);
+        }
         PUBLISHED.setRelease(this, t + 1);
+    }
+
+    /** The frame at entry {@code i} in full in the side array, the entry marked; the new bases. */
+    private void escape(int i, long intendedVsync, long vsync, long frameCompleted, long gpuCompleted,
+                        long interval) {
+        long[] x = escapes;
+        int base = (i >>> SHIFT) * TIMES;
+        x[base] = intendedVsync;
+        x[base + 1] = vsync;
+        x[base + 2] = frameCompleted;
+        x[base + 3] = gpuCompleted;
+        x[base + 4] = interval;
+        entries[i] = ESCAPE;
+        entries[i + 1] = KIND_TIMES;
+        putBase = intendedVsync;
+        putInterval = interval;
+    }
+
+    /**
+     * At the limit: moves it up to what the consumer has freed; the rest (closed, full) in
+     * {@link #makeRoom}. The limit's store is volatile and the reason is read after it: close
+     * stores the reason and then the limit, both volatile, so either this sees the reason or the
+     * next frame sees close's limit.
+     */
+    private boolean roomAt(long t) {
+        long room = (long) HEAD.getAcquire(this) + capacity;
+        LIMIT.setVolatile(this, room);
+        return t < room && closedReason == null || makeRoom(t);
     }
 
     /** Appends a copy of {@code frame}'s fields, or counts it as dropped. */
     void put(FrameInfo frame) {
         long t = (long) PUBLISHED.get(this);
-        if (t >= (long) LIMIT.getOpaque(this) && !makeRoom(t)) {
+        if (t >= (long) LIMIT.getOpaque(this) && !roomAt(t)) {
             return;
         }
         long[] in = infos;
@@ -118,21 +191,19 @@ final class FrameRing {
         for (int f = 0; f < FrameInfo.FIELD_COUNT; f++) {
             in[base + f] = frame.get(f);
         }
-        entries[(slot << SHIFT) + 5] = KIND_INFO;
+        entries[slot << SHIFT] = ESCAPE;
+        entries[(slot << SHIFT) + 1] = KIND_INFO;
         PUBLISHED.setRelease(this, t + 1);
     }
 
     /**
-     * The slow path at the limit: throws when closed, else moves the limit up to what the
-     * consumer has freed; false (and the frame counted as dropped) when there is no room.
+     * The slow path at the limit when {@link #roomAt} found the ring closed or full: throws when
+     * closed, else makes room through {@code whenFull} if there is one; false (and the frame
+     * counted as dropped) when there is still no room.
      */
     private boolean makeRoom(long t) {
         throwIfClosed();
         long room = (long) HEAD.getAcquire(this) + capacity;
-        LIMIT.setVolatile(this, room);
-        // A close between the check above and the store would be undone by the store: look again
-        // (close sets the reason before the limit, both volatile, so one of the two sees it).
-        throwIfClosed();
         if (t < room) {
             return true;
         }
@@ -193,14 +264,25 @@ final class FrameRing {
         if (h == end) {
             return 0;
         }
-        long[] e = entries;
+        int[] e = entries;
         long p = h;
         try {
             for (; p < end; p++) {
                 int slot = (int) p & mask;
                 int i = slot << SHIFT;
-                if (e[i + 5] == KIND_TIMES) {
-                    c.times(e[i], e[i + 1], e[i + 2], e[i + 3], e[i + 4]);
+                int e0 = e[i];
+                if (e0 >= 0) {
+                    long intended = takeBase + e0;
+                    long vsync = intended + e[i + 1];
+                    long completed = vsync + e[i + 2];
+                    c.times(intended, vsync, completed, completed + e[i + 3], takeInterval);
+                } else if (e[i + 1] == KIND_TIMES) {
+                    long[] x = escapes;
+                    int base = slot * TIMES;
+                    // The bases move before the count, so that an entry whose counting throws moves them too.
+                    takeBase = x[base];
+                    takeInterval = x[base + 4];
+                    c.times(x[base], x[base + 1], x[base + 2], x[base + 3], x[base + 4]);
                 } else {
                     c.info(infos, slot * FrameInfo.FIELD_COUNT);
                 }
