@@ -785,6 +785,19 @@ static int64_t *ring_room(struct gfxstats_tracker *t, unsigned n, int *rc) {
     return NULL;
 }
 
+/* Writes and publishes a times-path frame at e: the fast path's and the slow path's one body
+ * (inlined into each, so the fast path stays free of calls). */
+static inline int put_times(struct gfxstats_tracker *t, int64_t *e, int64_t intended_vsync, int64_t vsync,
+                            int64_t frame_completed, int64_t gpu_completed, int64_t frame_interval_ns) {
+    e[0] = intended_vsync;
+    e[1] = vsync;
+    e[2] = frame_completed;
+    e[3] = gpu_completed;
+    e[4] = frame_interval_ns;
+    gfx_ring_publish(&t->ring, e, GFX_RING_TIMES_WORDS);
+    return GFXSTATS_OK;
+}
+
 /* gfxstats_record past the limit (a tail call, so that the frame path saves no register for it). */
 __attribute__((noinline, cold)) static int record_slow(struct gfxstats_tracker *t, int64_t intended_vsync,
                                                        int64_t vsync, int64_t frame_completed,
@@ -794,13 +807,7 @@ __attribute__((noinline, cold)) static int record_slow(struct gfxstats_tracker *
     if (!e) {
         return rc;
     }
-    e[0] = intended_vsync;
-    e[1] = vsync;
-    e[2] = frame_completed;
-    e[3] = gpu_completed;
-    e[4] = frame_interval_ns;
-    gfx_ring_publish(&t->ring, e, GFX_RING_TIMES_WORDS);
-    return GFXSTATS_OK;
+    return put_times(t, e, intended_vsync, vsync, frame_completed, gpu_completed, frame_interval_ns);
 }
 
 int gfxstats_record(gfxstats_tracker *t, int64_t intended_vsync, int64_t vsync, int64_t frame_completed,
@@ -812,12 +819,14 @@ int gfxstats_record(gfxstats_tracker *t, int64_t intended_vsync, int64_t vsync, 
     if (__builtin_expect(gfx_ring_over(&t->ring, e, GFX_RING_TIMES_WORDS), 0)) {
         return record_slow(t, intended_vsync, vsync, frame_completed, gpu_completed, frame_interval_ns);
     }
-    e[0] = intended_vsync;
-    e[1] = vsync;
-    e[2] = frame_completed;
-    e[3] = gpu_completed;
-    e[4] = frame_interval_ns;
-    gfx_ring_publish(&t->ring, e, GFX_RING_TIMES_WORDS);
+    return put_times(t, e, intended_vsync, vsync, frame_completed, gpu_completed, frame_interval_ns);
+}
+
+/* Writes and publishes a FrameInfo frame at e (inlined into the fast and the slow path). */
+static inline int put_frameinfo(struct gfxstats_tracker *t, int64_t *e, const int64_t fields[GFXSTATS_FI_COUNT]) {
+    t->ring.kind[e - t->ring.w] = GFX_RING_FRAMEINFO;
+    memcpy(e, fields, sizeof(int64_t) * GFXSTATS_FI_COUNT);
+    gfx_ring_publish(&t->ring, e, GFX_RING_FI_WORDS);
     return GFXSTATS_OK;
 }
 
@@ -829,10 +838,7 @@ __attribute__((noinline, cold)) static int frameinfo_slow(struct gfxstats_tracke
     if (!e) {
         return rc;
     }
-    t->ring.kind[e - t->ring.w] = GFX_RING_FRAMEINFO;
-    memcpy(e, fields, sizeof(int64_t) * GFXSTATS_FI_COUNT);
-    gfx_ring_publish(&t->ring, e, GFX_RING_FI_WORDS);
-    return GFXSTATS_OK;
+    return put_frameinfo(t, e, fields);
 }
 
 int gfxstats_record_frameinfo(gfxstats_tracker *t, const int64_t fields[GFXSTATS_FI_COUNT]) {
@@ -843,10 +849,7 @@ int gfxstats_record_frameinfo(gfxstats_tracker *t, const int64_t fields[GFXSTATS
     if (__builtin_expect(gfx_ring_over(&t->ring, e, GFX_RING_FI_WORDS), 0)) {
         return frameinfo_slow(t, fields);
     }
-    t->ring.kind[e - t->ring.w] = GFX_RING_FRAMEINFO;
-    memcpy(e, fields, sizeof(int64_t) * GFXSTATS_FI_COUNT);
-    gfx_ring_publish(&t->ring, e, GFX_RING_FI_WORDS);
-    return GFXSTATS_OK;
+    return put_frameinfo(t, e, fields);
 }
 
 int gfxstats_tracker_flush(gfxstats_tracker *t) {

@@ -269,7 +269,9 @@ static struct gfx_tl_slot *find(struct gfx_timeline *tl, int64_t token) {
     return NULL;
 }
 
-void gfx_tl_poll(struct gfx_timeline *tl, uint32_t *c, int64_t now_ns) {
+/* Joins every waiting frame whose display frame is in the ring; of the others, gives up on those
+ * that waited longer than the join wait (poll), or on all of them (flush: give_up_all). */
+static void settle(struct gfx_timeline *tl, uint32_t *c, int64_t now_ns, int give_up_all) {
     if (tl->awaiting == 0) {
         return;
     }
@@ -282,28 +284,18 @@ void gfx_tl_poll(struct gfx_timeline *tl, uint32_t *c, int64_t now_ns) {
         struct gfx_doutcome d;
         if (tl->ring && gfx_dring_find(tl->ring, &tl->hint, f->output_at, f->msc_at, &d)) {
             count_joined(tl, c, f, &d);
-        } else if (jsub(now_ns, f->presented_at) > tl->join_wait) {
+        } else if (give_up_all || jsub(now_ns, f->presented_at) > tl->join_wait) {
             count_unjoined(tl, c, f);
         }
     }
 }
 
+void gfx_tl_poll(struct gfx_timeline *tl, uint32_t *c, int64_t now_ns) {
+    settle(tl, c, now_ns, 0);
+}
+
 void gfx_tl_flush(struct gfx_timeline *tl, uint32_t *c) {
-    if (tl->awaiting == 0) {
-        return;
-    }
-    for (int i = 0; i < GFX_TL_CAPACITY; i++) {
-        struct gfx_tl_slot *f = &tl->slot[i];
-        if (!f->awaiting) {
-            continue;
-        }
-        struct gfx_doutcome d;
-        if (tl->ring && gfx_dring_find(tl->ring, &tl->hint, f->output_at, f->msc_at, &d)) {
-            count_joined(tl, c, f, &d);
-        } else {
-            count_unjoined(tl, c, f);
-        }
-    }
+    settle(tl, c, 0, 1);
 }
 
 int gfx_tl_presented(struct gfx_timeline *tl, uint32_t *c, int64_t token, int64_t present_ns, int64_t refresh_ns,
