@@ -77,10 +77,11 @@ final class TopCommand extends OptionsCommand {
                     columns count the last interval, or since top started with --cumulative (c), where a
                     package whose processes ended keeps its totals. LOST, shown once a package has any:
                     frames its processes recorded but gfxstats could not count because a recording ring was
-                    full (not in FRAMES; not Android's or Matrix's dropped frames), since each process began. Rows are coloured by JANK%: green below
-                    5 %, then 5-10, 10-20, 20-40, red from 40 % (the report's level colours). On a narrow
-                    terminal whole columns are left out (the title says how many), never part of a number.
-                    Keys: q or Ctrl-C quit, s next sort, c cumulative on/off.""";
+                    full (not in FRAMES; not Android's or Matrix's dropped frames), since each process
+                    began. Rows are coloured by JANK%: green below 5 %, then 5-10, 10-20, 20-40, red from
+                    40 % (the report's level colours). On a narrow terminal whole columns are left out (the
+                    title says how many), never part of a number. Keys: q or Ctrl-C quit, s next sort, c
+                    cumulative on/off.""";
     }
 
     @Override
