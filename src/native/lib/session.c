@@ -206,13 +206,18 @@ static void list_remove(struct gfxstats_session *s) {
     pthread_mutex_unlock(&sessions_mu);
 }
 
-static void logf_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void logf_(const char *fmt, ...) {
+/* GFXSTATS_QUIET, read once: no log lines and no Davey lines on stderr. */
+static int is_quiet(void) {
     if (quiet < 0) {
         const char *q = getenv("GFXSTATS_QUIET");
         quiet = q && q[0] && strcmp(q, "0") != 0;
     }
-    if (quiet) {
+    return quiet;
+}
+
+static void logf_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void logf_(const char *fmt, ...) {
+    if (is_quiet()) {
         return;
     }
     char line[1024];
@@ -513,11 +518,7 @@ static void session_davey(void *ctx, int64_t total, const int64_t *fields) {
         s->davey_callback(s->davey_user, total, fields);
         return;
     }
-    if (quiet < 0) {
-        const char *q = getenv("GFXSTATS_QUIET");
-        quiet = q && q[0] && strcmp(q, "0") != 0;
-    }
-    if (quiet) {
+    if (is_quiet()) {
         return;
     }
     char line[2048];

@@ -155,15 +155,7 @@ public final class TraceReader {
             droppedMarkers++;
             return;
         }
-        m.buf = b;
-        m.lineNumber = lineNumber;
-        m.taskStart = h.taskStart;
-        m.taskEnd = h.taskEnd;
-        m.tid = h.tid;
-        m.rowTgid = h.rowTgid;
-        m.ts = ts;
-        m.cpu = h.cpu;
-        window.add(m, p, end);
+        toWindow(m, b, p, end, lineNumber);
     }
 
     /**
@@ -184,6 +176,11 @@ public final class TraceReader {
         if (!ok) {
             return;
         }
+        toWindow(m, b, p, end, lineNumber);
+    }
+
+    /** Gives the decoded row {@code m} the current row header's fields and puts it in the sort window. */
+    private void toWindow(MarkerLine m, byte[] b, int p, int end, long lineNumber) throws TraceFormatException {
         RowHeader h = header;
         m.buf = b;
         m.lineNumber = lineNumber;

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,12 +35,7 @@ class ClientProcessTest {
         } finally {
             p.destroyForcibly();
         }
-        List<Path> files;
-        try (Stream<Path> s = Files.list(dir)) {
-            files = s.toList();
-        }
-        assertEquals(1, files.size());
-        try (BufferReader reader = BufferReader.open(files.get(0), TestBuffers.uid())) {
+        try (BufferReader reader = BufferReader.open(onlyBuffer(), TestBuffers.uid())) {
             BufferSnapshot s = reader.snapshot();
             assertArrayEquals(FrameStream.expected(77, 50_000).toArray(), s.counters(),
                     "every frame recorded and drained is in the file after SIGKILL");
@@ -60,14 +56,19 @@ class ClientProcessTest {
         } finally {
             p.destroyForcibly();
         }
+        try (BufferReader reader = BufferReader.open(onlyBuffer(), TestBuffers.uid())) {
+            assertArrayEquals(FrameStream.expected(78, 900).toArray(), reader.snapshot().counters(),
+                    "the shutdown hook counted every frame of the rings");
+        }
+    }
+
+    /** The one buffer file the child left in the directory. */
+    private Path onlyBuffer() throws IOException {
         List<Path> files;
         try (Stream<Path> s = Files.list(dir)) {
             files = s.toList();
         }
         assertEquals(1, files.size());
-        try (BufferReader reader = BufferReader.open(files.get(0), TestBuffers.uid())) {
-            assertArrayEquals(FrameStream.expected(78, 900).toArray(), reader.snapshot().counters(),
-                    "the shutdown hook counted every frame of the rings");
-        }
+        return files.get(0);
     }
 }
