@@ -83,6 +83,7 @@ public final class RenderThreadBench {
         double[] peer = new double[rec.length];
         double[] alone = new double[method == Method.PACED ? rec.length : 0];
         AtomicHistogram histogram = new AtomicHistogram(HIGHEST_NANOS, 2);
+        long dropped;
         try (BenchSession bench = new BenchSession(SceneOptions.DEFAULT)) {
             StatsSession session = bench.session;
             // The session's drain thread counts nothing meanwhile: the method says who drains.
@@ -136,11 +137,11 @@ public final class RenderThreadBench {
                 }
             }
             tracker.close();
-            long dropped = session.droppedFrames();
-            if (dropped != 0) {
-                System.err.println("RenderThreadBench: " + dropped + " frames dropped: the figures would not be the append's");
-                System.exit(1);
-            }
+            dropped = session.droppedFrames();
+        }
+        if (dropped != 0) { // after the close, which deletes the session's directory
+            System.err.println("RenderThreadBench: " + dropped + " frames dropped: the figures would not be the append's");
+            System.exit(1);
         }
         Arrays.sort(rec);
         Arrays.sort(peer);
