@@ -3,18 +3,22 @@
 # build of the layer and the hook, into the same daemon as 64-bit programs running at the same
 # time: 32-bit vkcube --c N (i386 lavapipe) gives exactly N frames under package vkcube while a
 # 64-bit vkcube gives its M under another package; 32-bit glxgears gives at least the frames of its
-# first FPS line, keeps what the dump showed across a SIGKILL, next to a 64-bit glxgears; and
-# tests/gl-lookup.c built at 32 bits gives exactly its swaps. No program's output has an ld.so
-# line: each class loads its own build through $LIB.
+# first FPS line, keeps what the dump showed across a SIGKILL, next to a 64-bit glxgears;
+# tests/gl-lookup.c built at 32 bits gives exactly its swaps; and apitrace's i386 glretrace (GLX)
+# and eglretrace (EGL), replaying recordings of i386 glxgears and es2gears_x11, give exactly the
+# swaps the recordings hold. No program's output has an ld.so line: each class loads its own
+# build through $LIB.
 # Needs Debian's i386 Mesa (scripts/ci-deps: libgl1-mesa-dri:i386, mesa-vulkan-drivers:i386,
-# mesa-utils-bin:i386, and vulkan-tools:i386 unpacked apart, as its vkcube would replace the
-# 64-bit one) and a 32-bit toolchain (gcc-multilib).
+# mesa-utils-bin:i386, apitrace-tracers:i386, and vulkan-tools:i386 and apitrace:i386 unpacked
+# apart, as their programs would replace the 64-bit ones) and a 32-bit toolchain (gcc-multilib).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 [ "$(uname -m)" = x86_64 ] || { echo "SKIP $T_NAME: 32-bit programs are tested on x86-64 only"; exit 0; }
 VKCUBE32="${GFXSTATS_VKCUBE32:-/opt/gfxstats-tests/vulkan-tools.i386/usr/bin/vkcube}"
 GEARS32=/usr/bin/glxgears.i386-linux-gnu
-for f in "$VKCUBE32" "$GEARS32" /usr/share/vulkan/icd.d/lvp_icd.i686.json /usr/lib/i386-linux-gnu/dri/swrast_dri.so; do
-  [ -e "$f" ] || t_fail "$f is not installed: run scripts/ci-deps (it installs Debian's i386 Mesa and a 32-bit vkcube)"
+ES2GEARS32=/usr/bin/es2gears_x11.i386-linux-gnu
+for f in "$VKCUBE32" "$GEARS32" "$ES2GEARS32" /opt/gfxstats-tests/apitrace.i386/usr/bin/eglretrace \
+    /usr/lib/i386-linux-gnu/apitrace/wrappers/glxtrace.so /usr/share/vulkan/icd.d/lvp_icd.i686.json /usr/lib/i386-linux-gnu/dri/swrast_dri.so; do
+  [ -e "$f" ] || t_fail "$f is not installed: run scripts/ci-deps (it installs Debian's i386 Mesa, a 32-bit vkcube and apitrace)"
 done
 command -v vkcube >/dev/null || t_fail "vkcube is not installed (scripts/ci-deps)"
 command -v glxgears >/dev/null || t_fail "glxgears is not installed (scripts/ci-deps)"
@@ -64,6 +68,54 @@ for mode in arb gpa dlsym all; do
   [ "$got" = "$expected" ] || t_fail "32-bit gl-lookup $mode: $expected swaps so far, the dump has ${got:-none}"
 done
 
+# OpenGL (GLX) and EGL, exact, with unmodified programs: apitrace's i386 tracer records an i386
+# glxgears and an i386 es2gears_x11 while gfxstats counts them, and apitrace's i386 glretrace and
+# eglretrace replay the recordings through gfxstats run: a replay swaps exactly as often as the
+# recording holds swap calls, and says so itself ("Rendered N frames"). A recording runs until the
+# dump shows 300 of its frames and ends with SIGTERM (the tracer writes the trace then); the counts
+# compared are the trace's, the replayer's and the dump's, whatever the recording's length.
+# The tracer is preloaded through $LIB as the hook is, so the 64-bit scripts on the way to the
+# program (gfxstats run is bash) load an empty library of their own class instead of ld.so
+# complaining about the i386 one.
+mkdir -p "$T_DIR/tracer/lib/i386-linux-gnu" "$T_DIR/tracer/lib/x86_64-linux-gnu" "$T_DIR/lib32"
+gcc -shared -o "$T_DIR/tracer/lib/x86_64-linux-gnu/apitrace.so" -x c /dev/null
+# The replayers dlopen libEGL.so and libGLESv2.so by the unversioned names only the -dev packages
+# provide: links in the test's directory stand in for those.
+ln -s /usr/lib/i386-linux-gnu/libEGL.so.1 "$T_DIR/lib32/libEGL.so"
+ln -s /usr/lib/i386-linux-gnu/libGLESv2.so.2 "$T_DIR/lib32/libGLESv2.so"
+# $1 the tracer (glxtrace.so, egltrace.so), $2 the i386 program, $3 its replayer, $4 the swap call,
+# $5 the packages' stem ($5.traced, $5.replay). Sets swaps.
+replay_exact() {
+  local tracer=$1 prog=$2 retrace=$3 call=$4 name=$5 pid rendered got
+  ln -sfn "$TRACERS32/$tracer" "$T_DIR/tracer/lib/i386-linux-gnu/apitrace.so"
+  # Not through gfx (a function): the pid must be the program's, as gfxstats and gfxstats-run exec.
+  TRACE_FILE="$T_DIR/$name.trace" LD_PRELOAD="$T_DIR/tracer/"'$LIB'"/apitrace.so" \
+    "$ROOT/scripts/gfxstats" run --package "$name.traced" -- "$prog" >"$T_DIR/$name.rec.out" 2>&1 &
+  pid=$!
+  T_PIDS+=("$pid")
+  traced() { [ "$(t_counter "$name.traced" "Total frames rendered" 2>/dev/null || true)" -ge 300 ] 2>/dev/null; }
+  t_wait_for 60 traced || { cat "$T_DIR/$name.rec.out" >&2; t_fail "$prog under apitrace's tracer: no 300 frames counted"; }
+  kill -TERM "$pid"
+  wait "$pid" 2>/dev/null || true
+  grep -q "apitrace: flushing trace" "$T_DIR/$name.rec.out" || { cat "$T_DIR/$name.rec.out" >&2; t_fail "apitrace's tracer wrote no trace of $prog"; }
+  swaps="$("$APITRACE32/apitrace" dump "$T_DIR/$name.trace" 2>/dev/null | grep -c "^[0-9]* $call(" || true)"
+  [ "$swaps" -ge 300 ] || t_fail "the trace of $prog holds $swaps $call calls, not 300 or more"
+  LD_LIBRARY_PATH="$T_DIR/lib32" gfx run --package "$name.replay" -- "$APITRACE32/$retrace" "$T_DIR/$name.trace" \
+    >"$T_DIR/$name.replay.out" 2>&1 || { cat "$T_DIR/$name.replay.out" >&2; t_fail "$retrace failed under gfxstats run"; }
+  rendered="$(sed -n 's/^Rendered \([0-9]*\) frames in .*/\1/p' "$T_DIR/$name.replay.out")"
+  [ "$rendered" = "$swaps" ] || { cat "$T_DIR/$name.replay.out" >&2; t_fail "$retrace rendered ${rendered:-no} frames of a trace with $swaps $call calls"; }
+  t_clean_output "$T_DIR/$name.replay.out" "32-bit $retrace"
+  t_wait_for 30 grep -q "exit: $name.replay/" "$T_DIR/daemon.log" || t_fail "the daemon did not see $retrace exit"
+  got="$(t_counter "$name.replay" "Total frames rendered" 2>/dev/null || true)"
+  [ "$got" = "$swaps" ] || t_fail "32-bit $retrace replayed $swaps $call calls, the dump has ${got:-no} frames"
+}
+APITRACE32=/opt/gfxstats-tests/apitrace.i386/usr/bin
+TRACERS32=/usr/lib/i386-linux-gnu/apitrace/wrappers
+replay_exact glxtrace.so "$GEARS32" glretrace glXSwapBuffers gl32
+glx_swaps=$swaps
+replay_exact egltrace.so "$ES2GEARS32" eglretrace eglSwapBuffers egl32
+egl_swaps=$swaps
+
 # OpenGL: 32-bit glxgears (package from its name, glxgears.i386-linux-gnu) beside a 64-bit one.
 # Not through gfx (a function): the pid must be the program's, as gfxstats and gfxstats-run exec.
 "$ROOT/scripts/gfxstats" run -- "$GEARS32" >"$T_DIR/gears32.out" 2>&1 &
@@ -92,4 +144,4 @@ kill -KILL "$GEARS64"
 wait "$GEARS64" 2>/dev/null || true
 t_clean_output "$T_DIR/gears32.out" "32-bit glxgears"
 t_clean_output "$T_DIR/gears64.out" "64-bit glxgears"
-t_pass "32-bit vkcube: 300 of 300 frames (64-bit beside it: 200 of 200); 32-bit gl-lookup: $expected of $expected swaps; 32-bit glxgears: $printed in its first line, $total in the dump, none lost at SIGKILL"
+t_pass "32-bit vkcube: 300 of 300 frames (64-bit beside it: 200 of 200); 32-bit gl-lookup: $expected of $expected swaps; 32-bit glretrace (GLX): $glx_swaps of $glx_swaps, eglretrace (EGL): $egl_swaps of $egl_swaps; 32-bit glxgears: $printed in its first line, $total in the dump, none lost at SIGKILL"
