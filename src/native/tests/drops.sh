@@ -63,8 +63,7 @@ t_wait_for 30 drops_are "$DROPS.0" ||
   t_fail "live: metrics show $(series gfxstats_ring_dropped_frames_total) ring-dropped frames, not $DROPS"
 views_show "live"
 # The daemon SIGKILLed under the live client (the FIFO's writer is not passed to the new one).
-kill -KILL "$DAEMON_PID"
-wait "$DAEMON_PID" 2>/dev/null || true
+t_kill_daemon
 t_start_daemon "${METRICS[@]}" 3>&-
 # The client reconnects and the new daemon takes up its buffer (recovered from the state dir).
 t_wait_for 30 grep -q "register: adopted c\.drops/" "$T_DIR/daemon.log" \

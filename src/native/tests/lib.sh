@@ -44,8 +44,10 @@ t_wait_for() {
   done
 }
 
-# Starts a daemon on $T_DIR/state; sets GFXSTATS_SOCKET and DAEMON_PID.
+# Starts a daemon on $T_DIR/state with the options given; sets GFXSTATS_SOCKET and DAEMON_PID, and
+# T_DAEMON_ARGS to the options (a restart after t_kill_daemon uses them again).
 t_start_daemon() {
+  T_DAEMON_ARGS=("$@")
   mkdir -p "$T_DIR/state"
   # No hsperfdata file: a daemon these tests SIGKILL could not remove it from /tmp.
   GFXSTATSD_JAVA_OPTS="-XX:-UsePerfData ${GFXSTATSD_JAVA_OPTS:-}" \
@@ -94,6 +96,57 @@ t_counter() {
 # Succeeds once the daemon has logged package $1's registration at least $2 times.
 t_registered() { [ "$(grep -c "register: new buffer $1/" "$T_DIR/daemon.log")" -ge "$2" ]; }
 
+# Succeeds once package $1's dump counts at least $2 frames.
+t_has_frames() { [ "$(t_counter "$1" "Total frames rendered" 2>/dev/null || true)" -ge "$2" ] 2>/dev/null; }
+
+# SIGKILLs the daemon; its clients keep running and keep their buffer files (t_start_daemon starts
+# the next one, which adopts them).
+t_kill_daemon() {
+  kill -KILL "$DAEMON_PID"
+  wait "$DAEMON_PID" 2>/dev/null || true
+}
+
+# The daemon SIGKILLed during a Vulkan run (kill.sh, and m32app.sh at 32 bits): `gfxstats run` of
+# vkcube $1 --c $2 as package $3; once it has registered and while it still draws, the daemon is
+# SIGKILLed and a new one started on the same state. The layer's session registers again and the
+# new daemon adopts its buffer, so the dump must hold exactly $2 frames: none lost, none twice.
+t_vkcube_across_daemon_kill() {
+  local vkcube=$1 n=$2 pkg=$3 vk got state
+  "$ROOT/scripts/gfxstats" run --package "$pkg" -- "$vkcube" --c "$n" >"$T_DIR/$pkg.out" 2>&1 &
+  vk=$!
+  T_PIDS+=("$vk")
+  t_wait_for 30 t_registered "$pkg" 1 || { cat "$T_DIR/$pkg.out" >&2; t_fail "$pkg did not register"; }
+  t_kill_daemon
+  # Still drawing (not exited, not a zombie): otherwise the kill was not during the run.
+  state="$(awk '{print $3}' "/proc/$vk/stat" 2>/dev/null || true)"
+  [ -n "$state" ] && [ "$state" != Z ] || t_fail "$pkg had ended before the daemon was killed: give it more than $n frames"
+  t_start_daemon "${T_DAEMON_ARGS[@]}" 3>&-
+  wait "$vk" || { cat "$T_DIR/$pkg.out" >&2; t_fail "$vkcube failed across the daemon's SIGKILL"; }
+  t_wait_for 30 grep -q "exit: $pkg/" "$T_DIR/daemon.log" || t_fail "the new daemon did not see $pkg exit"
+  got="$(t_counter "$pkg" "Total frames rendered" 2>/dev/null || true)"
+  [ "$got" = "$n" ] || t_fail "daemon SIGKILL during $vkcube --c $n: ${got:-no} frames in the dump"
+}
+
+# The program SIGKILLed (kill.sh, and m32app.sh at 32 bits): vkcube $1, drawing without end as
+# package $2 through `gfxstats run`, is stopped once the dump shows 500 frames and SIGKILLed: the
+# daemon must keep exactly what the dump showed while it was stopped. Sets T_KEPT to that count.
+t_vkcube_sigkill() {
+  local vkcube=$1 pkg=$2 vk before after
+  "$ROOT/scripts/gfxstats" run --package "$pkg" -- "$vkcube" --c 1000000 >"$T_DIR/$pkg.out" 2>&1 &
+  vk=$!
+  T_PIDS+=("$vk")
+  t_wait_for 30 t_registered "$pkg" 1 || { cat "$T_DIR/$pkg.out" >&2; t_fail "$pkg did not register"; }
+  t_wait_for 30 t_has_frames "$pkg" 500 || t_fail "$pkg counted no 500 frames"
+  kill -STOP "$vk"
+  before="$(t_counter "$pkg" "Total frames rendered")"
+  kill -KILL "$vk"
+  wait "$vk" 2>/dev/null || true
+  t_wait_for 30 grep -q "exit: $pkg/" "$T_DIR/daemon.log" || t_fail "the daemon did not see $pkg exit"
+  after="$(t_counter "$pkg" "Total frames rendered")"
+  [ "$after" = "$before" ] || t_fail "$pkg SIGKILL: $before frames while stopped, $after after"
+  T_KEPT=$after
+}
+
 # Feeds the lines of file $1 to the sanitized driver (target/asan/gfxstats-drive, package
 # c.handover) through a FIFO: the first half, then the daemon SIGKILLed and its buffer files
 # lost, a new daemon, the second half. The driver must register again and move everything it
@@ -110,8 +163,7 @@ t_drive_across_handover() {
   half=$(($(wc -l < "$stream") / 2))
   head -n "$half" "$stream" >&3
   t_wait_for 30 t_registered c.handover 1 || t_fail "c.handover did not register"
-  kill -KILL "$DAEMON_PID"
-  wait "$DAEMON_PID" 2>/dev/null || true
+  t_kill_daemon
   rm -f "$T_DIR"/state/buffers/*
   t_start_daemon 3>&-
   t_wait_for 30 t_registered c.handover 2 || t_fail "c.handover did not register again"

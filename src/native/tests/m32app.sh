@@ -144,4 +144,11 @@ kill -KILL "$GEARS64"
 wait "$GEARS64" 2>/dev/null || true
 t_clean_output "$T_DIR/gears32.out" "32-bit glxgears"
 t_clean_output "$T_DIR/gears64.out" "64-bit glxgears"
-t_pass "32-bit vkcube: 300 of 300 frames (64-bit beside it: 200 of 200); 32-bit gl-lookup: $expected of $expected swaps; 32-bit glretrace (GLX): $glx_swaps of $glx_swaps, eglretrace (EGL): $egl_swaps of $egl_swaps; 32-bit glxgears: $printed in its first line, $total in the dump, none lost at SIGKILL"
+# SIGKILLs at 32 bits, as kill.sh at 64: the daemon during an i386 vkcube --c 3000 run (its
+# 32-bit layer registers again and the new daemon adopts its buffer: exactly 3000), then the i386
+# vkcube itself (the dump keeps exactly what it showed while the program was stopped).
+t_vkcube_across_daemon_kill "$VKCUBE32" 3000 vk32.daemon-killed
+t_vkcube_sigkill "$VKCUBE32" vk32.killed
+t_clean_output "$T_DIR/vk32.daemon-killed.out" "32-bit vkcube across the daemon's SIGKILL"
+
+t_pass "32-bit vkcube: 300 of 300 frames (64-bit beside it: 200 of 200); 32-bit gl-lookup: $expected of $expected swaps; 32-bit glretrace (GLX): $glx_swaps of $glx_swaps, eglretrace (EGL): $egl_swaps of $egl_swaps; 32-bit glxgears: $printed in its first line, $total in the dump, none lost at SIGKILL; daemon SIGKILL during 32-bit vkcube: 3000 of 3000; 32-bit vkcube SIGKILL: $T_KEPT kept"
