@@ -172,6 +172,62 @@ t_drive_across_handover() {
   wait "$drive" || { cat "$T_DIR/handover.out" >&2; t_fail "the sanitized driver failed across the handover"; }
 }
 
+# MangoHud as the peer for what a present is, on one Vulkan run (mangohud.sh; m32app.sh at 32
+# bits): vkcube $1 --c $2 as package $3 through `gfxstats run` with MangoHud's layer loaded too
+# (MANGOHUD=1, every frame logged from 1 s after the start for 2 s). gfxstats must count exactly
+# the $2 presents. The two measure different spans, so their distributions differ by design:
+# MangoHud's frame time is the present-to-present interval, gfxstats' (Android's frame duration)
+# the app's work between the return of one present and the call of the next, and Android's
+# histogram starts at 5 ms. So each gfxstats percentile must be at most MangoHud's for the same
+# percentile plus one 1 ms bucket, or 5 ms: a work time longer than the interval that holds it
+# would be a wrong frame boundary. MangoHud logs only its window (and nothing if the app exits
+# during it), so the count is compared with the app's own. Sets T_MANGO_REPORT.
+t_vkcube_with_mangohud() {
+  local vkcube=$1 n=$2 pkg=$3 dir="$T_DIR/mango.$3" total csv logged dump p ours theirs
+  mkdir -p "$dir"
+  MANGOHUD=1 MANGOHUD_CONFIG="output_folder=$dir,autostart_log=1,log_duration=2,log_interval=0" \
+    gfx run --package "$pkg" -- "$vkcube" --c "$n" >"$dir.out" 2>&1 || { cat "$dir.out" >&2; t_fail "$vkcube failed with MangoHud loaded"; }
+  total="$(t_counter "$pkg" "Total frames rendered")"
+  [ "$total" = "$n" ] || { gfx dump --package "$pkg" >&2; t_fail "$vkcube --c $n with MangoHud loaded: $total frames"; }
+  csv="$(ls "$dir"/*.csv 2>/dev/null | grep -v _summary | head -1)"
+  [ -n "$csv" ] || { cat "$dir.out" >&2; t_fail "MangoHud wrote no CSV for $vkcube (its layer did not run, or the program exited before its log window ended)"; }
+  # The CSV: two lines of system info, a header, then one line per frame (log_interval=0) with the
+  # frame time in microseconds in the second column.
+  tail -n +4 "$csv" | cut -d, -f2 | sort -n >"$dir.us"
+  logged="$(wc -l <"$dir.us")"
+  [ "$logged" -ge 50 ] && [ "$logged" -lt "$n" ] || t_fail "MangoHud logged $logged frames of $n of $vkcube"
+  dump="$(gfx dump --package "$pkg")"
+  T_MANGO_REPORT="$pkg: gfxstats $total frames, MangoHud logged $logged in its window;"
+  for p in 50 90 95 99; do
+    ours="$(sed -n "s/^${p}th percentile: \([0-9]*\)ms.*/\1/p" <<<"$dump")"
+    # MangoHud's percentile p (nearest rank) in whole milliseconds, rounded down as Android's buckets are.
+    theirs="$(awk -v p="$p" -v n="$logged" 'NR == int((n * p + 99) / 100) { printf "%d", $1 / 1000 }' "$dir.us")"
+    [ -n "$ours" ] && [ -n "$theirs" ] || t_fail "$pkg: no ${p}th percentile (gfxstats '$ours', MangoHud '$theirs')"
+    [ "$ours" -le $((theirs + 1)) ] || [ "$ours" -le 5 ] \
+      || { echo "$dump" >&2; t_fail "$pkg: ${p}th percentile: gfxstats ${ours} ms of work in a MangoHud interval of ${theirs} ms"; }
+    T_MANGO_REPORT="$T_MANGO_REPORT p$p ${ours}/${theirs} ms"
+  done
+}
+
+# MangoHud as the peer on an OpenGL program that draws without end (mangohud.sh; m32app.sh at 32
+# bits), which the caller started as `gfxstats run -- mangohud PROGRAM` with MANGOHUD_CONFIG
+# output_folder=$1 (and a log window): once MangoHud has written its log, gfxstats must come to
+# count at least every frame MangoHud logged in package $2, plus those before MangoHud's window.
+# The program keeps drawing while that is awaited: its newest frames wait in the ring for the
+# session thread's drain (at most 50 ms), so a stopped one would not show them (docs/native.md,
+# "The frame ring and the drain"); the exact count against MangoHud is vkcube's. $3: the
+# program's output, shown when MangoHud wrote no log. Sets T_MANGO_LOGGED.
+t_mangohud_gl_peer() {
+  local dir=$1 pkg=$2 out=$3 csv
+  mango_logged() { ls "$dir"/*_summary.csv >/dev/null 2>&1; }
+  t_wait_for 90 mango_logged || { cat "$out" >&2; t_fail "MangoHud wrote no log of $pkg"; }
+  csv="$(ls "$dir"/*.csv | grep -v _summary | head -1)"
+  T_MANGO_LOGGED=$(($(wc -l <"$csv") - 3))
+  [ "$T_MANGO_LOGGED" -ge 50 ] || t_fail "MangoHud logged $T_MANGO_LOGGED frames of $pkg"
+  t_wait_for 30 t_has_frames "$pkg" "$T_MANGO_LOGGED" \
+    || t_fail "$pkg: gfxstats counted $(t_counter "$pkg" "Total frames rendered") frames, MangoHud logged $T_MANGO_LOGGED in its window alone"
+}
+
 t_pass() {
   echo "PASS $T_NAME${1:+: $1}"
 }
