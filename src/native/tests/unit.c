@@ -320,8 +320,9 @@ static void test_scene_options(void) {
     memset(&rec, 0, sizeof rec);
     gfx_matrix_configure(&m, GFX_MATRIX_LEGACY, lv, 0.0f);
     gfx_matrix_count_counted(&m, 50000000, 16666667, rec.c, rec.w); /* 50 ms / 16.67 ms = 2 in long division */
-    CHECK(rec.c[GFX_SCENE_LEVEL_COUNT_BASE + 2] == 1 && rec.c[GFX_SCENE_LEVEL_SUM_BASE + 2] == 2,
-          "legacy 50 ms: MIDDLE %u, sum %u", rec.c[GFX_SCENE_LEVEL_COUNT_BASE + 2], rec.c[GFX_SCENE_LEVEL_SUM_BASE + 2]);
+    CHECK(rec.c[GFX_SCENE_LEVEL_COUNT_BASE + 2] == 1 && rec.w[GFX_SCENE_WIDE_LEVEL_SUM_BASE + 2] == 2,
+          "legacy 50 ms: MIDDLE %u, sum %llu", rec.c[GFX_SCENE_LEVEL_COUNT_BASE + 2],
+          (unsigned long long)rec.w[GFX_SCENE_WIDE_LEVEL_SUM_BASE + 2]);
 }
 
 /* After fork the child's trackers refuse frames (the buffer is the parent's) and closing there
@@ -439,7 +440,7 @@ static void test_scenes(void) {
     memset(&rec, 0, sizeof rec);
     gfx_matrix_count_counted(&m, 50000000, 16666667, rec.c, rec.w);
     CHECK(rec.c[GFX_SCENE_MATRIX_FRAMES] == 1 && rec.c[GFX_SCENE_LEVEL_COUNT_BASE] == 1
-          && rec.c[GFX_SCENE_LEVEL_SUM_BASE] == 2, "50 ms frame: level BEST with 2 dropped");
+          && rec.w[GFX_SCENE_WIDE_LEVEL_SUM_BASE] == 2, "50 ms frame: level BEST with 2 dropped");
     CHECK(rec.w[GFX_SCENE_REFRESH] == 60000 && rec.w[GFX_SCENE_STAGE_BASE + GFX_SCENE_TOTAL_STAGE] == 50000000
           && rec.w[GFX_SCENE_COST] == 50000000, "50 ms frame: refresh, total, cost");
     /* 1e9 / 8,333,334 ns = 119.99999 Hz: truncated to 119999 milli-Hz, so the mean prints 119 as Matrix's. */
@@ -481,7 +482,25 @@ static void test_scenes(void) {
               "GPU durations <= 0 added: sum %lld", (long long)(int64_t)rz.w[GFX_SCENE_STAGE_BASE + GFX_SCENE_GPU_STAGE]);
     }
     gfx_matrix_count_counted(&m, 1000000000, 16666667, rec.c, rec.w);
-    CHECK(rec.c[GFX_SCENE_LEVEL_COUNT_BASE + 4] == 1 && rec.c[GFX_SCENE_LEVEL_SUM_BASE + 4] == 59, "1 s frame: FROZEN, 59");
+    CHECK(rec.c[GFX_SCENE_LEVEL_COUNT_BASE + 4] == 1 && rec.w[GFX_SCENE_WIDE_LEVEL_SUM_BASE + 4] == 59, "1 s frame: FROZEN, 59");
+    /* A level sum passes 2^32 and stays exact (scene group version 2; version 1's u32 wrapped): a
+     * frame of 2^61 ns drops more than 2^31 frames, saturated at INT32_MAX as Java's Math.round
+     * does, and a day-long frame at 60 Hz (across a suspend) about 5.18 million. */
+    {
+        struct gfx_matrix mw;
+        gfx_matrix_init(&mw);
+        static struct gfx_scene_rec rw;
+        memset(&rw, 0, sizeof rw);
+        for (int i = 0; i < 3; i++) {
+            gfx_matrix_count_counted(&mw, INT64_C(1) << 61, 16666667, rw.c, rw.w);
+        }
+        gfx_matrix_count_counted(&mw, INT64_C(86400000000000), 16666667, rw.c, rw.w);
+        uint64_t day = rw.w[GFX_SCENE_WIDE_LEVEL_SUM_BASE + 4] - 3 * (uint64_t)INT32_MAX;
+        CHECK(rw.c[GFX_SCENE_LEVEL_COUNT_BASE + 4] == 4 && day >= 5183990 && day <= 5184000,
+              "FROZEN sum past 2^32: %u frames, sum %llu", rw.c[GFX_SCENE_LEVEL_COUNT_BASE + 4],
+              (unsigned long long)rw.w[GFX_SCENE_WIDE_LEVEL_SUM_BASE + 4]);
+        CHECK(rw.w[GFX_SCENE_WIDE_LEVEL_SUM_BASE + 4] > UINT32_MAX, "the level sum is 64-bit");
+    }
     gfx_matrix_count_counted(&m, 1000000, 16666667, rec.c, rec.w);
     CHECK(rec.c[GFX_SCENE_LEVEL_COUNT_BASE] == 2 && m.on_time_cost == (int64_t)m.interval_ns
           && llabs(m.on_time_cost - 16666667) <= 1
