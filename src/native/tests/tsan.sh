@@ -4,7 +4,8 @@
 # the rings while the session thread registers, attaches and drains them (and the recording
 # thread's flushes drain them too): three trackers with scene switches, FrameInfo frames,
 # FrameTimeline calls, a daemon restart mid-stream (re-registration, adoption) and a handover
-# (daemon SIGKILLed, buffer files lost). Every dump must equal the plain build's for the same frames.
+# (daemon SIGKILLed, buffer files lost). Every dump must equal the plain build's for the same
+# frames. Then an unmodified vkcube under Xvfb through the TSan build of the Vulkan layer.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 N="${GFXSTATS_TSAN_FRAMES:-30000}"
 SEED="${GFXSTATS_TSAN_SEED:-$RANDOM}"
@@ -75,4 +76,18 @@ same tsan.restart plain.times
 # The handover: the daemon SIGKILLed and its buffer files lost halfway.
 t_drive_across_handover "$T_DIR/times.txt" "$TSAN" --trackers 3
 same c.handover plain.times
-t_pass "$(sed -n "s/^unit: \([0-9]*\) checks.*/\1/p" "$T_DIR/unit.out") unit checks under TSan; $N times frames on 3 trackers, $((N / 3)) FrameInfo frames, $((N / 3)) FrameTimeline frames (seed $SEED), a daemon restart and a handover: no report, dumps equal the plain build's"
+# An unmodified vkcube (lavapipe, its own threads) through the TSan build of the Vulkan layer:
+# libtsan preloaded (the layer's runtime must be there before any thread starts), the layer
+# found through its own manifest (XDG_DATA_HOME too, so that no installed one is found as
+# well), tests/tsan-apps.supp for the libraries that are not ours. Exactly 300 frames.
+make -s -C "$NATIVE" target/tsan/share/vulkan/implicit_layer.d/gfxstats_layer.json >"$T_DIR/layer.out" 2>&1 \
+  || { cat "$T_DIR/layer.out" >&2; t_fail "the TSan layer did not build"; }
+t_start_xvfb
+GFXSTATS=1 GFXSTATS_PACKAGE=tsan.vkcube XDG_DATA_HOME="$T_DIR/xdg" XDG_DATA_DIRS="$OUT/tsan/share:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
+  TSAN_OPTIONS="$TSAN_OPTIONS suppressions=$NATIVE/tests/tsan-apps.supp" \
+  LD_PRELOAD="$(gcc -print-file-name=libtsan.so.2)" vkcube --c 300 >"$T_DIR/vkcube.out" 2>&1 \
+  || { cat "$T_DIR/vkcube.out" >&2; t_fail "vkcube with the TSan layer failed"; }
+t_wait_for 30 grep -q "exit: tsan.vkcube/" "$T_DIR/daemon.log" || t_fail "the daemon did not see vkcube exit"
+FRAMES="$(t_counter tsan.vkcube "Total frames rendered")"
+[ "$FRAMES" = 300 ] || { cat "$T_DIR/vkcube.out" >&2; t_fail "vkcube --c 300 with the TSan layer: ${FRAMES:-no} frames"; }
+t_pass "$(sed -n "s/^unit: \([0-9]*\) checks.*/\1/p" "$T_DIR/unit.out") unit checks under TSan; $N times frames on 3 trackers, $((N / 3)) FrameInfo frames, $((N / 3)) FrameTimeline frames (seed $SEED), a daemon restart and a handover: no report, dumps equal the plain build's; vkcube --c 300 through the TSan layer: 300 frames, no report"
