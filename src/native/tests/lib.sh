@@ -147,16 +147,18 @@ t_vkcube_sigkill() {
   T_KEPT=$after
 }
 
-# Feeds the lines of file $1 to the sanitized driver (target/asan/gfxstats-drive, package
-# c.handover) through a FIFO: the first half, then the daemon SIGKILLed and its buffer files
-# lost, a new daemon, the second half. The driver must register again and move everything it
-# counted into the new buffer (the handover); any sanitizer report fails it.
+# Feeds the lines of file $1 to a sanitized driver (package c.handover) through a FIFO: the first
+# half, then the daemon SIGKILLed and its buffer files lost, a new daemon, the second half. The
+# driver must register again and move everything it counted into the new buffer (the handover);
+# any sanitizer report fails it. $2: the driver, target/asan/gfxstats-drive unless given (tsan.sh
+# passes the ThreadSanitizer one, with TSAN_OPTIONS exported); further arguments go to it.
 t_drive_across_handover() {
-  local stream=$1 asan="$OUT/asan/gfxstats-drive" half drive
-  [ -x "$asan" ] || make -s -C "$NATIVE" target/asan/gfxstats-drive >/dev/null
+  local stream=$1 drv="${2:-$OUT/asan/gfxstats-drive}" half drive
+  shift $(($# < 2 ? $# : 2))
+  [ -x "$drv" ] || make -s -C "$NATIVE" "target/${drv#"$OUT"/}" >/dev/null
   mkfifo "$T_DIR/handover.fifo"
   ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    "$asan" --package c.handover --version-code 1 < "$T_DIR/handover.fifo" >"$T_DIR/handover.out" 2>&1 &
+    "$drv" --package c.handover --version-code 1 "$@" < "$T_DIR/handover.fifo" >"$T_DIR/handover.out" 2>&1 &
   drive=$!
   T_PIDS+=("$drive")
   exec 3>"$T_DIR/handover.fifo"
