@@ -58,6 +58,15 @@ static void *real_of(int f) {
     if (!r) {
         dlsym_fn d = real_dlsym();
         r = d ? d(RTLD_NEXT, names[f]) : NULL;
+        if (!r && d) {
+            /* A program that dlopen()ed libEGL/libGL privately but looks a function up in the
+             * global scope (apitrace's eglretrace: dlsym(RTLD_DEFAULT, "eglGetProcAddress")) gets
+             * the hook, and RTLD_NEXT cannot see the private library: take the function from the
+             * library already loaded (RTLD_NOLOAD matches its soname, so "libEGL.so" loaded by
+             * that name is found too). The handle is kept: the function must outlive the lookup. */
+            void *lib = dlopen(names[f][0] == 'e' ? "libEGL.so.1" : "libGL.so.1", RTLD_LAZY | RTLD_NOLOAD);
+            r = lib ? d(lib, names[f]) : NULL;
+        }
         if (r) {
             __atomic_store_n(&reals[f], r, __ATOMIC_RELAXED);
         }

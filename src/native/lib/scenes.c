@@ -131,7 +131,9 @@ static void add_frame(uint32_t *c, uint64_t *w, int level, int32_t dropped, int6
     add32(&c[GFX_SCENE_MATRIX_FRAMES], 1);
     add32(&c[GFX_SCENE_LEVEL_COUNT_BASE + level], 1);
     if (dropped != 0) {
-        add32(&c[GFX_SCENE_LEVEL_SUM_BASE + level], (uint32_t)dropped);
+        /* dropped is 0..INT32_MAX (gfx_round_nonneg saturates as Java's Math.round does): widened
+         * whole into the 64-bit level sum, as SceneStripe does. */
+        add64(&w[GFX_SCENE_WIDE_LEVEL_SUM_BASE + level], (uint64_t)(uint32_t)dropped);
     }
     add64(&w[GFX_SCENE_COST], (uint64_t)cost);
     if (q20 != 0) {

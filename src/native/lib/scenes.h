@@ -9,27 +9,31 @@
 #include <stdint.h>
 
 #define GFX_SCENE_GROUP_ID 1u
-#define GFX_SCENE_GROUP_VERSION 1u
+/* Version 2: the level sums in 64 bits (version 1, with u32 level sums that wrapped at 2^32 per
+ * stripe, is read by the daemon only; this library counts no scenes in such a buffer). */
+#define GFX_SCENE_GROUP_VERSION 2u
 #define GFX_SCENE_SLOTS 16
 #define GFX_SCENE_ENTRY_BYTES 128
 #define GFX_SCENE_NAME_MAX 120
 #define GFX_SCENE_PREFIX_BYTES (GFX_SCENE_SLOTS * GFX_SCENE_ENTRY_BYTES)
-/* u32 counters of a slot: the first ten Android counters, Matrix frames, 5 level counts, 5 level sums. */
+/* u32 counters of a slot (one cache line): the first ten Android counters, Matrix frames, 5 level
+ * counts. Counts grow by at most one a frame, so 32 bits last over a year at 120 Hz. */
 #define GFX_SCENE_MIRRORED 10
 #define GFX_SCENE_MATRIX_FRAMES 10
 #define GFX_SCENE_LEVEL_COUNT_BASE 11
-#define GFX_SCENE_LEVEL_SUM_BASE 16
-#define GFX_SCENE_C32 21
-/* u64 sums of a slot: Σ max(T, I), Σ dropped x 2^20, Σ refresh milli-Hz, 10 stage sums. */
+#define GFX_SCENE_C32 16
+/* u64 sums of a slot: Σ max(T, I), Σ dropped x 2^20, Σ refresh milli-Hz, 10 stage sums, 5 level
+ * sums (a frame adds its whole dropped frames, up to 2^31 - 1: sums pass 2^32 within hours). */
 #define GFX_SCENE_COST 0
 #define GFX_SCENE_DROPPED_Q20 1
 #define GFX_SCENE_REFRESH 2
 #define GFX_SCENE_STAGE_BASE 3
 #define GFX_SCENE_TOTAL_STAGE 8
 #define GFX_SCENE_GPU_STAGE 9
-#define GFX_SCENE_C64 13
+#define GFX_SCENE_WIDE_LEVEL_SUM_BASE 13
+#define GFX_SCENE_C64 18
 #define GFX_SCENE_WIDE_OFFSET (GFX_SCENE_SLOTS * GFX_SCENE_C32 * 4)
-#define GFX_SCENE_STRIPE_BYTES 3008u
+#define GFX_SCENE_STRIPE_BYTES 3328u
 #define GFX_SCENE_AREA_BYTES(stripes) \
     (GFX_SCENE_PREFIX_BYTES + ((size_t)(stripes) + 1) * GFX_SCENE_STRIPE_BYTES)
 #define GFX_SCENE_OTHER "(other)"

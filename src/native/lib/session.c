@@ -24,6 +24,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __SANITIZE_THREAD__
+#include <sanitizer/tsan_interface.h>
+#endif
 
 #define NANOS_60HZ 16666667LL
 #define BACKOFF_MIN_MS 100
@@ -1637,14 +1640,32 @@ void *gfx_session_thread(void *arg) {
  * session thread that holds a mutex (draining, or installing a buffer) lets go within
  * microseconds: wait for it, but boundedly, so that an exit is never held up for long. */
 #define EXIT_DRAIN_WAIT_MS 250
+
+/* pthread_mutex_clocklock (the monotonic deadline: a clock step during exit neither shortens nor
+ * lengthens the wait). ThreadSanitizer (gcc 12's libtsan) has no interceptor for it, so it would
+ * not see the lock and would report the unlock after it as the unlock of an unlocked mutex. Under
+ * TSan the same call is announced to it as a lock that may fail, as a try-lock is: the annotations
+ * rather than pthread_mutex_timedlock with a CLOCK_REALTIME deadline, so that the TSan build runs
+ * the very call the product makes. Returns 0 once locked. */
+static int lock_until(pthread_mutex_t *m, const struct timespec *until) {
+#ifdef __SANITIZE_THREAD__
+    __tsan_mutex_pre_lock(m, __tsan_mutex_try_lock);
+    int rc = pthread_mutex_clocklock(m, CLOCK_MONOTONIC, until);
+    __tsan_mutex_post_lock(m, __tsan_mutex_try_lock | (rc != 0 ? __tsan_mutex_try_lock_failed : 0), 0);
+    return rc;
+#else
+    return pthread_mutex_clocklock(m, CLOCK_MONOTONIC, until);
+#endif
+}
+
 __attribute__((destructor)) static void drain_at_exit(void) {
     struct timespec until;
     deadline_after(&until, EXIT_DRAIN_WAIT_MS);
-    if (pthread_mutex_clocklock(&sessions_mu, CLOCK_MONOTONIC, &until) != 0) {
+    if (lock_until(&sessions_mu, &until) != 0) {
         return;
     }
     for (struct gfxstats_session *s = sessions; s; s = s->next_session) {
-        if (pthread_mutex_clocklock(&s->mu, CLOCK_MONOTONIC, &until) == 0) {
+        if (lock_until(&s->mu, &until) == 0) {
             drain_all_locked(s);
             pthread_mutex_unlock(&s->mu);
         }

@@ -9,32 +9,12 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 t_start_daemon 3>&-
 t_start_xvfb
 live() { t_counter "$1" "Total frames rendered"; }
-has_frames() { [ "$(live "$1" 2>/dev/null || true)" -ge "$2" ] 2>/dev/null; }
 
-# 1. daemon SIGKILL during vkcube.
-"$ROOT/scripts/gfxstats" run -- vkcube --c 3000 >"$T_DIR/vk1.out" 2>&1 &
-VK=$!
-T_PIDS+=("$VK")
-t_wait_for 30 t_registered vkcube 1 || t_fail "vkcube did not register"
-kill -KILL "$DAEMON_PID"
-wait "$DAEMON_PID" 2>/dev/null || true
-t_start_daemon 3>&-
-wait "$VK" || { cat "$T_DIR/vk1.out" >&2; t_fail "vkcube failed across the daemon's SIGKILL"; }
-[ "$(live vkcube)" = 3000 ] || t_fail "daemon SIGKILL during vkcube --c 3000: $(live vkcube) frames"
+# 1. daemon SIGKILL during vkcube (package vkcube, as its name gives).
+t_vkcube_across_daemon_kill vkcube 3000 vkcube
 
 # 2. vkcube SIGKILL.
-"$ROOT/scripts/gfxstats" run --package vk.killed -- vkcube --c 1000000 >/dev/null 2>&1 &
-VK=$!
-T_PIDS+=("$VK")
-t_wait_for 30 t_registered vk.killed 1 || t_fail "vk.killed did not register"
-t_wait_for 30 has_frames vk.killed 500 || t_fail "vk.killed counted no frames"
-kill -STOP "$VK"
-before="$(live vk.killed)"
-kill -KILL "$VK"
-wait "$VK" 2>/dev/null || true
-t_wait_for 30 grep -q "exit: vk.killed/" "$T_DIR/daemon.log" || t_fail "the daemon did not see vk.killed exit"
-after="$(live vk.killed)"
-[ "$after" = "$before" ] || t_fail "vkcube SIGKILL: $before frames while stopped, $after after"
+t_vkcube_sigkill vkcube vk.killed
 
 # 3. daemon SIGKILL and the buffer file lost: handover into a new buffer.
 mkfifo "$T_DIR/frames"
@@ -44,9 +24,8 @@ T_PIDS+=("$DRIVE")
 exec 3>"$T_DIR/frames"
 python3 "$NATIVE/tests/gen-frames.py" --seed 3 --count 20000 > "$T_DIR/all"
 head -n 10000 "$T_DIR/all" >&3
-t_wait_for 30 has_frames drive.handover 1 || t_fail "drive.handover counted nothing"
-kill -KILL "$DAEMON_PID"
-wait "$DAEMON_PID" 2>/dev/null || true
+t_wait_for 30 t_has_frames drive.handover 1 || t_fail "drive.handover counted nothing"
+t_kill_daemon
 rm -f "$T_DIR"/state/buffers/*
 t_start_daemon 3>&-
 t_wait_for 30 t_registered drive.handover 2 || t_fail "drive.handover did not register again"
@@ -56,4 +35,4 @@ wait "$DRIVE" || { cat "$T_DIR/drive.out" >&2; t_fail "gfxstats-drive failed"; }
 "$OUT/bin/gfxstats-drive" --rules-only < "$T_DIR/all" | head -1 > "$T_DIR/expected"
 [ "$(live drive.handover)" = "$(cat "$T_DIR/expected")" ] \
   || t_fail "handover: $(live drive.handover) frames, the rules count $(cat "$T_DIR/expected")"
-t_pass "daemon SIGKILL during vkcube (3000 of 3000), vkcube SIGKILL ($after kept), handover after a lost buffer (exact)"
+t_pass "daemon SIGKILL during vkcube (3000 of 3000), vkcube SIGKILL ($T_KEPT kept), handover after a lost buffer (exact)"

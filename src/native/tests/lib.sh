@@ -44,8 +44,10 @@ t_wait_for() {
   done
 }
 
-# Starts a daemon on $T_DIR/state; sets GFXSTATS_SOCKET and DAEMON_PID.
+# Starts a daemon on $T_DIR/state with the options given; sets GFXSTATS_SOCKET and DAEMON_PID, and
+# T_DAEMON_ARGS to the options (a restart after t_kill_daemon uses them again).
 t_start_daemon() {
+  T_DAEMON_ARGS=("$@")
   mkdir -p "$T_DIR/state"
   # No hsperfdata file: a daemon these tests SIGKILL could not remove it from /tmp.
   GFXSTATSD_JAVA_OPTS="-XX:-UsePerfData ${GFXSTATSD_JAVA_OPTS:-}" \
@@ -94,30 +96,138 @@ t_counter() {
 # Succeeds once the daemon has logged package $1's registration at least $2 times.
 t_registered() { [ "$(grep -c "register: new buffer $1/" "$T_DIR/daemon.log")" -ge "$2" ]; }
 
-# Feeds the lines of file $1 to the sanitized driver (target/asan/gfxstats-drive, package
-# c.handover) through a FIFO: the first half, then the daemon SIGKILLed and its buffer files
-# lost, a new daemon, the second half. The driver must register again and move everything it
-# counted into the new buffer (the handover); any sanitizer report fails it.
+# Succeeds once package $1's dump counts at least $2 frames.
+t_has_frames() { [ "$(t_counter "$1" "Total frames rendered" 2>/dev/null || true)" -ge "$2" ] 2>/dev/null; }
+
+# SIGKILLs the daemon; its clients keep running and keep their buffer files (t_start_daemon starts
+# the next one, which adopts them).
+t_kill_daemon() {
+  kill -KILL "$DAEMON_PID"
+  wait "$DAEMON_PID" 2>/dev/null || true
+}
+
+# The daemon SIGKILLed during a Vulkan run (kill.sh, and m32app.sh at 32 bits): `gfxstats run` of
+# vkcube $1 --c $2 as package $3; once it has registered and while it still draws, the daemon is
+# SIGKILLed and a new one started on the same state. The layer's session registers again and the
+# new daemon adopts its buffer, so the dump must hold exactly $2 frames: none lost, none twice.
+t_vkcube_across_daemon_kill() {
+  local vkcube=$1 n=$2 pkg=$3 vk got state
+  "$ROOT/scripts/gfxstats" run --package "$pkg" -- "$vkcube" --c "$n" >"$T_DIR/$pkg.out" 2>&1 &
+  vk=$!
+  T_PIDS+=("$vk")
+  t_wait_for 30 t_registered "$pkg" 1 || { cat "$T_DIR/$pkg.out" >&2; t_fail "$pkg did not register"; }
+  t_kill_daemon
+  # Still drawing (not exited, not a zombie): otherwise the kill was not during the run.
+  state="$(awk '{print $3}' "/proc/$vk/stat" 2>/dev/null || true)"
+  [ -n "$state" ] && [ "$state" != Z ] || t_fail "$pkg had ended before the daemon was killed: give it more than $n frames"
+  t_start_daemon "${T_DAEMON_ARGS[@]}" 3>&-
+  wait "$vk" || { cat "$T_DIR/$pkg.out" >&2; t_fail "$vkcube failed across the daemon's SIGKILL"; }
+  t_wait_for 30 grep -q "exit: $pkg/" "$T_DIR/daemon.log" || t_fail "the new daemon did not see $pkg exit"
+  got="$(t_counter "$pkg" "Total frames rendered" 2>/dev/null || true)"
+  [ "$got" = "$n" ] || t_fail "daemon SIGKILL during $vkcube --c $n: ${got:-no} frames in the dump"
+}
+
+# The program SIGKILLed (kill.sh, and m32app.sh at 32 bits): vkcube $1, drawing without end as
+# package $2 through `gfxstats run`, is stopped once the dump shows 500 frames and SIGKILLed: the
+# daemon must keep exactly what the dump showed while it was stopped. Sets T_KEPT to that count.
+t_vkcube_sigkill() {
+  local vkcube=$1 pkg=$2 vk before after
+  "$ROOT/scripts/gfxstats" run --package "$pkg" -- "$vkcube" --c 1000000 >"$T_DIR/$pkg.out" 2>&1 &
+  vk=$!
+  T_PIDS+=("$vk")
+  t_wait_for 30 t_registered "$pkg" 1 || { cat "$T_DIR/$pkg.out" >&2; t_fail "$pkg did not register"; }
+  t_wait_for 30 t_has_frames "$pkg" 500 || t_fail "$pkg counted no 500 frames"
+  kill -STOP "$vk"
+  before="$(t_counter "$pkg" "Total frames rendered")"
+  kill -KILL "$vk"
+  wait "$vk" 2>/dev/null || true
+  t_wait_for 30 grep -q "exit: $pkg/" "$T_DIR/daemon.log" || t_fail "the daemon did not see $pkg exit"
+  after="$(t_counter "$pkg" "Total frames rendered")"
+  [ "$after" = "$before" ] || t_fail "$pkg SIGKILL: $before frames while stopped, $after after"
+  T_KEPT=$after
+}
+
+# Feeds the lines of file $1 to a sanitized driver (package c.handover) through a FIFO: the first
+# half, then the daemon SIGKILLed and its buffer files lost, a new daemon, the second half. The
+# driver must register again and move everything it counted into the new buffer (the handover);
+# any sanitizer report fails it. $2: the driver, target/asan/gfxstats-drive unless given (tsan.sh
+# passes the ThreadSanitizer one, with TSAN_OPTIONS exported); further arguments go to it.
 t_drive_across_handover() {
-  local stream=$1 asan="$OUT/asan/gfxstats-drive" half drive
-  [ -x "$asan" ] || make -s -C "$NATIVE" target/asan/gfxstats-drive >/dev/null
+  local stream=$1 drv="${2:-$OUT/asan/gfxstats-drive}" half drive
+  shift $(($# < 2 ? $# : 2))
+  [ -x "$drv" ] || make -s -C "$NATIVE" "target/${drv#"$OUT"/}" >/dev/null
   mkfifo "$T_DIR/handover.fifo"
   ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    "$asan" --package c.handover --version-code 1 < "$T_DIR/handover.fifo" >"$T_DIR/handover.out" 2>&1 &
+    "$drv" --package c.handover --version-code 1 "$@" < "$T_DIR/handover.fifo" >"$T_DIR/handover.out" 2>&1 &
   drive=$!
   T_PIDS+=("$drive")
   exec 3>"$T_DIR/handover.fifo"
   half=$(($(wc -l < "$stream") / 2))
   head -n "$half" "$stream" >&3
   t_wait_for 30 t_registered c.handover 1 || t_fail "c.handover did not register"
-  kill -KILL "$DAEMON_PID"
-  wait "$DAEMON_PID" 2>/dev/null || true
+  t_kill_daemon
   rm -f "$T_DIR"/state/buffers/*
   t_start_daemon 3>&-
   t_wait_for 30 t_registered c.handover 2 || t_fail "c.handover did not register again"
   tail -n +"$((half + 1))" "$stream" >&3
   exec 3>&-
   wait "$drive" || { cat "$T_DIR/handover.out" >&2; t_fail "the sanitized driver failed across the handover"; }
+}
+
+# MangoHud as the peer for what a present is, on one Vulkan run (mangohud.sh; m32app.sh at 32
+# bits): vkcube $1 --c $2 as package $3 through `gfxstats run` with MangoHud's layer loaded too
+# (MANGOHUD=1, every frame logged from 1 s after the start for 2 s). gfxstats must count exactly
+# the $2 presents. The two measure different spans, so their distributions differ by design:
+# MangoHud's frame time is the present-to-present interval, gfxstats' (Android's frame duration)
+# the app's work between the return of one present and the call of the next, and Android's
+# histogram starts at 5 ms. So each gfxstats percentile must be at most MangoHud's for the same
+# percentile plus one 1 ms bucket, or 5 ms: a work time longer than the interval that holds it
+# would be a wrong frame boundary. MangoHud logs only its window (and nothing if the app exits
+# during it), so the count is compared with the app's own. Sets T_MANGO_REPORT.
+t_vkcube_with_mangohud() {
+  local vkcube=$1 n=$2 pkg=$3 dir="$T_DIR/mango.$3" total csv logged dump p ours theirs
+  mkdir -p "$dir"
+  MANGOHUD=1 MANGOHUD_CONFIG="output_folder=$dir,autostart_log=1,log_duration=2,log_interval=0" \
+    gfx run --package "$pkg" -- "$vkcube" --c "$n" >"$dir.out" 2>&1 || { cat "$dir.out" >&2; t_fail "$vkcube failed with MangoHud loaded"; }
+  total="$(t_counter "$pkg" "Total frames rendered")"
+  [ "$total" = "$n" ] || { gfx dump --package "$pkg" >&2; t_fail "$vkcube --c $n with MangoHud loaded: $total frames"; }
+  csv="$(ls "$dir"/*.csv 2>/dev/null | grep -v _summary | head -1)"
+  [ -n "$csv" ] || { cat "$dir.out" >&2; t_fail "MangoHud wrote no CSV for $vkcube (its layer did not run, or the program exited before its log window ended)"; }
+  # The CSV: two lines of system info, a header, then one line per frame (log_interval=0) with the
+  # frame time in microseconds in the second column.
+  tail -n +4 "$csv" | cut -d, -f2 | sort -n >"$dir.us"
+  logged="$(wc -l <"$dir.us")"
+  [ "$logged" -ge 50 ] && [ "$logged" -lt "$n" ] || t_fail "MangoHud logged $logged frames of $n of $vkcube"
+  dump="$(gfx dump --package "$pkg")"
+  T_MANGO_REPORT="$pkg: gfxstats $total frames, MangoHud logged $logged in its window;"
+  for p in 50 90 95 99; do
+    ours="$(sed -n "s/^${p}th percentile: \([0-9]*\)ms.*/\1/p" <<<"$dump")"
+    # MangoHud's percentile p (nearest rank) in whole milliseconds, rounded down as Android's buckets are.
+    theirs="$(awk -v p="$p" -v n="$logged" 'NR == int((n * p + 99) / 100) { printf "%d", $1 / 1000 }' "$dir.us")"
+    [ -n "$ours" ] && [ -n "$theirs" ] || t_fail "$pkg: no ${p}th percentile (gfxstats '$ours', MangoHud '$theirs')"
+    [ "$ours" -le $((theirs + 1)) ] || [ "$ours" -le 5 ] \
+      || { echo "$dump" >&2; t_fail "$pkg: ${p}th percentile: gfxstats ${ours} ms of work in a MangoHud interval of ${theirs} ms"; }
+    T_MANGO_REPORT="$T_MANGO_REPORT p$p ${ours}/${theirs} ms"
+  done
+}
+
+# MangoHud as the peer on an OpenGL program that draws without end (mangohud.sh; m32app.sh at 32
+# bits), which the caller started as `gfxstats run -- mangohud PROGRAM` with MANGOHUD_CONFIG
+# output_folder=$1 (and a log window): once MangoHud has written its log, gfxstats must come to
+# count at least every frame MangoHud logged in package $2, plus those before MangoHud's window.
+# The program keeps drawing while that is awaited: its newest frames wait in the ring for the
+# session thread's drain (at most 50 ms), so a stopped one would not show them (docs/native.md,
+# "The frame ring and the drain"); the exact count against MangoHud is vkcube's. $3: the
+# program's output, shown when MangoHud wrote no log. Sets T_MANGO_LOGGED.
+t_mangohud_gl_peer() {
+  local dir=$1 pkg=$2 out=$3 csv
+  mango_logged() { ls "$dir"/*_summary.csv >/dev/null 2>&1; }
+  t_wait_for 90 mango_logged || { cat "$out" >&2; t_fail "MangoHud wrote no log of $pkg"; }
+  csv="$(ls "$dir"/*.csv | grep -v _summary | head -1)"
+  T_MANGO_LOGGED=$(($(wc -l <"$csv") - 3))
+  [ "$T_MANGO_LOGGED" -ge 50 ] || t_fail "MangoHud logged $T_MANGO_LOGGED frames of $pkg"
+  t_wait_for 30 t_has_frames "$pkg" "$T_MANGO_LOGGED" \
+    || t_fail "$pkg: gfxstats counted $(t_counter "$pkg" "Total frames rendered") frames, MangoHud logged $T_MANGO_LOGGED in its window alone"
 }
 
 t_pass() {

@@ -3,21 +3,28 @@
 # build of the layer and the hook, into the same daemon as 64-bit programs running at the same
 # time: 32-bit vkcube --c N (i386 lavapipe) gives exactly N frames under package vkcube while a
 # 64-bit vkcube gives its M under another package; 32-bit glxgears gives at least the frames of its
-# first FPS line, keeps what the dump showed across a SIGKILL, next to a 64-bit glxgears; and
-# tests/gl-lookup.c built at 32 bits gives exactly its swaps. No program's output has an ld.so
-# line: each class loads its own build through $LIB.
+# first FPS line, keeps what the dump showed across a SIGKILL, next to a 64-bit glxgears;
+# tests/gl-lookup.c built at 32 bits gives exactly its swaps; and apitrace's i386 glretrace (GLX)
+# and eglretrace (EGL), replaying recordings of i386 glxgears and es2gears_x11, give exactly the
+# swaps the recordings hold. No program's output has an ld.so line: each class loads its own
+# build through $LIB.
 # Needs Debian's i386 Mesa (scripts/ci-deps: libgl1-mesa-dri:i386, mesa-vulkan-drivers:i386,
-# mesa-utils-bin:i386, and vulkan-tools:i386 unpacked apart, as its vkcube would replace the
-# 64-bit one) and a 32-bit toolchain (gcc-multilib).
+# mesa-utils-bin:i386, apitrace-tracers:i386, mangohud:i386, and vulkan-tools:i386 and apitrace:i386 unpacked
+# apart, as their programs would replace the 64-bit ones) and a 32-bit toolchain (gcc-multilib).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 [ "$(uname -m)" = x86_64 ] || { echo "SKIP $T_NAME: 32-bit programs are tested on x86-64 only"; exit 0; }
 VKCUBE32="${GFXSTATS_VKCUBE32:-/opt/gfxstats-tests/vulkan-tools.i386/usr/bin/vkcube}"
 GEARS32=/usr/bin/glxgears.i386-linux-gnu
-for f in "$VKCUBE32" "$GEARS32" /usr/share/vulkan/icd.d/lvp_icd.i686.json /usr/lib/i386-linux-gnu/dri/swrast_dri.so; do
-  [ -e "$f" ] || t_fail "$f is not installed: run scripts/ci-deps (it installs Debian's i386 Mesa and a 32-bit vkcube)"
+ES2GEARS32=/usr/bin/es2gears_x11.i386-linux-gnu
+for f in "$VKCUBE32" "$GEARS32" "$ES2GEARS32" /opt/gfxstats-tests/apitrace.i386/usr/bin/eglretrace \
+    /usr/lib/i386-linux-gnu/apitrace/wrappers/glxtrace.so /usr/lib/i386-linux-gnu/mangohud/libMangoHud.so \
+    /usr/share/vulkan/icd.d/lvp_icd.i686.json /usr/lib/i386-linux-gnu/dri/swrast_dri.so; do
+  [ -e "$f" ] || t_fail "$f is not installed: run scripts/ci-deps (it installs Debian's i386 Mesa, a 32-bit vkcube, apitrace and MangoHud)"
 done
 command -v vkcube >/dev/null || t_fail "vkcube is not installed (scripts/ci-deps)"
 command -v glxgears >/dev/null || t_fail "glxgears is not installed (scripts/ci-deps)"
+command -v mangohud >/dev/null || t_fail "mangohud is not installed (scripts/ci-deps)"
+command -v xkill >/dev/null || t_fail "xkill is not installed (scripts/ci-deps)"
 file -L "$VKCUBE32" | grep -q "ELF 32-bit" || t_fail "$VKCUBE32 is not a 32-bit program"
 file -L "$GEARS32" | grep -q "ELF 32-bit" || t_fail "$GEARS32 is not a 32-bit program"
 t_start_daemon
@@ -45,6 +52,12 @@ t_clean_output "$T_DIR/vk32.out" "32-bit vkcube"
 t_clean_output "$T_DIR/vk64.out" "64-bit vkcube"
 gfx dump --package vkcube | grep -qx "Version: 0" || t_fail "32-bit vkcube: no version 0 entry"
 
+# MangoHud's i386 Vulkan layer as the peer on a 32-bit vkcube, as mangohud.sh at 64 bits: exactly
+# the presents vkcube made, and gfxstats' percentiles within MangoHud's present-to-present ones.
+t_vkcube_with_mangohud "$VKCUBE32" 1500 vk32.mangohud
+t_clean_output "$T_DIR/mango.vk32.mangohud.out" "32-bit vkcube with MangoHud"
+mango_vk32=$T_MANGO_REPORT
+
 # OpenGL, exact: tests/gl-lookup.c built at 32 bits swaps 150 times per lookup path (dlsym on a
 # private libGL handle, glXGetProcAddressARB, glXGetProcAddress, all three in turn), so the
 # 32-bit hook's dlsym interception (and its tail call, which keeps dlsym(RTLD_NEXT) from the
@@ -64,9 +77,65 @@ for mode in arb gpa dlsym all; do
   [ "$got" = "$expected" ] || t_fail "32-bit gl-lookup $mode: $expected swaps so far, the dump has ${got:-none}"
 done
 
+# OpenGL (GLX) and EGL, exact, with unmodified programs: apitrace's i386 tracer records an i386
+# glxgears and an i386 es2gears_x11 while gfxstats counts them, and apitrace's i386 glretrace and
+# eglretrace replay the recordings through gfxstats run: a replay swaps exactly as often as the
+# recording holds swap calls, and says so itself ("Rendered N frames"). A recording runs until the
+# dump shows 300 of its frames and ends when xkill closes the program's X connection: Xlib's error
+# handler then exits, and the tracer writes the trace at exit. (SIGTERM lost the trace at times:
+# the tracer's handler skips the write when the signal lands while it holds its lock.) The counts
+# compared are the trace's, the replayer's and the dump's, whatever the recording's length.
+# The tracer is preloaded through $LIB as the hook is, so the 64-bit scripts on the way to the
+# program (gfxstats run is bash) load an empty library of their own class instead of ld.so
+# complaining about the i386 one.
+mkdir -p "$T_DIR/tracer/lib/i386-linux-gnu" "$T_DIR/tracer/lib/x86_64-linux-gnu" "$T_DIR/lib32"
+gcc -shared -o "$T_DIR/tracer/lib/x86_64-linux-gnu/apitrace.so" -x c /dev/null
+# The replayers dlopen libEGL.so and libGLESv2.so by the unversioned names only the -dev packages
+# provide: links in the test's directory stand in for those.
+ln -s /usr/lib/i386-linux-gnu/libEGL.so.1 "$T_DIR/lib32/libEGL.so"
+ln -s /usr/lib/i386-linux-gnu/libGLESv2.so.2 "$T_DIR/lib32/libGLESv2.so"
+# $1 the tracer (glxtrace.so, egltrace.so), $2 the i386 program, $3 its window's name, $4 its
+# replayer, $5 the swap call, $6 the packages' stem ($6.traced, $6.replay). Sets swaps.
+replay_exact() {
+  local tracer=$1 prog=$2 window=$3 retrace=$4 call=$5 name=$6 pid wid rendered got
+  ln -sfn "$TRACERS32/$tracer" "$T_DIR/tracer/lib/i386-linux-gnu/apitrace.so"
+  # Not through gfx (a function): the pid must be the program's, as gfxstats and gfxstats-run exec.
+  TRACE_FILE="$T_DIR/$name.trace" LD_PRELOAD="$T_DIR/tracer/"'$LIB'"/apitrace.so" \
+    "$ROOT/scripts/gfxstats" run --package "$name.traced" -- "$prog" >"$T_DIR/$name.rec.out" 2>&1 &
+  pid=$!
+  T_PIDS+=("$pid")
+  traced() { [ "$(t_counter "$name.traced" "Total frames rendered" 2>/dev/null || true)" -ge 300 ] 2>/dev/null; }
+  t_wait_for 60 traced || { cat "$T_DIR/$name.rec.out" >&2; t_fail "$prog under apitrace's tracer: no 300 frames counted"; }
+  wid="$(xwininfo -root -tree | awk -v w="\"$window\":" '$2 == w { print $1; exit }')"
+  [ -n "$wid" ] || { xwininfo -root -tree >&2; t_fail "no window \"$window\" of $prog"; }
+  xkill -id "$wid" >/dev/null
+  wait "$pid" 2>/dev/null || true
+  grep -q "apitrace: unloaded from" "$T_DIR/$name.rec.out" || { cat "$T_DIR/$name.rec.out" >&2; t_fail "apitrace's tracer wrote no trace of $prog"; }
+  swaps="$("$APITRACE32/apitrace" dump "$T_DIR/$name.trace" 2>/dev/null | grep -c "^[0-9]* $call(" || true)"
+  [ "$swaps" -ge 300 ] || t_fail "the trace of $prog holds $swaps $call calls, not 300 or more"
+  LD_LIBRARY_PATH="$T_DIR/lib32" gfx run --package "$name.replay" -- "$APITRACE32/$retrace" "$T_DIR/$name.trace" \
+    >"$T_DIR/$name.replay.out" 2>&1 || { cat "$T_DIR/$name.replay.out" >&2; t_fail "$retrace failed under gfxstats run"; }
+  rendered="$(sed -n 's/^Rendered \([0-9]*\) frames in .*/\1/p' "$T_DIR/$name.replay.out")"
+  [ "$rendered" = "$swaps" ] || { cat "$T_DIR/$name.replay.out" >&2; t_fail "$retrace rendered ${rendered:-no} frames of a trace with $swaps $call calls"; }
+  t_clean_output "$T_DIR/$name.replay.out" "32-bit $retrace"
+  t_wait_for 30 grep -q "exit: $name.replay/" "$T_DIR/daemon.log" || t_fail "the daemon did not see $retrace exit"
+  got="$(t_counter "$name.replay" "Total frames rendered" 2>/dev/null || true)"
+  [ "$got" = "$swaps" ] || t_fail "32-bit $retrace replayed $swaps $call calls, the dump has ${got:-no} frames"
+}
+APITRACE32=/opt/gfxstats-tests/apitrace.i386/usr/bin
+TRACERS32=/usr/lib/i386-linux-gnu/apitrace/wrappers
+replay_exact glxtrace.so "$GEARS32" glxgears glretrace glXSwapBuffers gl32
+glx_swaps=$swaps
+replay_exact egltrace.so "$ES2GEARS32" es2gears eglretrace eglSwapBuffers egl32
+egl_swaps=$swaps
+
 # OpenGL: 32-bit glxgears (package from its name, glxgears.i386-linux-gnu) beside a 64-bit one.
 # Not through gfx (a function): the pid must be the program's, as gfxstats and gfxstats-run exec.
-"$ROOT/scripts/gfxstats" run -- "$GEARS32" >"$T_DIR/gears32.out" 2>&1 &
+# MangoHud's i386 GL hook is loaded as well (`mangohud`, whose LD_PRELOAD names /usr/$LIB/mangohud),
+# as the peer: gfxstats must come to count at least every frame MangoHud logged (as mangohud.sh).
+mkdir -p "$T_DIR/mango.gears32"
+MANGOHUD_CONFIG="output_folder=$T_DIR/mango.gears32,autostart_log=1,log_duration=2,log_interval=0" \
+  "$ROOT/scripts/gfxstats" run -- mangohud "$GEARS32" >"$T_DIR/gears32.out" 2>&1 &
 GEARS=$!
 T_PIDS+=("$GEARS")
 "$ROOT/scripts/gfxstats" run --package gears.b64 -- glxgears >"$T_DIR/gears64.out" 2>&1 &
@@ -79,6 +148,7 @@ printed="$(sed -n 's/^\([0-9]*\) frames in \([0-9.]*\) seconds.*/\1/p' "$T_DIR/g
 # for the printed ones, then stop it; what the dump shows then is what must stay after SIGKILL.
 gears_counted() { [ "$(t_counter "$P32" "Total frames rendered" 2>/dev/null || true)" -ge "$printed" ] 2>/dev/null; }
 t_wait_for 30 gears_counted || t_fail "32-bit glxgears printed $printed frames in its first 5 s, the dump has $(t_counter "$P32" "Total frames rendered")"
+t_mangohud_gl_peer "$T_DIR/mango.gears32" "$P32" "$T_DIR/gears32.out"
 kill -STOP "$GEARS"
 live="$(t_counter "$P32" "Total frames rendered")"
 kill -KILL "$GEARS"
@@ -90,6 +160,17 @@ gears64_counted() { [ "$(t_counter gears.b64 "Total frames rendered" 2>/dev/null
 t_wait_for 30 gears64_counted || { cat "$T_DIR/gears64.out" >&2; t_fail "64-bit glxgears beside it: no frames counted"; }
 kill -KILL "$GEARS64"
 wait "$GEARS64" 2>/dev/null || true
-t_clean_output "$T_DIR/gears32.out" "32-bit glxgears"
+# One ld.so line is MangoHud's script's own: it appends libMangoHud.so to an LD_PRELOAD that
+# gfxstats run had already exported, so the change reaches its own `env` before the
+# LD_LIBRARY_PATH that would find the library does (not exported before). Harmless; not ours.
+grep -v "object 'libMangoHud.so' from LD_PRELOAD cannot be preloaded" "$T_DIR/gears32.out" >"$T_DIR/gears32.ours" || true
+t_clean_output "$T_DIR/gears32.ours" "32-bit glxgears"
 t_clean_output "$T_DIR/gears64.out" "64-bit glxgears"
-t_pass "32-bit vkcube: 300 of 300 frames (64-bit beside it: 200 of 200); 32-bit gl-lookup: $expected of $expected swaps; 32-bit glxgears: $printed in its first line, $total in the dump, none lost at SIGKILL"
+# SIGKILLs at 32 bits, as kill.sh at 64: the daemon during an i386 vkcube --c 3000 run (its
+# 32-bit layer registers again and the new daemon adopts its buffer: exactly 3000), then the i386
+# vkcube itself (the dump keeps exactly what it showed while the program was stopped).
+t_vkcube_across_daemon_kill "$VKCUBE32" 3000 vk32.daemon-killed
+t_vkcube_sigkill "$VKCUBE32" vk32.killed
+t_clean_output "$T_DIR/vk32.daemon-killed.out" "32-bit vkcube across the daemon's SIGKILL"
+
+t_pass "32-bit vkcube: 300 of 300 frames (64-bit beside it: 200 of 200); 32-bit gl-lookup: $expected of $expected swaps; 32-bit glretrace (GLX): $glx_swaps of $glx_swaps, eglretrace (EGL): $egl_swaps of $egl_swaps; $mango_vk32; 32-bit glxgears: $printed in its first line, $total in the dump, at least the $T_MANGO_LOGGED MangoHud logged, none lost at SIGKILL; daemon SIGKILL during 32-bit vkcube: 3000 of 3000; 32-bit vkcube SIGKILL: $T_KEPT kept"

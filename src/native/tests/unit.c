@@ -1,6 +1,7 @@
-/* Unit tests of libgfxstats without a daemon (built with ASan and UBSan by `make test`):
- * argument checks, a missing daemon never blocks, counting before attach, more trackers than
- * stripes, the rules' arithmetic helpers against their definitions, and hostile inputs. */
+/* Unit tests of libgfxstats without a daemon (built with ASan and UBSan by `make test`, with
+ * ThreadSanitizer by `make test-tsan`): argument checks, a missing daemon never blocks, counting
+ * before attach, more trackers than stripes, the rules' arithmetic helpers against their
+ * definitions, several render threads, and hostile inputs. */
 #include "gfxstats.h"
 #include "../lib/internal.h"
 #include "../lib/rules.h"
@@ -12,6 +13,7 @@
 #include <sys/mman.h>
 
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/wait.h>
@@ -320,8 +322,9 @@ static void test_scene_options(void) {
     memset(&rec, 0, sizeof rec);
     gfx_matrix_configure(&m, GFX_MATRIX_LEGACY, lv, 0.0f);
     gfx_matrix_count_counted(&m, 50000000, 16666667, rec.c, rec.w); /* 50 ms / 16.67 ms = 2 in long division */
-    CHECK(rec.c[GFX_SCENE_LEVEL_COUNT_BASE + 2] == 1 && rec.c[GFX_SCENE_LEVEL_SUM_BASE + 2] == 2,
-          "legacy 50 ms: MIDDLE %u, sum %u", rec.c[GFX_SCENE_LEVEL_COUNT_BASE + 2], rec.c[GFX_SCENE_LEVEL_SUM_BASE + 2]);
+    CHECK(rec.c[GFX_SCENE_LEVEL_COUNT_BASE + 2] == 1 && rec.w[GFX_SCENE_WIDE_LEVEL_SUM_BASE + 2] == 2,
+          "legacy 50 ms: MIDDLE %u, sum %llu", rec.c[GFX_SCENE_LEVEL_COUNT_BASE + 2],
+          (unsigned long long)rec.w[GFX_SCENE_WIDE_LEVEL_SUM_BASE + 2]);
 }
 
 /* After fork the child's trackers refuse frames (the buffer is the parent's) and closing there
@@ -439,7 +442,7 @@ static void test_scenes(void) {
     memset(&rec, 0, sizeof rec);
     gfx_matrix_count_counted(&m, 50000000, 16666667, rec.c, rec.w);
     CHECK(rec.c[GFX_SCENE_MATRIX_FRAMES] == 1 && rec.c[GFX_SCENE_LEVEL_COUNT_BASE] == 1
-          && rec.c[GFX_SCENE_LEVEL_SUM_BASE] == 2, "50 ms frame: level BEST with 2 dropped");
+          && rec.w[GFX_SCENE_WIDE_LEVEL_SUM_BASE] == 2, "50 ms frame: level BEST with 2 dropped");
     CHECK(rec.w[GFX_SCENE_REFRESH] == 60000 && rec.w[GFX_SCENE_STAGE_BASE + GFX_SCENE_TOTAL_STAGE] == 50000000
           && rec.w[GFX_SCENE_COST] == 50000000, "50 ms frame: refresh, total, cost");
     /* 1e9 / 8,333,334 ns = 119.99999 Hz: truncated to 119999 milli-Hz, so the mean prints 119 as Matrix's. */
@@ -481,7 +484,25 @@ static void test_scenes(void) {
               "GPU durations <= 0 added: sum %lld", (long long)(int64_t)rz.w[GFX_SCENE_STAGE_BASE + GFX_SCENE_GPU_STAGE]);
     }
     gfx_matrix_count_counted(&m, 1000000000, 16666667, rec.c, rec.w);
-    CHECK(rec.c[GFX_SCENE_LEVEL_COUNT_BASE + 4] == 1 && rec.c[GFX_SCENE_LEVEL_SUM_BASE + 4] == 59, "1 s frame: FROZEN, 59");
+    CHECK(rec.c[GFX_SCENE_LEVEL_COUNT_BASE + 4] == 1 && rec.w[GFX_SCENE_WIDE_LEVEL_SUM_BASE + 4] == 59, "1 s frame: FROZEN, 59");
+    /* A level sum passes 2^32 and stays exact (scene group version 2; version 1's u32 wrapped): a
+     * frame of 2^61 ns drops more than 2^31 frames, saturated at INT32_MAX as Java's Math.round
+     * does, and a day-long frame at 60 Hz (across a suspend) about 5.18 million. */
+    {
+        struct gfx_matrix mw;
+        gfx_matrix_init(&mw);
+        static struct gfx_scene_rec rw;
+        memset(&rw, 0, sizeof rw);
+        for (int i = 0; i < 3; i++) {
+            gfx_matrix_count_counted(&mw, INT64_C(1) << 61, 16666667, rw.c, rw.w);
+        }
+        gfx_matrix_count_counted(&mw, INT64_C(86400000000000), 16666667, rw.c, rw.w);
+        uint64_t day = rw.w[GFX_SCENE_WIDE_LEVEL_SUM_BASE + 4] - 3 * (uint64_t)INT32_MAX;
+        CHECK(rw.c[GFX_SCENE_LEVEL_COUNT_BASE + 4] == 4 && day >= 5183990 && day <= 5184000,
+              "FROZEN sum past 2^32: %u frames, sum %llu", rw.c[GFX_SCENE_LEVEL_COUNT_BASE + 4],
+              (unsigned long long)rw.w[GFX_SCENE_WIDE_LEVEL_SUM_BASE + 4]);
+        CHECK(rw.w[GFX_SCENE_WIDE_LEVEL_SUM_BASE + 4] > UINT32_MAX, "the level sum is 64-bit");
+    }
     gfx_matrix_count_counted(&m, 1000000, 16666667, rec.c, rec.w);
     CHECK(rec.c[GFX_SCENE_LEVEL_COUNT_BASE] == 2 && m.on_time_cost == (int64_t)m.interval_ns
           && llabs(m.on_time_cost - 16666667) <= 1
@@ -730,7 +751,8 @@ static void test_timeline(void) {
 /* ---- the frame ring (lib/ring.h): the session thread's drain is paused, so only the calls
  * under test count frames. */
 
-static uint64_t ring_rng = 88172645463325252ULL;
+/* One sequence per thread (test_ring_threads records on several), each from the same start. */
+static _Thread_local uint64_t ring_rng = 88172645463325252ULL;
 
 static uint64_t ring_next(void) {
     ring_rng ^= ring_rng << 13, ring_rng ^= ring_rng >> 7, ring_rng ^= ring_rng << 17;
@@ -1212,6 +1234,73 @@ static void test_ring_concurrent(void) {
     gfxstats_session_close(s);
 }
 
+/* Several render threads, one tracker each, in one session whose thread drains them all while
+ * they record (its drain not paused), with their own flushes, scene switches and a second tracker
+ * after closing the first in between: each tracker counts exactly what the rules give for its
+ * frames. Under ThreadSanitizer (make test-tsan) this is where the ring's publication and the
+ * session's tracker list meet several producers. */
+#define THREADS 4
+struct ring_thread {
+    gfxstats_session *s;
+    int k, bad_calls, mismatches;
+    uint64_t dropped;
+};
+
+static void *ring_thread_run(void *arg) {
+    struct ring_thread *a = arg;
+    ring_rng += (uint64_t)a->k * 0x9E3779B97F4A7C15ULL; /* a sequence of its own */
+    int64_t f[GFXSTATS_FI_COUNT];
+    uint32_t want[GFX_COUNTERS], got[GFX_COUNTERS];
+    for (int round = 0; round < 2; round++) {
+        gfxstats_tracker *t;
+        if (gfxstats_tracker_new(a->s, &t) != GFXSTATS_OK) {
+            a->bad_calls++;
+            return NULL;
+        }
+        struct gfx_rules ref;
+        gfx_rules_init(&ref, 16666667, false);
+        memset(want, 0, sizeof want);
+        for (int64_t i = 0; i < 6000; i++) {
+            int fi = ring_frame(i, f, 1);
+            a->bad_calls += ring_record(t, fi, f) != GFXSTATS_OK;
+            ring_reference(&ref, fi, f, want);
+            if (i % 300 == 299) { /* a ring holds over 700 of these: never full */
+                a->bad_calls += gfxstats_tracker_flush(t) != GFXSTATS_OK;
+            }
+            if (i % 2500 == 1000) {
+                a->bad_calls += gfxstats_set_scene(t, (i / 2500) % 2 ? "menu" : "level 1") != GFXSTATS_OK;
+            }
+        }
+        gfxstats_tracker_flush(t);
+        gfx_tracker_counted(t, got, NULL);
+        a->mismatches += memcmp(got, want, sizeof got) != 0;
+        a->dropped += gfxstats_tracker_dropped(t);
+        gfxstats_tracker_close(t);
+    }
+    return NULL;
+}
+
+static void test_ring_threads(void) {
+    gfxstats_options o = opts("com.example.ring.threads");
+    o.close_wait_ms = 0;
+    gfxstats_session *s;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_OK, "open");
+    pthread_t th[THREADS];
+    struct ring_thread a[THREADS];
+    for (int k = 0; k < THREADS; k++) {
+        a[k] = (struct ring_thread){.s = s, .k = k};
+        CHECK(pthread_create(&th[k], NULL, ring_thread_run, &a[k]) == 0, "thread %d", k);
+    }
+    for (int k = 0; k < THREADS; k++) {
+        pthread_join(th[k], NULL);
+        CHECK(a[k].bad_calls == 0 && a[k].dropped == 0 && a[k].mismatches == 0,
+              "thread %d: %d calls failed, %llu frames dropped, %d trackers counted otherwise than the rules", k,
+              a[k].bad_calls, (unsigned long long)a[k].dropped, a[k].mismatches);
+    }
+    gfxstats_session_close(s);
+}
+#undef THREADS
+
 /* A full ring drops exactly the frames that do not fit (GFX_RING_FRAMES times-path frames fit,
  * 1638; GFX_RING_FI_FRAMES FrameInfo frames, 356), counts them, and keeps the rest. */
 static void test_ring_full(void) {
@@ -1415,6 +1504,7 @@ int main(void) {
     test_ring_order();
     test_ring_entries();
     test_ring_concurrent();
+    test_ring_threads();
     test_ring_full();
     test_ring_close();
     test_ring_scenes();

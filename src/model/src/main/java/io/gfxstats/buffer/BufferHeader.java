@@ -124,6 +124,11 @@ final class BufferHeader {
         return groups.sceneOffset();
     }
 
+    /** Whether known group {@code group} is in the file in the version this release writes. */
+    boolean groupWritable(int group) {
+        return groups.writable(group);
+    }
+
     /** The scene slots' names in a copy of the file ("" unnamed); null without a scene group. */
     String[] sceneNames(ByteBuffer image) {
         return groups.sceneNames(image, new ArrayList<>());

@@ -98,15 +98,17 @@ public final class BufferWriter implements AutoCloseable {
     private long[] groupAddresses(int stripe) {
         long[] addresses = new long[CounterGroups.KNOWN.size()];
         for (int g = 0; g < addresses.length; g++) {
-            long offset = header.groupStripeOffset(g, stripe);
+            // A group of an earlier version (a daemon of the previous release made the file) is
+            // left alone: its layout is not the one this writer counts in.
+            long offset = header.groupWritable(g) ? header.groupStripeOffset(g, stripe) : -1;
             addresses[g] = offset < 0 ? 0 : base + offset;
         }
         return addresses;
     }
 
-    /** True if the buffer has the scene group. */
+    /** True if the buffer has the scene group in the version this release writes. */
     public boolean hasScenes() {
-        return header.sceneGroupOffset() >= 0;
+        return header.groupWritable(GroupStripes.SCENES);
     }
 
     /**
@@ -115,13 +117,13 @@ public final class BufferWriter implements AutoCloseable {
      * slots, once each, before it counts a frame in them; naming a named slot again with the
      * same name does nothing, with another name fails.
      *
-     * @return false if the buffer has no scene group
+     * @return false if the buffer has no scene group (in the version this release writes)
      */
     public boolean nameScene(int slot, String name) {
         byte[] bytes = SceneGroup.requireName(name);
         Objects.checkIndex(slot, SceneGroup.SLOTS);
         int area = header.sceneGroupOffset();
-        if (area < 0) {
+        if (area < 0 || !hasScenes()) {
             return false;
         }
         reserve();

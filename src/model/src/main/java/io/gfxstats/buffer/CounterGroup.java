@@ -1,30 +1,114 @@
 package io.gfxstats.buffer;
 
+import java.util.Arrays;
+
 /**
  * The shape of one counter group of layout version 2 (see {@link BufferDescriptor}): a prefix of
  * group-specific bytes, then one group stripe per counter stripe (0 shared, 1..N writers), each
  * holding {@code counters32} unsigned 32-bit counters, padding to 8 bytes, and
- * {@code counters64} 64-bit sums, padded to 64 bytes. A group's elements are numbered 0..
- * {@code counters32 + counters64 - 1}: the 32-bit counters first, then the 64-bit sums.
+ * {@code counters64} 64-bit sums, padded to 64 bytes.
  *
- * @param id          directory id (one per group kind, never reused)
- * @param version     the group's own layout version; readers skip versions they do not know
- * @param name        for messages
- * @param prefixBytes bytes before the first group stripe (padded to 64 in the file)
- * @param counters32  unsigned 32-bit counters per group stripe
- * @param counters64  64-bit sums per group stripe
+ * <p>A group's <em>elements</em> are its entries in the counter vector ({@link CounterGroups}),
+ * numbered 0..{@link #elements()}-1. Usually they are the stripe's words in order (the 32-bit
+ * counters, then the 64-bit sums). A later version of a group may store some elements elsewhere
+ * or wider (scene group version 2 keeps the level sums in 64 bits) while its elements keep their
+ * numbers: day-file marks and handovers hold vectors of the previous release, so the vector's
+ * meaning must not change with the group's layout in the file.
  */
-public record CounterGroup(int id, int version, String name, int prefixBytes, int counters32, int counters64) {
-    public CounterGroup {
+public final class CounterGroup {
+    private final int id;
+    private final int version;
+    private final String name;
+    private final int prefixBytes;
+    private final int counters32;
+    private final int counters64;
+    /** Per element: its offset in a group stripe times 2, plus 1 when it is a 64-bit word. */
+    private final int[] placement;
+
+    /**
+     * A group whose elements are its stripe's words in order: the 32-bit counters, then the
+     * 64-bit sums.
+     *
+     * @param id          directory id (one per group kind, never reused)
+     * @param version     the group's own layout version; readers skip versions they do not know
+     * @param name        for messages
+     * @param prefixBytes bytes before the first group stripe (padded to 64 in the file)
+     * @param counters32  unsigned 32-bit counters per group stripe
+     * @param counters64  64-bit sums per group stripe
+     */
+    public CounterGroup(int id, int version, String name, int prefixBytes, int counters32, int counters64) {
+        this(id, version, name, prefixBytes, counters32, counters64, inOrder(counters32, counters64));
+    }
+
+    /**
+     * A group with its own numbering of elements: {@code placement[e]} is element e's offset in
+     * a group stripe times 2, plus 1 for a 64-bit word. Every word of the stripe is exactly one
+     * element.
+     */
+    CounterGroup(int id, int version, String name, int prefixBytes, int counters32, int counters64, int[] placement) {
         if (id <= 0 || version <= 0 || prefixBytes < 0 || counters32 < 0 || counters64 < 0
-                || counters32 + counters64 == 0) {
+                || counters32 + counters64 == 0 || placement.length != counters32 + counters64) {
             throw new IllegalArgumentException("bad counter group " + name);
+        }
+        this.id = id;
+        this.version = version;
+        this.name = name;
+        this.prefixBytes = prefixBytes;
+        this.counters32 = counters32;
+        this.counters64 = counters64;
+        this.placement = placement.clone();
+        int[] words = new int[counters32 + counters64];
+        for (int p : this.placement) {
+            int offset = p >>> 1;
+            boolean wide = (p & 1) != 0;
+            int word = wide ? counters32 + (offset - wideOffset()) / Long.BYTES : offset / Integer.BYTES;
+            boolean aligned = wide ? offset >= wideOffset() && (offset - wideOffset()) % Long.BYTES == 0
+                    : offset % Integer.BYTES == 0;
+            if (!aligned || word < 0 || word >= words.length || (wide ? word < counters32 : word >= counters32)
+                    || words[word]++ != 0) {
+                throw new IllegalArgumentException("bad element placement in counter group " + name);
+            }
         }
     }
 
-    /** Elements per group stripe (32-bit counters, then 64-bit sums). */
+    private static int[] inOrder(int counters32, int counters64) {
+        int[] p = new int[Math.max(0, counters32) + Math.max(0, counters64)];
+        int wide = BufferDescriptor.align(counters32 * Integer.BYTES, Long.BYTES);
+        for (int e = 0; e < p.length; e++) {
+            p[e] = e < counters32 ? e * Integer.BYTES << 1 : (wide + (e - counters32) * Long.BYTES) << 1 | 1;
+        }
+        return p;
+    }
+
+    public int id() {
+        return id;
+    }
+
+    public int version() {
+        return version;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public int prefixBytes() {
+        return prefixBytes;
+    }
+
+    /** Unsigned 32-bit counters per group stripe. */
+    public int counters32() {
+        return counters32;
+    }
+
+    /** 64-bit sums per group stripe. */
+    public int counters64() {
+        return counters64;
+    }
+
+    /** Elements per group stripe: its entries in the counter vector. */
     public int elements() {
-        return counters32 + counters64;
+        return placement.length;
     }
 
     /** Offset of the 64-bit sums inside a group stripe. */
@@ -50,13 +134,35 @@ public record CounterGroup(int id, int version, String name, int prefixBytes, in
         return alignedPrefix() + stripe * stripeLength();
     }
 
+    /** Whether element {@code element} is a 64-bit word in the stripe (else an unsigned 32-bit one). */
     public boolean isWide(int element) {
-        return element >= counters32;
+        return (placement[element] & 1) != 0;
     }
 
     /** Offset of an element inside a group stripe. */
     public int elementOffset(int element) {
-        return element < counters32 ? element * Integer.BYTES
-                : wideOffset() + (element - counters32) * Long.BYTES;
+        return placement[element] >>> 1;
+    }
+
+    /** Whether {@code other} numbers the same elements (a version of this group a reader can sum into the same vector entries). */
+    boolean sameElements(CounterGroup other) {
+        return id == other.id && placement.length == other.placement.length;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof CounterGroup g && id == g.id && version == g.version && name.equals(g.name)
+                && prefixBytes == g.prefixBytes && counters32 == g.counters32 && counters64 == g.counters64
+                && Arrays.equals(placement, g.placement);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * (31 * id + version) + Arrays.hashCode(placement);
+    }
+
+    @Override
+    public String toString() {
+        return name + " (group " + id + " version " + version + ")";
     }
 }

@@ -27,6 +27,12 @@ public final class CounterGroups {
     /** Every group this release reads and writes, in vector order. New groups go at the end. */
     public static final List<CounterGroup> KNOWN = List.of(SCENES, FRAMETIMELINE, CLIENT_HEALTH);
 
+    /**
+     * Earlier versions of known groups that readers still sum (a buffer of the previous release
+     * alive during an upgrade) into the same vector entries; never created or written.
+     */
+    static final List<CounterGroup> READ_ONLY = List.of(SceneGroup.VERSION_1);
+
     private static final int[] OFFSETS = new int[KNOWN.size()];
     /** Length of the counter vector. */
     public static final int VECTOR_LENGTH;
@@ -43,15 +49,36 @@ public final class CounterGroups {
     private CounterGroups() {
     }
 
-    /** Index of a known group in {@link #KNOWN}, or -1. */
+    /**
+     * Index in {@link #KNOWN} of the group a directory entry holds (the version written or one
+     * of {@link #READ_ONLY}), or -1 for a group or version this release does not read.
+     */
     public static int indexOf(int id, int version) {
-        for (int i = 0; i < KNOWN.size(); i++) {
-            CounterGroup g = KNOWN.get(i);
+        return layout(id, version) == null ? -1 : KNOWN.indexOf(current(id));
+    }
+
+    /** The layout of group {@code id} in version {@code version}, if this release reads it; else null. */
+    static CounterGroup layout(int id, int version) {
+        for (CounterGroup g : KNOWN) {
             if (g.id() == id && g.version() == version) {
-                return i;
+                return g;
             }
         }
-        return -1;
+        for (CounterGroup g : READ_ONLY) {
+            if (g.id() == id && g.version() == version && g.sameElements(current(id))) {
+                return g;
+            }
+        }
+        return null;
+    }
+
+    private static CounterGroup current(int id) {
+        for (CounterGroup g : KNOWN) {
+            if (g.id() == id) {
+                return g;
+            }
+        }
+        throw new IllegalStateException("no current version of group " + id);
     }
 
     /** Where group {@code index} (of {@link #KNOWN}) starts in the counter vector. */

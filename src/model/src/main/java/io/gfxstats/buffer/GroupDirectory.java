@@ -23,12 +23,15 @@ final class GroupDirectory {
     private final int stripeCount;
     /** Per group of {@link CounterGroups#KNOWN}: offset of its area in the file, or -1 when absent. */
     private final int[] offsets;
+    /** Per group of {@link CounterGroups#KNOWN}: the version of its layout the file has (null when absent). */
+    private final CounterGroup[] layouts;
     /** Directory entries of groups this release does not know (skipped). */
     final int foreignGroups;
 
-    private GroupDirectory(int stripeCount, int[] offsets, int foreignGroups) {
+    private GroupDirectory(int stripeCount, int[] offsets, CounterGroup[] layouts, int foreignGroups) {
         this.stripeCount = stripeCount;
         this.offsets = offsets;
+        this.layouts = layouts;
         this.foreignGroups = foreignGroups;
     }
 
@@ -36,7 +39,7 @@ final class GroupDirectory {
     static GroupDirectory none(int stripeCount) {
         int[] offsets = new int[CounterGroups.KNOWN.size()];
         Arrays.fill(offsets, -1);
-        return new GroupDirectory(stripeCount, offsets, 0);
+        return new GroupDirectory(stripeCount, offsets, new CounterGroup[offsets.length], 0);
     }
 
     /**
@@ -48,7 +51,9 @@ final class GroupDirectory {
      */
     static GroupDirectory read(Path path, ByteBuffer h, int stripeCount, long declared, long fileLength)
             throws BufferFormatException {
-        int[] groupOffsets = none(stripeCount).offsets;
+        GroupDirectory none = none(stripeCount);
+        int[] groupOffsets = none.offsets;
+        CounterGroup[] layouts = none.layouts;
         long directory = Integer.toUnsignedLong(h.getInt(GROUP_DIRECTORY_OFFSET_OFFSET));
         int count = h.getInt(GROUP_COUNT_OFFSET);
         require(path, directory == groupDirectoryOffset(stripeCount), "group directory offset " + directory);
@@ -82,19 +87,28 @@ final class GroupDirectory {
                 skipped++;
                 continue;
             }
-            CounterGroup g = CounterGroups.KNOWN.get(known);
+            CounterGroup g = CounterGroups.layout(id, version);
             require(path, len == g.length(stripeCount), "group " + g.name() + " length " + len + ", layout says "
                     + g.length(stripeCount));
             groupOffsets[known] = (int) offset;
+            layouts[known] = g;
         }
         require(path, declared == end, "total length " + declared + ", the groups end at " + end);
-        return new GroupDirectory(stripeCount, groupOffsets, skipped);
+        return new GroupDirectory(stripeCount, groupOffsets, layouts, skipped);
     }
 
     /** Offset of group stripe {@code stripe} of known group {@code group}, or -1 if the file lacks the group. */
     long stripeOffset(int group, int stripe) {
         int area = offsets[group];
-        return area < 0 ? -1 : area + CounterGroups.KNOWN.get(group).stripeOffset(stripe);
+        return area < 0 ? -1 : area + layouts[group].stripeOffset(stripe);
+    }
+
+    /**
+     * Whether known group {@code group} is in the file in the version this release writes: a
+     * writer counts only into those (an earlier version is read, never written).
+     */
+    boolean writable(int group) {
+        return offsets[group] >= 0 && layouts[group].equals(CounterGroups.KNOWN.get(group));
     }
 
     int sceneOffset() {
@@ -151,30 +165,31 @@ final class GroupDirectory {
 
     /**
      * Adds every known group's elements, summed over the stripes, to {@code sums} (a counter
-     * vector): 32-bit counters from the first copy; a 64-bit sum only when both copies agree,
-     * otherwise read again until two reads in a row agree (a copy is not guaranteed to read 8
-     * bytes at once, and its writer may have stored it in between).
+     * vector), whichever of its readable versions the file has: 32-bit counters from the first
+     * copy; a 64-bit sum only when both copies agree, otherwise read again until two reads in a
+     * row agree (a copy is not guaranteed to read 8 bytes at once, and its writer may have
+     * stored it in between).
      */
     void sum(ByteBuffer a, ByteBuffer b, long[] sums, BufferHeader.WordReader reread) throws IOException {
         for (int g = 0; g < offsets.length; g++) {
             if (offsets[g] < 0) {
                 continue;
             }
-            CounterGroup group = CounterGroups.KNOWN.get(g);
+            CounterGroup group = layouts[g];
             int vector = CounterGroups.vectorOffset(g);
             for (int s = 0; s <= stripeCount; s++) {
                 int base = (int) stripeOffset(g, s);
-                for (int e = 0; e < group.counters32(); e++) {
-                    sums[vector + e] += Integer.toUnsignedLong(a.getInt(base + (e << 2)));
-                }
-                int wide = base + group.wideOffset();
-                for (int e = 0; e < group.counters64(); e++) {
-                    int at = wide + (e << 3);
+                for (int e = 0; e < group.elements(); e++) {
+                    int at = base + group.elementOffset(e);
+                    if (!group.isWide(e)) {
+                        sums[vector + e] += Integer.toUnsignedLong(a.getInt(at));
+                        continue;
+                    }
                     long v = a.getLong(at);
                     if (v != b.getLong(at)) {
                         v = stableLong(reread, at);
                     }
-                    sums[vector + group.counters32() + e] += v;
+                    sums[vector + e] += v;
                 }
             }
         }

@@ -6,8 +6,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * Layout of the scene group (id 1, version 1) of buffer layout 2: frames per scene with the
- * Android jank counters and Matrix's dropped-frame levels (docs/buffer-format.md, "Scene group").
+ * Layout of the scene group (id 1) of buffer layout 2: frames per scene with the Android jank
+ * counters and Matrix's dropped-frame levels (docs/buffer-format.md, "Scene group"). Version 2
+ * is written; version 1 (level sums in 32 bits) is still read.
  *
  * <pre>
  *  Prefix: slot table, {@link #SLOTS} entries of 128 bytes
@@ -19,21 +20,28 @@ import java.util.Locale;
  *  |  Name, UTF-8, 120 bytes                                       |  + 8
  *  +---------------------------------------------------------------+
  *
- *  Group stripe s (one writer, the writer of counter stripe s):
+ *  Group stripe s, version 2 (one writer, the writer of counter stripe s):
  *  +---------------------------------------------------------------+
- *  |  Slot 0..15: 21 u32 each, in this order:                      |
+ *  |  Slot 0..15: 16 u32 each (one cache line), in this order:     |
  *  |    total frames, janky frames, janky frames (legacy),         |
  *  |    7 jank types (the first 10 Counters, same order),          |
- *  |    Matrix frames (valid durations), level counts BEST..FROZEN,|
- *  |    level sums BEST..FROZEN (dropped frames of that level)     |
+ *  |    Matrix frames (valid durations), level counts BEST..FROZEN |
  *  +---------------------------------------------------------------+
- *  |  Slot 0..15: 13 u64 each, in this order:                      |
+ *  |  Slot 0..15: 18 u64 each, in this order:                      |
  *  |    sum of max(T, I) ns (Matrix's fps denominator),            |
  *  |    sum of the float dropped frames in units of 2^-20,         |
  *  |    sum of the refresh rate in milli-Hz,                       |
- *  |    10 stage duration sums ns (FrameMetrics order, GPU last)   |
+ *  |    10 stage duration sums ns (FrameMetrics order, GPU last),  |
+ *  |    level sums BEST..FROZEN (dropped frames of that level)     |
  *  +---------------------------------------------------------------+
  * </pre>
+ *
+ * <p>Version 1 had the level sums as u32 counters 16..20 of a slot (21 u32, 13 u64): one
+ * frame across a suspend drops millions of frames, so a sum passed 2^32 within hours.
+ *
+ * <p>In the counter vector, both versions number a slot's entries alike (version 1's order):
+ * {@link #COUNTERS} counters ({@link #counter}; the level sums at {@link #LEVEL_SUM_BASE}), then
+ * {@link #SUMS} sums ({@link #sum}).
  *
  * <p>Slot 0 is {@link #OTHER}: scenes beyond the session's limit are counted there. A slot is
  * named once, by the session that owns the buffer, before any frame is counted in it, and never
@@ -41,8 +49,9 @@ import java.util.Locale;
  */
 public final class SceneGroup {
     public static final int ID = 1;
-    public static final int VERSION = 1;
-    /** Scene slots per buffer, "(other)" included. */
+    /** The version written. */
+    public static final int VERSION = 2;
+    /** Slot names' table, the same in both versions. */
     public static final int SLOTS = 16;
     public static final int SLOT_ENTRY_BYTES = 128;
     public static final int NAME_MAX_BYTES = SLOT_ENTRY_BYTES - 2 * Integer.BYTES;
@@ -56,15 +65,18 @@ public final class SceneGroup {
     public static final String OTHER = "(other)";
     public static final int OTHER_SLOT = 0;
 
+    // A slot's counters, as numbered in the counter vector (and, below LEVEL_SUM_BASE, its u32 words).
     /** The first {@value #MIRRORED} Counters (total, janky, janky legacy, 7 jank types) are also kept per scene. */
     public static final int MIRRORED = Counters.JANK_TYPE_BASE + JankType.COUNT;
     public static final int MATRIX_FRAMES = MIRRORED;
     public static final int LEVEL_COUNT_BASE = MATRIX_FRAMES + 1;
     public static final int LEVELS = 5;
+    /** The level sums: u64 words {@link #WIDE_LEVEL_SUM_BASE}.. in the buffer since version 2. */
     public static final int LEVEL_SUM_BASE = LEVEL_COUNT_BASE + LEVELS;
-    /** u32 counters per slot. */
-    public static final int COUNTERS32 = LEVEL_SUM_BASE + LEVELS;
+    /** Counters per slot in the counter vector (the level sums included). */
+    public static final int COUNTERS = LEVEL_SUM_BASE + LEVELS;
 
+    // A slot's sums, as numbered in the counter vector (and its u64 words).
     public static final int COST_NANOS = 0;
     public static final int DROPPED_Q20 = 1;
     public static final int REFRESH_MILLIHZ = 2;
@@ -73,33 +85,61 @@ public final class SceneGroup {
     public static final int STAGES = 10;
     /** Index of TOTAL_DURATION among the stages (FrameMetrics order). */
     public static final int TOTAL_STAGE = 8;
-    /** u64 sums per slot. */
-    public static final int COUNTERS64 = STAGE_BASE + STAGES;
+    /** Sums per slot in the counter vector. */
+    public static final int SUMS = STAGE_BASE + STAGES;
     /** Fixed-point scale of {@link #DROPPED_Q20}. */
     public static final float DROPPED_SCALE = 1 << 20;
 
+    // Version 2 in the buffer.
+    /** u32 words per slot: the counters before the level sums (64 bytes, one cache line). */
+    public static final int U32_PER_SLOT = LEVEL_SUM_BASE;
+    /** u64 words of a slot where the level sums are. */
+    public static final int WIDE_LEVEL_SUM_BASE = SUMS;
+    /** u64 words per slot: the sums, then the level sums. */
+    public static final int U64_PER_SLOT = WIDE_LEVEL_SUM_BASE + LEVELS;
+
+    /** Version 2, written: the level sums in 64 bits. */
     static final CounterGroup GROUP = new CounterGroup(ID, VERSION, "scenes", SLOTS * SLOT_ENTRY_BYTES,
-            SLOTS * COUNTERS32, SLOTS * COUNTERS64);
+            SLOTS * U32_PER_SLOT, SLOTS * U64_PER_SLOT, placementV2());
+    /** Version 1, still read (a buffer of an earlier release): the level sums as u32 counters. */
+    static final CounterGroup VERSION_1 = new CounterGroup(ID, 1, "scenes", SLOTS * SLOT_ENTRY_BYTES,
+            SLOTS * COUNTERS, SLOTS * SUMS);
+
+    /** Where version 2 keeps each element of version 1's numbering. */
+    private static int[] placementV2() {
+        int[] p = new int[SLOTS * (COUNTERS + SUMS)];
+        int wide = SLOTS * U32_PER_SLOT * Integer.BYTES; // a multiple of 8
+        for (int slot = 0; slot < SLOTS; slot++) {
+            for (int f = 0; f < COUNTERS; f++) {
+                p[counter(slot, f)] = f < LEVEL_SUM_BASE ? (slot * U32_PER_SLOT + f) * Integer.BYTES << 1
+                        : (wide + (slot * U64_PER_SLOT + WIDE_LEVEL_SUM_BASE + f - LEVEL_SUM_BASE) * Long.BYTES) << 1 | 1;
+            }
+            for (int f = 0; f < SUMS; f++) {
+                p[sum(slot, f)] = (wide + (slot * U64_PER_SLOT + f) * Long.BYTES) << 1 | 1;
+            }
+        }
+        return p;
+    }
 
     private SceneGroup() {
     }
 
-    /** Element (in the group) of u32 counter {@code field} of {@code slot}. */
+    /** Element (in the group) of counter {@code field} of {@code slot}. */
     public static int counter(int slot, int field) {
-        return slot * COUNTERS32 + field;
+        return slot * COUNTERS + field;
     }
 
-    /** Element (in the group) of u64 sum {@code field} of {@code slot}. */
+    /** Element (in the group) of sum {@code field} of {@code slot}. */
     public static int sum(int slot, int field) {
-        return SLOTS * COUNTERS32 + slot * COUNTERS64 + field;
+        return SLOTS * COUNTERS + slot * SUMS + field;
     }
 
-    /** Index in the counter vector of u32 counter {@code field} of {@code slot}. */
+    /** Index in the counter vector of counter {@code field} of {@code slot}. */
     public static int vectorCounter(int slot, int field) {
         return CounterGroups.vectorOffset(GROUP) + counter(slot, field);
     }
 
-    /** Index in the counter vector of u64 sum {@code field} of {@code slot}. */
+    /** Index in the counter vector of sum {@code field} of {@code slot}. */
     public static int vectorSum(int slot, int field) {
         return CounterGroups.vectorOffset(GROUP) + sum(slot, field);
     }

@@ -15,9 +15,9 @@ import java.util.Objects;
  * dependent load on every increment cost about 1.5 ns per frame (15 %, docs/benchmarks.md).
  */
 public class SceneStripe {
-    private static final int SLOT_BYTES = SceneGroup.COUNTERS32 * Integer.BYTES;
+    private static final int SLOT_BYTES = SceneGroup.U32_PER_SLOT * Integer.BYTES;
     private static final int WIDE_OFFSET = CounterGroups.SCENES.wideOffset();
-    private static final int SLOT_WIDE_BYTES = SceneGroup.COUNTERS64 * Long.BYTES;
+    private static final int SLOT_WIDE_BYTES = SceneGroup.U64_PER_SLOT * Long.BYTES;
 
     /** The scene group stripe in the buffer (0: absent or in memory), added to atomically by a shared writer. */
     private final long sceneAddress;
@@ -92,6 +92,8 @@ public class SceneStripe {
      * Matrix frames, the level's count and dropped-frame sum, Σ max(T, I), Σ dropped (2^-20
      * units), Σ refresh (milli-Hz) and the TOTAL stage sum. Adds of zero are skipped: most
      * frames drop nothing, and their callers pass constant zeros, which the JIT folds away.
+     * {@code dropped} is one frame's whole dropped frames (0..Integer.MAX_VALUE, Matrix's int),
+     * added to a 64-bit level sum: a frame across a suspend drops millions.
      */
     public final void countMatrix(int level, int dropped, long costNanos, long droppedQ20, long refreshMilliHz,
                             long totalNanos) {
@@ -115,8 +117,8 @@ public class SceneStripe {
         a = u + ((long) (SceneGroup.LEVEL_COUNT_BASE + level) << 2);
         BufferMemory.writeInt(a, BufferMemory.readInt(a) + 1);
         if (dropped != 0) {
-            a = u + ((long) (SceneGroup.LEVEL_SUM_BASE + level) << 2);
-            BufferMemory.writeInt(a, BufferMemory.readInt(a) + dropped);
+            a = w + ((long) (SceneGroup.WIDE_LEVEL_SUM_BASE + level) << 3);
+            BufferMemory.writeLong(a, BufferMemory.readLong(a) + Integer.toUnsignedLong(dropped));
         }
         a = w + (SceneGroup.COST_NANOS << 3);
         BufferMemory.writeLong(a, BufferMemory.readLong(a) + costNanos);
@@ -135,7 +137,7 @@ public class SceneStripe {
         return sceneRecord != 0;
     }
 
-    /** Adds {@code delta} to u32 counter {@code field} of the selected scene. */
+    /** Adds {@code delta} to u32 word {@code field} (below {@link SceneGroup#U32_PER_SLOT}) of the selected scene. */
     public final void addScene(int field, int delta) {
         int slot = slotOffset;
         if (slot < 0) {
@@ -150,7 +152,8 @@ public class SceneStripe {
     }
 
     /**
-     * Adds {@code delta} to u64 sum {@code field} of the selected scene: one aligned 8-byte store
+     * Adds {@code delta} to u64 word {@code field} (below {@link SceneGroup#U64_PER_SLOT}) of the
+     * selected scene: one aligned 8-byte store
      * (readers take a 64-bit sum only when two reads agree, see docs/buffer-format.md).
      */
     public final void addSceneSum(int field, long delta) {
@@ -172,7 +175,8 @@ public class SceneStripe {
         long w = sceneAddress + wideOffset;
         BufferMemory.addInt(u + (SceneGroup.MATRIX_FRAMES << 2), 1);
         BufferMemory.addInt(u + ((long) (SceneGroup.LEVEL_COUNT_BASE + level) << 2), 1);
-        BufferMemory.addInt(u + ((long) (SceneGroup.LEVEL_SUM_BASE + level) << 2), dropped);
+        BufferMemory.addLong(w + ((long) (SceneGroup.WIDE_LEVEL_SUM_BASE + level) << 3),
+                Integer.toUnsignedLong(dropped));
         BufferMemory.addLong(w + (SceneGroup.COST_NANOS << 3), costNanos);
         BufferMemory.addLong(w + (SceneGroup.DROPPED_Q20 << 3), droppedQ20);
         BufferMemory.addLong(w + (SceneGroup.REFRESH_MILLIHZ << 3), refreshMilliHz);

@@ -13,15 +13,15 @@ import java.util.TreeMap;
 
 /**
  * One scene's counters as a {@code long[]} of {@link #LENGTH} entries: the
- * {@link SceneGroup#COUNTERS32} counters of a slot, then its {@link SceneGroup#COUNTERS64} sums,
+ * {@link SceneGroup#COUNTERS} counters of a slot, then its {@link SceneGroup#SUMS} sums,
  * in {@link SceneGroup}'s order; and the conversions between counter vectors, day-file protos
  * ({@code gfxstats_scenes}, field 1001) and this form. Scenes of one package merge by addition.
  */
 public final class SceneCounters {
     /** Entries per scene. */
-    public static final int LENGTH = SceneGroup.COUNTERS32 + SceneGroup.COUNTERS64;
+    public static final int LENGTH = SceneGroup.COUNTERS + SceneGroup.SUMS;
     /** Index of a u64 sum field in a scene's array. */
-    public static final int SUM_BASE = SceneGroup.COUNTERS32;
+    public static final int SUM_BASE = SceneGroup.COUNTERS;
 
     private SceneCounters() {
     }
@@ -50,11 +50,11 @@ public final class SceneCounters {
         for (int slot = 0; slot < SceneGroup.SLOTS; slot++) {
             long[] v = new long[LENGTH];
             boolean any = false;
-            for (int f = 0; f < SceneGroup.COUNTERS32; f++) {
+            for (int f = 0; f < SceneGroup.COUNTERS; f++) {
                 v[f] = vector[SceneGroup.vectorCounter(slot, f)];
                 any |= v[f] != 0;
             }
-            for (int f = 0; f < SceneGroup.COUNTERS64; f++) {
+            for (int f = 0; f < SceneGroup.SUMS; f++) {
                 v[SUM_BASE + f] = vector[SceneGroup.vectorSum(slot, f)];
                 any |= v[SUM_BASE + f] != 0;
             }

@@ -28,15 +28,20 @@ class BufferLayoutV2Test {
         assertEquals(640 + 17 * 768, groupDirectoryOffset(16));
         CounterGroup scenes = CounterGroups.SCENES;
         assertEquals(2048, scenes.alignedPrefix());
-        assertEquals(1344, scenes.wideOffset());
-        assertEquals(3008, scenes.stripeLength());
-        assertEquals(2048 + 17 * 3008, scenes.length(16));
+        assertEquals(1024, scenes.wideOffset(), "16 slots of 16 u32: each slot's counters one cache line");
+        assertEquals(3328, scenes.stripeLength());
+        assertEquals(2048 + 17 * 3328, scenes.length(16));
+        assertEquals(2, scenes.version());
+        assertEquals(3008, SceneGroup.VERSION_1.stripeLength(), "version 1, still read");
+        assertEquals(scenes.elements(), SceneGroup.VERSION_1.elements(), "both versions fill the same vector entries");
         assertEquals(256, CounterGroups.FRAMETIMELINE.stripeLength());
         assertEquals(64, CounterGroups.CLIENT_HEALTH.stripeLength());
-        assertEquals(13_696 + 64 + 53_184 + 17 * 256 + 17 * 64, totalLength(16, CounterGroups.KNOWN),
-                "docs/buffer-format.md: 72,384 bytes");
-        assertEquals(21, SceneGroup.COUNTERS32);
-        assertEquals(13, SceneGroup.COUNTERS64);
+        assertEquals(13_696 + 64 + 58_624 + 17 * 256 + 17 * 64, totalLength(16, CounterGroups.KNOWN),
+                "docs/buffer-format.md: 77,824 bytes");
+        assertEquals(21, SceneGroup.COUNTERS);
+        assertEquals(13, SceneGroup.SUMS);
+        assertEquals(16, SceneGroup.U32_PER_SLOT);
+        assertEquals(18, SceneGroup.U64_PER_SLOT);
         assertEquals(Counters.JANK_TYPE_BASE + JankType.COUNT, SceneGroup.MIRRORED);
         for (int stripes : new int[] {1, 7, 16, MAX_STRIPES}) {
             assertEquals(0, groupDirectoryOffset(stripes) % 64);
@@ -57,8 +62,11 @@ class BufferLayoutV2Test {
                 "slot table " + n.format(CounterGroups.SCENES.alignedPrefix()),
                 "| " + claimsOffset(LAYOUT_VERSION_2) + " | 4 N | claim words",
                 "`align64(" + claimsOffset(LAYOUT_VERSION_2) + " + 4 N)` (" + headerLength(LAYOUT_VERSION_2, 16),
-                SceneGroup.COUNTERS32 + " u32 each (" + n.format(CounterGroups.SCENES.wideOffset()) + " bytes)",
-                SceneGroup.COUNTERS64 + " u64 each (" + n.format(SceneGroup.SLOTS * SceneGroup.COUNTERS64 * 8) + " bytes)",
+                "### Scene group (id " + SceneGroup.ID + ", version " + SceneGroup.VERSION + ")",
+                SceneGroup.U32_PER_SLOT + " u32 each (" + n.format(CounterGroups.SCENES.wideOffset()) + " bytes)",
+                SceneGroup.U64_PER_SLOT + " u64 each (" + n.format(SceneGroup.SLOTS * SceneGroup.U64_PER_SLOT * 8)
+                        + " bytes)",
+                "version 1 stripe (" + n.format(SceneGroup.VERSION_1.stripeLength()) + " bytes)",
                 "Per buffer " + SceneGroup.SLOTS + " scene slots",
                 "17 FrameTimeline stripes of " + CounterGroups.FRAMETIMELINE.stripeLength(),
                 "17 client health stripes of " + CounterGroups.CLIENT_HEALTH.stripeLength(),
@@ -87,7 +95,7 @@ class BufferLayoutV2Test {
                 s.increment(Counters.JANKY_FRAMES);
                 s.increment(Counters.cpuBucket(5));
                 s.addScene(SceneGroup.LEVEL_COUNT_BASE + 2, 1);
-                s.addScene(SceneGroup.LEVEL_SUM_BASE + 2, 11);
+                s.addSceneSum(SceneGroup.WIDE_LEVEL_SUM_BASE + 2, 11);
                 s.addSceneSum(SceneGroup.COST_NANOS, 5_000_000_000L);
                 s.selectScene(-1);
                 s.increment(Counters.TOTAL_FRAMES);
@@ -113,6 +121,85 @@ class BufferLayoutV2Test {
             assertArrayEquals(snap.vector(), w.snapshot().vector(), "the writer's snapshot reads the same");
             own.release();
             shared.release();
+        }
+    }
+
+    @Test
+    void shouldKeepALevelSumPast2To32Exactly() throws IOException {
+        // A frame across a suspend drops millions of frames; version 1's u32 level sums wrapped.
+        Path file = TestBuffers.create(dir, "wide", 1);
+        int frozen = 4;
+        long perFrame = Integer.MAX_VALUE; // the largest whole dropped count of one frame (Matrix's int)
+        try (BufferWriter w = BufferWriter.open(file); BufferReader r = BufferReader.open(file, TestBuffers.uid())) {
+            w.nameScene(3, "suspended");
+            StripeWriter own = w.claimStripe();
+            StripeWriter shared = w.claimStripe();
+            assertTrue(shared.isShared());
+            for (StripeWriter s : List.of(own, shared)) {
+                s.selectScene(3);
+                for (int i = 0; i < 3; i++) {
+                    s.countMatrix(frozen, (int) perFrame, 1, 1, 1, 1);
+                }
+                s.countMatrix(frozen, 7, 1, 1, 1, 1);
+            }
+            long each = 3 * perFrame + 7;
+            assertTrue(each > 1L << 32);
+            BufferSnapshot snap = r.snapshot();
+            int levelSum = SceneGroup.vectorCounter(3, SceneGroup.LEVEL_SUM_BASE + frozen);
+            assertEquals(2 * each, snap.element(levelSum), "the reader sums 64-bit level sums");
+            assertEquals(4 * 2, snap.element(SceneGroup.vectorCounter(3, SceneGroup.LEVEL_COUNT_BASE + frozen)));
+            assertEquals(each, own.contributionOf(levelSum));
+            assertEquals(each, shared.contributionOf(levelSum), "and the shared writer's record of its own adds");
+            own.addElement(levelSum, -each);
+            assertEquals(each, r.snapshot().element(levelSum), "a handover moves the whole sum");
+            own.release();
+            shared.release();
+        }
+    }
+
+    @Test
+    void shouldReadAVersion1SceneGroupButNotWriteIt() throws IOException {
+        // A buffer a daemon of the previous release made, still alive during an upgrade.
+        Path file = dir.resolve("v1");
+        BufferFiles.create(file, BufferSpec.builder().pid(ProcessHandle.current().pid()).uid(TestBuffers.uid())
+                .packageName("p").registrationId("r1").stripeCount(2)
+                .groups(List.of(SceneGroup.VERSION_1, CounterGroups.FRAMETIMELINE)).build(), BufferFiles.OWNER_READ_WRITE);
+        long area = groupDirectoryOffset(2) + 64;
+        long slot = area + 3 * SceneGroup.SLOT_ENTRY_BYTES;
+        TestBuffers.putInt(file, slot + SceneGroup.SLOT_NAME_LENGTH, 4);
+        TestBuffers.putInt(file, slot + SceneGroup.SLOT_NAME, 0x756e656d); // "menu"
+        TestBuffers.putInt(file, slot + SceneGroup.SLOT_STATE, SceneGroup.SLOT_NAMED);
+        for (int stripe = 0; stripe <= 2; stripe++) {
+            long base = area + SceneGroup.SLOTS * SceneGroup.SLOT_ENTRY_BYTES + stripe * 3008L;
+            TestBuffers.putInt(file, base + (3 * 21 + Counters.TOTAL_FRAMES) * 4L, 10 + stripe);
+            TestBuffers.putInt(file, base + (3 * 21 + SceneGroup.LEVEL_SUM_BASE + 4) * 4L, -1); // 2^32 - 1
+            TestBuffers.putLong(file, base + 1344 + (3 * 13 + SceneGroup.COST_NANOS) * 8L, 1L << 40);
+            TestBuffers.putLong(file, base + 1344 + (3 * 13 + SceneGroup.STAGE_BASE + 9) * 8L, 5);
+        }
+        try (BufferWriter w = BufferWriter.open(file); BufferReader r = BufferReader.open(file, TestBuffers.uid())) {
+            BufferSnapshot before = r.snapshot();
+            assertTrue(before.hasScenes());
+            assertEquals("menu", before.sceneName(3));
+            assertEquals(33, before.element(SceneGroup.vectorCounter(3, Counters.TOTAL_FRAMES)));
+            assertEquals(3 * 0xFFFF_FFFFL, before.element(SceneGroup.vectorCounter(3, SceneGroup.LEVEL_SUM_BASE + 4)));
+            assertEquals(3L << 40, before.element(SceneGroup.vectorSum(3, SceneGroup.COST_NANOS)));
+            assertEquals(15, before.element(SceneGroup.vectorSum(3, SceneGroup.STAGE_BASE + 9)));
+
+            assertFalse(w.hasScenes(), "only the version this release writes is written");
+            assertFalse(w.nameScene(4, "new"));
+            StripeWriter s = w.claimStripe();
+            assertFalse(s.hasScenes());
+            s.selectScene(3);
+            s.increment(Counters.TOTAL_FRAMES);
+            s.countMatrix(4, 100, 1, 1, 1, 1);
+            BufferSnapshot after = r.snapshot();
+            assertEquals(1, after.totalFrames());
+            long[] a = before.vector();
+            long[] b = after.vector();
+            for (int e = Counters.COUNT; e < CounterGroups.VECTOR_LENGTH; e++) {
+                assertEquals(a[e], b[e], "vector entry " + e);
+            }
+            s.release();
         }
     }
 
