@@ -6,9 +6,18 @@
  * is shared) does not move them. Each chunk's frames are read once, untimed, before either path
  * runs, so that both read them from L1. After each chunk of
  * gfxstats_record the tracker's ring is drained with gfxstats_tracker_flush, outside the render
- * thread's time (in an app the session thread does that every 1-50 ms); the drain is timed
- * separately as the classification's cost per frame off the render thread. The session thread
- * drains too meanwhile, as in an app; no frame may be dropped.
+ * thread's time (in an app the session thread does that every 1-50 ms); no frame may be dropped.
+ * BENCH_METHOD says where (the same methods as the Java client's io.gfxstats.bench.RenderThreadBench,
+ * on the same frames; with it set, the session thread is paused, a first round warms up and is not
+ * counted, and the last line is "lang=c method=M record_ns=... peer_ns=... ratio=... work_ns=..."):
+ *   same (the default): on the render thread itself, so the ring's lines stay in its core's cache;
+ *     the drain is timed separately as the classification's cost per frame off the render thread.
+ *     Unset, the session thread drains too meanwhile, as in an app (the method before session 11).
+ *   cross: on a second thread, while the render thread spins until it is done: the render thread
+ *     then writes ring lines that the other core read last, as with the session thread in an app.
+ *   paced: as cross, and every frame is followed by BENCH_WORK rounds of an unrelated computation
+ *     (dependent multiply-adds, as between a render thread's frames); a third chunk runs the work
+ *     alone, and each path's figure is its chunk minus that one (paired, per chunk).
  * Under valgrind --tool=callgrind --toggle-collect=gfxstats_record (or atomic_record, or
  * gfxstats_tracker_flush) with BENCH_CALLGRIND=1 it runs each path once over the frames, for
  * instructions per frame.
@@ -33,6 +42,8 @@
 #include "../lib/timeline.h"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -54,6 +65,93 @@ __attribute__((noinline)) void atomic_record(int64_t start, int64_t end) {
     int64_t ms = (end - start) / 1000000;
     size_t i = ms < 0 ? 0 : ms >= BUCKETS ? BUCKETS - 1 : (size_t)ms;
     atomic_fetch_add_explicit(&histogram[i], 1, memory_order_relaxed);
+}
+
+/* The unrelated work of the paced method: rounds of a multiply-add, each dependent on the one before
+ * (RenderThreadBench.spin, the same arithmetic). Not inlined: the three loops that call it then run
+ * the same machine code for it, so that subtracting the work's chunk leaves the path alone (inlined,
+ * each loop's copy may be scheduled differently, by more than the path costs). */
+static uint64_t work_sink;
+
+__attribute__((noinline)) static uint64_t spin(uint64_t x, int rounds) {
+    for (int i = 0; i < rounds; i++) {
+        x = x * 0x5851F42D4C957F2DULL + (uint64_t)i;
+    }
+    return x;
+}
+
+/* The cross and paced methods' drain thread: drains when asked, while the asking thread spins until
+ * it is done; it sleeps between requests, so that it takes no CPU from other work on a shared
+ * machine (its wake-up is outside the measured time). */
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    gfxstats_tracker *tr;
+    _Atomic long asked, done;
+    int stop;
+} drainer = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+
+/* The first two CPUs this process may run on: the render thread's and the drain thread's. Pinned,
+ * so that the drain runs on the other core whatever else the machine runs (otherwise the
+ * scheduler may wake it on the render thread's CPU, and the other-core case is not measured). */
+static int bench_cpus[2] = {-1, -1};
+
+static void find_cpus(void) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) {
+        return;
+    }
+    for (int c = 0, k = 0; c < CPU_SETSIZE && k < 2; c++) {
+        if (CPU_ISSET(c, &set)) {
+            bench_cpus[k++] = c;
+        }
+    }
+}
+
+static void pin(int cpu) {
+    if (cpu < 0) {
+        return;
+    }
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    if (pthread_setaffinity_np(pthread_self(), sizeof set, &set) != 0) {
+        fprintf(stderr, "bench: could not pin a thread to CPU %d\n", cpu);
+    }
+}
+
+static void *drain_thread(void *arg) {
+    (void)arg;
+    long seen = 0;
+    pin(bench_cpus[1]);
+    pthread_mutex_lock(&drainer.mu);
+    for (;;) {
+        while (!drainer.stop && atomic_load(&drainer.asked) == seen) {
+            pthread_cond_wait(&drainer.cv, &drainer.mu);
+        }
+        if (drainer.stop) {
+            break;
+        }
+        seen = atomic_load(&drainer.asked);
+        pthread_mutex_unlock(&drainer.mu);
+        gfxstats_tracker_flush(drainer.tr);
+        atomic_store(&drainer.done, seen);
+        pthread_mutex_lock(&drainer.mu);
+    }
+    pthread_mutex_unlock(&drainer.mu);
+    return NULL;
+}
+
+static void drain_elsewhere(void) {
+    pthread_mutex_lock(&drainer.mu);
+    long a = atomic_fetch_add(&drainer.asked, 1) + 1;
+    pthread_cond_signal(&drainer.cv);
+    pthread_mutex_unlock(&drainer.mu);
+    while (atomic_load_explicit(&drainer.done, memory_order_acquire) < a) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
 }
 
 /* java.util.SplittableRandom (JDK 17), for the Java benchmark's exact frame stream. */
@@ -294,6 +392,26 @@ int main(int argc, char **argv) {
     if (callgrind) {
         rounds = 1;
     }
+    /* BENCH_METHOD: who drains the ring (see the top). 0 unset (same, with the session thread). */
+    const char *method_name = getenv("BENCH_METHOD");
+    enum { UNSET, SAME, CROSS, PACED } method = UNSET;
+    int paced_work = getenv("BENCH_WORK") ? atoi(getenv("BENCH_WORK")) : 0;
+    if (method_name) {
+        method = strcmp(method_name, "same") == 0 ? SAME : strcmp(method_name, "cross") == 0 ? CROSS
+               : strcmp(method_name, "paced") == 0 ? PACED : UNSET;
+        if (method == UNSET || timeline || callgrind || (method == PACED) != (paced_work > 0)) {
+            fprintf(stderr, "bench: BENCH_METHOD is same, cross or paced (paced with BENCH_WORK > 0), "
+                            "without BENCH_TIMELINE and BENCH_CALLGRIND\n");
+            return 2;
+        }
+        /* The session thread counts nothing meanwhile: the method says who drains. */
+        setenv("GFXSTATS_TEST_DRAIN_PAUSED", "1", 1);
+    } else if (paced_work != 0) {
+        fprintf(stderr, "bench: BENCH_WORK needs BENCH_METHOD=paced\n");
+        return 2;
+    }
+    /* With a method, round 0 warms up and is not counted (as in the Java benchmark, for its JIT). */
+    int first = method == UNSET ? 0 : 1;
     /* Frames of a 60 Hz renderer: 2-15 ms of work, every 40th 20-60 ms, GPU 0-4 ms after. */
     int64_t *f = malloc(sizeof(int64_t) * 3 * (size_t)n);
     uint64_t x = 88172645463325252ULL;
@@ -315,12 +433,24 @@ int main(int argc, char **argv) {
     if (gfxstats_session_open(&o, &s) || gfxstats_tracker_new(s, &tr)) {
         return 2;
     }
+    pthread_t drain_tid;
+    if (method != UNSET) {
+        find_cpus();
+        pin(bench_cpus[0]);
+    }
+    if (method == CROSS || method == PACED) {
+        drainer.tr = tr;
+        if (pthread_create(&drain_tid, NULL, drain_thread, NULL) != 0) {
+            return 2;
+        }
+    }
     size_t chunks = (size_t)((n + chunk - 1) / chunk) * (size_t)rounds, k = 0;
     double *c_ns = calloc(chunks, sizeof(double)), *a_ns = calloc(chunks, sizeof(double));
-    double *d_ns = calloc(chunks, sizeof(double));
+    double *d_ns = calloc(chunks, sizeof(double)), *w_ns = calloc(chunks, sizeof(double));
     volatile int64_t warm = 0;
-    for (int r = 0; r < rounds; r++) {
-        for (long c = 0; c < n; c += chunk, k++) {
+    uint64_t w = work_sink;
+    for (int r = 0; r < rounds + first; r++) {
+        for (long c = 0; c < n; c += chunk) {
             long end = c + chunk < n ? c + chunk : n;
             /* Both paths read the chunk's frames from L1: whichever ran first would otherwise
              * wait for them from memory (24 bytes a frame of a 24 MB array) and the other not. */
@@ -332,22 +462,59 @@ int main(int argc, char **argv) {
                 for (long i = c; i < end; i++) {
                     timeline_frame(tr, &walk, durations[i & (STREAM - 1)]);
                 }
+            } else if (method == PACED) {
+                for (long i = c; i < end; i++) {
+                    gfxstats_record(tr, f[3 * i], f[3 * i], f[3 * i + 1], f[3 * i + 2], 16666667);
+                    w = spin(w, paced_work);
+                }
             } else {
                 for (long i = c; i < end; i++) {
                     gfxstats_record(tr, f[3 * i], f[3 * i], f[3 * i + 1], f[3 * i + 2], 16666667);
                 }
             }
             int64_t t1 = gfxstats_now_ns();
-            gfxstats_tracker_flush(tr);
-            int64_t t2 = gfxstats_now_ns();
-            for (long i = c; i < end; i++) {
-                atomic_record(f[3 * i], f[3 * i + 1]);
+            if (method == CROSS || method == PACED) {
+                drain_elsewhere();
+            } else {
+                gfxstats_tracker_flush(tr);
             }
-            int64_t t3 = gfxstats_now_ns();
-            c_ns[k] = (double)(t1 - t0) / (double)(end - c);
-            d_ns[k] = (double)(t2 - t1) / (double)(end - c);
-            a_ns[k] = (double)(t3 - t2) / (double)(end - c);
+            int64_t t2 = gfxstats_now_ns();
+            if (method == PACED) {
+                for (long i = c; i < end; i++) {
+                    atomic_record(f[3 * i], f[3 * i + 1]);
+                    w = spin(w, paced_work);
+                }
+            } else {
+                for (long i = c; i < end; i++) {
+                    atomic_record(f[3 * i], f[3 * i + 1]);
+                }
+            }
+            int64_t t3 = gfxstats_now_ns(), t4 = t3;
+            if (method == PACED) {
+                for (long i = c; i < end; i++) {
+                    w = spin(w, paced_work);
+                }
+                t4 = gfxstats_now_ns();
+            }
+            if (r >= first) {
+                double frames = (double)(end - c);
+                c_ns[k] = (double)(t1 - t0) / frames;
+                d_ns[k] = (double)(t2 - t1) / frames;
+                a_ns[k] = (double)(t3 - t2) / frames;
+                w_ns[k] = (double)(t4 - t3) / frames;
+                c_ns[k] -= w_ns[k]; /* paced: each path's chunk minus the work's alone; else 0 */
+                a_ns[k] -= w_ns[k];
+                k++;
+            }
         }
+    }
+    work_sink = w;
+    if (method == CROSS || method == PACED) {
+        pthread_mutex_lock(&drainer.mu);
+        drainer.stop = 1;
+        pthread_cond_signal(&drainer.cv);
+        pthread_mutex_unlock(&drainer.mu);
+        pthread_join(drain_tid, NULL);
     }
     if (gfxstats_tracker_dropped(tr) != 0) {
         fprintf(stderr, "bench: %llu frames dropped\n", (unsigned long long)gfxstats_tracker_dropped(tr));
@@ -363,7 +530,16 @@ int main(int argc, char **argv) {
                c_ns[chunks / 2], c_ns[0]);
         printf("stdatomic histogram  median %.2f ns/frame (min %.2f)\n", a_ns[chunks / 2], a_ns[0]);
         printf("ratio (median)       %.2f\n", c_ns[chunks / 2] / a_ns[chunks / 2]);
-        printf("drain (off the render thread) median %.2f ns/frame (min %.2f)\n", d_ns[chunks / 2], d_ns[0]);
+        if (method == UNSET || method == SAME) {
+            printf("drain (off the render thread) median %.2f ns/frame (min %.2f)\n", d_ns[chunks / 2], d_ns[0]);
+        }
+        if (method != UNSET) {
+            qsort(w_ns, chunks, sizeof(double), cmp);
+            printf("lang=c method=%s record_ns=%.2f peer_ns=%.2f ratio=%.2f work_ns=%.1f frames=%ld rounds=%d chunk=%ld "
+                   "work=%d record_min=%.2f peer_min=%.2f\n",
+                   method_name, c_ns[chunks / 2], a_ns[chunks / 2], c_ns[chunks / 2] / a_ns[chunks / 2],
+                   w_ns[chunks / 2], n, rounds, chunk, paced_work, c_ns[0], a_ns[0]);
+        }
     }
     if (getenv("BENCH_PRINT_STREAM")) { /* to check the stream against Java's */
         for (int i = 0; i < 8; i++) printf("%lld\n", (long long)durations[i]);
@@ -374,5 +550,6 @@ int main(int argc, char **argv) {
     free(c_ns);
     free(a_ns);
     free(d_ns);
+    free(w_ns);
     return 0;
 }

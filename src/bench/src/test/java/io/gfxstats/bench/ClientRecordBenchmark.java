@@ -1,6 +1,7 @@
 package io.gfxstats.bench;
 
 import io.gfxstats.buffer.FrameStream;
+import io.gfxstats.client.BenchHooks;
 import io.gfxstats.client.SceneOptions;
 import io.gfxstats.client.StatsSession;
 import io.gfxstats.client.WindowTracker;
@@ -35,7 +36,11 @@ import java.util.concurrent.TimeUnit;
  * full ring, the drain thread counts every frame concurrently, and the session's tear-down fails
  * the run if a frame was dropped. The primary (wall-clock) score is therefore the recording
  * thread's cost per frame; the process CPU time per frame ({@link CpuTimeProfiler}) also holds
- * the drain thread's counting and the waits.
+ * the drain thread's counting and the waits. The ring's lines the recording thread writes were
+ * last read by the drain thread, on another core when the scheduler put it there;
+ * {@code gfxstatsSameCore1t} is the same append with the batch counted by the recording thread
+ * itself (the C benchmark's same-core method; {@code scripts/bench methods} runs both methods, the
+ * drain pinned, for Java and C alike).
  *
  * <p>Two threads: each thread has its own tracker in one shared session (one process, two
  * windows); the AtomicHistogram is shared (that is what it is for), the Histogram is per thread
@@ -86,13 +91,16 @@ public class ClientRecordBenchmark {
         }
     }
 
-    /** A window of the session, recorded by one thread. */
-    @State(Scope.Thread)
-    public static class Window {
+    /** A tracker and where its thread is in the stream. */
+    abstract static class Recording {
         WindowTracker tracker;
         long intendedVsync = 1_000_000_000L;
         int next;
+    }
 
+    /** A window of the session, recorded by one thread. */
+    @State(Scope.Thread)
+    public static class Window extends Recording {
         @Setup(Level.Trial)
         public void setUp(Session session) {
             tracker = session.session.newTracker();
@@ -117,6 +125,43 @@ public class ClientRecordBenchmark {
         }
     }
 
+    /**
+     * The same-core method (the C benchmark's, and {@code scripts/bench methods}' "same"): a session
+     * of its own whose drain thread is paused, and before each batch (outside the measured time)
+     * the recording thread counts what the last batch left, itself. So the ring's lines stay in the
+     * recording core's cache, where {@link Window}'s are read by the drain thread on another core
+     * between the batches.
+     */
+    @State(Scope.Thread)
+    public static class SameCoreWindow extends Recording {
+        BenchSession bench;
+        StatsSession session;
+
+        @Setup(Level.Trial)
+        public void setUp() throws Exception {
+            bench = new BenchSession(SceneOptions.DEFAULT);
+            session = bench.session;
+            BenchHooks.pauseDrain(session, true);
+            tracker = session.newTracker();
+        }
+
+        /** Not measured: the last batch counted on this thread. */
+        @Setup(Level.Invocation)
+        public void drainHere() {
+            session.flush();
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() throws IOException {
+            tracker.close();
+            long dropped = session.droppedFrames();
+            bench.close();
+            if (dropped > 0) {
+                throw new IllegalStateException(dropped + " frames dropped: the figures would not be the append's");
+            }
+        }
+    }
+
     @State(Scope.Benchmark)
     public static class SharedAtomicHistogram {
         final AtomicHistogram histogram = new AtomicHistogram(HIGHEST_NANOS, 2);
@@ -138,7 +183,7 @@ public class ClientRecordBenchmark {
      * (a field loaded and stored on every frame is a chain through memory, about as long as the
      * whole record call).
      */
-    private static void recordBatch(Durations d, Window w) {
+    private static void recordBatch(Durations d, Recording w) {
         long[] nanos = d.nanos;
         WindowTracker tracker = w.tracker;
         int next = w.next;
@@ -165,6 +210,13 @@ public class ClientRecordBenchmark {
     @Threads(1)
     @OperationsPerInvocation(BATCH)
     public void gfxstatsRecord1t(Durations d, Window w) {
+        recordBatch(d, w);
+    }
+
+    @Benchmark
+    @Threads(1)
+    @OperationsPerInvocation(BATCH)
+    public void gfxstatsSameCore1t(Durations d, SameCoreWindow w) {
         recordBatch(d, w);
     }
 
