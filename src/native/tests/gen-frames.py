@@ -10,7 +10,15 @@
 The mix is meant to reach every branch of the rules: steady frames, stuffed (triple-buffered)
 pipelines, late and very late frames (slow histogram buckets), GPU before or after the CPU,
 missed vsyncs, frame intervals of 0 (the default), tiny intervals (thresholds of 0), intended
-vsyncs of 0 or below, canvas and other flags, and SyncQueued-SyncStart stalls."""
+vsyncs of 0 or below, canvas and other flags, and SyncQueued-SyncStart stalls.
+
+--scene-rate R puts a scene switch "@SINCE,NAME" before a frame with probability R (what
+gfxstats-drive and tests/SceneDrive.java read), SINCE within 50 ms of the frame's intended vsync
+(before or after the frames it cuts); --default-share F writes that share of the switches as
+session default-scene switches "@@SINCE,NAME" (never to "" or "(other)"). The names are
+--scene-names (separated by "|"; an empty one returns to the default scene) plus
+s0..s(K-1) of --scene-numbered K. The switches have their own random sequence, so the frames are
+the same with and without them. Every frame is kept, hours-long ones and sub-ms intervals too."""
 import argparse
 import random
 import sys
@@ -120,14 +128,43 @@ def frameinfo(r, n, out):
             t += r.randint(10**9, 20 * 10**9)
 
 
+class SceneSwitches:
+    """Writes the frames, each after a scene switch line with probability rate."""
+
+    def __init__(self, out, seed, column, rate, names, default_share):
+        self.out, self.column, self.rate, self.names = out, column, rate, names
+        self.r = random.Random(seed)
+        self.default_share = default_share
+        self.defaults = [n for n in names if n and n != "(other)"]
+
+    def write(self, line):
+        x = self.r.random()
+        if x < self.rate:
+            at = int(line.split(",", self.column + 1)[self.column]) + self.r.randint(-50 * MS, 50 * MS)
+            if x < self.rate * self.default_share:
+                self.out.write("@@%d,%s\n" % (at, self.r.choice(self.defaults)))
+            else:
+                self.out.write("@%d,%s\n" % (at, self.r.choice(self.names)))
+        self.out.write(line)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--count", type=int, default=1000)
     p.add_argument("--format", choices=["times", "frameinfo"], default="times")
+    p.add_argument("--scene-rate", type=float, default=0.0)
+    p.add_argument("--scene-names", default="menu|level 1|")
+    p.add_argument("--scene-numbered", type=int, default=0)
+    p.add_argument("--default-share", type=float, default=0.0)
     a = p.parse_args()
     r = random.Random(a.seed)
-    (times if a.format == "times" else frameinfo)(r, a.count, sys.stdout)
+    out = sys.stdout
+    if a.scene_rate > 0:
+        names = a.scene_names.split("|") + ["s%d" % i for i in range(a.scene_numbered)]
+        column = 0 if a.format == "times" else 2  # the intended vsync
+        out = SceneSwitches(out, a.seed, column, a.scene_rate, names, a.default_share)
+    (times if a.format == "times" else frameinfo)(r, a.count, out)
 
 
 if __name__ == "__main__":

@@ -11,28 +11,14 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 N="${GFXSTATS_DIFF_FRAMES:-200000}"
 SEED="${GFXSTATS_DIFF_SEED:-$RANDOM}"
 t_start_daemon
-# As tests/scenes.sh (every frame kept, hours-long ones too), with default-scene switches too.
+# As tests/scenes.sh (every frame kept, hours-long ones too), a third of the switches being
+# default-scene switches.
 with_scenes() {
-  python3 "$NATIVE/tests/gen-frames.py" --seed "$SEED" --count "$1" --format "$2" | python3 -c '
-import random, sys
-r = random.Random(int(sys.argv[1]))
-col = int(sys.argv[2])
-rate = float(sys.argv[3])
-names = ["menu", "level 1", "Größe", "設定", "(other)", "default", "home", ""] + ["s%d" % i for i in range(6)]
-for line in sys.stdin:
-    v = [int(x) for x in line.split(",")]
-    x = r.random()
-    if x < rate:
-        at = v[col] + r.randint(-50_000_000, 50_000_000)
-        if x < rate / 3:
-            print("@@%d,%s" % (at, r.choice([n for n in names if n and n != "(other)"])))
-        else:
-            print("@%d,%s" % (at, r.choice(names)))
-    sys.stdout.write(line)
-' "$SEED" "$3" "$4"
+  python3 "$NATIVE/tests/gen-frames.py" --seed "$SEED" --count "$1" --format "$2" --scene-rate "$3" \
+    --default-share 0.3333 --scene-names "menu|level 1|Größe|設定|(other)|default|home|" --scene-numbered 6
 }
-with_scenes "$N" times 0 0.003 > "$T_DIR/times.txt"
-with_scenes "$((N / 3))" frameinfo 2 0.009 > "$T_DIR/frameinfo.txt"
+with_scenes "$N" times 0.003 > "$T_DIR/times.txt"
+with_scenes "$((N / 3))" frameinfo 0.009 > "$T_DIR/frameinfo.txt"
 source "$ROOT/scripts/lib.sh"
 run_case() {
   local name=$1 kind=$2 c_flags=$3 java_opts=$4 c_kind=() java_kind=()

@@ -9,27 +9,17 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 N="${GFXSTATS_DIFF_FRAMES:-1000000}"
 SEED="${GFXSTATS_DIFF_SEED:-$RANDOM}"
 t_start_daemon
-# The stream of one format ($2, $1 frames, intended vsync in column $3) with a scene line before
-# a frame with probability $4. Every frame of the stream is kept, intervals below 1 ms and totals
-# of hours too: one such frame adds up to 2^31 - 1 dropped frames to a level sum, which is why
-# those are 64-bit (scene group version 2; with version 1's u32 sums the two clients' totals
-# differed by 2^32 depending on how the frames fell between stripes).
+# The stream of one format ($2, $1 frames) with a scene switch before a frame with probability
+# $3. Every frame of the stream is kept, intervals below 1 ms and totals of hours too: one such
+# frame adds up to 2^31 - 1 dropped frames to a level sum, which is why those are 64-bit (scene
+# group version 2; with version 1's u32 sums the two clients' totals differed by 2^32 depending
+# on how the frames fell between stripes).
 with_scenes() {
-  python3 "$NATIVE/tests/gen-frames.py" --seed "$SEED" --count "$1" --format "$2" | python3 -c '
-import random, sys
-r = random.Random(int(sys.argv[1]))
-col = int(sys.argv[2])
-rate = float(sys.argv[3])
-names = ["menu", "level 1", "level 2", "Größe", "設定", "shop", "(other)", "default", ""] + ["s%d" % i for i in range(14)]
-for line in sys.stdin:
-    if r.random() < rate:
-        intended = int(line.split(",")[col])
-        print("@%d,%s" % (intended + r.randint(-50_000_000, 50_000_000), r.choice(names)))
-    sys.stdout.write(line)
-' "$SEED" "$3" "$4"
+  python3 "$NATIVE/tests/gen-frames.py" --seed "$SEED" --count "$1" --format "$2" --scene-rate "$3" \
+    --scene-names "menu|level 1|level 2|Größe|設定|shop|(other)|default|" --scene-numbered 14
 }
-with_scenes "$N" times 0 0.002 > "$T_DIR/times.txt"
-with_scenes "$((N / 3))" frameinfo 2 0.006 > "$T_DIR/frameinfo.txt"
+with_scenes "$N" times 0.002 > "$T_DIR/times.txt"
+with_scenes "$((N / 3))" frameinfo 0.006 > "$T_DIR/frameinfo.txt"
 source "$ROOT/scripts/lib.sh"
 for kind in times frameinfo; do
   grep -q '^@' "$T_DIR/$kind.txt" || t_fail "$kind: the stream has no scene switch"
