@@ -9,7 +9,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 command -v glxgears >/dev/null || t_fail "glxgears is not installed (scripts/ci-deps)"
 T_APITRACE_ARCH="$(uname -m)-linux-gnu"
 T_APITRACE_BIN=/usr/bin
-for p in apitrace glretrace eglretrace es2gears_x11 xkill xwininfo; do
+for p in apitrace glretrace eglretrace es2gears_x11 xdotool xwininfo; do
   command -v "$p" >/dev/null || t_fail "$p is not installed (scripts/ci-deps)"
 done
 [ -e "/usr/lib/$T_APITRACE_ARCH/apitrace/wrappers/egltrace.so" ] || t_fail "apitrace's tracers are not installed (scripts/ci-deps)"

@@ -241,9 +241,11 @@ t_clean_output() {
 # recording through gfxstats run. A replay swaps exactly as often as the recording holds swap calls,
 # and says so itself ("Rendered N frames"): the trace's count, the replayer's and the dump's must be
 # equal, whatever the recording's length. A recording runs until the dump shows 300 of its frames
-# and ends when xkill closes the program's X connection: Xlib's error handler then exits, and the
-# tracer writes the trace at exit. (SIGTERM lost the trace at times: the tracer's handler skips the
-# write when the signal lands while it holds its lock.)
+# and ends with an Escape key sent to the program's window, on which glxgears and es2gears_x11 leave
+# their loop and exit normally; the tracer writes the trace at exit. (SIGTERM lost the trace at
+# times: the tracer's handler skips the write when the signal lands while it holds its lock. xkill,
+# which closes the program's X connection, at times left es2gears_x11 swapping for 20 s more before
+# Xlib noticed: its EGL draws through xcb, which does not exit on a lost connection.)
 # T_APITRACE_ARCH: the programs' multiarch directory (x86_64-linux-gnu, i386-linux-gnu), where
 # the tracers and libEGL are; T_APITRACE_BIN: where apitrace and its replayers are.
 # $1 the tracer (glxtrace.so, egltrace.so), $2 the program, $3 its window's name, $4 its replayer,
@@ -269,8 +271,9 @@ t_apitrace_replay_exact() {
   t_wait_for 60 t_has_frames "$name.traced" 300 || { cat "$T_DIR/$name.rec.out" >&2; t_fail "$prog under apitrace's tracer: no 300 frames counted"; }
   wid="$(xwininfo -root -tree | awk -v w="\"$window\":" '$2 == w { print $1; exit }')"
   [ -n "$wid" ] || { xwininfo -root -tree >&2; t_fail "no window \"$window\" of $prog"; }
-  xkill -id "$wid" >/dev/null
-  wait "$pid" 2>/dev/null || true
+  # Only the key press: the program is gone before a release could reach its window.
+  xdotool keydown --window "$wid" Escape >"$T_DIR/$name.xdotool.out" 2>&1 || { cat "$T_DIR/$name.xdotool.out" >&2; t_fail "xdotool could not send Escape to $prog"; }
+  wait "$pid" || { cat "$T_DIR/$name.rec.out" >&2; t_fail "$prog under apitrace's tracer did not exit cleanly on Escape"; }
   grep -q "apitrace: unloaded from" "$T_DIR/$name.rec.out" || { cat "$T_DIR/$name.rec.out" >&2; t_fail "apitrace's tracer wrote no trace of $prog"; }
   T_SWAPS="$("$T_APITRACE_BIN/apitrace" dump "$T_DIR/$name.trace" 2>/dev/null | grep -c "^[0-9]* $call(" || true)"
   [ "$T_SWAPS" -ge 300 ] || t_fail "the trace of $prog holds $T_SWAPS $call calls, not 300 or more"

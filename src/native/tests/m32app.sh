@@ -24,7 +24,7 @@ done
 command -v vkcube >/dev/null || t_fail "vkcube is not installed (scripts/ci-deps)"
 command -v glxgears >/dev/null || t_fail "glxgears is not installed (scripts/ci-deps)"
 command -v mangohud >/dev/null || t_fail "mangohud is not installed (scripts/ci-deps)"
-command -v xkill >/dev/null || t_fail "xkill is not installed (scripts/ci-deps)"
+command -v xdotool >/dev/null || t_fail "xdotool is not installed (scripts/ci-deps)"
 file -L "$VKCUBE32" | grep -q "ELF 32-bit" || t_fail "$VKCUBE32 is not a 32-bit program"
 file -L "$GEARS32" | grep -q "ELF 32-bit" || t_fail "$GEARS32 is not a 32-bit program"
 t_start_daemon
