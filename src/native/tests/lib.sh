@@ -230,6 +230,64 @@ t_mangohud_gl_peer() {
     || t_fail "$pkg: gfxstats counted $(t_counter "$pkg" "Total frames rendered") frames, MangoHud logged $T_MANGO_LOGGED in its window alone"
 }
 
+# No ld.so or loader complaint in a program's output (a library of the wrong class, a layer that
+# did not load): $1 the output, $2 the program as the failure names it.
+t_clean_output() {
+  ! grep -E "ld\.so|wrong ELF class|ERROR|libgfxstats" "$1" >&2 || t_fail "$2 wrote the lines above"
+}
+
+# Exact GLX and EGL counts with unmodified programs (glxgears.sh at 64 bits, m32app.sh at 32):
+# apitrace's tracer records a program while gfxstats counts it, and apitrace's replayer replays the
+# recording through gfxstats run. A replay swaps exactly as often as the recording holds swap calls,
+# and says so itself ("Rendered N frames"): the trace's count, the replayer's and the dump's must be
+# equal, whatever the recording's length. A recording runs until the dump shows 300 of its frames
+# and ends with an Escape key sent to the program's window, on which glxgears and es2gears_x11 leave
+# their loop and exit normally; the tracer writes the trace at exit. (SIGTERM lost the trace at
+# times: the tracer's handler skips the write when the signal lands while it holds its lock. xkill,
+# which closes the program's X connection, at times left es2gears_x11 swapping for 20 s more before
+# Xlib noticed: its EGL draws through xcb, which does not exit on a lost connection.)
+# T_APITRACE_ARCH: the programs' multiarch directory (x86_64-linux-gnu, i386-linux-gnu), where
+# the tracers and libEGL are; T_APITRACE_BIN: where apitrace and its replayers are.
+# $1 the tracer (glxtrace.so, egltrace.so), $2 the program, $3 its window's name, $4 its replayer,
+# $5 the swap call, $6 the packages' stem ($6.traced, $6.replay). Sets T_SWAPS.
+t_apitrace_replay_exact() {
+  local tracer=$1 prog=$2 window=$3 retrace=$4 call=$5 name=$6 pid wid rendered got
+  local lib="/usr/lib/$T_APITRACE_ARCH" libs="$T_DIR/lib.$T_APITRACE_ARCH"
+  # The replayers dlopen libEGL.so and libGLESv2.so by the unversioned names only the -dev packages
+  # provide: links in the test's directory, on LD_LIBRARY_PATH, stand in for those. eglretrace
+  # opens libEGL privately (RTLD_LOCAL): the hook's fallback for that case is checked here.
+  if [ ! -d "$libs" ]; then
+    mkdir -p "$libs"
+    ln -s "$lib/libEGL.so.1" "$libs/libEGL.so"
+    ln -s "$lib/libGLESv2.so.2" "$libs/libGLESv2.so"
+  fi
+  # The tracer is added to the LD_PRELOAD that gfxstats run set, by a shell that then execs the
+  # program: so only the program loads it (not the scripts on the way, which may be of another
+  # class), and the pid waited for is the program's. Not through gfx (a function): the same reason.
+  TRACE_FILE="$T_DIR/$name.trace" "$ROOT/scripts/gfxstats" run --package "$name.traced" -- \
+    sh -c 'LD_PRELOAD="$LD_PRELOAD:$0" exec "$@"' "$lib/apitrace/wrappers/$tracer" "$prog" >"$T_DIR/$name.rec.out" 2>&1 &
+  pid=$!
+  T_PIDS+=("$pid")
+  t_wait_for 60 t_has_frames "$name.traced" 300 || { cat "$T_DIR/$name.rec.out" >&2; t_fail "$prog under apitrace's tracer: no 300 frames counted"; }
+  wid="$(xwininfo -root -tree | awk -v w="\"$window\":" '$2 == w { print $1; exit }')"
+  [ -n "$wid" ] || { xwininfo -root -tree >&2; t_fail "no window \"$window\" of $prog"; }
+  # Only the key press: the program is gone before a release could reach its window.
+  xdotool keydown --window "$wid" Escape >"$T_DIR/$name.xdotool.out" 2>&1 || { cat "$T_DIR/$name.xdotool.out" >&2; t_fail "xdotool could not send Escape to $prog"; }
+  wait "$pid" || { cat "$T_DIR/$name.rec.out" >&2; t_fail "$prog under apitrace's tracer did not exit cleanly on Escape"; }
+  grep -q "apitrace: unloaded from" "$T_DIR/$name.rec.out" || { cat "$T_DIR/$name.rec.out" >&2; t_fail "apitrace's tracer wrote no trace of $prog"; }
+  T_SWAPS="$("$T_APITRACE_BIN/apitrace" dump "$T_DIR/$name.trace" 2>/dev/null | grep -c "^[0-9]* $call(" || true)"
+  [ "$T_SWAPS" -ge 300 ] || t_fail "the trace of $prog holds $T_SWAPS $call calls, not 300 or more"
+  # --package: glretrace renames its process after the traced program.
+  LD_LIBRARY_PATH="$libs" gfx run --package "$name.replay" -- "$T_APITRACE_BIN/$retrace" "$T_DIR/$name.trace" \
+    >"$T_DIR/$name.replay.out" 2>&1 || { cat "$T_DIR/$name.replay.out" >&2; t_fail "$retrace failed under gfxstats run"; }
+  rendered="$(sed -n 's/^Rendered \([0-9]*\) frames in .*/\1/p' "$T_DIR/$name.replay.out")"
+  [ "$rendered" = "$T_SWAPS" ] || { cat "$T_DIR/$name.replay.out" >&2; t_fail "$retrace rendered ${rendered:-no} frames of a trace with $T_SWAPS $call calls"; }
+  t_clean_output "$T_DIR/$name.replay.out" "$T_APITRACE_ARCH $retrace"
+  t_wait_for 30 grep -q "exit: $name.replay/" "$T_DIR/daemon.log" || t_fail "the daemon did not see $retrace exit"
+  got="$(t_counter "$name.replay" "Total frames rendered" 2>/dev/null || true)"
+  [ "$got" = "$T_SWAPS" ] || t_fail "$T_APITRACE_ARCH $retrace replayed $T_SWAPS $call calls, the dump has ${got:-no} frames"
+}
+
 t_pass() {
   echo "PASS $T_NAME${1:+: $1}"
 }
