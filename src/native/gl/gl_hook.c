@@ -38,9 +38,17 @@ static void *reals[F_COUNT];
 
 typedef void *(*dlsym_fn)(void *, const char *);
 
+/* ThreadSanitizer's own start-up (in the TSan build of this hook, tests/tsan.sh) looks up the
+ * functions it intercepts with dlsym(RTLD_NEXT), which lands in the dlsym exported below before
+ * TSan's runtime is set up: instrumented code there would call into it (SIGSEGV). So dlsym and
+ * what it calls until libc's dlsym is found stay uninstrumented; the pass-through also stays a
+ * tail call (TSan's function-exit hook would otherwise follow the call), so RTLD_NEXT still
+ * means "after TSan". Without -fsanitize=thread the attribute changes nothing. */
+#define NO_TSAN __attribute__((no_sanitize("thread")))
+
 /* libc's dlsym, looked up by version so that this library's own lookups never go through the
  * dlsym it exports (that one would hand back the hooks: endless recursion). */
-static dlsym_fn real_dlsym(void) {
+NO_TSAN static dlsym_fn real_dlsym(void) {
     static dlsym_fn real;
     dlsym_fn r = __atomic_load_n(&real, __ATOMIC_RELAXED);
     if (!r) {
@@ -200,7 +208,7 @@ EXPORT any_fn eglGetProcAddress(const char *name) {
  * dlsym resolves RTLD_NEXT relative to its caller's return address, so the pass-through must be a
  * tail call that leaves the application's return address in place: the hook is built with
  * -O2 -foptimize-sibling-calls (Makefile) and tests/gl-lookup.sh checks RTLD_NEXT through it. */
-EXPORT void *dlsym(void *handle, const char *name) {
+EXPORT NO_TSAN void *dlsym(void *handle, const char *name) {
     dlsym_fn d = real_dlsym();
     if (handle == RTLD_NEXT || handle == RTLD_DEFAULT || (name[0] != 'g' && name[0] != 'e')) {
         return d(handle, name);

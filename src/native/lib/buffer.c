@@ -46,6 +46,35 @@ static uint8_t *find_group(uint8_t *b, uint64_t size, uint32_t n, uint32_t heade
     return NULL;
 }
 
+/* The version the directory lists for group id (the first entry with that id), 0 when none. */
+static uint32_t listed_version(const uint8_t *b, uint64_t size, uint32_t n, uint32_t header_length, uint32_t id) {
+    uint32_t dir = u32(b + GFX_OFF_GROUP_DIRECTORY);
+    uint32_t count = u32(b + GFX_OFF_GROUP_COUNT);
+    uint64_t stripes_end = (uint64_t)header_length + (uint64_t)(n + 1) * GFX_STRIPE_LENGTH;
+    if (count > 64 || dir % 64 != 0 || dir < stripes_end || (uint64_t)dir + 16u * count > size) {
+        return 0;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        if (u32(b + dir + 16u * i) == id) {
+            return u32(b + dir + 16u * i + 4);
+        }
+    }
+    return 0;
+}
+
+int gfx_scene_version_note(struct gfx_mapping *m, const char *package, int scenes_on, char *line, size_t len) {
+    if (!scenes_on || m->scenes || m->scene_version == 0 || m->scene_version == GFX_SCENE_GROUP_VERSION
+        || m->scene_note_given) {
+        return 0;
+    }
+    m->scene_note_given = 1;
+    snprintf(line, len,
+             "scenes of %s are not counted in %s: its scene group is version %u (a gfxstatsd of an earlier "
+             "release made it), this library writes version %u; update gfxstatsd",
+             package, m->path, m->scene_version, GFX_SCENE_GROUP_VERSION);
+    return 1;
+}
+
 struct gfx_mapping *gfx_map_buffer(const char *path, const char *reg_id, uint64_t size, char *why,
                                    size_t why_len) {
     int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
@@ -114,6 +143,7 @@ struct gfx_mapping *gfx_map_buffer(const char *path, const char *reg_id, uint64_
     m->header_length = u32(b + GFX_OFF_HEADER_LENGTH);
     m->scenes = find_group(b, (uint64_t)size, n, m->header_length, GFX_SCENE_GROUP_ID, GFX_SCENE_GROUP_VERSION,
                            GFX_SCENE_AREA_BYTES(n));
+    m->scene_version = listed_version(b, (uint64_t)size, n, m->header_length, GFX_SCENE_GROUP_ID);
     m->timeline = find_group(b, (uint64_t)size, n, m->header_length, GFX_TL_GROUP_ID, GFX_TL_GROUP_VERSION,
                              GFX_TL_AREA_BYTES(n));
     m->health = find_group(b, (uint64_t)size, n, m->header_length, GFX_HEALTH_GROUP_ID, GFX_HEALTH_GROUP_VERSION,

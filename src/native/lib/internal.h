@@ -40,6 +40,9 @@ struct gfx_mapping {
     uint32_t stripes;       /* writer stripes N (stripe 0 is the shared one) */
     uint32_t header_length;
     uint8_t *scenes;        /* the scene group's area (slot table first), NULL when the buffer has none */
+    uint32_t scene_version; /* the scene group's version in the directory (0: none); scenes is NULL unless it
+                             * is GFX_SCENE_GROUP_VERSION (an earlier one is the daemon's to read, not ours) */
+    int scene_note_given;   /* gfx_scene_version_note gave its line for this buffer */
     uint8_t *timeline;      /* the FrameTimeline group's area, NULL when the buffer has none */
     uint8_t *health;        /* the client health group's area, NULL when the buffer has none */
     int refs;               /* the session's and each tracker's; under the session mutex */
@@ -51,6 +54,10 @@ struct gfx_mapping {
 struct gfx_mapping *gfx_map_buffer(const char *path, const char *reg_id, uint64_t size, char *why,
                                    size_t why_len);
 void gfx_unmap_buffer(struct gfx_mapping *m);
+/* Once per buffer, when the session counts scenes but m's scene group is a version this library
+ * does not write (a gfxstatsd of an earlier release made it): 1 with the line for the log in
+ * line; 0 otherwise. */
+int gfx_scene_version_note(struct gfx_mapping *m, const char *package, int scenes_on, char *line, size_t len);
 uint32_t *gfx_stripe(struct gfx_mapping *m, uint32_t index);
 /* Claims a free writer stripe for this pid: its index 1..N, or 0 when all are taken. */
 uint32_t gfx_claim_stripe(struct gfx_mapping *m, uint32_t pid);

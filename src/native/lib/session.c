@@ -1600,6 +1600,11 @@ void *gfx_session_thread(void *arg) {
                     e = GFX_REG_ENDED;
                     break;
                 }
+                char note[sizeof m->path + 256];
+                if (gfx_scene_version_note(m, s->package, s->scenes_on, note, sizeof note)) {
+                    /* Without it, an older daemon's buffer would drop this session's scenes silently. */
+                    logf_("%s", note);
+                }
                 pthread_mutex_lock(&s->mu);
                 install_locked(s, m);
                 pthread_mutex_unlock(&s->mu);

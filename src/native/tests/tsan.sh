@@ -5,7 +5,8 @@
 # thread's flushes drain them too): three trackers with scene switches, FrameInfo frames,
 # FrameTimeline calls, a daemon restart mid-stream (re-registration, adoption) and a handover
 # (daemon SIGKILLed, buffer files lost). Every dump must equal the plain build's for the same
-# frames. Then an unmodified vkcube under Xvfb through the TSan build of the Vulkan layer.
+# frames. Then an unmodified vkcube under Xvfb through the TSan build of the Vulkan layer, and
+# gl-lookup through the TSan build of the GL hook.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 N="${GFXSTATS_TSAN_FRAMES:-30000}"
 SEED="${GFXSTATS_TSAN_SEED:-$RANDOM}"
@@ -80,4 +81,20 @@ GFXSTATS=1 GFXSTATS_PACKAGE=tsan.vkcube XDG_DATA_HOME="$T_DIR/xdg" XDG_DATA_DIRS
 t_wait_for 30 grep -q "exit: tsan.vkcube/" "$T_DIR/daemon.log" || t_fail "the daemon did not see vkcube exit"
 FRAMES="$(t_counter tsan.vkcube "Total frames rendered")"
 [ "$FRAMES" = 300 ] || { cat "$T_DIR/vkcube.out" >&2; t_fail "vkcube --c 300 with the TSan layer: ${FRAMES:-no} frames"; }
-t_pass "$(sed -n "s/^unit: \([0-9]*\) checks.*/\1/p" "$T_DIR/unit.out") unit checks under TSan; $N times frames on 3 trackers, $((N / 3)) FrameInfo frames, $((N / 3)) FrameTimeline frames (seed $SEED), a daemon restart and a handover: no report, dumps equal the plain build's; vkcube --c 300 through the TSan layer: 300 frames, no report"
+# The GL hook under TSan: tests/gl-lookup.c (libGL dlopen()ed privately, its swaps found through
+# dlsym(handle), glXGetProcAddressARB and glXGetProcAddress in turn, dlsym(RTLD_NEXT) from the
+# program checked) with libtsan preloaded before the TSan build of the hook. TSan's start-up
+# looks its functions up through the hook's dlsym before its runtime exists; gl_hook.c keeps
+# that path uninstrumented (without it: SIGSEGV). Exactly its 150 swaps, no report.
+make -s -C "$NATIVE" target/tsan/lib/libgfxstats_gl.so >"$T_DIR/gl.out" 2>&1 \
+  || { cat "$T_DIR/gl.out" >&2; t_fail "the TSan GL hook did not build"; }
+gcc -std=gnu11 -Wall -Wextra -Werror -o "$T_DIR/gl-lookup" "$NATIVE/tests/gl-lookup.c" -ldl -lX11 \
+  || t_fail "tests/gl-lookup.c does not build"
+GFXSTATS_PACKAGE=tsan.gl GL_LOOKUP_EXPECT_HOOK=1 TSAN_OPTIONS="$TSAN_OPTIONS suppressions=$NATIVE/tests/tsan-apps.supp" \
+  LD_PRELOAD="$(gcc -print-file-name=libtsan.so.2) $OUT/tsan/lib/libgfxstats_gl.so" "$T_DIR/gl-lookup" 150 all \
+  >"$T_DIR/gl-lookup.out" 2>&1 || { cat "$T_DIR/gl-lookup.out" >&2; t_fail "gl-lookup with the TSan GL hook failed"; }
+grep -qx "drew 150" "$T_DIR/gl-lookup.out" || { cat "$T_DIR/gl-lookup.out" >&2; t_fail "gl-lookup did not draw 150 frames"; }
+t_wait_for 30 grep -q "exit: tsan.gl/" "$T_DIR/daemon.log" || t_fail "the daemon did not see gl-lookup exit"
+FRAMES="$(t_counter tsan.gl "Total frames rendered")"
+[ "$FRAMES" = 150 ] || { cat "$T_DIR/gl-lookup.out" >&2; t_fail "gl-lookup 150 with the TSan GL hook: ${FRAMES:-no} frames"; }
+t_pass "$(sed -n "s/^unit: \([0-9]*\) checks.*/\1/p" "$T_DIR/unit.out") unit checks under TSan; $N times frames on 3 trackers, $((N / 3)) FrameInfo frames, $((N / 3)) FrameTimeline frames (seed $SEED), a daemon restart and a handover: no report, dumps equal the plain build's; vkcube --c 300 through the TSan layer: 300 frames; gl-lookup through the TSan GL hook: 150 of 150 swaps; no report"

@@ -799,6 +799,82 @@ static void ring_reference(struct gfx_rules *r, int frameinfo, const int64_t *f,
                              : gfx_classify_times(r, f[0], f[1], f[2], f[3], f[4] > 0 ? f[4] : r->default_interval), c);
 }
 
+/* ---- a buffer of an earlier gfxstatsd (docs/buffer-format.md, "Scene group" version 1) */
+
+static void put32(uint8_t *b, size_t off, uint32_t v) {
+    memcpy(b + off, &v, 4);
+}
+
+/* Writes a ready 2-stripe buffer for this process as a gfxstatsd lays it out, with only the scene
+ * group, in version scene_version and that version's length; returns its size. */
+static uint64_t make_buffer(const char *path, uint32_t scene_version) {
+    const uint32_t n = 2, header = (GFX_OFF_CLAIMS_V2 + 4 * n + 63) & ~63u;
+    const uint32_t dir = header + (n + 1) * GFX_STRIPE_LENGTH, area = (dir + 16 + 63) & ~63u;
+    /* Version 1 kept the level sums as u32 counters: 21 u32 and 13 u64 per slot (3008 bytes a stripe). */
+    uint32_t len = scene_version == 1 ? GFX_SCENE_PREFIX_BYTES + (n + 1) * (GFX_SCENE_SLOTS * (21 * 4 + 13 * 8))
+                                      : (uint32_t)GFX_SCENE_AREA_BYTES(n);
+    uint64_t total = (uint64_t)area + len;
+    uint8_t *b = calloc(1, total);
+    put32(b, GFX_OFF_MAGIC, GFX_MAGIC);
+    put32(b, GFX_OFF_VERSION, GFX_LAYOUT_VERSION);
+    put32(b, GFX_OFF_STATE, GFX_STATE_READY);
+    put32(b, GFX_OFF_HEADER_LENGTH, header);
+    memcpy(b + GFX_OFF_TOTAL_LENGTH, &total, 8);
+    put32(b, GFX_OFF_STRIPES, n);
+    put32(b, GFX_OFF_COUNTERS_PER_STRIPE, GFX_COUNTERS);
+    put32(b, GFX_OFF_STRIPE_LENGTH, GFX_STRIPE_LENGTH);
+    put32(b, GFX_OFF_PID, (uint32_t)getpid());
+    put32(b, GFX_OFF_GROUP_DIRECTORY, dir);
+    put32(b, GFX_OFF_GROUP_COUNT, 1);
+    put32(b, dir, GFX_SCENE_GROUP_ID);
+    put32(b, dir + 4, scene_version);
+    put32(b, dir + 8, area);
+    put32(b, dir + 12, len);
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    CHECK(fd >= 0 && write(fd, b, total) == (ssize_t)total, "write %s", path);
+    close(fd);
+    free(b);
+    return total;
+}
+
+/* A buffer whose scene group is version 1 is mapped (the Android counters are counted) but its
+ * scenes are not: the mapping says which version it found, and the session's line names the fix,
+ * once per buffer and only when the session counts scenes. */
+static void test_older_scene_group(void) {
+    char dir[256], path[300], why[512], line[4400];
+    snprintf(dir, sizeof dir, "%s/gfxstats-unit.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    snprintf(path, sizeof path, "%s/old.buffer", dir);
+
+    uint64_t size = make_buffer(path, 1);
+    struct gfx_mapping *m = gfx_map_buffer(path, "r1", size, why, sizeof why);
+    CHECK(m != NULL, "a buffer with a version 1 scene group is mapped: %s", m ? "" : why);
+    if (m) {
+        CHECK(m->scenes == NULL, "a version 1 scene group is not written");
+        CHECK(m->scene_version == 1, "the mapping reports version %u", m->scene_version);
+        CHECK(gfx_claim_stripe(m, 1) == 1, "the Android counters still have their stripes");
+        CHECK(gfx_scene_version_note(m, "com.example.old", 0, line, sizeof line) == 0, "scenes off: no line");
+        CHECK(gfx_scene_version_note(m, "com.example.old", 1, line, sizeof line) == 1, "no line");
+        char want[4400];
+        snprintf(want, sizeof want,
+                 "scenes of com.example.old are not counted in %s: its scene group is version 1 (a gfxstatsd of an "
+                 "earlier release made it), this library writes version 2; update gfxstatsd", path);
+        CHECK(strcmp(line, want) == 0, "line: %s", line);
+        CHECK(gfx_scene_version_note(m, "com.example.old", 1, line, sizeof line) == 0, "the line twice");
+        gfx_unmap_buffer(m);
+    }
+
+    size = make_buffer(path, GFX_SCENE_GROUP_VERSION);
+    m = gfx_map_buffer(path, "r2", size, why, sizeof why);
+    CHECK(m != NULL && m->scenes != NULL && m->scene_version == GFX_SCENE_GROUP_VERSION, "a current buffer");
+    if (m) {
+        CHECK(gfx_scene_version_note(m, "com.example.new", 1, line, sizeof line) == 0, "a line for a current buffer");
+        gfx_unmap_buffer(m);
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
 static gfxstats_session *ring_session(const char *pkg) {
     setenv("GFXSTATS_TEST_DRAIN_PAUSED", "1", 1);
     gfxstats_options o = opts(pkg);
@@ -1499,6 +1575,7 @@ int main(void) {
     test_closed();
     test_fork();
     test_scenes();
+    test_older_scene_group();
     test_timeline();
     test_compositor();
     test_ring_order();

@@ -205,6 +205,14 @@ final class SessionCounts {
         if (options.scenes().enabled()) {
             // Names before counts: the daemon never sees counts in a slot it cannot name.
             scenes.forEach(next::nameScene);
+            int version = next.sceneGroupVersion();
+            // A buffer of an earlier gfxstatsd: its scene group is read, never written, so without
+            // this line the session's scenes would vanish silently. Installed once per buffer.
+            if (version != 0 && version != SceneGroup.VERSION) {
+                LOG.warn("scenes of {} are not counted in {}: its scene group is version {} (a gfxstatsd of an "
+                        + "earlier release made it), this client writes version {}; update gfxstatsd",
+                        options.packageName(), next.path(), version, SceneGroup.VERSION);
+            }
         }
         StripeWriter newHome = next.claimStripe();
         long frames = handover.gather(home, parked, trackers, newHome);

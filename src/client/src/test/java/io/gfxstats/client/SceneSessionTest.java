@@ -19,7 +19,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.gfxstats.client.BufferRef;
+import io.gfxstats.buffer.BufferFiles;
+import io.gfxstats.buffer.BufferSpec;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -177,6 +183,82 @@ class SceneSessionTest {
         assertEquals(snap.totalFrames(), sum, "the scenes add up to the package's frames");
         assertTrue(scenes.get("level-2")[SceneGroup.LEVEL_COUNT_BASE + MatrixRule.FROZEN] > 0
                 || scenes.get("menu")[SceneGroup.LEVEL_COUNT_BASE + MatrixRule.FROZEN] > 0, "the stream has freezes");
+    }
+
+    @Test
+    void shouldSayOnceThatScenesAreNotCountedInABufferWhoseSceneGroupIsVersion1() throws Exception {
+        // A gfxstatsd of the previous release hands out buffers with the scene group in version 1.
+        Path file = tmp.resolve("v1-buffer");
+        AtomicBoolean daemonUp = new AtomicBoolean();
+        BufferProvider oldDaemon = (request, onEnded) -> {
+            if (!daemonUp.get()) {
+                throw new IOException("no daemon yet");
+            }
+            BufferFiles.create(file, BufferSpec.builder().pid(ProcessHandle.current().pid()).uid(TestBuffers.uid())
+                    .packageName(request.packageName()).versionCode(request.versionCode()).registrationId("r1")
+                    .pipeline(request.pipeline()).stripeCount(4).groups(TestBuffers.previousReleaseGroups())
+                    .build(), BufferFiles.OWNER_READ_WRITE);
+            return new Attachment() {
+                @Override
+                public Path bufferPath() {
+                    return file;
+                }
+
+                @Override
+                public String registrationId() {
+                    return "r1";
+                }
+
+                @Override
+                public boolean adopted() {
+                    return false;
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        };
+        PrintStream err = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            StatsSession session = StatsSession.open(SessionOptions.builder("com.example.old", 3)
+                    .retry(Duration.ofMillis(10), Duration.ofMillis(40)).daveyListener(DaveyListener.ignoring())
+                    .scenes(SceneOptions.DEFAULT).countWhenRingFull(true).build(), oldDaemon);
+            toClose.add(session);
+            WindowTracker tracker = session.newTracker(FrameStream.tracker());
+            ModernJankTracker rules = FrameStream.tracker();
+            Expected expected = new Expected();
+            expected.scene = "menu";
+            FrameStream stream = new FrameStream(7);
+            tracker.setScene("menu");
+            for (int i = 0; i < 2_000; i++) {
+                if (i == 700) {
+                    daemonUp.set(true);
+                    assertTrue(session.awaitAttached(WAIT));
+                }
+                record(tracker, rules, stream.next(), expected);
+            }
+            tracker.close();
+            BufferSnapshot snap = snapshot(session);
+            long[] vector = snap.vector();
+            for (int c = 0; c < SceneGroup.MIRRORED; c++) {
+                assertEquals(expected.of("menu")[c], vector[c], "Android counter " + c);
+            }
+            assertEquals(expected.total, snap.totalFrames());
+            Map<String, long[]> scenes = SceneCounters.fromVector(vector, SceneCounters.names(snap));
+            for (long[] scene : scenes.values()) {
+                assertEquals(0, scene[Counters.TOTAL_FRAMES], "nothing is written into a version 1 scene group");
+            }
+        } finally {
+            System.setErr(err);
+        }
+        String log = captured.toString(StandardCharsets.UTF_8);
+        String line = "scenes of com.example.old are not counted in " + file
+                + ": its scene group is version 1 (a gfxstatsd of an earlier release made it), this client writes "
+                + "version 2; update gfxstatsd";
+        assertEquals(1, log.split(java.util.regex.Pattern.quote(line), -1).length - 1, log);
     }
 
     private static FrameInfo copy(FrameInfo f) {

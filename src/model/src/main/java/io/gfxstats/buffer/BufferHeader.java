@@ -124,6 +124,11 @@ final class BufferHeader {
         return groups.sceneOffset();
     }
 
+    /** The version of known group {@code group} in the file, 0 if it lacks the group. */
+    int groupVersion(int group) {
+        return groups.version(group);
+    }
+
     /** Whether known group {@code group} is in the file in the version this release writes. */
     boolean groupWritable(int group) {
         return groups.writable(group);

@@ -112,6 +112,15 @@ public final class BufferWriter implements AutoCloseable {
     }
 
     /**
+     * The version of the scene group in the file (0 without one). Scenes are counted only when it
+     * is {@link SceneGroup#VERSION}: an earlier one (a gfxstatsd of an earlier release made the
+     * file) is read, never written, so a session says once that its scenes are not counted.
+     */
+    public int sceneGroupVersion() {
+        return header.groupVersion(GroupStripes.SCENES);
+    }
+
+    /**
      * Names scene slot {@code slot}: the name first, then the slot's state (release store), so
      * a reader that sees the slot named sees its name. Only the session owning the buffer names
      * slots, once each, before it counts a frame in them; naming a named slot again with the

@@ -111,6 +111,11 @@ final class GroupDirectory {
         return offsets[group] >= 0 && layouts[group].equals(CounterGroups.KNOWN.get(group));
     }
 
+    /** The version of known group {@code group}'s layout in the file, 0 if the file lacks the group. */
+    int version(int group) {
+        return layouts[group] == null ? 0 : layouts[group].version();
+    }
+
     int sceneOffset() {
         return offsets[CounterGroups.KNOWN.indexOf(CounterGroups.SCENES)];
     }

@@ -41,6 +41,11 @@ public final class TestBuffers {
         return file;
     }
 
+    /** The counter groups a gfxstatsd of the previous release creates: the scene group in version 1. */
+    public static List<CounterGroup> previousReleaseGroups() {
+        return List.of(SceneGroup.VERSION_1, CounterGroups.FRAMETIMELINE, CounterGroups.CLIENT_HEALTH);
+    }
+
     public static void putInt(Path file, long offset, int value) throws IOException {
         ByteBuffer b = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, value);
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
