@@ -36,10 +36,6 @@ SDL=$!
 T_PIDS+=("$SDL")
 sdl_frames() { [ "$(t_counter testgl2 "Total frames rendered" 2>/dev/null || true)" -ge "$1" ] 2>/dev/null; }
 t_wait_for 60 sdl_frames 200 || { cat "$T_DIR/testgl2.out" >&2; t_fail "testgl2 (SDL2): no frames counted"; }
-kill -STOP "$SDL"
-sdl_live="$(t_counter testgl2 "Total frames rendered")"
-kill -KILL "$SDL" 2>/dev/null
-wait "$SDL" 2>/dev/null || true
-t_wait_for 30 grep -q "exit: testgl2/" "$T_DIR/daemon.log" || t_fail "the daemon did not see testgl2 exit"
-[ "$(t_counter testgl2 "Total frames rendered")" = "$sdl_live" ] || t_fail "testgl2: frames changed at SIGKILL"
+t_sigkill_keeps "$SDL" testgl2
+sdl_live=$T_KEPT
 t_pass "gl-lookup: $expected of $expected swaps through glXGetProcAddressARB, glXGetProcAddress, dlsym(handle) and all three; SDL2 testgl2: $sdl_live frames"

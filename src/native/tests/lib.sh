@@ -127,24 +127,33 @@ t_vkcube_across_daemon_kill() {
   [ "$got" = "$n" ] || t_fail "daemon SIGKILL during $vkcube --c $n: ${got:-no} frames in the dump"
 }
 
+# A drawing program (pid $1, counted as package $2) stopped and then SIGKILLed: the daemon must
+# keep exactly what the dump showed while it was stopped (a stopped process's ring is not drained,
+# so nothing arrives after that read; what its ring held at the SIGKILL is lost, docs/native.md).
+# Sets T_KEPT to that count.
+t_sigkill_keeps() {
+  local pid=$1 pkg=$2 before after
+  kill -STOP "$pid"
+  before="$(t_counter "$pkg" "Total frames rendered")"
+  kill -KILL "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null || true
+  t_wait_for 30 grep -qF "exit: $pkg/" "$T_DIR/daemon.log" || t_fail "the daemon did not see $pkg exit"
+  after="$(t_counter "$pkg" "Total frames rendered")"
+  [ "$after" = "$before" ] || t_fail "$pkg SIGKILL: $before frames while stopped, $after after"
+  T_KEPT=$after
+}
+
 # The program SIGKILLed (kill.sh, and m32app.sh at 32 bits): vkcube $1, drawing without end as
-# package $2 through `gfxstats run`, is stopped once the dump shows 500 frames and SIGKILLed: the
-# daemon must keep exactly what the dump showed while it was stopped. Sets T_KEPT to that count.
+# package $2 through `gfxstats run`, is stopped once the dump shows 500 frames and SIGKILLed
+# (t_sigkill_keeps). Sets T_KEPT.
 t_vkcube_sigkill() {
-  local vkcube=$1 pkg=$2 vk before after
+  local vkcube=$1 pkg=$2 vk
   "$ROOT/scripts/gfxstats" run --package "$pkg" -- "$vkcube" --c 1000000 >"$T_DIR/$pkg.out" 2>&1 &
   vk=$!
   T_PIDS+=("$vk")
   t_wait_for 30 t_registered "$pkg" 1 || { cat "$T_DIR/$pkg.out" >&2; t_fail "$pkg did not register"; }
   t_wait_for 30 t_has_frames "$pkg" 500 || t_fail "$pkg counted no 500 frames"
-  kill -STOP "$vk"
-  before="$(t_counter "$pkg" "Total frames rendered")"
-  kill -KILL "$vk"
-  wait "$vk" 2>/dev/null || true
-  t_wait_for 30 grep -q "exit: $pkg/" "$T_DIR/daemon.log" || t_fail "the daemon did not see $pkg exit"
-  after="$(t_counter "$pkg" "Total frames rendered")"
-  [ "$after" = "$before" ] || t_fail "$pkg SIGKILL: $before frames while stopped, $after after"
-  T_KEPT=$after
+  t_sigkill_keeps "$vk" "$pkg"
 }
 
 # Feeds the lines of file $1 to a sanitized driver (package c.handover) through a FIFO: the first
