@@ -22,17 +22,26 @@ static uint32_t align64(uint32_t x) {
     return (x + 63u) & ~63u;
 }
 
+/* The group directory's entry count (*count) and its offset, when the directory is aligned, after
+ * the stripes and inside the file; 0 otherwise (then no group is counted). */
+static uint32_t group_directory(const uint8_t *b, uint64_t size, uint32_t n, uint32_t header_length,
+                                uint32_t *count) {
+    uint32_t dir = u32(b + GFX_OFF_GROUP_DIRECTORY);
+    *count = u32(b + GFX_OFF_GROUP_COUNT);
+    uint64_t stripes_end = (uint64_t)header_length + (uint64_t)(n + 1) * GFX_STRIPE_LENGTH;
+    if (*count > 64 || dir % 64 != 0 || dir < stripes_end || (uint64_t)dir + 16u * *count > size) {
+        return 0;
+    }
+    return dir;
+}
+
 /* A group's area, when the directory lists it (id, version) with its layout's exact length,
- * aligned, after the stripes and inside the file; NULL otherwise (the group is not counted). */
+ * aligned, after the directory and inside the file; NULL otherwise (the group is not counted). */
 static uint8_t *find_group(uint8_t *b, uint64_t size, uint32_t n, uint32_t header_length, uint32_t id,
                            uint32_t version, uint64_t length) {
-    uint32_t dir = u32(b + GFX_OFF_GROUP_DIRECTORY);
-    uint32_t count = u32(b + GFX_OFF_GROUP_COUNT);
-    uint64_t stripes_end = (uint64_t)header_length + (uint64_t)(n + 1) * GFX_STRIPE_LENGTH;
-    if (count > 64 || dir % 64 != 0 || dir < stripes_end || (uint64_t)dir + 16u * count > size) {
-        return NULL;
-    }
-    for (uint32_t i = 0; i < count; i++) {
+    uint32_t count;
+    uint32_t dir = group_directory(b, size, n, header_length, &count);
+    for (uint32_t i = 0; dir != 0 && i < count; i++) {
         const uint8_t *e = b + dir + 16u * i;
         uint32_t off = u32(e + 8), len = u32(e + 12);
         if (u32(e) == id && u32(e + 4) == version) {
@@ -48,13 +57,9 @@ static uint8_t *find_group(uint8_t *b, uint64_t size, uint32_t n, uint32_t heade
 
 /* The version the directory lists for group id (the first entry with that id), 0 when none. */
 static uint32_t listed_version(const uint8_t *b, uint64_t size, uint32_t n, uint32_t header_length, uint32_t id) {
-    uint32_t dir = u32(b + GFX_OFF_GROUP_DIRECTORY);
-    uint32_t count = u32(b + GFX_OFF_GROUP_COUNT);
-    uint64_t stripes_end = (uint64_t)header_length + (uint64_t)(n + 1) * GFX_STRIPE_LENGTH;
-    if (count > 64 || dir % 64 != 0 || dir < stripes_end || (uint64_t)dir + 16u * count > size) {
-        return 0;
-    }
-    for (uint32_t i = 0; i < count; i++) {
+    uint32_t count;
+    uint32_t dir = group_directory(b, size, n, header_length, &count);
+    for (uint32_t i = 0; dir != 0 && i < count; i++) {
         if (u32(b + dir + 16u * i) == id) {
             return u32(b + dir + 16u * i + 4);
         }
