@@ -143,6 +143,28 @@ t_sigkill_keeps() {
   T_KEPT=$after
 }
 
+# A full daemon's refusal (vkcube.sh; m32app.sh at 32 bits): a daemon with buffers.max=1 held by
+# another client refuses vkcube $1; vkcube runs as usual, exits at once and says why in one line
+# (the trailers' grpc-status and grpc-message). Leaves that daemon running.
+t_vkcube_refused() {
+  local vkcube=$1 holder start
+  t_start_daemon --set buffers.max=1
+  mkfifo "$T_DIR/hold"
+  "$OUT/bin/gfxstats-drive" --package holder < "$T_DIR/hold" >/dev/null 2>&1 &
+  holder=$!
+  T_PIDS+=("$holder")
+  exec 3>"$T_DIR/hold"
+  t_wait_for 30 grep -q "register: new buffer holder/" "$T_DIR/daemon.log" || t_fail "the holder did not register"
+  start=$SECONDS
+  gfx run -- "$vkcube" --c 100 >"$T_DIR/refused.out" 2>&1 || { cat "$T_DIR/refused.out" >&2; t_fail "$vkcube failed when refused"; }
+  [ $((SECONDS - start)) -lt 10 ] || t_fail "$vkcube refused by the daemon took $((SECONDS - start)) s"
+  grep -q "gfxstats: the daemon did not register vkcube: RESOURCE_EXHAUSTED: " "$T_DIR/refused.out" \
+    || { cat "$T_DIR/refused.out" >&2; t_fail "$vkcube: no one-line reason for the refusal"; }
+  exec 3>&-
+  wait "$holder" || true
+  rm -f "$T_DIR/hold"
+}
+
 # The program SIGKILLed (kill.sh, and m32app.sh at 32 bits): vkcube $1, drawing without end as
 # package $2 through `gfxstats run`, is stopped once the dump shows 500 frames and SIGKILLed
 # (t_sigkill_keeps). Sets T_KEPT.

@@ -41,4 +41,14 @@ for kind in times frameinfo; do
   diff "$T_DIR/b64.$kind.dump" "$T_DIR/b32.$kind.dump" >&2 || t_fail "$kind: 32-bit and 64-bit dumps differ (seed $SEED)"
   diff "$T_DIR/b64.$kind.json" "$T_DIR/b32.$kind.json" >&2 || t_fail "$kind: 32-bit and 64-bit scenes differ (seed $SEED)"
 done
-t_pass "32-bit library, layer, hook and driver built; $(tail -1 "$T_DIR/unit.out") unit checks at 32 bits under ASan/UBSan; $N times and $((N / 3)) FrameInfo frames (seed $SEED) counted alike by the 32-bit and 64-bit drives"
+# A handover at 32 bits: the sanitized 32-bit driver loses its daemon and its buffer file halfway
+# through the times stream and moves everything it counted into the new daemon's buffer; the
+# result must equal the 64-bit drive's counts of the whole stream.
+t_drive_across_handover "$T_DIR/times.txt" "$OUT/m32/asan/gfxstats-drive"
+t_counts c.handover > "$T_DIR/c.handover.dump"
+gfx scenes --package c.handover --json | sed "s/c\.handover/PACKAGE/g" > "$T_DIR/c.handover.json"
+diff "$T_DIR/b64.times.dump" "$T_DIR/c.handover.dump" >&2 \
+  || t_fail "handover: the 32-bit drive's counts across a lost buffer differ from the 64-bit drive's (seed $SEED)"
+diff "$T_DIR/b64.times.json" "$T_DIR/c.handover.json" >&2 \
+  || t_fail "handover: the 32-bit drive's scenes across a lost buffer differ from the 64-bit drive's (seed $SEED)"
+t_pass "32-bit library, layer, hook and driver built; $(tail -1 "$T_DIR/unit.out") unit checks at 32 bits under ASan/UBSan; $N times and $((N / 3)) FrameInfo frames (seed $SEED) counted alike by the 32-bit and 64-bit drives, also across a handover at 32 bits"

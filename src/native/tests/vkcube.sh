@@ -16,22 +16,9 @@ gfx dump --package com.example.cube | grep -qx "Version: 42" || t_fail "no versi
 [ "$(t_counter com.example.cube "Total frames rendered")" = 50 ] || t_fail "--package: not 50 frames"
 [ "$(t_counter vkcube "Total frames rendered")" = 477 ] || t_fail "--package run counted under vkcube"
 # A daemon that refuses (full: buffers.max=1, held by another client): vkcube runs as usual,
-# exits at once, and says why in one line (the trailers' grpc-status and grpc-message).
+# exits at once, and says why in one line.
 t_stop_daemon
-t_start_daemon --set buffers.max=1
-mkfifo "$T_DIR/hold"
-"$OUT/bin/gfxstats-drive" --package holder < "$T_DIR/hold" >/dev/null 2>&1 &
-HOLDER=$!
-T_PIDS+=("$HOLDER")
-exec 3>"$T_DIR/hold"
-t_wait_for 30 grep -q "register: new buffer holder/" "$T_DIR/daemon.log" || t_fail "the holder did not register"
-start=$SECONDS
-gfx run -- vkcube --c 100 >"$T_DIR/refused.out" 2>&1 || { cat "$T_DIR/refused.out" >&2; t_fail "vkcube failed when refused"; }
-[ $((SECONDS - start)) -lt 10 ] || t_fail "vkcube refused by the daemon took $((SECONDS - start)) s"
-grep -q "gfxstats: the daemon did not register vkcube: RESOURCE_EXHAUSTED: " "$T_DIR/refused.out" \
-  || { cat "$T_DIR/refused.out" >&2; t_fail "no one-line reason for the refusal"; }
-exec 3>&-
-wait "$HOLDER" || true
+t_vkcube_refused vkcube
 # No daemon: the program runs and exits as usual, at once.
 t_stop_daemon
 start=$SECONDS
