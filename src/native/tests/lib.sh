@@ -165,6 +165,57 @@ t_vkcube_refused() {
   rm -f "$T_DIR/hold"
 }
 
+# Scenes through `gfxstats run` (layer-scenes.sh; m32app.sh at 32 bits) with vkcube $1, packages
+# named after $2: `--scene intro` counts all of a vkcube --c 200 in intro (none in default);
+# `--scene-file` follows the file while a vkcube --c 3000 runs ("menu", then "level 1" written as
+# a user would), and the scenes' frames add up to the dump's total, none in default. Sets
+# T_SCENES (what was counted, for t_pass).
+t_layer_scenes() {
+  local vkcube=$1 intro="$2.intro" cube="$2.scenecube" total menu level
+  gfx run --package "$intro" --scene intro -- "$vkcube" --c 200 >"$T_DIR/intro.out" 2>&1 \
+    || { cat "$T_DIR/intro.out" >&2; t_fail "$vkcube failed"; }
+  [ "$(t_frames_in "$intro" intro)" = 200 ] || { t_scene_frames "$intro" >&2; t_fail "--scene intro: not 200 frames in intro"; }
+  [ -z "$(t_frames_in "$intro" default)" ] || [ "$(t_frames_in "$intro" default)" = 0 ] \
+    || t_fail "--scene intro: frames in default"
+  # vkcube ends by itself (a SIGKILL could fall between a frame's total and its scene's count).
+  # The launcher execs vkcube, so $! is vkcube.
+  echo menu > "$T_DIR/scene"
+  "$ROOT/scripts/gfxstats" run --package "$cube" --scene-file "$T_DIR/scene" -- "$vkcube" --c 3000 >"$T_DIR/cube.out" 2>&1 &
+  local pid=$!
+  T_PIDS+=("$pid")
+  above() { [ "$(t_frames_in "$cube" "$1")" -gt "$2" ] 2>/dev/null; }
+  t_wait_for 60 above menu 50 || { cat "$T_DIR/cube.out" >&2; t_fail "no frames in menu"; }
+  printf 'level 1\n' > "$T_DIR/scene.new" && mv "$T_DIR/scene.new" "$T_DIR/scene"
+  t_wait_for 60 above "level 1" 0 || t_fail "the scene file's change did not reach the frames"
+  wait "$pid" || { cat "$T_DIR/cube.out" >&2; t_fail "$vkcube --c 3000 failed"; }
+  total=$(t_counter "$cube" "Total frames rendered")
+  [ "$total" = 3000 ] || t_fail "--scene-file: $total frames, not 3000"
+  menu=$(t_frames_in "$cube" menu)
+  level=$(t_frames_in "$cube" "level 1")
+  [ $((menu + level)) = "$total" ] || { t_scene_frames "$cube" >&2; t_fail "menu $menu + level 1 $level != total $total"; }
+  [ -z "$(t_frames_in "$cube" default)" ] || [ "$(t_frames_in "$cube" default)" = 0 ] || t_fail "frames in default"
+  T_SCENES="--scene: 200 of 200 frames in intro; --scene-file: $menu frames in menu, then $level in level 1, of $total"
+}
+
+# Frames per scene of package $1, from `gfxstats scenes --json`: "NAME=N" lines.
+t_scene_frames() {
+  gfx scenes --package "$1" --json | python3 -c '
+import json, sys
+def walk(x):
+    if isinstance(x, dict):
+        if "scene" in x:
+            print("%s=%s" % (x["scene"], x.get("totalFrames", 0)))
+        for v in x.values():
+            walk(v)
+    elif isinstance(x, list):
+        for v in x:
+            walk(v)
+walk(json.load(sys.stdin))'
+}
+
+# The frames of package $1 in scene $2 (empty when the scene has none).
+t_frames_in() { t_scene_frames "$1" | sed -n "s/^$2=//p"; }
+
 # The program SIGKILLed (kill.sh, and m32app.sh at 32 bits): vkcube $1, drawing without end as
 # package $2 through `gfxstats run`, is stopped once the dump shows 500 frames and SIGKILLed
 # (t_sigkill_keeps). Sets T_KEPT.

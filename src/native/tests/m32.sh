@@ -2,7 +2,8 @@
 # 32-bit builds: libgfxstats, the layer, the hook and gfxstats-drive built with -m32 (make m32);
 # the unit tests at 32 bits under ASan and UBSan; and the same random frames (times path with
 # scene switches, and FrameInfo) recorded by the 32-bit and the 64-bit gfxstats-drive into one
-# real daemon give identical dumps and `gfxstats scenes --json`. Skipped, saying so, when no
+# real daemon give identical dumps and `gfxstats scenes --json`, also when the sanitized 32-bit drive
+# crosses a daemon SIGKILL with its buffer file lost (the handover). Skipped, saying so, when no
 # 32-bit toolchain is installed (scripts/ci-deps installs gcc-multilib, lib32asan8, lib32ubsan1).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 N="${GFXSTATS_DIFF_FRAMES:-200000}"

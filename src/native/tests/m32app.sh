@@ -6,8 +6,8 @@
 # first FPS line, keeps what the dump showed across a SIGKILL, next to a 64-bit glxgears;
 # tests/gl-lookup.c built at 32 bits gives exactly its swaps; and apitrace's i386 glretrace (GLX)
 # and eglretrace (EGL), replaying recordings of i386 glxgears and es2gears_x11, give exactly the
-# swaps the recordings hold; SIGKILLs of the daemon and of the program, and a full daemon's
-# refusal, as at 64 bits. No program's output has an ld.so line: each class loads its own
+# swaps the recordings hold; SIGKILLs of the daemon and of the program, a full daemon's refusal
+# and the scene options of gfxstats run, as at 64 bits. No program's output has an ld.so line: each class loads its own
 # build through $LIB.
 # Needs Debian's i386 Mesa (scripts/ci-deps: libgl1-mesa-dri:i386, mesa-vulkan-drivers:i386,
 # mesa-utils-bin:i386, apitrace-tracers:i386, mangohud:i386, and vulkan-tools:i386 and apitrace:i386 unpacked
@@ -121,8 +121,11 @@ t_clean_output "$T_DIR/gears64.out" "64-bit glxgears"
 t_vkcube_across_daemon_kill "$VKCUBE32" 3000 vk32.daemon-killed
 t_vkcube_sigkill "$VKCUBE32" vk32.killed
 t_clean_output "$T_DIR/vk32.daemon-killed.out" "32-bit vkcube across the daemon's SIGKILL"
+# Scenes through gfxstats run at 32 bits (--scene, --scene-file), as layer-scenes.sh at 64.
+t_layer_scenes "$VKCUBE32" vk32
+scenes32=$T_SCENES
 # Refused by a full daemon at 32 bits, as vkcube.sh at 64.
 t_stop_daemon
 t_vkcube_refused "$VKCUBE32"
 
-t_pass "32-bit vkcube: 300 of 300 frames (64-bit beside it: 200 of 200); 32-bit gl-lookup: $expected of $expected swaps; 32-bit glretrace (GLX): $glx_swaps of $glx_swaps, eglretrace (EGL): $egl_swaps of $egl_swaps; $mango_vk32; 32-bit glxgears: $printed in its first line, $total in the dump, at least the $T_MANGO_LOGGED MangoHud logged, none lost at SIGKILL; daemon SIGKILL during 32-bit vkcube: 3000 of 3000; 32-bit vkcube SIGKILL: $T_KEPT kept; refused by a full daemon, 32-bit vkcube runs and says why"
+t_pass "32-bit vkcube: 300 of 300 frames (64-bit beside it: 200 of 200); 32-bit gl-lookup: $expected of $expected swaps; 32-bit glretrace (GLX): $glx_swaps of $glx_swaps, eglretrace (EGL): $egl_swaps of $egl_swaps; $mango_vk32; 32-bit glxgears: $printed in its first line, $total in the dump, at least the $T_MANGO_LOGGED MangoHud logged, none lost at SIGKILL; daemon SIGKILL during 32-bit vkcube: 3000 of 3000; 32-bit vkcube SIGKILL: $T_KEPT kept; refused by a full daemon, 32-bit vkcube runs and says why; 32-bit scenes: $scenes32"
