@@ -1026,6 +1026,87 @@ static void test_ring_layout(void) {
     rmdir(dir);
 }
 
+/* ---- moving between rings under a producer running flat out: handovers between buffers with
+ * and without a ring group while a thread records; every frame is counted once and in order (each
+ * is a Davey, whose callback runs in the drain's order), none lost in a move. */
+
+struct move_seen {
+    int64_t last;
+    long calls;
+    long disorder;
+};
+
+static void move_davey(void *user, int64_t total, const int64_t *fields) {
+    struct move_seen *m = user;
+    (void)total;
+    if (fields[GFXSTATS_FI_INTENDED_VSYNC] <= m->last) {
+        m->disorder++;
+    }
+    m->last = fields[GFXSTATS_FI_INTENDED_VSYNC];
+    m->calls++;
+}
+
+struct move_producer {
+    gfxstats_tracker *t;
+    long frames;
+    int done;
+};
+
+static void *move_produce(void *arg) {
+    struct move_producer *p = arg;
+    for (long i = 1; i <= p->frames; i++) {
+        int64_t at = i * 1000;
+        gfxstats_record(p->t, at, at, at + 800000000, at + 800000000, 16666667);
+    }
+    __atomic_store_n(&p->done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+static void test_ring_move_threads(void) {
+    char dir[256];
+    unit_dir(dir, sizeof dir);
+    struct move_seen seen = {.last = 0};
+    gfxstats_options o = opts("com.example.ring.move");
+    o.close_wait_ms = 0;
+    o.davey = GFXSTATS_DAVEY_CALLBACK;
+    o.davey_callback = move_davey;
+    o.davey_user = &seen;
+    gfxstats_session *s;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_OK, "open");
+    struct move_producer p = {.frames = 200000};
+    CHECK(gfxstats_tracker_new(s, &p.t) == GFXSTATS_OK, "tracker");
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, move_produce, &p) == 0, "thread");
+    int buffers = 0;
+    while (!__atomic_load_n(&p.done, __ATOMIC_ACQUIRE) || buffers < 4) {
+        if (buffers < 60) {
+            char path[300];
+            snprintf(path, sizeof path, "%s/%d.buffer", dir, buffers);
+            /* Two of three with a ring group: ring stripe to ring stripe, and to and from the private ring. */
+            struct gfx_mapping *m = map_ring_buffer(path, 2, buffers % 3 == 2 ? 0 : 2ull * GFX_RING_STRIPE_BYTES);
+            unlink(path);
+            if (m) {
+                gfx_session_install(s, m);
+                buffers++;
+            }
+        }
+        gfxstats_tracker_flush(p.t);
+        if (buffers >= 60 && __atomic_load_n(&p.done, __ATOMIC_ACQUIRE)) {
+            break;
+        }
+    }
+    pthread_join(th, NULL);
+    gfxstats_tracker_flush(p.t);
+    uint64_t dropped = gfxstats_tracker_dropped(p.t);
+    gfxstats_tracker_close(p.t);
+    gfxstats_session_close(s);
+    CHECK(seen.disorder == 0, "%ld frames counted out of order", seen.disorder);
+    CHECK(seen.calls + (long)dropped == p.frames, "%ld frames counted and %llu dropped of %ld", seen.calls,
+          (unsigned long long)dropped, p.frames);
+    CHECK(buffers >= 4, "%d buffers", buffers);
+    rmdir(dir);
+}
+
 /* ---- the post-mortem check: a child records a random stream into real buffers and SIGKILLs
  * itself at a random point; gfx_ring_finish over what it left must give every count that the
  * same stream gives when it is drained to its end. */
@@ -1959,6 +2040,7 @@ int main(void) {
     test_ring_timeline();
     test_ring_layout();
     test_ring_postmortem();
+    test_ring_move_threads();
     printf("unit: %d checks, %d failed\n", checks, failures);
     printf("%d passed, %d failed\n", checks - failures, failures);
     return failures ? 1 : 0;
