@@ -65,7 +65,8 @@ public final class CheckpointDrain {
         if (sc != null) {
             sink.selectScene(scene.slotFor(intendedVsync));
         }
-        rules.finishFrame(scratch.setMainTimes(intendedVsync, vsync, frameCompleted, gpuCompleted, interval), sink);
+        rules.finishFrame(scratch.clear().setMainTimes(intendedVsync, vsync, frameCompleted, gpuCompleted, interval),
+                sink);
         if (sc != null) {
             sc.count(intendedVsync, frameCompleted, interval, sink);
         }
