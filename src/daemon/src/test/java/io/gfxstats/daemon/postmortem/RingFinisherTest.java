@@ -1,0 +1,473 @@
+package io.gfxstats.daemon.postmortem;
+
+import io.gfxstats.buffer.BufferFiles;
+import io.gfxstats.buffer.BufferReader;
+import io.gfxstats.buffer.BufferSpec;
+import io.gfxstats.buffer.BufferWriter;
+import io.gfxstats.buffer.ClientHealthGroup;
+import io.gfxstats.buffer.CounterGroups;
+import io.gfxstats.buffer.FrameStream;
+import io.gfxstats.buffer.TestBuffers;
+import io.gfxstats.client.DirectoryBufferProvider;
+import io.gfxstats.client.SceneOptions;
+import io.gfxstats.client.SessionOptions;
+import io.gfxstats.client.StatsSession;
+import io.gfxstats.client.WindowTracker;
+import io.gfxstats.frame.Android9JankTracker;
+import io.gfxstats.frame.DaveyListener;
+import io.gfxstats.frame.FrameInfo;
+import io.gfxstats.frame.FrameTracker;
+import io.gfxstats.frame.ModernJankTracker;
+import io.gfxstats.frame.TrackerConfig;
+import io.gfxstats.matrix.MatrixLevels;
+import io.gfxstats.matrix.MatrixMode;
+import io.gfxstats.buffer.StripeWriter;
+import io.gfxstats.stats.Pipeline;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The finisher against the Java client: a random stream counted whole by a real session is the
+ * reference; the same stream's first part counted by another real session gives the stripes and
+ * the checkpoint images, its rest goes into a ring stripe written from the spec
+ * ({@link RingStripeSpecWriter}), and after the finisher the buffer's counter vector must be the
+ * reference's exactly (plus the ring's drops).
+ */
+class RingFinisherTest {
+    private static final int STRIPES = 4;
+    private static final int DEAD = Integer.MAX_VALUE - 7;
+    private static final int HEALTH = CounterGroups.KNOWN.indexOf(CounterGroups.CLIENT_HEALTH);
+    private static final int SCENES = CounterGroups.KNOWN.indexOf(CounterGroups.SCENES);
+    private static final int TIMELINE = CounterGroups.KNOWN.indexOf(CounterGroups.FRAMETIMELINE);
+
+    @TempDir
+    Path tmp;
+
+    /** One thing the client did: a frame (times or FrameInfo) or a scene switch. */
+    private sealed interface Op permits Times, Info, SetDefault, SetOwn {
+    }
+
+    private record Times(long[] w) implements Op {
+    }
+
+    private record Info(long[] w) implements Op {
+    }
+
+    private record SetDefault(String name, long since) implements Op {
+    }
+
+    private record SetOwn(String name, long since) implements Op {
+    }
+
+    /** One random case: the rules, the scene options, the stream, where the checkpoint falls. */
+    private record Case(boolean android9, long refresh, long forgiveness, SceneOptions scenes, List<Op> ops,
+                        int checkpointAt, int tornFrames, long dropped, long dropsCounted) {
+    }
+
+    private static Case randomCase(long seed, boolean android9) {
+        SplittableRandom r = new SplittableRandom(seed);
+        long refresh = new long[] {16_666_667, 8_333_333, 11_111_111, 6_944_444}[r.nextInt(4)];
+        long forgiveness = r.nextBoolean() ? 0 : r.nextLong(1, 3_000_000);
+        MatrixMode mode = MatrixMode.values()[r.nextInt(3)];
+        MatrixLevels levels = r.nextBoolean() ? MatrixLevels.DEFAULT
+                : new MatrixLevels(1 + r.nextInt(3), 4 + r.nextInt(4), 10 + r.nextInt(10), 30 + r.nextInt(20));
+        float hz = r.nextBoolean() ? 0f : new float[] {60f, 120f, 90.5f}[r.nextInt(3)];
+        SceneOptions scenes = r.nextInt(5) == 0 ? SceneOptions.DISABLED
+                : SceneOptions.DEFAULT.withMatrix(mode, levels).withRefreshRateHz(hz).withMaxScenes(1 + r.nextInt(4));
+        List<Op> ops = new ArrayList<>();
+        FrameStream infos = new FrameStream(seed);
+        long t = 1_000_000_000L;
+        int part1 = 200 + r.nextInt(400);
+        int frames = 0;
+        String[] names = {"menu", "level-1", "level-2", "boss", "credits", "shop"};
+        int ringWords = 0;
+        int checkpointAt = -1;
+        // The ring after the checkpoint holds at most ~7,000 words (it never fills).
+        while (checkpointAt < 0 || ringWords < 5_000) {
+            if (frames == part1 && checkpointAt < 0) {
+                checkpointAt = ops.size();
+            }
+            if (checkpointAt < 0 && r.nextInt(60) == 0) {
+                // Scene switches only before the checkpoint: a switch drains and checkpoints first.
+                String name = names[r.nextInt(names.length)];
+                long since = t + r.nextLong(-3 * refresh, 3 * refresh);
+                if (r.nextBoolean()) {
+                    ops.add(new SetDefault(name, since));
+                } else {
+                    ops.add(new SetOwn(r.nextInt(4) == 0 ? null : name, since));
+                }
+                continue;
+            }
+            if (r.nextInt(4) == 0) {
+                FrameInfo f = infos.next();
+                long[] w = new long[FrameInfo.FIELD_COUNT];
+                for (int i = 0; i < w.length; i++) {
+                    w[i] = f.get(i);
+                }
+                ops.add(new Info(w));
+                ringWords += checkpointAt < 0 ? 0 : 23;
+            } else {
+                long interval = switch (r.nextInt(4)) {
+                    case 0 -> 0;
+                    case 1 -> refresh * 2;
+                    default -> refresh;
+                };
+                long iv = t;
+                long vsync = iv + (r.nextInt(10) == 0 ? r.nextLong(1, 2 * refresh) : 0);
+                long draw = r.nextInt(8) == 0 ? r.nextLong(refresh, 5 * refresh) : r.nextLong(refresh / 3, refresh);
+                long completed = r.nextInt(100) == 0 ? iv - 5 : vsync + draw;
+                long gpu = r.nextInt(10) == 0 ? 0 : completed + r.nextLong(0, refresh);
+                if (r.nextInt(200) == 0) {
+                    iv = -1; // no intended vsync: not counted by the rules
+                }
+                ops.add(new Times(new long[] {iv, vsync, completed, gpu, interval}));
+                ringWords += checkpointAt < 0 ? 0 : 5;
+            }
+            frames++;
+            t += refresh * (r.nextInt(20) == 0 ? 1 + r.nextInt(4) : 1);
+        }
+        int after = ops.size() - checkpointAt;
+        int torn = r.nextInt(3) == 0 ? 0 : r.nextInt(Math.min(after, 50));
+        long dropped = r.nextInt(3) == 0 ? 0 : r.nextLong(1, 1_000);
+        long counted = dropped == 0 ? 0 : r.nextLong(0, dropped + 1);
+        return new Case(android9, refresh, forgiveness, scenes, ops, checkpointAt, torn, dropped, counted);
+    }
+
+    private static TrackerConfig config(Case c) {
+        return new TrackerConfig(c.refresh, c.refresh, c.forgiveness, false);
+    }
+
+    private static FrameTracker rules(Case c) {
+        return c.android9 ? new Android9JankTracker(config(c), DaveyListener.ignoring())
+                : new ModernJankTracker(config(c), DaveyListener.ignoring());
+    }
+
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    /** A real session on its own directory, one tracker with the case's rules. */
+    private final class Client implements AutoCloseable {
+        final StatsSession session;
+        final WindowTracker tracker;
+        final Path dir;
+
+        Client(Case c, String name) throws IOException, InterruptedException {
+            dir = Files.createDirectory(tmp.resolve(name));
+            DirectoryBufferProvider p = DirectoryBufferProvider.builder(dir).stripeCount(STRIPES)
+                    .pollInterval(Duration.ofMillis(20)).build();
+            open.add(p);
+            session = StatsSession.open(SessionOptions.builder("com.example.ring", 7).refreshIntervalNanos(c.refresh)
+                    .daveyListener(DaveyListener.ignoring()).scenes(c.scenes).countWhenRingFull(true).build(), p);
+            open.add(session);
+            assertTrue(session.awaitAttached(Duration.ofSeconds(30)));
+            tracker = session.newTracker(rules(c));
+        }
+
+        void run(Op op) {
+            if (op instanceof Times t) {
+                tracker.record(t.w[0], t.w[1], t.w[2], t.w[3], t.w[4]);
+            } else if (op instanceof Info i) {
+                FrameInfo f = new FrameInfo();
+                for (int k = 0; k < i.w.length; k++) {
+                    f.set(k, i.w[k]);
+                }
+                tracker.record(f);
+            } else if (op instanceof SetDefault d) {
+                session.setDefaultScene(d.name, d.since);
+            } else if (op instanceof SetOwn o) {
+                tracker.setScene(o.name, o.since);
+            }
+        }
+
+        Path buffer() {
+            return session.buffer().orElseThrow().path();
+        }
+
+        @Override
+        public void close() {
+            tracker.close();
+            session.close();
+        }
+    }
+
+    private static long[] vector(Path buffer) throws IOException {
+        try (BufferReader r = BufferReader.open(buffer, TestBuffers.uid())) {
+            return r.snapshot().vector();
+        }
+    }
+
+    /** The stripes of writer stripe s: counter stripe, then each known group (null when absent). */
+    private static byte[][] stripes(Path buffer, int s) throws IOException {
+        try (BufferWriter w = BufferWriter.open(buffer)) {
+            byte[][] out = new byte[CounterGroups.KNOWN.size() + 1][];
+            for (int g = -1; g < CounterGroups.KNOWN.size(); g++) {
+                out[g + 1] = w.copyStripe(s, g);
+            }
+            return out;
+        }
+    }
+
+    /** The writer stripe the session's tracker counts in: the one with frames. */
+    private static int trackerStripe(Path buffer) throws IOException {
+        for (int s = 1; s <= STRIPES; s++) {
+            byte[] counters = stripes(buffer, s)[0];
+            if (java.nio.ByteBuffer.wrap(counters).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt(0) != 0) {
+                return s;
+            }
+        }
+        throw new AssertionError("no stripe with frames in " + buffer);
+    }
+
+    private Path ringBuffer(String name) throws IOException {
+        Path file = tmp.resolve(name);
+        BufferSpec spec = BufferSpec.builder().pid(ProcessHandle.current().pid()).uid(TestBuffers.uid())
+                .packageName("com.example.ring").versionCode(7).registrationId("reg-" + name)
+                .statsStartMillis(TestBuffers.START).pipeline(Pipeline.VULKAN).stripeCount(STRIPES).rings(true).build();
+        BufferFiles.create(file, spec, BufferFiles.OWNER_READ_WRITE);
+        return file;
+    }
+
+    /** Mirrors what the session holds at the checkpoint: scene slots by first use, the switches. */
+    private static final class SceneMirror {
+        final Map<String, Integer> slots = new HashMap<>();
+        final int max;
+        int[] dflt;
+        long defaultSince = Long.MIN_VALUE;
+        int[] own;
+        long ownSince;
+
+        SceneMirror(SceneOptions o) {
+            max = o.maxScenes();
+            slots.put("(other)", 0);
+            int d = slot(o.defaultScene());
+            dflt = new int[] {d, d};
+        }
+
+        int slot(String name) {
+            Integer s = slots.get(name);
+            if (s != null) {
+                return s;
+            }
+            if (slots.size() > max) {
+                return 0;
+            }
+            slots.put(name, slots.size());
+            return slots.size() - 1;
+        }
+
+        static int slotFor(int[] sw, long since, long intended) {
+            return intended >= since ? sw[0] : sw[1];
+        }
+
+        void apply(Op op) {
+            if (op instanceof SetDefault d) {
+                int s = slot(d.name);
+                dflt = new int[] {s, slotFor(dflt, defaultSince, d.since - 1)};
+                defaultSince = d.since;
+            } else if (op instanceof SetOwn o) {
+                if (o.name == null) {
+                    own = null;
+                    return;
+                }
+                int s = slot(o.name);
+                int before = own != null ? slotFor(own, ownSince, o.since - 1) : slotFor(dflt, defaultSince, o.since - 1);
+                own = new int[] {s, before};
+                ownSince = o.since;
+            }
+        }
+    }
+
+    /** Runs the rules alone over the first part, for their state at the checkpoint. */
+    private static long[] rulesState(Case c) {
+        FrameTracker rules = rules(c);
+        StripeWriter scratch = StripeWriter.inMemory();
+        try {
+            for (Op op : c.ops.subList(0, c.checkpointAt)) {
+                FrameInfo f = new FrameInfo();
+                if (op instanceof Times t) {
+                    f.setMainTimes(t.w[0], t.w[1], t.w[2], t.w[3], t.w[4] > 0 ? t.w[4] : c.refresh);
+                } else if (op instanceof Info i) {
+                    for (int k = 0; k < i.w.length; k++) {
+                        f.set(k, i.w[k]);
+                    }
+                } else {
+                    continue;
+                }
+                rules.finishFrame(f, scratch);
+            }
+        } finally {
+            scratch.release();
+        }
+        return rules instanceof ModernJankTracker m ? new long[] {m.swapDeadline(), m.nextFrameStartUnstuffed()}
+                : new long[] {((Android9JankTracker) rules).swapDeadline(), -1};
+    }
+
+    /** The reference vector: the whole stream counted by a real session. */
+    private long[] reference(Case c, String name) throws Exception {
+        try (Client ref = new Client(c, name)) {
+            c.ops.forEach(ref::run);
+            ref.session.flush();
+            return vector(ref.buffer());
+        }
+    }
+
+    /**
+     * Builds the dead client's buffer: stripe s as the part session left it (with the torn
+     * frames counted), the checkpoint at {@code c.checkpointAt}, the rest in the ring.
+     */
+    private Path deadClientBuffer(Case c, String name, int s, long seed, Consumer<RingStripeSpecWriter> tamper)
+            throws Exception {
+        SplittableRandom r = new SplittableRandom(seed ^ 0x5eed);
+        Path file = ringBuffer(name + ".gfxbuf");
+        byte[][] images;
+        byte[][] left;
+        try (Client part = new Client(c, name)) {
+            SceneMirror mirror = new SceneMirror(c.scenes);
+            for (Op op : c.ops.subList(0, c.checkpointAt)) {
+                part.run(op);
+                mirror.apply(op);
+            }
+            part.session.flush();
+            int own = trackerStripe(part.buffer());
+            images = stripes(part.buffer(), own);
+            for (Op op : c.ops.subList(c.checkpointAt, c.checkpointAt + c.tornFrames)) {
+                part.run(op);
+            }
+            part.session.flush();
+            left = stripes(part.buffer(), own);
+            // The ring from the checkpoint: it starts late in the ring, so its entries wrap.
+            int rp = RingStripeSpecWriter.WORDS - 1 - r.nextInt(2_000);
+            RingStripeSpecWriter ring = new RingStripeSpecWriter(r, rp);
+            int tornWords = 0;
+            int index = 0;
+            for (Op op : c.ops.subList(c.checkpointAt, c.ops.size())) {
+                long[] w = op instanceof Times t ? t.w : ((Info) op).w;
+                assertTrue(ring.fits(w.length), "test stream larger than a ring");
+                ring.entry(op instanceof Times ? 0 : 1, w);
+                if (++index == c.tornFrames) {
+                    tornWords = ring.wp();
+                }
+            }
+            assertTrue(ring.wrapped(), "the ring wraps");
+            if (c.tornFrames > 0) {
+                ring.consumerAt(tornWords);
+            }
+            ring.dropped(c.dropped);
+            long[] state = rulesState(c);
+            byte[] health = images[HEALTH + 1].clone();
+            // The drops the client had counted when it wrote the checkpoint (element 0, u32).
+            java.nio.ByteBuffer.wrap(health).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(0, (int) c.dropsCounted);
+            int flags = 16 | (c.scenes.enabled() ? 1 : 0) | (mirror.own != null ? 4 : 0);
+            long n = 1 + r.nextInt(1000);
+            RingStripeSpecWriter.Checkpoint cp = ring.checkpoint(n, r).rp(rp).flags(flags).dropsCounted(c.dropsCounted)
+                    .rules(c.android9 ? 1 : 0, false, c.refresh, c.refresh, c.forgiveness, state[0], state[1], c.refresh)
+                    .matrix(c.scenes.matrixMode().ordinal(), new int[] {c.scenes.matrixLevels().normal(),
+                            c.scenes.matrixLevels().middle(), c.scenes.matrixLevels().high(),
+                            c.scenes.matrixLevels().frozen()}, c.scenes.refreshRateHz())
+                    .defaultScene(mirror.dflt[0], mirror.dflt[1], mirror.defaultSince)
+                    .images(images[0], images[SCENES + 1], images[TIMELINE + 1], health);
+            if (mirror.own != null) {
+                cp.ownScene(mirror.own[0], mirror.own[1], mirror.ownSince);
+            }
+            tamper.accept(ring);
+            // The stripes as the killed client left them, its scene names, its claim.
+            try (BufferWriter w = BufferWriter.open(file)) {
+                for (int g = -1; g < CounterGroups.KNOWN.size(); g++) {
+                    w.writeStripe(s, g, left[g + 1]);
+                }
+                for (Map.Entry<String, Integer> e : mirror.slots.entrySet()) {
+                    if (e.getValue() > 0) {
+                        w.nameScene(e.getValue(), e.getKey());
+                    }
+                }
+            }
+            ring.writeInto(file, s);
+            RingStripeSpecWriter.claim(file, s, DEAD);
+        }
+        return file;
+    }
+
+    private static long[] plusDrops(long[] v, long drops) {
+        long[] e = v.clone();
+        e[ClientHealthGroup.vectorIndex(ClientHealthGroup.RING_DROPPED)] += drops;
+        return e;
+    }
+
+    private void checkCase(long seed, boolean android9) throws Exception {
+        Case c = randomCase(seed, android9);
+        long[] reference = reference(c, "ref-" + seed);
+        int s = 1 + new SplittableRandom(seed).nextInt(STRIPES);
+        Path file = deadClientBuffer(c, "dead-" + seed, s, seed, ring -> { });
+        RingFinisher finisher = new RingFinisher(pid -> pid != DEAD);
+        RingFinisher.Result first = finisher.finish(file, "dead-" + seed);
+        assertEquals(new RingFinisher.Result(1, c.ops.size() - c.checkpointAt, 0), first, "seed " + seed);
+        long[] expected = plusDrops(reference, c.dropped);
+        assertArrayEquals(expected, vector(file), "seed " + seed + " " + c.ops.size() + " ops, checkpoint at "
+                + c.checkpointAt + ", torn " + c.tornFrames);
+        // Again (a daemon killed before it deleted the buffer): the same counts.
+        assertEquals(first, finisher.finish(file, "dead-" + seed));
+        assertArrayEquals(expected, vector(file), "second run, seed " + seed);
+        closeAll();
+    }
+
+    private void closeAll() throws Exception {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+        open.clear();
+    }
+
+    @Test
+    void shouldCountARingLeftByADeadClientExactlyAsTheJavaClientCountsTheWholeStream() throws Exception {
+        try {
+            for (long seed = 1; seed <= 6; seed++) {
+                checkCase(seed, false);
+            }
+        } finally {
+            closeAll();
+        }
+    }
+
+    @Test
+    void shouldCountUnderTheAndroid9RulesAsTheJavaClient() throws Exception {
+        try {
+            for (long seed = 11; seed <= 14; seed++) {
+                checkCase(seed, true);
+            }
+        } finally {
+            closeAll();
+        }
+    }
+
+    @Test
+    void shouldLeaveStripesOfLiveClaimantsAndFreeStripesAlone() throws Exception {
+        try {
+            Case c = randomCase(21, false);
+            Path file = deadClientBuffer(c, "live", 2, 21, ring -> { });
+            byte[] before = Files.readAllBytes(file);
+            // The claimant is alive (a buffer retired because its connection closed, its process still running).
+            assertEquals(new RingFinisher.Result(0, 0, 0), new RingFinisher(pid -> true).finish(file, "live"));
+            assertArrayEquals(before, Files.readAllBytes(file));
+            RingStripeSpecWriter.claim(file, 2, 0);
+            before = Files.readAllBytes(file);
+            assertEquals(new RingFinisher.Result(0, 0, 0), new RingFinisher(pid -> false).finish(file, "live"));
+            assertArrayEquals(before, Files.readAllBytes(file));
+        } finally {
+            closeAll();
+        }
+    }
+
+}
