@@ -1759,22 +1759,20 @@ int gfx_ring_finish(const struct gfx_ring *r, uint32_t *counters, struct gfx_sce
         e->output_at = get_i64(q + 80);
         e->msc_at = get_i64(q + 88);
     }
-    for (uint32_t i = rp; i != wpi;) {
-        uint32_t k = r->kind[i];
-        if (k == GFX_RING_WRAP) {
-            i = 0;
-            continue;
-        }
-        const int64_t *e = r->w + i;
-        if (k == 0) {
-            count_times_locked(t, e[0], e[1], e[2], e[3], e[4]);
-        } else if (k == GFX_RING_FRAMEINFO) {
-            count_frameinfo_locked(t, e);
-        } else {
-            drain_tl_locked(t, e);
-        }
-        i += gfx_ring_words(k);
+    /* The drain's own code over a copy (it puts the kind bytes it read back to 0, and the ring
+     * stripe is never written), positioned as the checkpoint and the write position say. */
+    struct gfx_ring *copy = NULL;
+    if (posix_memalign((void **)&copy, 64, sizeof *copy) != 0) {
+        free(t);
+        free(s);
+        snprintf(why, why_len, "out of memory");
+        return -1;
     }
+    memcpy(copy, r, sizeof *copy);
+    copy->rp = copy->w + rp;
+    copy->wp = copy->w + wpi;
+    drain_ring_locked(t, copy);
+    free(copy);
     if ((flags & 16) && health) {
         health[0] += (uint32_t)(__atomic_load_n(&r->dropped, __ATOMIC_RELAXED) - (uint64_t)get_i64(c + 16));
     }
