@@ -1107,6 +1107,63 @@ static void test_ring_move_threads(void) {
     rmdir(dir);
 }
 
+/* After fork() the child's copy of a tracker recording in its ring stripe must not write the
+ * stripe (the mapping is shared with the parent): its frames are refused, its drains and closes
+ * leave every byte of the ring stripe as it was, and the parent goes on recording there. */
+static void test_ring_fork(void) {
+    char dir[256], path[300];
+    unit_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/fork.buffer", dir);
+    struct gfx_mapping *m = map_ring_buffer(path, 2, 2ull * GFX_RING_STRIPE_BYTES);
+    if (!m) {
+        return;
+    }
+    unlink(path);
+    rmdir(dir);
+    gfxstats_session *s = ring_session("com.example.ring.fork2");
+    gfx_session_install(s, m);
+    gfxstats_tracker *t;
+    CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+    struct gfx_ring *rs = gfx_ring_stripe(m, 1);
+    CHECK(gfx_tracker_ring(t) == rs, "in its ring stripe");
+    for (int i = 0; i < 10; i++) {
+        gfxstats_record(t, 1000000000 + i * 16666667LL, 1000000000 + i * 16666667LL, 1005000000 + i * 16666667LL,
+                        1006000000 + i * 16666667LL, 16666667);
+    }
+    gfxstats_tracker_flush(t); /* so that the fork's own drain in the parent changes nothing */
+    static uint8_t before[GFX_RING_STRIPE_BYTES];
+    memcpy(before, rs, sizeof before);
+    fflush(NULL);
+    pid_t child = fork();
+    if (child == 0) {
+        int ok = gfxstats_record(t, 2000000000, 2000000000, 2005000000, 2006000000, 0) == GFXSTATS_ECLOSED;
+        ok &= gfxstats_tracker_flush(t) == GFXSTATS_OK;
+        gfxstats_tracker_close(t);
+        gfxstats_session_close(s);
+        _exit(ok ? 0 : 1);
+    }
+    int status = -1;
+    for (int i = 0; i < 500 && waitpid(child, &status, WNOHANG) == 0; i++) {
+        struct timespec ts = {0, 10000000};
+        nanosleep(&ts, NULL);
+    }
+    if (status == -1) {
+        kill(child, SIGKILL);
+        waitpid(child, &status, 0);
+    }
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child's frame was not refused (%d)", status);
+    CHECK(memcmp(before, rs, sizeof before) == 0, "the child wrote the parent's ring stripe");
+    CHECK(gfxstats_record(t, 3000000000, 3000000000, 3005000000, 3006000000, 16666667) == GFXSTATS_OK,
+          "the parent records after the fork");
+    gfxstats_tracker_flush(t);
+    uint32_t c[GFX_COUNTERS];
+    gfx_tracker_counted(t, c, NULL);
+    CHECK(c[0] == 11 && rs->committed == 3, "the parent counted %u frames, checkpoint %llu", c[0],
+          (unsigned long long)rs->committed);
+    gfxstats_tracker_close(t);
+    gfxstats_session_close(s);
+}
+
 /* ---- the post-mortem check: a child records a random stream into real buffers and SIGKILLs
  * itself at a random point; gfx_ring_finish over what it left must give every count that the
  * same stream gives when it is drained to its end. */
@@ -2048,6 +2105,7 @@ int main(void) {
     test_ring_layout();
     test_ring_postmortem();
     test_ring_move_threads();
+    test_ring_fork();
     printf("unit: %d checks, %d failed\n", checks, failures);
     printf("%d passed, %d failed\n", checks - failures, failures);
     return failures ? 1 : 0;
