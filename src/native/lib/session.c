@@ -375,6 +375,12 @@ static void tracker_move_locked(struct gfxstats_tracker *t) {
         t->tl_counters = t->local_tl;
         return;
     }
+    struct gfx_ring *rs = gfx_ring_stripe(m, idx);
+    if (rs) {
+        /* A checkpoint left by the stripe's previous tracker would give the daemon that tracker's
+         * images for counts that now grow: none until this tracker's first (drain_locked). */
+        __atomic_store_n(&rs->committed, 0, __ATOMIC_RELEASE);
+    }
     uint32_t *dst = gfx_stripe(m, idx);
     /* The tracker is this stripe's only writer from now on: plain adds, total first. */
     __atomic_store_n(&dst[0], dst[0] + t->local[0], __ATOMIC_RELAXED);
