@@ -1677,7 +1677,7 @@ int gfx_ring_finish(const struct gfx_ring *r, uint32_t *counters, struct gfx_sce
     uint32_t mode = get_u32(c + 80);
     uint32_t own_slot = get_u32(c + 104), own_prev = get_u32(c + 108), def_slot = get_u32(c + 120),
              def_prev = get_u32(c + 124), tl_next = get_u32(c + 136);
-    if ((uint64_t)get_i64(c) != n || rp >= GFX_RING_WORDS || kind > 1 || ext > 1 || mode > 2 || own_slot >= GFX_SCENE_SLOTS
+    if ((uint64_t)get_i64(c) != n || rp > GFX_RING_WORDS || kind > 1 || ext > 1 || mode > 2 || own_slot >= GFX_SCENE_SLOTS
         || own_prev >= GFX_SCENE_SLOTS || def_slot >= GFX_SCENE_SLOTS || def_prev >= GFX_SCENE_SLOTS
         || tl_next >= GFX_TL_CAPACITY || get_i64(c + 32) <= 0 || get_i64(c + 40) <= 0 || get_i64(c + 72) <= 0) {
         snprintf(why, why_len, "the ring's checkpoint %llu is out of range", (unsigned long long)n);

@@ -1164,6 +1164,53 @@ static void test_ring_fork(void) {
     gfxstats_session_close(s);
 }
 
+/* A checkpoint whose rp is the ring's end (the drain took an entry that ended exactly there) and
+ * a frame after it at the ring's start: gfx_ring_finish over the ring stripe, into copies of the
+ * stripes, gives what the drain then counts into the stripes themselves. */
+static void test_ring_finish_at_end(void) {
+    char dir[256], path[300];
+    unit_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/end.buffer", dir);
+    struct gfx_mapping *m = map_ring_buffer(path, 1, GFX_RING_STRIPE_BYTES);
+    unlink(path);
+    rmdir(dir);
+    if (!m) {
+        return;
+    }
+    gfxstats_session *s = ring_session("com.example.ring.end");
+    gfx_session_install(s, m);
+    gfxstats_tracker *t;
+    CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+    struct gfx_ring *rs = gfx_ring_stripe(m, 1);
+    int64_t at = 1000000000;
+    /* 1637 times frames (8185 words) and one FrameTimeline call (7): the last entry ends at 8192. */
+    for (int i = 0; i < 1637; i++, at += 16666667) {
+        if (i == 1000) {
+            gfxstats_tracker_flush(t);
+        }
+        gfxstats_record(t, at, at, at + 4000000 + (i % 7) * 5000000, at + 9000000, 16666667);
+    }
+    CHECK(gfxstats_timeline_discarded(t, 7, 16666667) == GFXSTATS_OK, "a FrameTimeline call");
+    CHECK(rs->wp == rs->w + GFX_RING_WORDS, "the last entry ends at the ring's end: wp %ld",
+          (long)(rs->wp - rs->w));
+    gfxstats_tracker_flush(t);
+    CHECK(get32(rs->slot[rs->committed & 1] + 8) == GFX_RING_WORDS, "the checkpoint's rp is 8192");
+    gfxstats_record(t, at, at, at + 30000000, at + 31000000, 16666667); /* at word 0, after a wrap mark */
+    static uint32_t counters[GFX_COUNTERS], tlc[GFX_TL_STRIPE_BYTES / 4], health[GFX_HEALTH_STRIPE_BYTES / 4];
+    static struct gfx_scene_rec scenes;
+    char why[256];
+    int rc = gfx_ring_finish(rs, counters, &scenes, tlc, health, NULL, why, sizeof why);
+    CHECK(rc == 0, "finish: %s", rc ? why : "");
+    gfxstats_tracker_flush(t);
+    CHECK(counters[0] == 1638 && memcmp(counters, gfx_stripe(m, 1), sizeof counters) == 0
+              && memcmp(&scenes, gfx_scene_stripe(m, 1), sizeof scenes) == 0
+              && memcmp(tlc, gfx_timeline_stripe(m, 1), sizeof tlc) == 0
+              && memcmp(health, gfx_health_dropped(m, 1), sizeof health) == 0,
+          "the finish from rp 8192 counted otherwise than the drain (%u frames)", counters[0]);
+    gfxstats_tracker_close(t);
+    gfxstats_session_close(s);
+}
+
 /* ---- the post-mortem check: a child records a random stream into real buffers and SIGKILLs
  * itself at a random point; gfx_ring_finish over what it left must give every count that the
  * same stream gives when it is drained to its end. */
@@ -2106,6 +2153,7 @@ int main(void) {
     test_ring_postmortem();
     test_ring_move_threads();
     test_ring_fork();
+    test_ring_finish_at_end();
     printf("unit: %d checks, %d failed\n", checks, failures);
     printf("%d passed, %d failed\n", checks - failures, failures);
     return failures ? 1 : 0;
