@@ -470,4 +470,86 @@ class RingFinisherTest {
         }
     }
 
+
+    /** The slot of the committed checkpoint, by the doc's numbers. */
+    private static int slot(RingStripeSpecWriter ring) {
+        return 73_984 + (int) (ring.b.getLong(73_920) & 1) * 6_720;
+    }
+
+    @Test
+    void shouldRefuseHostileRingStripesWithoutWritingAnything() throws Exception {
+        Map<String, Consumer<RingStripeSpecWriter>> hostile = new java.util.LinkedHashMap<>();
+        hostile.put("producer position before the ring", ring -> ring.b.putLong(0, ring.base - 8));
+        hostile.put("producer position past the ring", ring -> ring.b.putLong(0, ring.base + 8193 * 8L));
+        hostile.put("producer position not on a word", ring -> ring.b.putLong(0, ring.b.getLong(0) + 3));
+        hostile.put("producer position inside an entry", ring -> ring.b.putLong(0, ring.b.getLong(0) - 8));
+        hostile.put("checkpoint position outside", ring -> ring.b.putInt(slot(ring) + 8, 9_000));
+        hostile.put("checkpoint position huge", ring -> ring.b.putInt(slot(ring) + 8, -1));
+        hostile.put("unknown kind", ring -> ring.b.put(65_664 + ring.b.getInt(slot(ring) + 8), (byte) 77));
+        hostile.put("no checkpoint with entries", ring -> ring.b.putLong(73_920, 0));
+        hostile.put("checkpoint not in its slot", ring -> ring.b.putLong(slot(ring), ring.b.getLong(73_920) + 2));
+        hostile.put("wrong words", ring -> ring.b.putInt(96, 8_191));
+        hostile.put("huge words", ring -> ring.b.putInt(96, -1));
+        hostile.put("rules kind", ring -> ring.b.putInt(slot(ring) + 24, 2));
+        hostile.put("deadlines extended", ring -> ring.b.putInt(slot(ring) + 28, 5));
+        hostile.put("refresh", ring -> ring.b.putLong(slot(ring) + 32, Long.MIN_VALUE));
+        hostile.put("default interval", ring -> ring.b.putLong(slot(ring) + 40, 0));
+        hostile.put("dequeue forgiveness", ring -> ring.b.putLong(slot(ring) + 48, -1));
+        hostile.put("tracker interval", ring -> ring.b.putLong(slot(ring) + 72, -5));
+        hostile.put("Matrix mode", ring -> ring.b.putInt(slot(ring) + 80, 3));
+        hostile.put("Matrix levels", ring -> ring.b.putInt(slot(ring) + 84, 0));
+        hostile.put("Matrix levels out of order", ring -> ring.b.putInt(slot(ring) + 88, Integer.MIN_VALUE));
+        hostile.put("refresh rate", ring -> ring.b.putFloat(slot(ring) + 100, Float.NaN));
+        hostile.put("unknown flags", ring -> ring.b.putInt(slot(ring) + 12, ring.b.getInt(slot(ring) + 12) | 64));
+        hostile.put("default scene slot", ring -> ring.b.putInt(slot(ring) + 120, 16));
+        hostile.put("previous scene slot", ring -> ring.b.putInt(slot(ring) + 124, -1));
+        hostile.put("own scene slot", ring -> {
+            ring.b.putInt(slot(ring) + 12, ring.b.getInt(slot(ring) + 12) | 4);
+            ring.b.putInt(slot(ring) + 104, Integer.MAX_VALUE);
+        });
+        hostile.put("a second wrap", ring -> ring.b.put(65_664, (byte) 255));
+        try {
+            Case c = randomCase(31, false);
+            assertTrue(c.scenes.enabled(), "the case counts scenes");
+            for (Map.Entry<String, Consumer<RingStripeSpecWriter>> h : hostile.entrySet()) {
+                String name = "hostile-" + open.size() + "-" + h.getKey().replace(' ', '-');
+                Path file = deadClientBuffer(c, name, 3, 31, h.getValue());
+                byte[] before = Files.readAllBytes(file);
+                RingFinisher.Result r = new RingFinisher(pid -> pid != DEAD).finish(file, name);
+                assertEquals(new RingFinisher.Result(0, 0, 1), r, h.getKey());
+                assertArrayEquals(before, Files.readAllBytes(file), h.getKey());
+                closeAll();
+            }
+        } finally {
+            closeAll();
+        }
+    }
+
+    @Test
+    void shouldCountTheGoodStripesOfABufferWhoseOtherStripeIsGarbage() throws Exception {
+        try {
+            Case c = randomCase(41, false);
+            long[] reference = reference(c, "ref-garbage");
+            Path file = deadClientBuffer(c, "garbage", 1, 41, ring -> { });
+            SplittableRandom r = new SplittableRandom(41);
+            RingStripeSpecWriter garbage = new RingStripeSpecWriter(r, 100);
+            for (int i = 0; i < RingStripeSpecWriter.STRIPE; i += 8) {
+                garbage.b.putLong(i, r.nextLong());
+            }
+            garbage.b.putLong(73_920, 3);
+            garbage.b.putLong(73_984 + 6_720, 3);
+            garbage.writeInto(file, 4);
+            RingStripeSpecWriter.claim(file, 4, DEAD);
+            byte[][] before = stripes(file, 4);
+            RingFinisher.Result result = new RingFinisher(pid -> pid != DEAD).finish(file, "garbage");
+            assertEquals(new RingFinisher.Result(1, c.ops.size() - c.checkpointAt, 1), result);
+            assertArrayEquals(plusDrops(reference, c.dropped), vector(file));
+            byte[][] after = stripes(file, 4);
+            for (int g = 0; g < before.length; g++) {
+                assertArrayEquals(before[g], after[g]);
+            }
+        } finally {
+            closeAll();
+        }
+    }
 }
