@@ -100,7 +100,7 @@ public final class RingFinisher {
                             claim, e.toString());
                 }
             }
-            if (stripes > 0 || refused > 0) {
+            if (stripes > 0) {
                 log.info("ring: buffer {}: counted {} entries its dead client had recorded and not drained, in {} "
                         + "ring stripes{}", name, entries, stripes, refused == 0 ? "" : " (" + refused + " refused)");
             }
