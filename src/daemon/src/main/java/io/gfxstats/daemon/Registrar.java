@@ -77,7 +77,8 @@ final class Registrar {
                 }
             }
             requireRoom(peer, pkg);
-            LiveBuffer created = create(peer, pkg, version, pipeline, adoptId, req.getNativeRings());
+            LiveBuffer created = create(peer, pkg, version, pipeline, adoptId,
+                    req.getNativeRings() && state.config.get(Setting.NATIVE_RINGS));
             log.info("register: new buffer {} for pid {} uid {}", created, peer.pid(), peer.uidText());
             return registration(created, false);
         } finally {

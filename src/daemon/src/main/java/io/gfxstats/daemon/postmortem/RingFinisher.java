@@ -16,10 +16,15 @@ import io.gfxstats.frame.TrackerConfig;
 import io.gfxstats.matrix.MatrixLevels;
 import io.gfxstats.matrix.MatrixMode;
 import io.gfxstats.scene.SceneFrameCounter;
+import io.gfxstats.timeline.TimelineFrame;
+import io.gfxstats.timeline.TimelineSink;
+import io.gfxstats.timeline.recorder.TimelineRecorder;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.IntPredicate;
 import org.slf4j.Logger;
@@ -100,7 +105,7 @@ public final class RingFinisher {
                             claim, e.toString());
                 }
             }
-            if (stripes > 0 || refused > 0) {
+            if (stripes > 0) {
                 log.info("ring: buffer {}: counted {} entries its dead client had recorded and not drained, in {} "
                         + "ring stripes{}", name, entries, stripes, refused == 0 ? "" : " (" + refused + " refused)");
             }
@@ -149,7 +154,7 @@ public final class RingFinisher {
         long rp = Integer.toUnsignedLong(r.getInt(slot + RingGroup.CP_RP));
         check(rp <= RingGroup.WORDS, "checkpoint position " + rp + " outside the ring");
         Checkpoint cp = Checkpoint.read(r, slot);
-        int[] entries = entries(r, (int) rp, wp);
+        int[] entries = entries(r, (int) rp, wp, cp.timeline != null);
 
         // Everything checked: now the buffer is written, the images first.
         byte[] ring = r.array();
@@ -163,6 +168,8 @@ public final class RingFinisher {
         StripeWriter sink = w.takeOverStripe(s);
         try {
             CheckpointDrain drain = cp.drain(sink);
+            TimelineRecorder recorder = cp.timeline == null ? null : recorder(sink, cp.timeline);
+            TimelineFrame frame = new TimelineFrame();
             long[] fields = new long[FrameInfo.FIELD_COUNT];
             for (int i = 0; i < entries.length; i++) {
                 int at = RingGroup.RING + entries[i] * Long.BYTES;
@@ -170,11 +177,13 @@ public final class RingFinisher {
                 if (kind == RingGroup.KIND_TIMES) {
                     drain.times(r.getLong(at), r.getLong(at + 8), r.getLong(at + 16), r.getLong(at + 24),
                             r.getLong(at + 32));
-                } else {
+                } else if (kind == RingGroup.KIND_FRAMEINFO) {
                     for (int f = 0; f < fields.length; f++) {
                         fields[f] = r.getLong(at + f * Long.BYTES);
                     }
                     drain.info(fields, 0);
+                } else {
+                    timelineCall(recorder, frame, kind, r, at);
                 }
             }
             long dropped = r.getLong(RingGroup.DROPPED);
@@ -185,6 +194,36 @@ public final class RingFinisher {
             sink.release();
         }
         return entries.length;
+    }
+
+    /** A recorder counting into {@code sink}, continuing from the checkpoint's state (already checked). */
+    private static TimelineRecorder recorder(TimelineSink sink, TimelineRecorder.State state) {
+        TimelineRecorder rec = new TimelineRecorder(sink);
+        rec.restore(state);
+        return rec;
+    }
+
+    /**
+     * One FrameTimeline call from the ring: word 0 is its kind, then its arguments (docs/native.md,
+     * "The frame ring and the drain"). A frame without a prediction keeps zero predicted times,
+     * as the client's recorder is given them.
+     */
+    private static void timelineCall(TimelineRecorder rec, TimelineFrame frame, int kind, ByteBuffer r, int at) {
+        long a1 = r.getLong(at + 8);
+        long a2 = r.getLong(at + 16);
+        long a3 = r.getLong(at + 24);
+        long a4 = r.getLong(at + 32);
+        long a5 = r.getLong(at + 40);
+        long a6 = r.getLong(at + 48);
+        switch (kind) {
+            case RingGroup.KIND_TL_COMMIT -> rec.commit(frame.token(a1).predicted(a2, a3, a4).actual(a5, a6));
+            case RingGroup.KIND_TL_UNPREDICTED -> rec.commit(frame.token(a1).predicted(0, 0, 0).noPrediction()
+                    .actual(a2, a3));
+            case RingGroup.KIND_TL_PRESENTED -> rec.presented(a1, a2, a3, (int) a4, a5, a6);
+            case RingGroup.KIND_TL_DISCARDED -> rec.discarded(a1, a2);
+            case RingGroup.KIND_TL_POLL -> rec.poll(a1);
+            default -> throw new IllegalStateException("kind " + kind + " passed the check");
+        }
     }
 
     private static byte[] slice(byte[] from, int at, int length) {
@@ -206,7 +245,7 @@ public final class RingFinisher {
      * takes them (following "go on at the start"), checked: known kinds, every entry inside the
      * ring, the walk ending exactly at {@code wp} within one lap.
      */
-    static int[] entries(ByteBuffer r, int rp, int wp) throws Refused {
+    static int[] entries(ByteBuffer r, int rp, int wp, boolean timeline) throws Refused {
         int[] found = new int[RingGroup.WORDS / RingGroup.TIMES_WORDS + 1];
         int n = 0;
         int q = rp;
@@ -230,8 +269,10 @@ public final class RingFinisher {
                 case RingGroup.KIND_TIMES -> RingGroup.TIMES_WORDS;
                 case RingGroup.KIND_FRAMEINFO -> RingGroup.FRAMEINFO_WORDS;
                 case RingGroup.KIND_TL_COMMIT, RingGroup.KIND_TL_UNPREDICTED, RingGroup.KIND_TL_PRESENTED,
-                     RingGroup.KIND_TL_DISCARDED, RingGroup.KIND_TL_POLL -> throw new Refused(
-                        "a FrameTimeline entry at word " + q + ": the daemon does not count those");
+                     RingGroup.KIND_TL_DISCARDED, RingGroup.KIND_TL_POLL -> {
+                    check(timeline, "a FrameTimeline entry at word " + q + " without the recorder's state");
+                    yield RingGroup.TIMELINE_WORDS;
+                }
                 default -> throw new Refused("unknown entry kind " + kind + " at word " + q);
             };
             check(q + words <= RingGroup.WORDS, "entry at word " + q + " runs past the ring's end");
@@ -250,7 +291,7 @@ public final class RingFinisher {
     private record Checkpoint(int flags, long dropsCounted, int rulesKind, boolean deadlinesExtended, long refresh,
                               long defaultInterval, long forgiveness, long swapDeadline, long nextFrameStart,
                               long trackerInterval, MatrixMode mode, MatrixLevels levels, float refreshHz,
-                              int sceneSlot, int previousSlot, long since) {
+                              int sceneSlot, int previousSlot, long since, TimelineRecorder.State timeline) {
         static Checkpoint read(ByteBuffer r, int slot) throws Refused {
             int flags = r.getInt(slot + RingGroup.CP_FLAGS);
             check((flags & ~RingGroup.KNOWN_FLAGS) == 0, "unknown checkpoint flags " + Integer.toHexString(flags));
@@ -284,13 +325,63 @@ public final class RingFinisher {
             int sceneSlot = r.getInt(slot + at);
             int previous = r.getInt(slot + at + Integer.BYTES);
             long since = r.getLong(slot + at + 2 * Integer.BYTES);
-            boolean scenes = (flags & RingGroup.FLAG_SCENES) != 0;
-            check(!scenes || (sceneSlot >= 0 && sceneSlot < SceneGroup.SLOTS && previous >= 0
-                    && previous < SceneGroup.SLOTS), "scene slots " + sceneSlot + ", " + previous);
+            if ((flags & RingGroup.FLAG_SCENES) != 0) {
+                // The default switch also while the tracker's own is in effect: out of range, it
+                // says the checkpoint is garbage.
+                for (int field : new int[] {RingGroup.CP_DEFAULT_SLOT, RingGroup.CP_DEFAULT_PREVIOUS,
+                        RingGroup.CP_OWN_SLOT, RingGroup.CP_OWN_PREVIOUS}) {
+                    int v = r.getInt(slot + field);
+                    boolean inUse = own || field == RingGroup.CP_DEFAULT_SLOT || field == RingGroup.CP_DEFAULT_PREVIOUS;
+                    check(!inUse || (v >= 0 && v < SceneGroup.SLOTS), "scene slot " + v + " (checkpoint offset "
+                            + field + ")");
+                }
+            }
+            TimelineRecorder.State timeline = (flags & RingGroup.FLAG_TIMELINE) == 0 ? null : timeline(r, slot);
             return new Checkpoint(flags, r.getLong(slot + RingGroup.CP_DROPS_COUNTED), rulesKind, extended == 1,
                     refresh, defaultInterval, forgiveness, r.getLong(slot + RingGroup.CP_SWAP_DEADLINE),
                     r.getLong(slot + RingGroup.CP_NEXT_FRAME_START), trackerInterval,
-                    MatrixMode.values()[modeCode], levels, hz, sceneSlot, previous, since);
+                    MatrixMode.values()[modeCode], levels, hz, sceneSlot, previous, since, timeline);
+        }
+
+        /** The FrameTimeline recorder's state, checked as the recorder itself checks it. */
+        static TimelineRecorder.State timeline(ByteBuffer r, int slot) throws Refused {
+            int next = r.getInt(slot + RingGroup.CP_TL_NEXT);
+            int awaitingCount = r.getInt(slot + RingGroup.CP_TL_AWAITING);
+            check(next >= 0 && next < RingGroup.PENDING_SLOTS, "FrameTimeline oldest slot " + next);
+            List<TimelineRecorder.Pending> pending = new ArrayList<>(RingGroup.PENDING_SLOTS);
+            int awaiting = 0;
+            for (int i = 0; i < RingGroup.PENDING_SLOTS; i++) {
+                int at = slot + RingGroup.CP_PENDING + i * RingGroup.PENDING_BYTES;
+                int used = Byte.toUnsignedInt(r.get(at + RingGroup.PENDING_USED));
+                int predicted = Byte.toUnsignedInt(r.get(at + RingGroup.PENDING_PREDICTED));
+                int waits = Byte.toUnsignedInt(r.get(at + RingGroup.PENDING_AWAITING));
+                check(used <= 1 && predicted <= 1 && waits <= 1 && (waits == 0 || used == 1),
+                        "FrameTimeline slot " + i + " (used " + used + ", predicted " + predicted + ", awaiting "
+                        + waits + ")");
+                awaiting += waits;
+                pending.add(new TimelineRecorder.Pending(used == 1, r.getLong(at + RingGroup.PENDING_TOKEN),
+                        predicted == 1, r.getLong(at + RingGroup.PENDING_PREDICTED_START),
+                        r.getLong(at + RingGroup.PENDING_PREDICTED_END),
+                        r.getLong(at + RingGroup.PENDING_PREDICTED_PRESENT),
+                        r.getLong(at + RingGroup.PENDING_ACTUAL_START), r.getLong(at + RingGroup.PENDING_ACTUAL_END),
+                        waits == 1, r.getInt(at + RingGroup.PENDING_FLAGS), r.getLong(at + RingGroup.PENDING_PRESENTED),
+                        r.getLong(at + RingGroup.PENDING_REFRESH), r.getLong(at + RingGroup.PENDING_LATCH),
+                        r.getLong(at + RingGroup.PENDING_OUTPUT), r.getLong(at + RingGroup.PENDING_MSC)));
+            }
+            check(awaiting == awaitingCount, "FrameTimeline says " + awaitingCount + " frames await, its slots "
+                    + awaiting);
+            long joinWait = r.getLong(slot + RingGroup.CP_TL_JOIN_WAIT);
+            check(joinWait >= 0, "FrameTimeline join wait " + joinWait);
+            TimelineRecorder.State state = new TimelineRecorder.State(pending, next,
+                    r.getLong(slot + RingGroup.CP_TL_PREVIOUS_PREDICTED_PRESENT),
+                    r.getLong(slot + RingGroup.CP_TL_PREVIOUS_PRESENT), joinWait,
+                    r.getLong(slot + RingGroup.CP_TL_LAST_PRESENTED));
+            try {
+                new TimelineRecorder(counter -> { }).restore(state);
+            } catch (IllegalArgumentException e) {
+                throw new Refused(e.getMessage());
+            }
+            return state;
         }
 
         CheckpointDrain drain(StripeWriter sink) {

@@ -23,6 +23,8 @@ import io.gfxstats.matrix.MatrixLevels;
 import io.gfxstats.matrix.MatrixMode;
 import io.gfxstats.buffer.StripeWriter;
 import io.gfxstats.stats.Pipeline;
+import io.gfxstats.timeline.TimelineFrame;
+import io.gfxstats.timeline.recorder.TimelineRecorder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,7 +60,11 @@ class RingFinisherTest {
     Path tmp;
 
     /** One thing the client did: a frame (times or FrameInfo) or a scene switch. */
-    private sealed interface Op permits Times, Info, SetDefault, SetOwn {
+    private sealed interface Op permits Times, Info, SetDefault, SetOwn, Timeline {
+    }
+
+    /** A FrameTimeline call: its ring kind (2-6) and its six arguments as the ring holds them. */
+    private record Timeline(int kind, long[] args) implements Op {
     }
 
     private record Times(long[] w) implements Op {
@@ -89,6 +95,8 @@ class RingFinisherTest {
         SceneOptions scenes = r.nextInt(5) == 0 ? SceneOptions.DISABLED
                 : SceneOptions.DEFAULT.withMatrix(mode, levels).withRefreshRateHz(hz).withMaxScenes(1 + r.nextInt(4));
         List<Op> ops = new ArrayList<>();
+        boolean timeline = r.nextInt(4) != 0;
+        long[] tokens = {0};
         FrameStream infos = new FrameStream(seed);
         long t = 1_000_000_000L;
         int part1 = 200 + r.nextInt(400);
@@ -110,6 +118,11 @@ class RingFinisherTest {
                 } else {
                     ops.add(new SetOwn(r.nextInt(4) == 0 ? null : name, since));
                 }
+                continue;
+            }
+            if (timeline && r.nextInt(3) == 0) {
+                ops.add(timelineCall(r, t, refresh, tokens));
+                ringWords += checkpointAt < 0 ? 0 : 7;
                 continue;
             }
             if (r.nextInt(4) == 0) {
@@ -147,6 +160,47 @@ class RingFinisherTest {
         return new Case(android9, refresh, forgiveness, scenes, ops, checkpointAt, torn, dropped, counted);
     }
 
+    /**
+     * A random client-only FrameTimeline call around time {@code t}: commits (with and without a
+     * prediction), feedback for recent tokens (vsynced and measured or not, some for tokens no
+     * longer pending, with and without an MSC), discards and polls.
+     */
+    private static Timeline timelineCall(SplittableRandom r, long t, long refresh, long[] tokens) {
+        int pick = r.nextInt(10);
+        if (pick < 4) {
+            long token = ++tokens[0];
+            long start = t + r.nextLong(-refresh, refresh);
+            long end = start + r.nextLong(refresh / 4, 3 * refresh);
+            if (pick == 0) {
+                return new Timeline(3, new long[] {token, start, end, 0, 0, 0});
+            }
+            return new Timeline(2, new long[] {token, t, t + refresh, t + 2 * refresh, start, end});
+        }
+        long token = Math.max(1, tokens[0] - r.nextInt(20));
+        if (pick < 8) {
+            int flags = r.nextInt(5) == 0 ? r.nextInt(16) : 0x7;
+            long msc = r.nextBoolean() ? 0 : r.nextLong(1, 1L << 40);
+            return new Timeline(4, new long[] {token, t + r.nextLong(0, 4 * refresh), r.nextBoolean() ? refresh : 0,
+                    flags, msc, msc == 0 ? 0 : r.nextInt(3)});
+        }
+        if (pick == 8) {
+            return new Timeline(5, new long[] {token, refresh, 0, 0, 0, 0});
+        }
+        return new Timeline(6, new long[] {t + r.nextLong(0, 10 * refresh), 0, 0, 0, 0, 0});
+    }
+
+    private static void call(TimelineRecorder rec, Timeline c) {
+        long[] a = c.args;
+        switch (c.kind) {
+            case 2 -> rec.commit(new TimelineFrame().token(a[0]).predicted(a[1], a[2], a[3]).actual(a[4], a[5]));
+            case 3 -> rec.commit(new TimelineFrame().token(a[0]).noPrediction().actual(a[1], a[2]));
+            case 4 -> rec.presented(a[0], a[1], a[2], (int) a[3], a[4], a[5]);
+            case 5 -> rec.discarded(a[0], a[1]);
+            case 6 -> rec.poll(a[0]);
+            default -> throw new AssertionError(c.kind);
+        }
+    }
+
     private static TrackerConfig config(Case c) {
         return new TrackerConfig(c.refresh, c.refresh, c.forgiveness, false);
     }
@@ -163,6 +217,9 @@ class RingFinisherTest {
         final StatsSession session;
         final WindowTracker tracker;
         final Path dir;
+        final BufferWriter timelineBuffer;
+        final StripeWriter timelineStripe;
+        final TimelineRecorder recorder;
 
         Client(Case c, String name) throws IOException, InterruptedException {
             dir = Files.createDirectory(tmp.resolve(name));
@@ -174,6 +231,11 @@ class RingFinisherTest {
             open.add(session);
             assertTrue(session.awaitAttached(Duration.ofSeconds(30)));
             tracker = session.newTracker(rules(c));
+            // The FrameTimeline recorder as a native client's tracker runs it, on a stripe of the
+            // same buffer (the vector sums the stripes, so which one does not matter).
+            timelineBuffer = BufferWriter.open(buffer());
+            timelineStripe = timelineBuffer.claimStripe();
+            recorder = new TimelineRecorder(timelineStripe);
         }
 
         void run(Op op) {
@@ -189,6 +251,8 @@ class RingFinisherTest {
                 session.setDefaultScene(d.name, d.since);
             } else if (op instanceof SetOwn o) {
                 tracker.setScene(o.name, o.since);
+            } else if (op instanceof Timeline c) {
+                call(recorder, c);
             }
         }
 
@@ -198,6 +262,8 @@ class RingFinisherTest {
 
         @Override
         public void close() {
+            timelineStripe.release();
+            timelineBuffer.close();
             tracker.close();
             session.close();
         }
@@ -343,20 +409,31 @@ class RingFinisherTest {
             part.session.flush();
             int own = trackerStripe(part.buffer());
             images = stripes(part.buffer(), own);
+            images[TIMELINE + 1] = stripes(part.buffer(), part.timelineStripe.stripeIndex())[TIMELINE + 1];
+            TimelineRecorder.State timeline = part.recorder.state();
             for (Op op : c.ops.subList(c.checkpointAt, c.checkpointAt + c.tornFrames)) {
                 part.run(op);
             }
             part.session.flush();
             left = stripes(part.buffer(), own);
+            left[TIMELINE + 1] = stripes(part.buffer(), part.timelineStripe.stripeIndex())[TIMELINE + 1];
             // The ring from the checkpoint: it starts late in the ring, so its entries wrap.
             int rp = RingStripeSpecWriter.WORDS - 1 - r.nextInt(2_000);
             RingStripeSpecWriter ring = new RingStripeSpecWriter(r, rp);
             int tornWords = 0;
             int index = 0;
             for (Op op : c.ops.subList(c.checkpointAt, c.ops.size())) {
-                long[] w = op instanceof Times t ? t.w : ((Info) op).w;
-                assertTrue(ring.fits(w.length), "test stream larger than a ring");
-                ring.entry(op instanceof Times ? 0 : 1, w);
+                if (op instanceof Timeline call) {
+                    long[] w = new long[7];
+                    w[0] = call.kind;
+                    System.arraycopy(call.args, 0, w, 1, 6);
+                    assertTrue(ring.fits(w.length), "test stream larger than a ring");
+                    ring.entry(call.kind, w);
+                } else {
+                    long[] w = op instanceof Times t ? t.w : ((Info) op).w;
+                    assertTrue(ring.fits(w.length), "test stream larger than a ring");
+                    ring.entry(op instanceof Times ? 0 : 1, w);
+                }
                 if (++index == c.tornFrames) {
                     tornWords = ring.wp();
                 }
@@ -370,7 +447,7 @@ class RingFinisherTest {
             byte[] health = images[HEALTH + 1].clone();
             // The drops the client had counted when it wrote the checkpoint (element 0, u32).
             java.nio.ByteBuffer.wrap(health).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(0, (int) c.dropsCounted);
-            int flags = 16 | (c.scenes.enabled() ? 1 : 0) | (mirror.own != null ? 4 : 0);
+            int flags = 16 | 2 | (c.scenes.enabled() ? 1 : 0) | (mirror.own != null ? 4 : 0);
             long n = 1 + r.nextInt(1000);
             RingStripeSpecWriter.Checkpoint cp = ring.checkpoint(n, r).rp(rp).flags(flags).dropsCounted(c.dropsCounted)
                     .rules(c.android9 ? 1 : 0, false, c.refresh, c.refresh, c.forgiveness, state[0], state[1], c.refresh)
@@ -382,6 +459,7 @@ class RingFinisherTest {
             if (mirror.own != null) {
                 cp.ownScene(mirror.own[0], mirror.own[1], mirror.ownSince);
             }
+            cp.timeline(timeline);
             tamper.accept(ring);
             // The stripes as the killed client left them, its scene names, its claim.
             try (BufferWriter w = BufferWriter.open(file)) {
@@ -470,4 +548,99 @@ class RingFinisherTest {
         }
     }
 
+
+    /** The slot of the committed checkpoint, by the doc's numbers. */
+    private static int slot(RingStripeSpecWriter ring) {
+        return 73_984 + (int) (ring.b.getLong(73_920) & 1) * 6_720;
+    }
+
+    @Test
+    void shouldRefuseHostileRingStripesWithoutWritingAnything() throws Exception {
+        Map<String, Consumer<RingStripeSpecWriter>> hostile = new java.util.LinkedHashMap<>();
+        hostile.put("producer position before the ring", ring -> ring.b.putLong(0, ring.base - 8));
+        hostile.put("producer position past the ring", ring -> ring.b.putLong(0, ring.base + 8193 * 8L));
+        hostile.put("producer position not on a word", ring -> ring.b.putLong(0, ring.b.getLong(0) + 3));
+        hostile.put("producer position inside an entry", ring -> ring.b.putLong(0, ring.b.getLong(0) - 8));
+        hostile.put("checkpoint position outside", ring -> ring.b.putInt(slot(ring) + 8, 9_000));
+        hostile.put("checkpoint position huge", ring -> ring.b.putInt(slot(ring) + 8, -1));
+        hostile.put("unknown kind", ring -> ring.b.put(65_664 + ring.b.getInt(slot(ring) + 8), (byte) 77));
+        hostile.put("no checkpoint with entries", ring -> ring.b.putLong(73_920, 0));
+        hostile.put("checkpoint not in its slot", ring -> ring.b.putLong(slot(ring), ring.b.getLong(73_920) + 2));
+        hostile.put("wrong words", ring -> ring.b.putInt(96, 8_191));
+        hostile.put("huge words", ring -> ring.b.putInt(96, -1));
+        hostile.put("rules kind", ring -> ring.b.putInt(slot(ring) + 24, 2));
+        hostile.put("deadlines extended", ring -> ring.b.putInt(slot(ring) + 28, 5));
+        hostile.put("refresh", ring -> ring.b.putLong(slot(ring) + 32, Long.MIN_VALUE));
+        hostile.put("default interval", ring -> ring.b.putLong(slot(ring) + 40, 0));
+        hostile.put("dequeue forgiveness", ring -> ring.b.putLong(slot(ring) + 48, -1));
+        hostile.put("tracker interval", ring -> ring.b.putLong(slot(ring) + 72, -5));
+        hostile.put("Matrix mode", ring -> ring.b.putInt(slot(ring) + 80, 3));
+        hostile.put("Matrix levels", ring -> ring.b.putInt(slot(ring) + 84, 0));
+        hostile.put("Matrix levels out of order", ring -> ring.b.putInt(slot(ring) + 88, Integer.MIN_VALUE));
+        hostile.put("refresh rate", ring -> ring.b.putFloat(slot(ring) + 100, Float.NaN));
+        hostile.put("unknown flags", ring -> ring.b.putInt(slot(ring) + 12, ring.b.getInt(slot(ring) + 12) | 64));
+        hostile.put("default scene slot", ring -> ring.b.putInt(slot(ring) + 120, 16));
+        hostile.put("previous scene slot", ring -> ring.b.putInt(slot(ring) + 124, -1));
+        hostile.put("own scene slot", ring -> {
+            ring.b.putInt(slot(ring) + 12, ring.b.getInt(slot(ring) + 12) | 4);
+            ring.b.putInt(slot(ring) + 104, Integer.MAX_VALUE);
+        });
+        hostile.put("a second wrap", ring -> ring.b.put(65_664, (byte) 255));
+        hostile.put("FrameTimeline oldest slot", ring -> ring.b.putInt(slot(ring) + 136, 16));
+        hostile.put("FrameTimeline awaiting count", ring -> ring.b.putInt(slot(ring) + 140, 3));
+        hostile.put("FrameTimeline free slot awaiting", ring -> {
+            int p = slot(ring) + 256 + 5 * 128;
+            ring.b.put(p + 48, (byte) 0).put(p + 50, (byte) 1);
+            ring.b.putInt(slot(ring) + 140, 1);
+        });
+        hostile.put("FrameTimeline used byte", ring -> ring.b.put(slot(ring) + 256 + 48, (byte) 7));
+        hostile.put("FrameTimeline join wait", ring -> ring.b.putLong(slot(ring) + 160, -1));
+        hostile.put("FrameTimeline entry without recorder state", ring -> {
+            ring.b.putInt(slot(ring) + 12, ring.b.getInt(slot(ring) + 12) & ~2);
+            ring.b.put(65_664 + ring.b.getInt(slot(ring) + 8), (byte) 6);
+        });
+        try {
+            Case c = randomCase(31, false);
+            assertTrue(c.scenes.enabled(), "the case counts scenes");
+            for (Map.Entry<String, Consumer<RingStripeSpecWriter>> h : hostile.entrySet()) {
+                String name = "hostile-" + Integer.toHexString(h.getKey().hashCode());
+                Path file = deadClientBuffer(c, name, 3, 31, h.getValue());
+                byte[] before = Files.readAllBytes(file);
+                RingFinisher.Result r = new RingFinisher(pid -> pid != DEAD).finish(file, name);
+                assertEquals(new RingFinisher.Result(0, 0, 1), r, h.getKey());
+                assertArrayEquals(before, Files.readAllBytes(file), h.getKey());
+                closeAll();
+            }
+        } finally {
+            closeAll();
+        }
+    }
+
+    @Test
+    void shouldCountTheGoodStripesOfABufferWhoseOtherStripeIsGarbage() throws Exception {
+        try {
+            Case c = randomCase(41, false);
+            long[] reference = reference(c, "ref-garbage");
+            Path file = deadClientBuffer(c, "garbage", 1, 41, ring -> { });
+            SplittableRandom r = new SplittableRandom(41);
+            RingStripeSpecWriter garbage = new RingStripeSpecWriter(r, 100);
+            for (int i = 0; i < RingStripeSpecWriter.STRIPE; i += 8) {
+                garbage.b.putLong(i, r.nextLong());
+            }
+            garbage.b.putLong(73_920, 3);
+            garbage.b.putLong(73_984 + 6_720, 3);
+            garbage.writeInto(file, 4);
+            RingStripeSpecWriter.claim(file, 4, DEAD);
+            byte[][] before = stripes(file, 4);
+            RingFinisher.Result result = new RingFinisher(pid -> pid != DEAD).finish(file, "garbage");
+            assertEquals(new RingFinisher.Result(1, c.ops.size() - c.checkpointAt, 1), result);
+            assertArrayEquals(plusDrops(reference, c.dropped), vector(file));
+            byte[][] after = stripes(file, 4);
+            for (int g = 0; g < before.length; g++) {
+                assertArrayEquals(before[g], after[g]);
+            }
+        } finally {
+            closeAll();
+        }
+    }
 }

@@ -155,6 +155,28 @@ final class RingStripeSpecWriter {
             return this;
         }
 
+        /** The FrameTimeline recorder's state: fields 136..175 and the pending table at 256. */
+        Checkpoint timeline(io.gfxstats.timeline.recorder.TimelineRecorder.State s) {
+            int awaiting = 0;
+            for (int i = 0; i < 16; i++) {
+                var f = s.slots().get(i);
+                int p = at + 256 + 128 * i;
+                b.putLong(p, f.token()).putLong(p + 8, f.predictedStart()).putLong(p + 16, f.predictedEnd())
+                        .putLong(p + 24, f.predictedPresent()).putLong(p + 32, f.actualStart())
+                        .putLong(p + 40, f.actualEnd());
+                b.put(p + 48, (byte) (f.used() ? 1 : 0)).put(p + 49, (byte) (f.predicted() ? 1 : 0))
+                        .put(p + 50, (byte) (f.awaiting() ? 1 : 0));
+                b.putInt(p + 52, f.flags());
+                b.putLong(p + 56, f.presented()).putLong(p + 64, f.refresh()).putLong(p + 72, f.latch())
+                        .putLong(p + 80, f.output()).putLong(p + 88, f.msc());
+                awaiting += f.awaiting() ? 1 : 0;
+            }
+            b.putInt(at + 136, s.next()).putInt(at + 140, awaiting).putLong(at + 144, s.previousPredictedPresent())
+                    .putLong(at + 152, s.previousPresent()).putLong(at + 160, s.joinWaitNanos())
+                    .putLong(at + 168, s.lastPresented());
+            return this;
+        }
+
         /** The images: counter stripe (768), scene (3,328), FrameTimeline (256), client health (64). */
         Checkpoint images(byte[] counters, byte[] scenes, byte[] timeline, byte[] health) {
             put(2_304, counters, 768);
