@@ -896,7 +896,8 @@ static void start_move_locked(struct gfxstats_tracker *t, struct gfx_ring *to, s
 static unsigned long drain_locked(struct gfxstats_tracker *t) {
     struct gfxstats_session *s = t->s;
     if (s->forked) {
-        /* A child's copy: whatever is there belongs to the parent's buffer, which is not ours. */
+        /* A child's copy, in its private ring since fork_child: what is there was written by the
+         * copy of a parent's thread and belongs to the parent's buffer, which is not ours. */
         struct gfx_ring *r = t->cons;
         gfx_ring_consumed(r, __atomic_load_n(&r->wp, __ATOMIC_ACQUIRE));
         gfx_ring_close(r);
