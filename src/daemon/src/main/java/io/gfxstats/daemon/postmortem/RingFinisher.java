@@ -18,10 +18,13 @@ import io.gfxstats.matrix.MatrixMode;
 import io.gfxstats.scene.SceneFrameCounter;
 import io.gfxstats.timeline.TimelineFrame;
 import io.gfxstats.timeline.TimelineSink;
+import io.gfxstats.timeline.feed.DisplayOutcomeLayout;
+import io.gfxstats.timeline.feed.DisplayOutcomes;
 import io.gfxstats.timeline.recorder.TimelineRecorder;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -168,7 +171,9 @@ public final class RingFinisher {
         StripeWriter sink = w.takeOverStripe(s);
         try {
             CheckpointDrain drain = cp.drain(sink);
-            TimelineRecorder recorder = cp.timeline == null ? null : recorder(sink, cp.timeline);
+            TimelineRecorder recorder = cp.timeline == null ? null
+                    : recorder(sink, cp.timeline, (cp.flags & RingGroup.FLAG_COMPOSITOR) == 0 ? null
+                            : displayRing(w.path()));
             TimelineFrame frame = new TimelineFrame();
             long[] fields = new long[FrameInfo.FIELD_COUNT];
             for (int i = 0; i < entries.length; i++) {
@@ -196,11 +201,34 @@ public final class RingFinisher {
         return entries.length;
     }
 
-    /** A recorder counting into {@code sink}, continuing from the checkpoint's state (already checked). */
-    private static TimelineRecorder recorder(TimelineSink sink, TimelineRecorder.State state) {
+    /**
+     * A recorder counting into {@code sink}, continuing from the checkpoint's state (already
+     * checked), joined with the display-frame ring when the client was in compositor mode and the
+     * ring is there.
+     */
+    private static TimelineRecorder recorder(TimelineSink sink, TimelineRecorder.State state,
+                                             DisplayOutcomes display) {
         TimelineRecorder rec = new TimelineRecorder(sink);
+        if (display != null) {
+            rec.joinCompositor(display, state.joinWaitNanos());
+        }
         rec.restore(state);
         return rec;
+    }
+
+    /**
+     * The daemon's display-frame ring beside the buffer, where the client in compositor mode
+     * looked its frames up (docs/frametimeline.md); null when there is none: its frames are then
+     * classified as the recorder does without a ring (client-only, after the join wait).
+     */
+    private static DisplayOutcomes displayRing(Path buffer) {
+        Path ring = DisplayOutcomeLayout.besideBuffer(buffer);
+        try {
+            return Files.exists(ring) ? DisplayOutcomes.open(ring) : null;
+        } catch (IOException | RuntimeException e) {
+            log.debug("ring: display-frame ring {} not readable: {}", ring, e.getMessage());
+            return null;
+        }
     }
 
     /**

@@ -23,7 +23,12 @@ import io.gfxstats.matrix.MatrixLevels;
 import io.gfxstats.matrix.MatrixMode;
 import io.gfxstats.buffer.StripeWriter;
 import io.gfxstats.stats.Pipeline;
+import io.gfxstats.timeline.DisplayFrame;
+import io.gfxstats.timeline.Prediction;
 import io.gfxstats.timeline.TimelineFrame;
+import io.gfxstats.timeline.feed.DisplayOutcomeLayout;
+import io.gfxstats.timeline.feed.DisplayOutcomeWriter;
+import io.gfxstats.timeline.feed.DisplayOutcomes;
 import io.gfxstats.timeline.recorder.TimelineRecorder;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -81,7 +86,8 @@ class RingFinisherTest {
 
     /** One random case: the rules, the scene options, the stream, where the checkpoint falls. */
     private record Case(boolean android9, long refresh, long forgiveness, SceneOptions scenes, List<Op> ops,
-                        int checkpointAt, int tornFrames, long dropped, long dropsCounted) {
+                        int checkpointAt, int tornFrames, long dropped, long dropsCounted, boolean compositor,
+                        long joinWait, long mscs) {
     }
 
     private static Case randomCase(long seed, boolean android9) {
@@ -96,7 +102,9 @@ class RingFinisherTest {
                 : SceneOptions.DEFAULT.withMatrix(mode, levels).withRefreshRateHz(hz).withMaxScenes(1 + r.nextInt(4));
         List<Op> ops = new ArrayList<>();
         boolean timeline = r.nextInt(4) != 0;
-        long[] tokens = {0};
+        boolean compositor = timeline && r.nextBoolean();
+        // tokens[1]: the last MSC handed out in compositor mode (0: client-only, no MSCs).
+        long[] tokens = {0, compositor ? 1 : 0};
         FrameStream infos = new FrameStream(seed);
         long t = 1_000_000_000L;
         int part1 = 200 + r.nextInt(400);
@@ -157,7 +165,8 @@ class RingFinisherTest {
         int torn = r.nextInt(3) == 0 ? 0 : r.nextInt(Math.min(after, 50));
         long dropped = r.nextInt(3) == 0 ? 0 : r.nextLong(1, 1_000);
         long counted = dropped == 0 ? 0 : r.nextLong(0, dropped + 1);
-        return new Case(android9, refresh, forgiveness, scenes, ops, checkpointAt, torn, dropped, counted);
+        return new Case(android9, refresh, forgiveness, scenes, ops, checkpointAt, torn, dropped, counted, compositor,
+                r.nextLong(refresh, 6 * refresh), tokens[1]);
     }
 
     /**
@@ -179,14 +188,58 @@ class RingFinisherTest {
         long token = Math.max(1, tokens[0] - r.nextInt(20));
         if (pick < 8) {
             int flags = r.nextInt(5) == 0 ? r.nextInt(16) : 0x7;
-            long msc = r.nextBoolean() ? 0 : r.nextLong(1, 1L << 40);
+            long msc;
+            long output;
+            if (tokens[1] > 0 && tokens[1] < DISPLAY_MSCS) {
+                // Compositor mode: MSCs in order; outputs 1 and 2 are in the display ring (but for
+                // every third MSC), output 3 never.
+                msc = ++tokens[1];
+                output = 1 + r.nextInt(3);
+            } else {
+                msc = r.nextBoolean() ? 0 : r.nextLong(1, 1L << 40);
+                output = msc == 0 ? 0 : r.nextInt(3);
+            }
             return new Timeline(4, new long[] {token, t + r.nextLong(0, 4 * refresh), r.nextBoolean() ? refresh : 0,
-                    flags, msc, msc == 0 ? 0 : r.nextInt(3)});
+                    flags, msc, output});
         }
         if (pick == 8) {
             return new Timeline(5, new long[] {token, refresh, 0, 0, 0, 0});
         }
         return new Timeline(6, new long[] {t + r.nextLong(0, 10 * refresh), 0, 0, 0, 0, 0});
+    }
+
+    /** MSCs a case hands out at most, fewer than the display ring's slots per output. */
+    private static final long DISPLAY_MSCS = 500;
+    private Case displayFor;
+
+    /**
+     * The daemon's display-frame ring beside the dead client's buffer (and every buffer of the
+     * test), holding the compositor frames of outputs 1 and 2 for two MSCs in three, written
+     * before anything records so that the client and the finisher find the same ones.
+     */
+    private Path displayRing(Case c) throws IOException {
+        Path ring = DisplayOutcomeLayout.besideBuffer(tmp.resolve("any.gfxbuf"));
+        if (displayFor != c) {
+            Files.deleteIfExists(ring);
+            SplittableRandom r = new SplittableRandom(c.mscs);
+            try (DisplayOutcomeWriter w = DisplayOutcomeWriter.create(ring)) {
+                DisplayFrame df = new DisplayFrame();
+                for (long msc = 1; msc <= c.mscs; msc++) {
+                    for (int output = 1; output <= 2; output++) {
+                        if (msc % 3 == 0) {
+                            continue;
+                        }
+                        long t = 1_000_000_000L + msc * c.refresh;
+                        long present = t + 2 * c.refresh + r.nextLong(-c.refresh, 2 * c.refresh);
+                        df.set(msc, Prediction.VALID, t, t + 2 * c.refresh - 1_000_000, t + 2 * c.refresh, t,
+                                t + r.nextLong(c.refresh / 2, 3 * c.refresh), present, c.refresh, c.refresh);
+                        w.publish(output, msc, df);
+                    }
+                }
+            }
+            displayFor = c;
+        }
+        return ring;
     }
 
     private static void call(TimelineRecorder rec, Timeline c) {
@@ -236,6 +289,9 @@ class RingFinisherTest {
             timelineBuffer = BufferWriter.open(buffer());
             timelineStripe = timelineBuffer.claimStripe();
             recorder = new TimelineRecorder(timelineStripe);
+            if (c.compositor) {
+                recorder.joinCompositor(DisplayOutcomes.open(displayRing(c)), c.joinWait);
+            }
         }
 
         void run(Op op) {
@@ -447,7 +503,7 @@ class RingFinisherTest {
             byte[] health = images[HEALTH + 1].clone();
             // The drops the client had counted when it wrote the checkpoint (element 0, u32).
             java.nio.ByteBuffer.wrap(health).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(0, (int) c.dropsCounted);
-            int flags = 16 | 2 | (c.scenes.enabled() ? 1 : 0) | (mirror.own != null ? 4 : 0);
+            int flags = 16 | 2 | (c.scenes.enabled() ? 1 : 0) | (mirror.own != null ? 4 : 0) | (c.compositor ? 8 : 0);
             long n = 1 + r.nextInt(1000);
             RingStripeSpecWriter.Checkpoint cp = ring.checkpoint(n, r).rp(rp).flags(flags).dropsCounted(c.dropsCounted)
                     .rules(c.android9 ? 1 : 0, false, c.refresh, c.refresh, c.forgiveness, state[0], state[1], c.refresh)
