@@ -1,5 +1,6 @@
 /* The client side of docs/buffer-format.md: map a daemon-assigned buffer, claim stripes, count. */
 #include "internal.h"
+#include "ring.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -153,6 +154,10 @@ struct gfx_mapping *gfx_map_buffer(const char *path, const char *reg_id, uint64_
                              GFX_TL_AREA_BYTES(n));
     m->health = find_group(b, (uint64_t)size, n, m->header_length, GFX_HEALTH_GROUP_ID, GFX_HEALTH_GROUP_VERSION,
                            (uint64_t)(n + 1) * GFX_HEALTH_STRIPE_BYTES);
+    /* The client's rings move here only when the area is exactly N ring stripes of this layout;
+     * otherwise they stay in process memory, as with a daemon that made no ring group. */
+    m->rings = find_group(b, (uint64_t)size, n, m->header_length, GFX_RING_GROUP_ID, GFX_RING_GROUP_VERSION,
+                          (uint64_t)n * GFX_RING_STRIPE_BYTES);
     snprintf(m->path, sizeof m->path, "%s", path);
     snprintf(m->reg_id, sizeof m->reg_id, "%s", reg_id);
     return m;
@@ -167,6 +172,10 @@ void gfx_unmap_buffer(struct gfx_mapping *m) {
 
 uint32_t *gfx_stripe(struct gfx_mapping *m, uint32_t index) {
     return (uint32_t *)(m->base + m->header_length + (size_t)index * GFX_STRIPE_LENGTH);
+}
+
+struct gfx_ring *gfx_ring_stripe(struct gfx_mapping *m, uint32_t index) {
+    return m->rings ? (struct gfx_ring *)(m->rings + (size_t)(index - 1) * GFX_RING_STRIPE_BYTES) : NULL;
 }
 
 static uint32_t *claim_word(struct gfx_mapping *m, uint32_t index) {

@@ -45,6 +45,7 @@ struct gfx_mapping {
     int scene_note_given;   /* gfx_scene_version_note gave its line for this buffer */
     uint8_t *timeline;      /* the FrameTimeline group's area, NULL when the buffer has none */
     uint8_t *health;        /* the client health group's area, NULL when the buffer has none */
+    uint8_t *rings;         /* the ring group's area (ring stripe s - 1 for stripe s), NULL when none */
     int refs;               /* the session's and each tracker's; under the session mutex */
     char path[4096];
     char reg_id[GFX_ID_MAX + 1];
@@ -140,5 +141,19 @@ uint32_t gfx_tracker_drops_counted(struct gfxstats_tracker *t);
  * drains it: GFXSTATS_TEST_DRAIN_PAUSED and no flush). */
 struct gfx_ring;
 struct gfx_ring *gfx_tracker_ring(struct gfxstats_tracker *t);
+/* The ring stripe of writer stripe `index` (1..N); NULL when the buffer has no ring group. */
+struct gfx_ring *gfx_ring_stripe(struct gfx_mapping *m, uint32_t index);
+/* Tests: installs m as the session's buffer, as an answer of the daemon does (a test without a
+ * daemon counts into a real mapped buffer with it). */
+void gfx_session_install(struct gfxstats_session *s, struct gfx_mapping *m);
+/* What the daemon does with a dead client's ring stripe (docs/buffer-format.md, "Ring group",
+ * "After the client died"): writes the last checkpoint's images back over the stripes given
+ * (scenes, timeline, health may be NULL: the buffer has no such group), then counts the entries
+ * from its rp to wp with its state, exactly as the drain would have, and adds the drops it had
+ * not counted. Never writes the ring stripe. 0, or -1 with the reason in why (then nothing is
+ * written). For the unit tests' post-mortem check; the daemon has its own (Java) copy. */
+struct gfx_dring;
+int gfx_ring_finish(const struct gfx_ring *r, uint32_t *counters, struct gfx_scene_rec *scenes, uint32_t *timeline,
+                    uint32_t *health, const struct gfx_dring *dring, char *why, size_t why_len);
 
 #endif

@@ -125,7 +125,7 @@ static size_t pb_string(uint8_t *p, uint32_t field, const char *s) {
 
 int gfx_reg_send(struct gfx_reg_conn *c, const char *package, int64_t version, int32_t pipeline,
                  const char *adopt_path, const char *adopt_id) {
-    /* RegisterRequest: package (<= 255), version, adopt path (< 4096), id (<= 64), pipeline. */
+    /* RegisterRequest: package (<= 255), version, adopt path (< 4096), id (<= 64), pipeline, native_rings. */
     uint8_t req[4600];
     size_t r = pb_string(req, 1, package);
     if (version != 0) {
@@ -140,6 +140,10 @@ int gfx_reg_send(struct gfx_reg_conn *c, const char *package, int64_t version, i
         r += varint(req + r, 5 << 3 | 0);
         r += varint(req + r, (uint64_t)(int64_t)pipeline);
     }
+    /* native_rings (field 1000): this client's rings may live in the buffer's ring group, where the
+     * daemon counts them after a SIGKILL; a daemon of an earlier release skips the field. */
+    r += varint(req + r, 1000u << 3 | 0);
+    r += varint(req + r, 1);
     uint8_t out[5200];
     size_t o = 0;
     memcpy(out, PREFACE, sizeof PREFACE - 1);

@@ -26,6 +26,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "gfxstats.h"
 
@@ -56,24 +57,90 @@
 _Static_assert(GFX_RING_WORDS >= 64 && (GFX_RING_WORDS & (GFX_RING_WORDS - 1)) == 0,
                "the ring is a power of two of at least 64 words");
 
+/* The ring group's ring stripe (docs/buffer-format.md, "Ring group"): the same struct is a
+ * tracker's private ring in process memory and, once the session's buffer has the group, the ring
+ * stripe of the tracker's claimed stripe in the daemon's buffer, where the daemon can count what it
+ * holds after the process died. So its layout is the spec's on i386 and x86-64 alike: every
+ * pointer sits in an 8-byte slot (a 32-bit client's in the low four bytes, the high four stay 0
+ * because the ring is zeroed before first use), every u64 is 8-aligned. */
+#define GFX_RING_GROUP_ID 4u
+#define GFX_RING_GROUP_VERSION 1u
+#define GFX_RING_STRIPE_BYTES 87424u
+#define GFX_RING_CKPT_BYTES 6720u
+#define GFX_RING_OFF_COMMITTED 73920u
+#define GFX_RING_OFF_SLOTS 73984u
+#define GFX_RING_MOVED 2 /* closed: the consumer published another ring (gfxstats_tracker.next) */
+
 struct gfx_ring {
     /* The producer's line: wp and dropped are written by the producer only; wlim by the producer,
      * and set to 0 by the consumer (kick). */
-    int64_t *wp;      /* the next word to write; published with release */
-    uintptr_t wlim;   /* the last address a times-path frame may start at; 0: take the slow path */
-    uint64_t dropped; /* frames not recorded because the ring was full */
+    union {
+        int64_t *wp;      /* the next word to write; published with release */
+        uint64_t wp_slot;
+    };
+    union {
+        uintptr_t wlim;   /* the last address a times-path frame may start at; 0: take the slow path */
+        uint64_t wlim_slot;
+    };
+    _Alignas(8) uint64_t dropped; /* frames not recorded because the ring was full */
+    uint8_t producer_pad[40];     /* the consumer's line is another cache line */
     /* The consumer's, under the session mutex; rp and closed are read by the producer. */
-    int64_t *rp __attribute__((aligned(64))); /* the next word to read; published with release */
-    int closed;
-    uint64_t dropped_logged;
+    union {
+        int64_t *rp;      /* the next word to read; published with release */
+        uint64_t rp_slot;
+    };
+    int closed;           /* 1 closed, GFX_RING_MOVED: go on in the tracker's next ring */
+    _Alignas(8) uint64_t dropped_logged;
+    union {
+        int64_t *base;    /* the client address of w[0], for a reader in another process */
+        uint64_t base_slot;
+    };
+    uint32_t words;
     int64_t w[GFX_RING_WORDS] __attribute__((aligned(64)));
     uint8_t kind[GFX_RING_WORDS + 1];
+    /* The consumer's checkpoints (session.c): the slot `committed` names is complete. */
+    _Alignas(64) uint64_t committed;
+    uint8_t slot[2][GFX_RING_CKPT_BYTES] __attribute__((aligned(64)));
 };
 
-/* An empty, open ring: the first entry takes the slow path, which sets the limit. */
+#if GFX_RING_WORDS == 8192u
+_Static_assert(offsetof(struct gfx_ring, wp) == 0 && offsetof(struct gfx_ring, wlim) == 8
+                   && offsetof(struct gfx_ring, dropped) == 16 && offsetof(struct gfx_ring, rp) == 64
+                   && offsetof(struct gfx_ring, closed) == 72 && offsetof(struct gfx_ring, dropped_logged) == 80
+                   && offsetof(struct gfx_ring, base) == 88 && offsetof(struct gfx_ring, words) == 96
+                   && offsetof(struct gfx_ring, w) == 128 && offsetof(struct gfx_ring, kind) == 65664,
+               "ring stripe lines (docs/buffer-format.md)");
+_Static_assert(offsetof(struct gfx_ring, committed) == GFX_RING_OFF_COMMITTED
+                   && offsetof(struct gfx_ring, slot) == GFX_RING_OFF_SLOTS
+                   && sizeof(struct gfx_ring) == GFX_RING_STRIPE_BYTES,
+               "ring stripe checkpoints (docs/buffer-format.md)");
+#endif
+
+/* An empty, open ring: the first entry takes the slow path, which sets the limit. Only while no
+ * producer uses it: committed 0 first, so that a reader never pairs a new position with an old
+ * checkpoint. */
+static inline void gfx_ring_reset(struct gfx_ring *r) {
+    __atomic_store_n(&r->committed, 0, __ATOMIC_RELEASE);
+    r->wp_slot = 0;
+    r->rp_slot = 0;
+    r->base_slot = 0;
+    r->wlim_slot = 0;
+    r->wp = r->w;
+    r->rp = r->w;
+    r->base = r->w;
+    r->words = GFX_RING_WORDS;
+    r->closed = 0;
+    r->dropped = 0;
+    r->dropped_logged = 0;
+    memset(r->kind, 0, sizeof r->kind);
+}
+
+/* A ring in freshly zeroed memory. */
 static inline void gfx_ring_init(struct gfx_ring *r) {
     r->wp = r->w;
     r->rp = r->w;
+    r->base = r->w;
+    r->words = GFX_RING_WORDS;
     r->wlim = 0;
 }
 
@@ -97,7 +164,7 @@ over:
 /* The producer's slow path, for an entry of n words: goes on at the start of the ring when the
  * entry does not fit before the end, and sets the limit for the entries after it. Returns where to
  * write the entry (then publish with gfx_ring_publish), or NULL when the ring is full (*closed 0)
- * or closed (*closed 1). Producer only. */
+ * or closed (*closed 1, or GFX_RING_MOVED). Producer only. */
 static inline int64_t *gfx_ring_room(struct gfx_ring *r, unsigned n, int *closed) {
     int64_t *w0 = r->w, *end = r->w + GFX_RING_WORDS;
     int64_t *rp = __atomic_load_n(&r->rp, __ATOMIC_ACQUIRE); /* orders our writes after its reads */
@@ -118,9 +185,10 @@ static inline int64_t *gfx_ring_room(struct gfx_ring *r, unsigned n, int *closed
     /* Then closed: either the consumer's kick comes after this store and stays, or its closed
      * flag, set before its kick, is seen here (both sides sequentially consistent). */
     __atomic_store_n(&r->wlim, (uintptr_t)stop - GFX_RING_TIMES_WORDS * sizeof(int64_t), __ATOMIC_SEQ_CST);
-    if (__atomic_load_n(&r->closed, __ATOMIC_SEQ_CST)) {
+    int c = __atomic_load_n(&r->closed, __ATOMIC_SEQ_CST);
+    if (c) {
         __atomic_store_n(&r->wlim, 0, __ATOMIC_RELAXED);
-        *closed = 1;
+        *closed = c;
         return NULL;
     }
     return p;
@@ -165,7 +233,12 @@ static inline void gfx_ring_kick(struct gfx_ring *r) {
     __atomic_store_n(&r->wlim, 0, __ATOMIC_SEQ_CST);
 }
 
-/* No entry is accepted any more (the producer gets NULL, closed). Consumer only. */
+/* No entry is accepted any more (the producer gets NULL and *closed = how). Consumer only. */
+static inline void gfx_ring_close_as(struct gfx_ring *r, int how) {
+    __atomic_store_n(&r->closed, how, __ATOMIC_SEQ_CST);
+    gfx_ring_kick(r);
+}
+
 static inline void gfx_ring_close(struct gfx_ring *r) {
     __atomic_store_n(&r->closed, 1, __ATOMIC_SEQ_CST);
     gfx_ring_kick(r);

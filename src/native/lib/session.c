@@ -109,11 +109,21 @@ struct gfxstats_session {
 };
 
 struct gfxstats_tracker {
-    /* frame path: the producer's side of the ring */
-    struct gfx_ring ring;
+    /* frame path: the producer's ring (own, or the ring stripe of its stripe in the daemon's
+     * buffer); only the producer changes it, with release, when its ring says GFX_RING_MOVED */
+    struct gfx_ring *ring;
     struct gfxstats_session *s;
     int closed;          /* the frame path's: the session was seen closed */
     int64_t default_interval; /* of gfxstats_record frames without one: the session's refresh (as Java) */
+    /* The ring the producer is to go on in (the consumer publishes it with release before it marks
+     * the current one GFX_RING_MOVED); equal to cons when no move is under way. */
+    struct gfx_ring *next;
+    /* the consumer's, under s->mu: the ring it drains (the producer's old one until it is seen to
+     * have switched to next), and the buffers those two rings are in (a reference each; NULL for
+     * own) */
+    struct gfx_ring *cons;
+    struct gfx_mapping *cons_map;
+    struct gfx_mapping *next_map;
     /* everything else under s->mu (the ring's consumer) */
     struct gfxstats_tracker *next_tracker;
     uint32_t *counters;  /* where frames are counted: a claimed stripe or local */
@@ -143,6 +153,8 @@ struct gfxstats_tracker {
      * those counted while the tracker had no stripe with the group */
     uint64_t drops_counted;
     uint32_t local_drops;
+    /* the private ring: before a buffer with a ring group, while counting locally, after fork */
+    struct gfx_ring own __attribute__((aligned(64)));
 };
 
 static int quiet = -1;
@@ -157,6 +169,9 @@ static struct gfxstats_session *sessions;
 static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
 
 static void drain_all_locked(struct gfxstats_session *s);
+static void mapping_unref(struct gfx_mapping *m);
+static void checkpoint_locked(struct gfxstats_tracker *t);
+static struct gfx_ring *ring_want(struct gfxstats_tracker *t);
 
 /* The parent counts what its rings hold before the fork, so the child's copies start empty. */
 static void fork_prepare(void) {
@@ -180,7 +195,16 @@ static void fork_child(void) {
         s->closed = 1;
         s->stop = 1;
         __atomic_store_n(&s->epoch, (s->epoch | 1) + 2, __ATOMIC_RELEASE);
-        drain_all_locked(s); /* forked: drops what a parent's thread wrote since, closes the rings */
+        /* The rings in the parent's buffer are the parent's: every copy of a tracker goes on in its
+         * private ring, emptied and closed (drained above, the rest is a parent thread's). */
+        for (struct gfxstats_tracker *t = s->trackers; t; t = t->next_tracker) {
+            gfx_ring_reset(&t->own);
+            t->ring = t->next = t->cons = &t->own;
+            mapping_unref(t->cons_map);
+            mapping_unref(t->next_map);
+            t->cons_map = t->next_map = NULL;
+        }
+        drain_all_locked(s); /* forked: closes the rings */
         pthread_mutex_unlock(&s->mu);
     }
     pthread_mutex_unlock(&sessions_mu);
@@ -350,6 +374,12 @@ static void tracker_move_locked(struct gfxstats_tracker *t) {
         t->scenes = s->scenes_on ? &t->local_scenes : NULL;
         t->tl_counters = t->local_tl;
         return;
+    }
+    struct gfx_ring *rs = gfx_ring_stripe(m, idx);
+    if (rs) {
+        /* A checkpoint left by the stripe's previous tracker would give the daemon that tracker's
+         * images for counts that now grow: none until this tracker's first (drain_locked). */
+        __atomic_store_n(&rs->committed, 0, __ATOMIC_RELEASE);
     }
     uint32_t *dst = gfx_stripe(m, idx);
     /* The tracker is this stripe's only writer from now on: plain adds, total first. */
@@ -561,7 +591,8 @@ int gfxstats_tracker_new_with(gfxstats_session *s, const gfxstats_tracker_option
         return GFXSTATS_ENOMEM;
     }
     memset(t, 0, sizeof *t);
-    gfx_ring_init(&t->ring);
+    gfx_ring_init(&t->own);
+    t->ring = t->next = t->cons = &t->own;
     t->s = s;
     t->counters = t->local;
     t->scenes = s->scenes_on ? &t->local_scenes : NULL;
@@ -588,6 +619,16 @@ int gfxstats_tracker_new_with(gfxstats_session *s, const gfxstats_tracker_option
     t->next_tracker = s->trackers;
     s->trackers = t;
     tracker_move_locked(t);
+    /* No frame yet: it starts in its ring stripe (if the buffer has one), with a checkpoint before
+     * its first frame. */
+    struct gfx_ring *want = ring_want(t);
+    if (want != &t->own) {
+        gfx_ring_reset(want);
+        t->ring = t->next = t->cons = want;
+        t->cons_map = t->map;
+        t->map->refs++;
+        checkpoint_locked(t);
+    }
     pthread_mutex_unlock(&s->mu);
     *out = t;
     return GFXSTATS_OK;
@@ -717,21 +758,9 @@ static void count_drops_locked(struct gfxstats_tracker *t, uint64_t dropped) {
     } /* else a buffer without the group (an older daemon): the log and gfxstats_tracker_dropped show them */
 }
 
-/* Counts every frame the tracker's ring holds, oldest first, after moving the tracker's counts
- * into the session's current buffer if that changed. Returns how many entries it counted. Under mu. */
-static unsigned long drain_locked(struct gfxstats_tracker *t) {
-    struct gfxstats_session *s = t->s;
-    struct gfx_ring *r = &t->ring;
+/* Counts every entry ring r holds, oldest first; returns how many. Under mu. */
+static unsigned long drain_ring_locked(struct gfxstats_tracker *t, struct gfx_ring *r) {
     int64_t *head = __atomic_load_n(&r->wp, __ATOMIC_ACQUIRE);
-    if (s->forked) {
-        /* A child's copy: whatever is there belongs to the parent's buffer, which is not ours. */
-        gfx_ring_consumed(r, head);
-        gfx_ring_close(r);
-        return 0;
-    }
-    if (t->epoch != __atomic_load_n(&s->epoch, __ATOMIC_ACQUIRE)) {
-        tracker_move_locked(t);
-    }
     int64_t *q = r->rp;
     unsigned long n = 0;
     /* At most a ring of entries: a wrong size would otherwise step past head and go round. */
@@ -747,10 +776,161 @@ static unsigned long drain_locked(struct gfxstats_tracker *t) {
         }
     }
     gfx_ring_consumed(r, q);
+    return n;
+}
+
+/* The ring the tracker should record into: the ring stripe of its stripe when its buffer has the
+ * ring group, else its private ring. Under mu. */
+static struct gfx_ring *ring_want(struct gfxstats_tracker *t) {
+    struct gfx_ring *r = t->stripe != 0 && !t->s->forked ? gfx_ring_stripe(t->map, t->stripe) : NULL;
+    return r ? r : &t->own;
+}
+
+static uint8_t *put_u32(uint8_t *p, uint32_t v) {
+    memcpy(p, &v, 4);
+    return p + 4;
+}
+
+static uint8_t *put_u64(uint8_t *p, uint64_t v) {
+    memcpy(p, &v, 8);
+    return p + 8;
+}
+
+/* A checkpoint of the consumer's state into the tracker's ring stripe (docs/buffer-format.md,
+ * "Ring group"): the slot of n = committed + 1 first, then committed (release), so that the slot
+ * committed names is always complete. Only while the tracker drains the ring stripe of the stripe
+ * it counts in (not while it moves between rings: that ring stripe's checkpoint would pair its
+ * entries with counts that are elsewhere). Under mu. */
+static void checkpoint_locked(struct gfxstats_tracker *t) {
+    struct gfx_ring *r = t->cons;
+    struct gfxstats_session *s = t->s;
+    if (s->forked || r == &t->own || t->next != r || t->stripe == 0 || r != gfx_ring_stripe(t->map, t->stripe)) {
+        return;
+    }
+    struct gfx_mapping *m = t->map;
+    uint64_t n = r->committed + 1;
+    uint8_t *slot = r->slot[n & 1];
+    memset(slot, 0, GFX_RING_CKPT_BYTES);
+    uint8_t *p = slot;
+    p = put_u64(p, n);
+    p = put_u32(p, (uint32_t)(r->rp - r->w));
+    uint32_t flags = (t->scenes ? 1u : 0u) | (t->tl_counters ? 2u : 0u) | (t->own_scene ? 4u : 0u)
+                     | (t->compositor ? 8u : 0u) | (m->health ? 16u : 0u);
+    p = put_u32(p, flags);
+    p = put_u64(p, t->drops_counted);
+    p = put_u32(p, (uint32_t)t->rules.kind);
+    p = put_u32(p, t->rules.extend_deadlines ? 0u : 1u);
+    p = put_u64(p, (uint64_t)t->rules.refresh);
+    p = put_u64(p, (uint64_t)t->rules.default_interval);
+    p = put_u64(p, (uint64_t)t->rules.dequeue_forgiveness);
+    p = put_u64(p, (uint64_t)t->rules.swap_deadline);
+    p = put_u64(p, (uint64_t)t->rules.next_frame_start_unstuffed);
+    p = put_u64(p, (uint64_t)t->default_interval);
+    p = put_u32(p, (uint32_t)t->matrix.mode);
+    for (int i = 0; i < 4; i++) {
+        p = put_u32(p, (uint32_t)t->matrix.levels[i]);
+    }
+    memcpy(p, &t->matrix.configured_hz, 4);
+    p += 4;
+    p = put_u32(p, (uint32_t)t->scene_slot);
+    p = put_u32(p, (uint32_t)t->scene_prev);
+    p = put_u64(p, (uint64_t)t->scene_since);
+    p = put_u32(p, (uint32_t)s->default_slot);
+    p = put_u32(p, (uint32_t)s->default_prev);
+    p = put_u64(p, (uint64_t)s->default_since);
+    p = put_u32(p, (uint32_t)t->tl.next);
+    p = put_u32(p, (uint32_t)t->tl.awaiting);
+    p = put_u64(p, (uint64_t)t->tl.prev_predicted_present);
+    p = put_u64(p, (uint64_t)t->tl.prev_present);
+    p = put_u64(p, (uint64_t)t->tl.join_wait);
+    p = put_u64(p, (uint64_t)t->tl.last_presented);
+    for (int i = 0; i < GFX_TL_CAPACITY; i++) {
+        const struct gfx_tl_slot *e = &t->tl.slot[i];
+        uint8_t *q = slot + 256 + 128 * i;
+        q = put_u64(q, (uint64_t)e->token);
+        q = put_u64(q, (uint64_t)e->predicted_start);
+        q = put_u64(q, (uint64_t)e->predicted_end);
+        q = put_u64(q, (uint64_t)e->predicted_present);
+        q = put_u64(q, (uint64_t)e->actual_start);
+        q = put_u64(q, (uint64_t)e->actual_end);
+        q[0] = e->used;
+        q[1] = e->predicted;
+        q[2] = e->awaiting;
+        q = put_u32(q + 4, e->flags_at);
+        q = put_u64(q, (uint64_t)e->presented_at);
+        q = put_u64(q, (uint64_t)e->refresh_at);
+        q = put_u64(q, (uint64_t)e->latch_at);
+        q = put_u64(q, (uint64_t)e->output_at);
+        put_u64(q, (uint64_t)e->msc_at);
+    }
+    memcpy(slot + 2304, gfx_stripe(m, t->stripe), sizeof(uint32_t) * GFX_COUNTERS);
+    if (m->scenes) {
+        memcpy(slot + 3072, gfx_scene_stripe(m, t->stripe), GFX_SCENE_STRIPE_BYTES);
+    }
+    if (m->timeline) {
+        memcpy(slot + 6400, gfx_timeline_stripe(m, t->stripe), GFX_TL_STRIPE_BYTES);
+    }
+    if (m->health) {
+        memcpy(slot + 6656, gfx_health_dropped(m, t->stripe), GFX_HEALTH_STRIPE_BYTES);
+    }
+    __atomic_store_n(&r->committed, n, __ATOMIC_RELEASE);
+}
+
+/* Starts moving the producer to ring `to` (in buffer m, NULL for its own): resets it, publishes it
+ * as next, then marks the current ring moved, which sends the producer's next entry through its
+ * slow path, where it switches (ring_room). Nothing waits: drain_locked completes the move once it
+ * sees the switch. One move at a time. Under mu. */
+static void start_move_locked(struct gfxstats_tracker *t, struct gfx_ring *to, struct gfx_mapping *m) {
+    gfx_ring_reset(to);
+    if (m) {
+        m->refs++;
+    }
+    t->next_map = m;
+    __atomic_store_n(&t->next, to, __ATOMIC_RELEASE);
+    gfx_ring_close_as(t->cons, GFX_RING_MOVED);
+}
+
+/* Counts every frame the tracker's rings hold, oldest first, after moving the tracker's counts
+ * into the session's current buffer if that changed; moves the producer to the ring it should
+ * record into; checkpoints. Returns how many entries it counted. Under mu. */
+static unsigned long drain_locked(struct gfxstats_tracker *t) {
+    struct gfxstats_session *s = t->s;
+    if (s->forked) {
+        /* A child's copy, in its private ring since fork_child: what is there was written by the
+         * copy of a parent's thread and belongs to the parent's buffer, which is not ours. */
+        struct gfx_ring *r = t->cons;
+        gfx_ring_consumed(r, __atomic_load_n(&r->wp, __ATOMIC_ACQUIRE));
+        gfx_ring_close(r);
+        return 0;
+    }
+    if (t->epoch != __atomic_load_n(&s->epoch, __ATOMIC_ACQUIRE)) {
+        tracker_move_locked(t);
+    }
+    unsigned long n = 0;
+    if (t->next != t->cons && __atomic_load_n(&t->ring, __ATOMIC_ACQUIRE) == t->next) {
+        /* The producer switched: everything of the old ring was published before, so it is drained
+         * to its end now, and the new ring is counted from its start. */
+        struct gfx_ring *old = t->cons;
+        n += drain_ring_locked(t, old);
+        count_drops_locked(t, __atomic_load_n(&old->dropped, __ATOMIC_RELAXED));
+        t->next->dropped_logged = old->dropped_logged;
+        mapping_unref(t->cons_map);
+        t->cons_map = t->next_map;
+        t->next_map = NULL;
+        t->cons = t->next;
+        checkpoint_locked(t); /* the first one: rp 0 */
+    }
+    struct gfx_ring *r = t->cons;
+    unsigned long taken = drain_ring_locked(t, r);
+    n += taken;
     if (s->closed) {
         gfx_ring_close(r);
+        if (t->next != r) {
+            gfx_ring_close(t->next);
+        }
     }
     uint64_t dropped = __atomic_load_n(&r->dropped, __ATOMIC_RELAXED);
+    uint64_t before = t->drops_counted;
     count_drops_locked(t, dropped);
     if (dropped != r->dropped_logged) {
         if (r->dropped_logged == 0) {
@@ -758,6 +938,15 @@ static unsigned long drain_locked(struct gfxstats_tracker *t) {
                   " (gfxstats_tracker_dropped counts them)", s->package, GFX_RING_FRAMES);
         }
         r->dropped_logged = dropped;
+    }
+    if (taken > 0 || before != t->drops_counted) {
+        checkpoint_locked(t);
+    }
+    if (t->next == t->cons && !s->closed) {
+        struct gfx_ring *want = ring_want(t);
+        if (want != t->cons) {
+            start_move_locked(t, want, want == &t->own ? NULL : t->map);
+        }
     }
     return n;
 }
@@ -775,7 +964,15 @@ static void drain_all_locked(struct gfxstats_session *s) {
  * the ring is full (counted), GFXSTATS_ECLOSED when the session is closed. */
 static int64_t *ring_room(struct gfxstats_tracker *t, unsigned n, int *rc) {
     int closed = 0;
-    int64_t *e = t->closed ? NULL : gfx_ring_room(&t->ring, n, &closed);
+    int64_t *e = t->closed ? NULL : gfx_ring_room(t->ring, n, &closed);
+    while (closed == GFX_RING_MOVED) {
+        /* The consumer published another ring before it marked this one (acquire: its reset is
+         * seen). The drops go along, so that the count the daemon sees never goes back. */
+        struct gfx_ring *to = __atomic_load_n(&t->next, __ATOMIC_ACQUIRE);
+        __atomic_store_n(&to->dropped, t->ring->dropped, __ATOMIC_RELAXED);
+        __atomic_store_n(&t->ring, to, __ATOMIC_RELEASE); /* after it, nothing more in the old ring */
+        e = gfx_ring_room(to, n, &closed);
+    }
     if (e) {
         return e;
     }
@@ -784,21 +981,21 @@ static int64_t *ring_room(struct gfxstats_tracker *t, unsigned n, int *rc) {
         *rc = GFXSTATS_ECLOSED;
         return NULL;
     }
-    __atomic_store_n(&t->ring.dropped, t->ring.dropped + 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->ring->dropped, t->ring->dropped + 1, __ATOMIC_RELAXED);
     *rc = GFXSTATS_OK;
     return NULL;
 }
 
 /* Writes and publishes a times-path frame at e: the fast path's and the slow path's one body
  * (inlined into each, so the fast path stays free of calls). */
-static inline int put_times(struct gfxstats_tracker *t, int64_t *e, int64_t intended_vsync, int64_t vsync,
+static inline int put_times(struct gfx_ring *r, int64_t *e, int64_t intended_vsync, int64_t vsync,
                             int64_t frame_completed, int64_t gpu_completed, int64_t frame_interval_ns) {
     e[0] = intended_vsync;
     e[1] = vsync;
     e[2] = frame_completed;
     e[3] = gpu_completed;
     e[4] = frame_interval_ns;
-    gfx_ring_publish(&t->ring, e, GFX_RING_TIMES_WORDS);
+    gfx_ring_publish(r, e, GFX_RING_TIMES_WORDS);
     return GFXSTATS_OK;
 }
 
@@ -811,7 +1008,7 @@ __attribute__((noinline, cold)) static int record_slow(struct gfxstats_tracker *
     if (!e) {
         return rc;
     }
-    return put_times(t, e, intended_vsync, vsync, frame_completed, gpu_completed, frame_interval_ns);
+    return put_times(t->ring, e, intended_vsync, vsync, frame_completed, gpu_completed, frame_interval_ns);
 }
 
 int gfxstats_record(gfxstats_tracker *t, int64_t intended_vsync, int64_t vsync, int64_t frame_completed,
@@ -819,18 +1016,19 @@ int gfxstats_record(gfxstats_tracker *t, int64_t intended_vsync, int64_t vsync, 
     if (!t) {
         return GFXSTATS_EINVAL;
     }
-    int64_t *e = t->ring.wp; /* plain: only this thread writes it */
-    if (__builtin_expect(gfx_ring_over(&t->ring, e, GFX_RING_TIMES_WORDS), 0)) {
+    struct gfx_ring *r = t->ring; /* plain: only this thread writes it (and wp) */
+    int64_t *e = r->wp;
+    if (__builtin_expect(gfx_ring_over(r, e, GFX_RING_TIMES_WORDS), 0)) {
         return record_slow(t, intended_vsync, vsync, frame_completed, gpu_completed, frame_interval_ns);
     }
-    return put_times(t, e, intended_vsync, vsync, frame_completed, gpu_completed, frame_interval_ns);
+    return put_times(r, e, intended_vsync, vsync, frame_completed, gpu_completed, frame_interval_ns);
 }
 
 /* Writes and publishes a FrameInfo frame at e (inlined into the fast and the slow path). */
-static inline int put_frameinfo(struct gfxstats_tracker *t, int64_t *e, const int64_t fields[GFXSTATS_FI_COUNT]) {
-    t->ring.kind[e - t->ring.w] = GFX_RING_FRAMEINFO;
+static inline int put_frameinfo(struct gfx_ring *r, int64_t *e, const int64_t fields[GFXSTATS_FI_COUNT]) {
+    r->kind[e - r->w] = GFX_RING_FRAMEINFO;
     memcpy(e, fields, sizeof(int64_t) * GFXSTATS_FI_COUNT);
-    gfx_ring_publish(&t->ring, e, GFX_RING_FI_WORDS);
+    gfx_ring_publish(r, e, GFX_RING_FI_WORDS);
     return GFXSTATS_OK;
 }
 
@@ -842,18 +1040,19 @@ __attribute__((noinline, cold)) static int frameinfo_slow(struct gfxstats_tracke
     if (!e) {
         return rc;
     }
-    return put_frameinfo(t, e, fields);
+    return put_frameinfo(t->ring, e, fields);
 }
 
 int gfxstats_record_frameinfo(gfxstats_tracker *t, const int64_t fields[GFXSTATS_FI_COUNT]) {
     if (!t || !fields) {
         return GFXSTATS_EINVAL;
     }
-    int64_t *e = t->ring.wp;
-    if (__builtin_expect(gfx_ring_over(&t->ring, e, GFX_RING_FI_WORDS), 0)) {
+    struct gfx_ring *r = t->ring;
+    int64_t *e = r->wp;
+    if (__builtin_expect(gfx_ring_over(r, e, GFX_RING_FI_WORDS), 0)) {
         return frameinfo_slow(t, fields);
     }
-    return put_frameinfo(t, e, fields);
+    return put_frameinfo(r, e, fields);
 }
 
 int gfxstats_tracker_flush(gfxstats_tracker *t) {
@@ -903,11 +1102,15 @@ void gfx_session_pending(struct gfxstats_session *s, uint32_t *counters) {
 }
 
 struct gfx_ring *gfx_tracker_ring(struct gfxstats_tracker *t) {
-    return &t->ring;
+    return t->ring;
 }
 
 uint64_t gfxstats_tracker_dropped(const gfxstats_tracker *t) {
-    return t ? __atomic_load_n(&t->ring.dropped, __ATOMIC_RELAXED) : 0;
+    if (!t) {
+        return 0;
+    }
+    const struct gfx_ring *r = __atomic_load_n(&t->ring, __ATOMIC_ACQUIRE); /* its drops went along */
+    return __atomic_load_n(&r->dropped, __ATOMIC_RELAXED);
 }
 
 void gfxstats_tracker_close(gfxstats_tracker *t) {
@@ -926,10 +1129,12 @@ void gfxstats_tracker_close(gfxstats_tracker *t) {
     if (t->compositor) {
         s->compositor_trackers--;
     }
-    if (t->ring.dropped && !s->forked) {
+    if (t->ring->dropped && !s->forked) {
         logf_("%llu frames of %s were not counted: the tracker's ring was full",
-              (unsigned long long)t->ring.dropped, s->package);
+              (unsigned long long)t->ring->dropped, s->package);
     }
+    mapping_unref(t->cons_map); /* the ring stripes stay as they are: the claim below ends them */
+    mapping_unref(t->next_map);
     if (t->stripe != 0 && s->forked) {
         mapping_unref(t->map); /* the claim is the parent's */
     } else if (t->stripe != 0) {
@@ -1008,6 +1213,7 @@ int gfxstats_set_scene_since(gfxstats_tracker *t, const char *name, int64_t sinc
         t->scene_since = since_ns;
         t->own_scene = 1;
     }
+    checkpoint_locked(t); /* the next frame is counted with the new switch */
     pthread_mutex_unlock(&s->mu);
     return GFXSTATS_OK;
 }
@@ -1019,9 +1225,9 @@ int gfxstats_set_scene(gfxstats_tracker *t, const char *name) {
 /* ---- FrameTimeline (timeline.c): frame-path calls that append to the ring like gfxstats_record;
  * the drain classifies and counts them in their order (drain_tl_locked). */
 
-static inline void tl_write(gfxstats_tracker *t, int64_t *e, int64_t kind, int64_t a, int64_t b, int64_t c,
+static inline void tl_write(struct gfx_ring *r, int64_t *e, int64_t kind, int64_t a, int64_t b, int64_t c,
                             int64_t d, int64_t e5, int64_t f) {
-    t->ring.kind[e - t->ring.w] = (uint8_t)kind;
+    r->kind[e - r->w] = (uint8_t)kind;
     e[0] = kind;
     e[1] = a;
     e[2] = b;
@@ -1029,7 +1235,7 @@ static inline void tl_write(gfxstats_tracker *t, int64_t *e, int64_t kind, int64
     e[4] = d;
     e[5] = e5;
     e[6] = f;
-    gfx_ring_publish(&t->ring, e, GFX_RING_TL_WORDS);
+    gfx_ring_publish(r, e, GFX_RING_TL_WORDS);
 }
 
 /* tl_append past the limit: out of line, and called last, so that the frame path keeps nothing
@@ -1041,17 +1247,18 @@ __attribute__((noinline, cold)) static int tl_append_slow(gfxstats_tracker *t, i
     if (!e) {
         return rc;
     }
-    tl_write(t, e, kind, a, b, c, d, e5, f);
+    tl_write(t->ring, e, kind, a, b, c, d, e5, f);
     return GFXSTATS_OK;
 }
 
 static inline int tl_append(gfxstats_tracker *t, int64_t kind, int64_t a, int64_t b, int64_t c, int64_t d,
                             int64_t e5, int64_t f) {
-    int64_t *e = t->ring.wp;
-    if (__builtin_expect(gfx_ring_over(&t->ring, e, GFX_RING_TL_WORDS), 0)) {
+    struct gfx_ring *r = t->ring;
+    int64_t *e = r->wp;
+    if (__builtin_expect(gfx_ring_over(r, e, GFX_RING_TL_WORDS), 0)) {
         return tl_append_slow(t, kind, a, b, c, d, e5, f);
     }
-    tl_write(t, e, kind, a, b, c, d, e5, f);
+    tl_write(r, e, kind, a, b, c, d, e5, f);
     return GFXSTATS_OK;
 }
 
@@ -1102,6 +1309,7 @@ int gfxstats_timeline_flush(gfxstats_tracker *t) {
     pthread_mutex_lock(&t->s->mu);
     drain_locked(t);
     gfx_tl_flush(&t->tl, t->tl_counters);
+    checkpoint_locked(t);
     pthread_mutex_unlock(&t->s->mu);
     return GFXSTATS_OK;
 }
@@ -1119,6 +1327,7 @@ static void compositor_switch_locked(struct gfxstats_session *s, struct gfx_drin
             drain_locked(t);
             gfx_tl_flush(&t->tl, t->tl_counters);
             t->tl.ring = ring;
+            checkpoint_locked(t);
         }
     }
     gfx_dring_close(s->dring);
@@ -1199,6 +1408,7 @@ int gfxstats_timeline_join_compositor(gfxstats_tracker *t, int64_t join_wait_ns)
         }
         t->tl.ring = s->dring;
     }
+    checkpoint_locked(t);
     pthread_mutex_unlock(&s->mu);
     return GFXSTATS_OK;
 }
@@ -1244,6 +1454,9 @@ int gfxstats_set_default_scene_since(gfxstats_session *s, const char *name, int6
     s->default_prev = before_since >= s->default_since ? s->default_slot : s->default_prev;
     s->default_slot = slot;
     s->default_since = since_ns;
+    for (struct gfxstats_tracker *t = s->trackers; t; t = t->next_tracker) {
+        checkpoint_locked(t);
+    }
     pthread_mutex_unlock(&s->mu);
     return GFXSTATS_OK;
 }
@@ -1423,6 +1636,156 @@ static void install_locked(struct gfxstats_session *s, struct gfx_mapping *m) {
     /* Each tracker counts what its ring holds where it counted so far, then moves here. */
     drain_all_locked(s);
     pthread_cond_broadcast(&s->cv);
+}
+
+void gfx_session_install(struct gfxstats_session *s, struct gfx_mapping *m) {
+    pthread_mutex_lock(&s->mu);
+    install_locked(s, m);
+    pthread_mutex_unlock(&s->mu);
+}
+
+static uint32_t get_u32(const uint8_t *p) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static int64_t get_i64(const uint8_t *p) {
+    int64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+int gfx_ring_finish(const struct gfx_ring *r, uint32_t *counters, struct gfx_scene_rec *scenes, uint32_t *timeline,
+                    uint32_t *health, const struct gfx_dring *dring, char *why, size_t why_len) {
+    uint64_t n = __atomic_load_n(&r->committed, __ATOMIC_ACQUIRE);
+    uint64_t base = r->base_slot, wp = __atomic_load_n(&r->wp_slot, __ATOMIC_ACQUIRE);
+    const uint64_t ring_bytes = (uint64_t)GFX_RING_WORDS * 8u;
+    if (r->words != GFX_RING_WORDS || wp < base || wp - base > ring_bytes || (wp - base) % 8 != 0) {
+        snprintf(why, why_len, "the ring's write position is outside the ring");
+        return -1;
+    }
+    uint32_t wpi = (uint32_t)((wp - base) / 8);
+    if (n == 0) {
+        if (r->rp_slot == wp) {
+            return 0; /* nothing to count, and no counts that a checkpoint would have to restore */
+        }
+        snprintf(why, why_len, "the ring holds entries but has no checkpoint");
+        return -1;
+    }
+    const uint8_t *c = r->slot[n & 1];
+    uint32_t rp = get_u32(c + 8), flags = get_u32(c + 12), kind = get_u32(c + 24), ext = get_u32(c + 28);
+    uint32_t mode = get_u32(c + 80);
+    uint32_t own_slot = get_u32(c + 104), own_prev = get_u32(c + 108), def_slot = get_u32(c + 120),
+             def_prev = get_u32(c + 124), tl_next = get_u32(c + 136);
+    if ((uint64_t)get_i64(c) != n || rp > GFX_RING_WORDS || kind > 1 || ext > 1 || mode > 2 || own_slot >= GFX_SCENE_SLOTS
+        || own_prev >= GFX_SCENE_SLOTS || def_slot >= GFX_SCENE_SLOTS || def_prev >= GFX_SCENE_SLOTS
+        || tl_next >= GFX_TL_CAPACITY || get_i64(c + 32) <= 0 || get_i64(c + 40) <= 0 || get_i64(c + 72) <= 0) {
+        snprintf(why, why_len, "the ring's checkpoint %llu is out of range", (unsigned long long)n);
+        return -1;
+    }
+    /* Every entry first: nothing is written unless all of them can be counted. From rp the
+     * entries run to wp, going on at the start once (a wrap mark) when rp is ahead of wp. */
+    int same_lap = rp <= wpi;
+    for (uint32_t i = rp; i != wpi;) {
+        uint32_t k = r->kind[i];
+        if (k == GFX_RING_WRAP && !same_lap) {
+            same_lap = 1;
+            i = 0;
+            continue;
+        }
+        uint32_t w = gfx_ring_words(k);
+        if (k >= GFX_RING_WRAP || i + w > GFX_RING_WORDS || (same_lap && i + w > wpi)) {
+            snprintf(why, why_len, "the ring holds an entry of unknown kind %u or one past its end at word %u", k, i);
+            return -1;
+        }
+        i += w;
+    }
+    struct gfxstats_session *s = calloc(1, sizeof *s);
+    struct gfxstats_tracker *t = NULL;
+    if (!s || posix_memalign((void **)&t, 64, sizeof *t) != 0) {
+        free(s);
+        snprintf(why, why_len, "out of memory");
+        return -1;
+    }
+    memset(t, 0, sizeof *t);
+    t->s = s;
+    memcpy(counters, c + 2304, sizeof(uint32_t) * GFX_COUNTERS);
+    t->counters = counters;
+    if ((flags & 1) && scenes) {
+        memcpy(scenes, c + 3072, GFX_SCENE_STRIPE_BYTES);
+        t->scenes = scenes;
+    }
+    if ((flags & 2) && timeline) {
+        memcpy(timeline, c + 6400, GFX_TL_STRIPE_BYTES);
+        t->tl_counters = timeline;
+    }
+    if ((flags & 16) && health) {
+        memcpy(health, c + 6656, GFX_HEALTH_STRIPE_BYTES);
+    }
+    gfx_rules_init_config(&t->rules, (int)kind, get_i64(c + 32), get_i64(c + 40), get_i64(c + 48), ext != 0);
+    t->rules.swap_deadline = get_i64(c + 56);
+    t->rules.next_frame_start_unstuffed = get_i64(c + 64);
+    t->default_interval = get_i64(c + 72);
+    int32_t levels[4];
+    memcpy(levels, c + 84, sizeof levels);
+    float hz;
+    memcpy(&hz, c + 100, 4);
+    gfx_matrix_configure(&t->matrix, (int)mode, levels, hz);
+    t->own_scene = (flags & 4) != 0;
+    t->scene_slot = (int)own_slot;
+    t->scene_prev = (int)own_prev;
+    t->scene_since = get_i64(c + 112);
+    s->default_slot = (int)def_slot;
+    s->default_prev = (int)def_prev;
+    s->default_since = get_i64(c + 128);
+    gfx_tl_init(&t->tl);
+    t->tl.next = (int)tl_next;
+    t->tl.awaiting = (int)get_u32(c + 140);
+    t->tl.prev_predicted_present = get_i64(c + 144);
+    t->tl.prev_present = get_i64(c + 152);
+    t->tl.join_wait = get_i64(c + 160);
+    t->tl.last_presented = get_i64(c + 168);
+    t->tl.ring = (flags & 8) ? dring : NULL;
+    for (int j = 0; j < GFX_TL_CAPACITY; j++) {
+        struct gfx_tl_slot *e = &t->tl.slot[j];
+        const uint8_t *q = c + 256 + 128 * j;
+        e->token = get_i64(q);
+        e->predicted_start = get_i64(q + 8);
+        e->predicted_end = get_i64(q + 16);
+        e->predicted_present = get_i64(q + 24);
+        e->actual_start = get_i64(q + 32);
+        e->actual_end = get_i64(q + 40);
+        e->used = q[48];
+        e->predicted = q[49];
+        e->awaiting = q[50];
+        e->flags_at = get_u32(q + 52);
+        e->presented_at = get_i64(q + 56);
+        e->refresh_at = get_i64(q + 64);
+        e->latch_at = get_i64(q + 72);
+        e->output_at = get_i64(q + 80);
+        e->msc_at = get_i64(q + 88);
+    }
+    /* The drain's own code over a copy (it puts the kind bytes it read back to 0, and the ring
+     * stripe is never written), positioned as the checkpoint and the write position say. */
+    struct gfx_ring *copy = NULL;
+    if (posix_memalign((void **)&copy, 64, sizeof *copy) != 0) {
+        free(t);
+        free(s);
+        snprintf(why, why_len, "out of memory");
+        return -1;
+    }
+    memcpy(copy, r, sizeof *copy);
+    copy->rp = copy->w + rp;
+    copy->wp = copy->w + wpi;
+    drain_ring_locked(t, copy);
+    free(copy);
+    if ((flags & 16) && health) {
+        health[0] += (uint32_t)(__atomic_load_n(&r->dropped, __ATOMIC_RELAXED) - (uint64_t)get_i64(c + 16));
+    }
+    free(t);
+    free(s);
+    return 0;
 }
 
 static void set_conn(struct gfxstats_session *s, int state) {

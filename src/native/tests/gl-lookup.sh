@@ -28,7 +28,7 @@ done
 
 # testgl2 draws until it is told to quit (SIGTERM is SDL's quit event) and then prints its frame
 # rate, not its frame count, so the check is: frames arrive through SDL's lookups at all (none
-# did before the dlsym interception), and none change after it was stopped and killed.
+# did before the dlsym interception), and none are lost when it is stopped and killed.
 TESTGL2=/usr/libexec/installed-tests/SDL2/testgl2
 [ -x "$TESTGL2" ] || t_fail "$TESTGL2 is not installed (libsdl2-tests; scripts/ci-deps)"
 "$ROOT/scripts/gfxstats" run -- "$TESTGL2" >"$T_DIR/testgl2.out" 2>&1 &

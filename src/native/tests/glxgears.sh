@@ -22,7 +22,8 @@ t_wait_for 60 grep -q "frames in" "$T_DIR/gears.out" || { cat "$T_DIR/gears.out"
 printed="$(sed -n 's/^\([0-9]*\) frames in \([0-9.]*\) seconds.*/\1/p' "$T_DIR/gears.out" | head -1)"
 # The render thread only appends a frame to its ring; the session thread counts it within one
 # drain period (at most 50 ms). So wait until those frames are counted, then stop glxgears: a
-# stopped process's ring is not drained, and what it held at the SIGKILL is lost (docs/native.md).
+# stopped process's ring is not drained; what it held at the SIGKILL the daemon counts from the
+# ring stripe in the buffer (docs/native.md, "A SIGKILL of the app").
 gears_counted() { [ "$(t_counter glxgears "Total frames rendered" 2>/dev/null || true)" -ge "$printed" ] 2>/dev/null; }
 t_wait_for 30 gears_counted || t_fail "glxgears printed $printed frames in its first 5 s, the dump has $(t_counter glxgears "Total frames rendered")"
 t_sigkill_keeps "$GEARS" glxgears

@@ -128,9 +128,10 @@ t_vkcube_across_daemon_kill() {
 }
 
 # A drawing program (pid $1, counted as package $2) stopped and then SIGKILLed: the daemon must
-# keep exactly what the dump showed while it was stopped (a stopped process's ring is not drained,
-# so nothing arrives after that read; what its ring held at the SIGKILL is lost, docs/native.md).
-# Sets T_KEPT to that count.
+# keep at least what the dump showed while it was stopped, and add at most what the program's
+# ring can hold: a stopped process's ring is not drained, so what it held is counted only after the
+# SIGKILL, from its ring stripe in the buffer (docs/native.md, "A SIGKILL of the app";
+# postmortem.sh checks that count exactly). Sets T_KEPT to the count after the kill.
 t_sigkill_keeps() {
   local pid=$1 pkg=$2 before after
   kill -STOP "$pid"
@@ -139,7 +140,9 @@ t_sigkill_keeps() {
   wait "$pid" 2>/dev/null || true
   t_wait_for 30 grep -qF "exit: $pkg/" "$T_DIR/daemon.log" || t_fail "the daemon did not see $pkg exit"
   after="$(t_counter "$pkg" "Total frames rendered")"
-  [ "$after" = "$before" ] || t_fail "$pkg SIGKILL: $before frames while stopped, $after after"
+  # 1638: the times-path frames one tracker's ring holds (lib/ring.h, GFX_RING_FRAMES).
+  [ "$after" -ge "$before" ] && [ "$after" -le $((before + 1638)) ] \
+    || t_fail "$pkg SIGKILL: $before frames while stopped, $after after"
   T_KEPT=$after
 }
 

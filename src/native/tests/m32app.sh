@@ -99,7 +99,8 @@ P32=glxgears_i386-linux-gnu
 t_wait_for 60 grep -q "frames in" "$T_DIR/gears32.out" || { cat "$T_DIR/gears32.out" >&2; t_fail "32-bit glxgears printed no FPS line"; }
 printed="$(sed -n 's/^\([0-9]*\) frames in \([0-9.]*\) seconds.*/\1/p' "$T_DIR/gears32.out" | head -1)"
 # As in glxgears.sh: frames reach the dump within one drain period after they were drawn, so wait
-# for the printed ones, then stop it; what the dump shows then is what must stay after SIGKILL.
+# for the printed ones, then stop it; what the dump shows then must stay after SIGKILL (plus what
+# its ring held, counted from its ring stripe).
 gears_counted() { [ "$(t_counter "$P32" "Total frames rendered" 2>/dev/null || true)" -ge "$printed" ] 2>/dev/null; }
 t_wait_for 30 gears_counted || t_fail "32-bit glxgears printed $printed frames in its first 5 s, the dump has $(t_counter "$P32" "Total frames rendered")"
 t_mangohud_gl_peer "$T_DIR/mango.gears32" "$P32" "$T_DIR/gears32.out"

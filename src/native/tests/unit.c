@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include <math.h>
 #include <pthread.h>
@@ -885,6 +886,622 @@ static gfxstats_session *ring_session(const char *pkg) {
     return s;
 }
 
+/* ---- the ring group (docs/buffer-format.md, "Ring group"): a tracker's ring in the daemon's
+ * buffer, with checkpoints, so that a SIGKILL of the app loses nothing. */
+
+/* Writes a ready buffer of n stripes for process pid as a gfxstatsd lays it out, with the scene,
+ * FrameTimeline and client health groups and a ring group of ring_len bytes (0: none); returns
+ * its size and the ring group's offset in *rings_off. */
+static uint64_t make_ring_buffer(const char *path, uint32_t pid, uint32_t n, uint64_t ring_len, uint32_t *rings_off) {
+    const uint32_t header = (GFX_OFF_CLAIMS_V2 + 4 * n + 63) & ~63u;
+    const uint32_t dir = header + (n + 1) * GFX_STRIPE_LENGTH, groups = ring_len ? 4 : 3;
+    uint32_t off[4], len[4] = {(uint32_t)GFX_SCENE_AREA_BYTES(n), (uint32_t)GFX_TL_AREA_BYTES(n),
+                               (n + 1) * GFX_HEALTH_STRIPE_BYTES, (uint32_t)ring_len};
+    static const uint32_t ids[4] = {GFX_SCENE_GROUP_ID, GFX_TL_GROUP_ID, GFX_HEALTH_GROUP_ID, GFX_RING_GROUP_ID};
+    static const uint32_t versions[4] = {GFX_SCENE_GROUP_VERSION, GFX_TL_GROUP_VERSION, GFX_HEALTH_GROUP_VERSION,
+                                         GFX_RING_GROUP_VERSION};
+    uint64_t at = (dir + 16u * groups + 63) & ~63u;
+    for (uint32_t g = 0; g < groups; g++) {
+        off[g] = (uint32_t)at;
+        at = (at + len[g] + 63) & ~63u;
+    }
+    uint64_t total = at;
+    uint8_t *b = calloc(1, total);
+    put32(b, GFX_OFF_MAGIC, GFX_MAGIC);
+    put32(b, GFX_OFF_VERSION, GFX_LAYOUT_VERSION);
+    put32(b, GFX_OFF_STATE, GFX_STATE_READY);
+    put32(b, GFX_OFF_HEADER_LENGTH, header);
+    memcpy(b + GFX_OFF_TOTAL_LENGTH, &total, 8);
+    put32(b, GFX_OFF_STRIPES, n);
+    put32(b, GFX_OFF_COUNTERS_PER_STRIPE, GFX_COUNTERS);
+    put32(b, GFX_OFF_STRIPE_LENGTH, GFX_STRIPE_LENGTH);
+    put32(b, GFX_OFF_PID, pid);
+    put32(b, GFX_OFF_GROUP_DIRECTORY, dir);
+    put32(b, GFX_OFF_GROUP_COUNT, groups);
+    for (uint32_t g = 0; g < groups; g++) {
+        put32(b, dir + 16 * g, ids[g]);
+        put32(b, dir + 16 * g + 4, versions[g]);
+        put32(b, dir + 16 * g + 8, off[g]);
+        put32(b, dir + 16 * g + 12, len[g]);
+    }
+    if (rings_off) {
+        *rings_off = ring_len ? off[3] : 0;
+    }
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    CHECK(fd >= 0 && write(fd, b, total) == (ssize_t)total, "write %s", path);
+    close(fd);
+    free(b);
+    return total;
+}
+
+static struct gfx_mapping *map_ring_buffer(const char *path, uint32_t n, uint64_t ring_len) {
+    char why[512];
+    uint64_t size = make_ring_buffer(path, (uint32_t)getpid(), n, ring_len, NULL);
+    struct gfx_mapping *m = gfx_map_buffer(path, "ring", size, why, sizeof why);
+    CHECK(m != NULL, "map %s: %s", path, m ? "" : why);
+    return m;
+}
+
+static uint32_t get32(const uint8_t *p) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static uint64_t get64(const uint8_t *p) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static void unit_dir(char *dir, size_t cap) {
+    snprintf(dir, cap, "%s/gfxstats-unit.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+}
+
+/* The spec's offsets, read from the file as another process (the daemon) would: a tracker made
+ * after the registration starts in the ring stripe of its stripe with a checkpoint before its
+ * first frame, records there, and each drain that took entries leaves the next checkpoint. A ring
+ * group of another length is not used (the rings stay private, the buffer still counts). */
+static void test_ring_layout(void) {
+    char dir[256], path[300];
+    unit_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/rings.buffer", dir);
+    const uint32_t n = 2;
+    uint32_t roff;
+    char why[512];
+    uint64_t size = make_ring_buffer(path, (uint32_t)getpid(), n, (uint64_t)n * GFX_RING_STRIPE_BYTES, &roff);
+    struct gfx_mapping *m = gfx_map_buffer(path, "ring", size, why, sizeof why);
+    CHECK(m != NULL && m->rings == m->base + roff, "the ring group is found");
+    if (!m) {
+        return;
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    uint8_t *f = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    gfxstats_session *s = ring_session("com.example.ring.layout");
+    gfx_session_install(s, m);
+    gfxstats_tracker *t;
+    CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+    const uint8_t *rs = f + roff; /* ring stripe 0: writer stripe 1 */
+    const uint8_t *w0 = m->base + roff + 128;
+    CHECK(gfx_tracker_ring(t) == (struct gfx_ring *)(m->base + roff), "the tracker records in ring stripe 0");
+    CHECK(get64(rs + 88) == (uint64_t)(uintptr_t)w0 && get64(rs) == get64(rs + 88) && get64(rs + 64) == get64(rs + 88)
+              && get32(rs + 96) == 8192, "base, wp, rp, words");
+    CHECK(get64(rs + GFX_RING_OFF_COMMITTED) == 1 && get64(rs + 80704) == 1 && get32(rs + 80704 + 8) == 0,
+          "a checkpoint before the first frame: committed %llu", (unsigned long long)get64(rs + GFX_RING_OFF_COMMITTED));
+    CHECK(gfxstats_record(t, 1000000000, 1000000000, 1005000000, 1006000000, 16666667) == GFXSTATS_OK, "record");
+    CHECK(get64(rs) == get64(rs + 88) + 40 && get64(rs + 128) == 1000000000 && get64(rs + 128 + 32) == 16666667,
+          "the frame's five words at word 0");
+    int64_t fi[GFXSTATS_FI_COUNT];
+    gfx_main_times_fields(fi, 1016666667, 1016666667, 1020000000, 1021000000, 16666667);
+    CHECK(gfxstats_record_frameinfo(t, fi) == GFXSTATS_OK, "frameinfo");
+    CHECK(rs[65664 + 5] == GFX_RING_FRAMEINFO && get64(rs) == get64(rs + 88) + 8 * 28, "its kind byte at 65,664 + 5");
+    CHECK(gfxstats_tracker_flush(t) == GFXSTATS_OK, "flush");
+    const uint8_t *slot0 = rs + GFX_RING_OFF_SLOTS;
+    CHECK(get64(rs + GFX_RING_OFF_COMMITTED) == 2 && get64(slot0) == 2 && get32(slot0 + 8) == 28
+              && get64(rs + 64) == get64(rs + 88) + 8 * 28, "checkpoint 2 in slot 0 after the drain, rp 28");
+    CHECK(get32(slot0 + 2304) == 2 && get32(slot0 + 2304) == get32(f + m->header_length + GFX_STRIPE_LENGTH),
+          "the counter image holds the two frames as stripe 1 does");
+    CHECK(get64(slot0 + 32) == 16666667 && get64(slot0 + 72) == 16666667 && get32(slot0 + 12) == (1 | 2 | 16)
+              && get32(slot0 + 104) == 1 && get32(slot0 + 120) == 1, "refresh, interval, flags, scene slots");
+    CHECK(rs[65664 + 5] == 0, "the consumer put the kind byte back to 0");
+    gfxstats_tracker_close(t);
+    gfxstats_session_close(s);
+    munmap(f, size);
+
+    /* Another length: the rings stay in process memory. */
+    m = map_ring_buffer(path, n, (uint64_t)n * GFX_RING_STRIPE_BYTES + 64);
+    if (m) {
+        CHECK(m->rings == NULL && m->health != NULL, "a ring group of another length is not used");
+        s = ring_session("com.example.ring.layout2");
+        gfx_session_install(s, m);
+        CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+        CHECK((uint8_t *)gfx_tracker_ring(t) < m->base || (uint8_t *)gfx_tracker_ring(t) >= m->base + m->length,
+              "a private ring");
+        gfxstats_tracker_close(t);
+        gfxstats_session_close(s);
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
+/* ---- moving between rings under a producer running flat out: handovers between buffers with
+ * and without a ring group while a thread records; every frame is counted once and in order (each
+ * is a Davey, whose callback runs in the drain's order), none lost in a move. */
+
+struct move_seen {
+    int64_t last;
+    long calls;
+    long disorder;
+};
+
+static void move_davey(void *user, int64_t total, const int64_t *fields) {
+    struct move_seen *m = user;
+    (void)total;
+    if (fields[GFXSTATS_FI_INTENDED_VSYNC] <= m->last) {
+        m->disorder++;
+    }
+    m->last = fields[GFXSTATS_FI_INTENDED_VSYNC];
+    m->calls++;
+}
+
+struct move_producer {
+    gfxstats_tracker *t;
+    long frames;
+    int done;
+};
+
+static void *move_produce(void *arg) {
+    struct move_producer *p = arg;
+    for (long i = 1; i <= p->frames; i++) {
+        int64_t at = i * 1000;
+        gfxstats_record(p->t, at, at, at + 800000000, at + 800000000, 16666667);
+    }
+    __atomic_store_n(&p->done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+static void test_ring_move_threads(void) {
+    char dir[256];
+    unit_dir(dir, sizeof dir);
+    struct move_seen seen = {.last = 0};
+    gfxstats_options o = opts("com.example.ring.move");
+    o.close_wait_ms = 0;
+    o.davey = GFXSTATS_DAVEY_CALLBACK;
+    o.davey_callback = move_davey;
+    o.davey_user = &seen;
+    gfxstats_session *s;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_OK, "open");
+    struct move_producer p = {.frames = 200000};
+    CHECK(gfxstats_tracker_new(s, &p.t) == GFXSTATS_OK, "tracker");
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, move_produce, &p) == 0, "thread");
+    int buffers = 0;
+    while (!__atomic_load_n(&p.done, __ATOMIC_ACQUIRE) || buffers < 4) {
+        if (buffers < 60) {
+            char path[300];
+            snprintf(path, sizeof path, "%s/%d.buffer", dir, buffers);
+            /* Two of three with a ring group: ring stripe to ring stripe, and to and from the private ring. */
+            struct gfx_mapping *m = map_ring_buffer(path, 2, buffers % 3 == 2 ? 0 : 2ull * GFX_RING_STRIPE_BYTES);
+            unlink(path);
+            if (m) {
+                gfx_session_install(s, m);
+                buffers++;
+            }
+        }
+        gfxstats_tracker_flush(p.t);
+        if (buffers >= 60 && __atomic_load_n(&p.done, __ATOMIC_ACQUIRE)) {
+            break;
+        }
+    }
+    pthread_join(th, NULL);
+    gfxstats_tracker_flush(p.t);
+    uint64_t dropped = gfxstats_tracker_dropped(p.t);
+    gfxstats_tracker_close(p.t);
+    gfxstats_session_close(s);
+    CHECK(seen.disorder == 0, "%ld frames counted out of order", seen.disorder);
+    CHECK(seen.calls + (long)dropped == p.frames, "%ld frames counted and %llu dropped of %ld", seen.calls,
+          (unsigned long long)dropped, p.frames);
+    CHECK(buffers >= 4, "%d buffers", buffers);
+    rmdir(dir);
+}
+
+/* After fork() the child's copy of a tracker recording in its ring stripe must not write the
+ * stripe (the mapping is shared with the parent): its frames are refused, its drains and closes
+ * leave every byte of the ring stripe as it was, and the parent goes on recording there. */
+static void test_ring_fork(void) {
+    char dir[256], path[300];
+    unit_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/fork.buffer", dir);
+    struct gfx_mapping *m = map_ring_buffer(path, 2, 2ull * GFX_RING_STRIPE_BYTES);
+    if (!m) {
+        return;
+    }
+    unlink(path);
+    rmdir(dir);
+    gfxstats_session *s = ring_session("com.example.ring.fork2");
+    gfx_session_install(s, m);
+    gfxstats_tracker *t;
+    CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+    struct gfx_ring *rs = gfx_ring_stripe(m, 1);
+    CHECK(gfx_tracker_ring(t) == rs, "in its ring stripe");
+    for (int i = 0; i < 10; i++) {
+        gfxstats_record(t, 1000000000 + i * 16666667LL, 1000000000 + i * 16666667LL, 1005000000 + i * 16666667LL,
+                        1006000000 + i * 16666667LL, 16666667);
+    }
+    gfxstats_tracker_flush(t); /* so that the fork's own drain in the parent changes nothing */
+    static uint8_t before[GFX_RING_STRIPE_BYTES];
+    memcpy(before, rs, sizeof before);
+    fflush(NULL);
+    pid_t child = fork();
+    if (child == 0) {
+        int ok = gfxstats_record(t, 2000000000, 2000000000, 2005000000, 2006000000, 0) == GFXSTATS_ECLOSED;
+        ok &= gfxstats_tracker_flush(t) == GFXSTATS_OK;
+        gfxstats_tracker_close(t);
+        gfxstats_session_close(s);
+        _exit(ok ? 0 : 1);
+    }
+    int status = -1;
+    for (int i = 0; i < 500 && waitpid(child, &status, WNOHANG) == 0; i++) {
+        struct timespec ts = {0, 10000000};
+        nanosleep(&ts, NULL);
+    }
+    if (status == -1) {
+        kill(child, SIGKILL);
+        waitpid(child, &status, 0);
+    }
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child's frame was not refused (%d)", status);
+    CHECK(memcmp(before, rs, sizeof before) == 0, "the child wrote the parent's ring stripe");
+    CHECK(gfxstats_record(t, 3000000000, 3000000000, 3005000000, 3006000000, 16666667) == GFXSTATS_OK,
+          "the parent records after the fork");
+    gfxstats_tracker_flush(t);
+    uint32_t c[GFX_COUNTERS];
+    gfx_tracker_counted(t, c, NULL);
+    CHECK(c[0] == 11 && rs->committed == 3, "the parent counted %u frames, checkpoint %llu", c[0],
+          (unsigned long long)rs->committed);
+    gfxstats_tracker_close(t);
+    gfxstats_session_close(s);
+}
+
+/* A checkpoint whose rp is the ring's end (the drain took an entry that ended exactly there) and
+ * a frame after it at the ring's start: gfx_ring_finish over the ring stripe, into copies of the
+ * stripes, gives what the drain then counts into the stripes themselves. */
+static void test_ring_finish_at_end(void) {
+    char dir[256], path[300];
+    unit_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/end.buffer", dir);
+    struct gfx_mapping *m = map_ring_buffer(path, 1, GFX_RING_STRIPE_BYTES);
+    unlink(path);
+    rmdir(dir);
+    if (!m) {
+        return;
+    }
+    gfxstats_session *s = ring_session("com.example.ring.end");
+    gfx_session_install(s, m);
+    gfxstats_tracker *t;
+    CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+    struct gfx_ring *rs = gfx_ring_stripe(m, 1);
+    int64_t at = 1000000000;
+    /* 1637 times frames (8185 words) and one FrameTimeline call (7): the last entry ends at 8192. */
+    for (int i = 0; i < 1637; i++, at += 16666667) {
+        if (i == 1000) {
+            gfxstats_tracker_flush(t);
+        }
+        gfxstats_record(t, at, at, at + 4000000 + (i % 7) * 5000000, at + 9000000, 16666667);
+    }
+    CHECK(gfxstats_timeline_discarded(t, 7, 16666667) == GFXSTATS_OK, "a FrameTimeline call");
+    CHECK(rs->wp == rs->w + GFX_RING_WORDS, "the last entry ends at the ring's end: wp %ld",
+          (long)(rs->wp - rs->w));
+    gfxstats_tracker_flush(t);
+    CHECK(get32(rs->slot[rs->committed & 1] + 8) == GFX_RING_WORDS, "the checkpoint's rp is 8192");
+    gfxstats_record(t, at, at, at + 30000000, at + 31000000, 16666667); /* at word 0, after a wrap mark */
+    static uint32_t counters[GFX_COUNTERS], tlc[GFX_TL_STRIPE_BYTES / 4], health[GFX_HEALTH_STRIPE_BYTES / 4];
+    static struct gfx_scene_rec scenes;
+    char why[256];
+    int rc = gfx_ring_finish(rs, counters, &scenes, tlc, health, NULL, why, sizeof why);
+    CHECK(rc == 0, "finish: %s", rc ? why : "");
+    gfxstats_tracker_flush(t);
+    CHECK(counters[0] == 1638 && memcmp(counters, gfx_stripe(m, 1), sizeof counters) == 0
+              && memcmp(&scenes, gfx_scene_stripe(m, 1), sizeof scenes) == 0
+              && memcmp(tlc, gfx_timeline_stripe(m, 1), sizeof tlc) == 0
+              && memcmp(health, gfx_health_dropped(m, 1), sizeof health) == 0,
+          "the finish from rp 8192 counted otherwise than the drain (%u frames)", counters[0]);
+    gfxstats_tracker_close(t);
+    gfxstats_session_close(s);
+}
+
+/* The move's race, made deterministic: a frame the producer had passed the limit check for
+ * before the consumer marked its ring moved is published into the old ring after the move began,
+ * and even after a drain that ran before the producer switched (its store is done here with the
+ * frame path's own ring calls, at the point where a preempted render thread would do it). The
+ * drain must still count it, before the frames of the new ring: none lost, none reordered. */
+static void test_ring_move_in_flight(void) {
+    char dir[256], path[300];
+    unit_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/flight.buffer", dir);
+    struct gfx_mapping *m = map_ring_buffer(path, 1, GFX_RING_STRIPE_BYTES);
+    unlink(path);
+    rmdir(dir);
+    if (!m) {
+        return;
+    }
+    struct move_seen seen = {.last = 0};
+    setenv("GFXSTATS_TEST_DRAIN_PAUSED", "1", 1);
+    gfxstats_options o = opts("com.example.ring.flight");
+    o.close_wait_ms = 0;
+    o.davey = GFXSTATS_DAVEY_CALLBACK;
+    o.davey_callback = move_davey;
+    o.davey_user = &seen;
+    gfxstats_session *s;
+    CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_OK, "open");
+    unsetenv("GFXSTATS_TEST_DRAIN_PAUSED");
+    gfxstats_tracker *t;
+    CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+    int64_t at = 1000; /* every frame a Davey (800 ms), its intended vsync its number */
+    for (; at <= 3000; at += 1000) {
+        gfxstats_record(t, at, at, at + 800000000, at + 800000000, 16666667);
+    }
+    struct gfx_ring *old = gfx_tracker_ring(t);
+    int64_t *e = old->wp; /* the frame in flight: past the limit check, not yet written */
+    gfx_session_install(s, m); /* drains the old ring, starts the move */
+    gfxstats_tracker_flush(t); /* a drain before the producer switched */
+    e[0] = e[1] = at;
+    e[2] = e[3] = at + 800000000;
+    e[4] = 16666667;
+    gfx_ring_publish(old, e, GFX_RING_TIMES_WORDS);
+    at += 1000;
+    for (; at <= 7000; at += 1000) { /* the first of these switches to the ring stripe */
+        gfxstats_record(t, at, at, at + 800000000, at + 800000000, 16666667);
+    }
+    CHECK(gfx_tracker_ring(t) == gfx_ring_stripe(m, 1), "the producer switched to its ring stripe");
+    gfxstats_tracker_flush(t);
+    uint32_t c[GFX_COUNTERS];
+    gfx_tracker_counted(t, c, NULL);
+    CHECK(seen.calls == 7 && seen.disorder == 0 && c[0] == 7,
+          "frames counted %ld (in the stripe %u), %ld out of order, of 7", seen.calls, c[0], seen.disorder);
+    CHECK(gfx_ring_stripe(m, 1)->committed >= 1, "a checkpoint once the move is done");
+    gfxstats_tracker_close(t);
+    gfxstats_session_close(s);
+}
+
+/* ---- the post-mortem check: a child records a random stream into real buffers and SIGKILLs
+ * itself at a random point; gfx_ring_finish over what it left must give every count that the
+ * same stream gives when it is drained to its end. */
+
+struct pm_rng {
+    uint64_t x;
+};
+
+static uint64_t pm_next(struct pm_rng *r) {
+    r->x ^= r->x << 13;
+    r->x ^= r->x >> 7;
+    r->x ^= r->x << 17;
+    return r->x;
+}
+
+#define PM_TRACKERS 2
+
+static const char *pm_scene_names[] = {"menu", "level.1", "level.2", "boss"};
+
+/* The stream of seed, in a child: recorded into buffer a (then b after a handover), killed at its
+ * end or drained and left as it is. Never returns. */
+static void pm_child(uint64_t seed, const char *dir, int kill_at_end) {
+    struct pm_rng g = {seed * 0x9E3779B97F4A7C15ull + 1};
+    char pa[300], pb[300], why[512];
+    snprintf(pa, sizeof pa, "%s/%s.a", dir, kill_at_end ? "k" : "r");
+    snprintf(pb, sizeof pb, "%s/%s.b", dir, kill_at_end ? "k" : "r");
+    uint64_t ring_len = 3ull * GFX_RING_STRIPE_BYTES;
+    gfxstats_options o = opts("com.example.ring.postmortem");
+    o.close_wait_ms = 0;
+    o.davey = GFXSTATS_DAVEY_OFF;
+    setenv("GFXSTATS_TEST_DRAIN_PAUSED", "1", 1);
+    gfxstats_session *s;
+    if (gfxstats_session_open(&o, &s) != GFXSTATS_OK) {
+        _exit(3);
+    }
+    gfxstats_tracker *t[PM_TRACKERS] = {0};
+    gfxstats_tracker_options to = {.struct_size = sizeof to, .rules = GFXSTATS_RULES_ANDROID12};
+    if (pm_next(&g) % 3 == 0) {
+        to.rules = GFXSTATS_RULES_ANDROID9;
+        to.dequeue_forgiveness_ns = 1000000;
+    }
+    gfxstats_tracker_new_with(s, &to, &t[0]);
+    int64_t now = 1000000000000LL, token = 1;
+    /* Frames before the buffer: in the private ring, moved into the ring stripe after it. */
+    int before = (int)(pm_next(&g) % 40);
+    for (int i = 0; i < before; i++, now += 16666667) {
+        gfxstats_record(t[0], now, now, now + 5000000 + (int64_t)(pm_next(&g) % 30000000), now + 9000000, 0);
+    }
+    if (pm_next(&g) % 2) {
+        gfxstats_tracker_flush(t[0]);
+    }
+    uint64_t size = make_ring_buffer(pa, (uint32_t)getpid(), 3, ring_len, NULL);
+    struct gfx_mapping *m = gfx_map_buffer(pa, "a", size, why, sizeof why);
+    if (!m) {
+        _exit(4);
+    }
+    gfx_session_install(s, m);
+    gfxstats_tracker_new(s, &t[1]);
+    for (int k = 0; k < PM_TRACKERS; k++) { /* a frame and a drain: every ring is in the buffer */
+        gfxstats_record(t[k], now, now, now + 4000000, now + 5000000, 16666667);
+        gfxstats_tracker_flush(t[k]);
+    }
+    now += 16666667;
+    int events = 1 + (int)(pm_next(&g) % 2500), handed = 0;
+    for (int i = 0; i < events; i++) {
+        uint64_t x = pm_next(&g);
+        gfxstats_tracker *tk = t[(x >> 32) % PM_TRACKERS];
+        unsigned what = (unsigned)(x % 1000);
+        int64_t late = (int64_t)(pm_next(&g) % 60000000);
+        int64_t interval = (x >> 40) % 4 == 0 ? 0 : (x >> 40) % 4 == 1 ? 8333333 : 16666667;
+        if (what < 550) {
+            gfxstats_record(tk, now, now + (int64_t)(x >> 50) % 3000000, now + late, now + late + (int64_t)(x >> 44) % 9000000,
+                            interval);
+        } else if (what < 700) {
+            int64_t f[GFXSTATS_FI_COUNT];
+            gfx_main_times_fields(f, now, now + 100000, now + late, now + late + 2000000, interval ? interval : 16666667);
+            f[GFXSTATS_FI_DEQUEUE_BUFFER_DURATION] = (int64_t)(pm_next(&g) % 4000000);
+            f[GFXSTATS_FI_FLAGS] = (x >> 20) % 7 == 0 ? 1 : 0;
+            gfxstats_record_frameinfo(tk, f);
+        } else if (what < 760) {
+            gfxstats_timeline_commit(tk, token, now, now + 16666667, now + 33333333, now + 1000000, now + late);
+        } else if (what < 800) {
+            gfxstats_timeline_presented(tk, token - (int64_t)(x >> 30) % 3, now + late + 20000000, 16666667, 0);
+        } else if (what < 815) {
+            gfxstats_timeline_commit_unpredicted(tk, token, now, now + late);
+        } else if (what < 825) {
+            gfxstats_timeline_discarded(tk, token - 1, 16666667);
+        } else if (what < 845) {
+            gfxstats_set_scene_since(tk, (x >> 12) % 5 == 0 ? NULL : pm_scene_names[(x >> 12) % 4],
+                                     now - (int64_t)(x >> 36) % 40000000);
+        } else if (what < 855) {
+            gfxstats_set_default_scene_since(s, pm_scene_names[(x >> 12) % 4], now - (int64_t)(x >> 36) % 40000000);
+        } else if (what < 905) {
+            gfxstats_tracker_flush(tk);
+        } else if (what < 990) {
+            gfxstats_record(tk, now, now, now + late / 4, now + late / 4 + 1000000, 0);
+        } else if (!handed) {
+            /* A restarted daemon's buffer: each ring moves over; a frame and a drain end the window
+             * in which the new ring stripe has no checkpoint. */
+            handed = 1;
+            size = make_ring_buffer(pb, (uint32_t)getpid(), 3, ring_len, NULL);
+            m = gfx_map_buffer(pb, "b", size, why, sizeof why);
+            if (!m) {
+                _exit(5);
+            }
+            gfx_session_install(s, m);
+            for (int k = 0; k < PM_TRACKERS; k++) {
+                gfxstats_record(t[k], now, now, now + 4000000, now + 5000000, 16666667);
+                gfxstats_tracker_flush(t[k]);
+            }
+        }
+        token += (x >> 8) % 2;
+        now += 16666667;
+    }
+    if (kill_at_end) {
+        raise(SIGKILL);
+    }
+    for (int k = 0; k < PM_TRACKERS; k++) {
+        gfxstats_tracker_flush(t[k]);
+    }
+    /* Exactly as the buffer of the killed one: no handover marker, so both name their last buffer
+     * the same way (the parent finds it by its existence). */
+    _exit(handed ? 10 : 11);
+}
+
+struct pm_view {
+    uint8_t *b;
+    uint64_t size;
+    uint32_t header, scenes, timeline, health, rings;
+};
+
+static int pm_open(const char *path, struct pm_view *v) {
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0) {
+        return -1;
+    }
+    struct stat st;
+    fstat(fd, &st);
+    v->size = (uint64_t)st.st_size;
+    v->b = mmap(NULL, v->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    v->header = get32(v->b + GFX_OFF_HEADER_LENGTH);
+    uint32_t dir = get32(v->b + GFX_OFF_GROUP_DIRECTORY);
+    v->scenes = get32(v->b + dir + 8);
+    v->timeline = get32(v->b + dir + 16 + 8);
+    v->health = get32(v->b + dir + 32 + 8);
+    v->rings = get32(v->b + dir + 48 + 8);
+    return 0;
+}
+
+static int pm_same(const struct pm_view *k, const struct pm_view *r, uint32_t stripe, uint64_t seed) {
+    int same = memcmp(k->b + k->header + stripe * GFX_STRIPE_LENGTH, r->b + r->header + stripe * GFX_STRIPE_LENGTH,
+                      GFX_STRIPE_LENGTH) == 0;
+    uint32_t so = GFX_SCENE_PREFIX_BYTES + stripe * GFX_SCENE_STRIPE_BYTES;
+    same &= memcmp(k->b + k->scenes + so, r->b + r->scenes + so, GFX_SCENE_STRIPE_BYTES) == 0;
+    same &= memcmp(k->b + k->timeline + stripe * GFX_TL_STRIPE_BYTES, r->b + r->timeline + stripe * GFX_TL_STRIPE_BYTES,
+                   GFX_TL_STRIPE_BYTES) == 0;
+    same &= memcmp(k->b + k->health + stripe * GFX_HEALTH_STRIPE_BYTES,
+                   r->b + r->health + stripe * GFX_HEALTH_STRIPE_BYTES, GFX_HEALTH_STRIPE_BYTES) == 0;
+    CHECK(same, "seed %llu: stripe %u after the SIGKILL (total %u) differs from the stream drained to its end (%u)",
+          (unsigned long long)seed, stripe, get32(k->b + k->header + stripe * GFX_STRIPE_LENGTH),
+          get32(r->b + r->header + stripe * GFX_STRIPE_LENGTH));
+    return same;
+}
+
+static void test_ring_postmortem(void) {
+#ifdef __SANITIZE_THREAD__
+    int seeds = 12; /* a fork under TSan takes about half a second of waiting; the ASan run has the many seeds */
+#else
+    int seeds = 150;
+#endif
+    if (getenv("GFXSTATS_POSTMORTEM_SEEDS")) {
+        seeds = atoi(getenv("GFXSTATS_POSTMORTEM_SEEDS"));
+    }
+    uint64_t first = (uint64_t)time(NULL);
+    int bad = 0, left_frames = 0, runs = 0;
+    for (int i = 0; i < seeds && bad < 3; i++, runs++) {
+        uint64_t seed = first + (uint64_t)i;
+        char dir[256];
+        unit_dir(dir, sizeof dir);
+        int status[2];
+        for (int kill_it = 0; kill_it < 2; kill_it++) {
+            fflush(NULL);
+            pid_t pid = fork();
+            if (pid == 0) {
+                pm_child(seed, dir, kill_it);
+            }
+            CHECK(pid > 0 && waitpid(pid, &status[kill_it], 0) == pid, "fork");
+        }
+        CHECK(WIFSIGNALED(status[1]) && WTERMSIG(status[1]) == SIGKILL, "seed %llu: the child was not killed",
+              (unsigned long long)seed);
+        CHECK(WIFEXITED(status[0]) && WEXITSTATUS(status[0]) >= 10, "seed %llu: the reference child: %d",
+              (unsigned long long)seed, status[0]);
+        const char *which = WIFEXITED(status[0]) && WEXITSTATUS(status[0]) == 10 ? "b" : "a";
+        char kp[300], rp[300];
+        snprintf(kp, sizeof kp, "%s/k.%s", dir, which);
+        snprintf(rp, sizeof rp, "%s/r.%s", dir, which);
+        struct pm_view k, r;
+        if (pm_open(kp, &k) == 0 && pm_open(rp, &r) == 0) {
+            for (uint32_t stripe = 1; stripe <= PM_TRACKERS; stripe++) {
+                struct gfx_ring *ring = (struct gfx_ring *)(k.b + k.rings + (stripe - 1) * GFX_RING_STRIPE_BYTES);
+                left_frames += ring->wp_slot != ring->rp_slot;
+                char why[256];
+                int rc = gfx_ring_finish(ring, (uint32_t *)(k.b + k.header + stripe * GFX_STRIPE_LENGTH),
+                                         (struct gfx_scene_rec *)(k.b + k.scenes + GFX_SCENE_PREFIX_BYTES
+                                                                  + stripe * GFX_SCENE_STRIPE_BYTES),
+                                         (uint32_t *)(k.b + k.timeline + stripe * GFX_TL_STRIPE_BYTES),
+                                         (uint32_t *)(k.b + k.health + stripe * GFX_HEALTH_STRIPE_BYTES), NULL, why,
+                                         sizeof why);
+                CHECK(rc == 0, "seed %llu stripe %u: %s", (unsigned long long)seed, stripe, rc ? why : "");
+                bad += !pm_same(&k, &r, stripe, seed);
+                /* Once more (a daemon killed before it deleted the buffer): the same counts. */
+                uint8_t again[GFX_STRIPE_LENGTH];
+                memcpy(again, k.b + k.header + stripe * GFX_STRIPE_LENGTH, sizeof again);
+                gfx_ring_finish(ring, (uint32_t *)(k.b + k.header + stripe * GFX_STRIPE_LENGTH), NULL, NULL, NULL,
+                                NULL, why, sizeof why);
+                CHECK(memcmp(again, k.b + k.header + stripe * GFX_STRIPE_LENGTH, sizeof again) == 0,
+                      "seed %llu: finishing twice counts twice", (unsigned long long)seed);
+            }
+            bad += !pm_same(&k, &r, 0, seed);
+        } else {
+            CHECK(0, "seed %llu: the buffers %s and %s", (unsigned long long)seed, kp, rp);
+        }
+        if (k.b) munmap(k.b, k.size);
+        if (r.b) munmap(r.b, r.size);
+        static const char *names[] = {"k.a", "k.b", "r.a", "r.b"};
+        for (int j = 0; j < 4; j++) {
+            char p[300];
+            snprintf(p, sizeof p, "%s/%s", dir, names[j]);
+            unlink(p);
+        }
+        rmdir(dir);
+    }
+    /* Not a check that cannot fail: most runs must have left frames in a ring for the drain. */
+    CHECK(left_frames >= runs, "only %d of %d rings held frames at the SIGKILL", left_frames, PM_TRACKERS * runs);
+}
+
 /* Drain order and wrap: frames counted through the ring, drained at random points across many
  * wraps, count exactly as the rules applied to the same frames in order. */
 /* ---- FrameTimeline compositor mode (timeline.c, display.c): a display-frame ring written here
@@ -1586,6 +2203,12 @@ int main(void) {
     test_ring_close();
     test_ring_scenes();
     test_ring_timeline();
+    test_ring_layout();
+    test_ring_postmortem();
+    test_ring_move_threads();
+    test_ring_fork();
+    test_ring_finish_at_end();
+    test_ring_move_in_flight();
     printf("unit: %d checks, %d failed\n", checks, failures);
     printf("%d passed, %d failed\n", checks - failures, failures);
     return failures ? 1 : 0;

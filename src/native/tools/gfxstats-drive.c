@@ -22,12 +22,16 @@
  * "S" (sync) counts what the tracker's ring holds, looks for the display-frame ring
  * (gfxstats_session_refresh_compositor) and then prints "synced" on standard output, for a test
  * that must know when the driver's frames were counted.
+ * --sigkill-at-end: after the last line the driver SIGKILLs itself instead of closing, leaving what
+ * the rings hold (with GFXSTATS_TEST_DRAIN_PAUSED, all since the last explicit drain) to the daemon
+ * (tests/postmortem.sh); it says on stderr how many frames that is.
  * Used by the differential and end-to-end tests; prints "recorded N frames" (and ", T timeline
  * lines" when there were any). */
 #include "gfxstats.h"
 #include "../lib/rules.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +40,7 @@ static void usage(void) {
     fprintf(stderr, "usage: gfxstats-drive [--package P] [--version-code N] [--pipeline 0|1|2] "
                     "[--refresh NS] [--frameinfo [--replay]] [--rules android12|android9] [--dequeue-forgiveness NS] [--davey off|log] [--no-scenes] [--scene-max N] [--default-scene NAME] "
                     "[--matrix 2.1|legacy|time] [--levels N,M,H,F] [--refresh-hz HZ] [--rules-only] [--wait-attached MS] [--trackers N] [--no-flush] "
-                    "[--timeline-tracker K] [--compositor WAIT_NS] < frames\n"
+                    "[--timeline-tracker K] [--compositor WAIT_NS] [--sigkill-at-end] < frames\n"
                     "  frame lines: intended_vsync,vsync,frame_completed,gpu_completed,frame_interval "
                     "(--frameinfo: the 23 FrameInfo fields); scene lines: @SINCE,NAME, @@SINCE,NAME;\n"
                     "  FrameTimeline lines: C,TOKEN,PREDICTED_START,PREDICTED_END,PREDICTED_PRESENT,ACTUAL_START,ACTUAL_END | "
@@ -76,6 +80,7 @@ int main(int argc, char **argv) {
     const char *default_scene = NULL;
     float refresh_hz = 0.0f;
     int64_t join_wait = -1;
+    int sigkill = 0; /* tests/postmortem.sh: SIGKILL itself after the last line, frames left in the rings */
     int pipeline = 1, frameinfo = 0, rules_only = 0, wait_ms = -1, replay = 0, ntrackers = 1, flush = 1, tl_tracker = 0;
     gfxstats_tracker_options topt = {.struct_size = sizeof topt, .rules = GFXSTATS_RULES_ANDROID12};
     for (int i = 1; i < argc; i++) {
@@ -118,6 +123,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--replay")) replay = 1;
         else if (!strcmp(a, "--rules-only")) rules_only = 1;
         else if (!strcmp(a, "--no-flush")) flush = 0; /* tests/drops.sh: lets a ring fill */
+        else if (!strcmp(a, "--sigkill-at-end")) sigkill = 1;
         else usage();
     }
     int want = frameinfo ? GFXSTATS_FI_COUNT : 5;
@@ -158,7 +164,7 @@ int main(int argc, char **argv) {
         }
     }
     char line[4096];
-    long long lineno = 0, frames = 0, bad = 0, timeline = 0;
+    long long lineno = 0, frames = 0, bad = 0, timeline = 0, since_drain = 0;
     int64_t v[GFXSTATS_FI_COUNT];
     while (fgets(line, sizeof line, stdin)) {
         lineno++;
@@ -179,6 +185,7 @@ int main(int argc, char **argv) {
             }
             char *name = end + 1;
             name[strcspn(name, "\r\n")] = 0;
+            since_drain = 0; /* a scene switch counts the rings first */
             if (session_wide) {
                 int rc = rules_only ? 0 : gfxstats_set_default_scene_since(s, *name ? name : NULL, since);
                 if (rc) {
@@ -264,9 +271,19 @@ int main(int argc, char **argv) {
              * before it fills (it holds 356 FrameInfo frames), so that no frame is dropped. */
             if (flush && (frames / ntrackers) % 256 == 255) {
                 gfxstats_tracker_flush(t);
+                since_drain = t == trackers[0] ? -1 : since_drain;
             }
+            since_drain += t == trackers[0];
         }
         frames++;
+    }
+    if (sigkill && !rules_only) {
+        /* What the rings hold since their last drain (every 256 frames a tracker, at each scene
+         * line; no other with GFXSTATS_TEST_DRAIN_PAUSED) is left for the daemon to count. */
+        fprintf(stderr, "gfxstats-drive: SIGKILL after %lld frames, %lld since the last drain of tracker 0\n", frames,
+                since_drain);
+        fflush(stderr);
+        raise(SIGKILL);
     }
     if (rules_only) {
         for (int i = 0; i < GFX_COUNTERS; i++) printf("%u\n", counters[i]);

@@ -104,8 +104,10 @@ final class TrackerDrain implements FrameRing.Consumer {
         if (sc != null) {
             sink.selectScene(currentScene().slotFor(intendedVsync));
         }
-        state.rules.finishFrame(scratch.setMainTimes(intendedVsync, vsync, frameCompleted, gpuCompleted, interval),
-                sink);
+        // Cleared first: the scratch frame also carries FrameInfo entries, whose other fields (flags,
+        // stage times) must not leak into a frame known only by its times.
+        state.rules.finishFrame(scratch.clear().setMainTimes(intendedVsync, vsync, frameCompleted, gpuCompleted,
+                interval), sink);
         if (sc != null) {
             sc.count(intendedVsync, frameCompleted, interval, sink);
         }

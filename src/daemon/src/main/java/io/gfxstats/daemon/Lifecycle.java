@@ -4,6 +4,7 @@ import io.gfxstats.buffer.ClientHealthGroup;
 
 import io.gfxstats.daemon.config.Setting;
 import io.gfxstats.daemon.harvest.Harvester;
+import io.gfxstats.daemon.postmortem.RingFinisher;
 import io.gfxstats.daemon.registry.LiveBuffer;
 import io.gfxstats.daemon.registry.ProcessLiveness;
 import io.gfxstats.store.Days;
@@ -28,6 +29,8 @@ final class Lifecycle {
     private final DaemonState state;
     private final Queue<String> gone = new ConcurrentLinkedQueue<>();
     private final SaveBackoff backoff = new SaveBackoff();
+    /** Counts what dead native clients left in their rings, before the final save. */
+    private final RingFinisher finisher = new RingFinisher(ProcessLiveness::pidAlive);
     private long nextFlush;
     private long nextMidnight;
     private long nextLivenessCheck;
@@ -99,10 +102,19 @@ final class Lifecycle {
         }
     }
 
-    /** Saves everything of a buffer whose process is gone, then releases and deletes it. */
+    /**
+     * Saves everything of a buffer whose process is gone, then releases and deletes it. Every
+     * final save comes here (an exit, a liveness check, Recovery's buffers of processes that died
+     * while no daemon ran), so this is where a dead native client's rings are counted first.
+     */
     void retire(LiveBuffer b, String why) {
         if (!backoff.due()) {
             return; // saves are failing: the buffer is kept and retried when the backoff allows
+        }
+        if (b.hasRings()) {
+            // Idempotent (the ring stripes are never written): a retry after a failed save, or a
+            // daemon killed before the delete, counts the same again from the same checkpoint.
+            finisher.finish(b.path(), b.toString());
         }
         Harvester.Result r = state.harvester.save(List.of(b), state.currentDay, state.now(), state.now());
         if (r.failures() > 0) {

@@ -77,7 +77,8 @@ final class Registrar {
                 }
             }
             requireRoom(peer, pkg);
-            LiveBuffer created = create(peer, pkg, version, pipeline, adoptId);
+            LiveBuffer created = create(peer, pkg, version, pipeline, adoptId,
+                    req.getNativeRings() && state.config.get(Setting.NATIVE_RINGS));
             log.info("register: new buffer {} for pid {} uid {}", created, peer.pid(), peer.uidText());
             return registration(created, false);
         } finally {
@@ -170,13 +171,13 @@ final class Registrar {
         }
     }
 
-    private LiveBuffer create(PeerIdentity peer, String pkg, long version, Pipeline pipeline, String predecessorId)
-            throws StatsException {
+    private LiveBuffer create(PeerIdentity peer, String pkg, long version, Pipeline pipeline, String predecessorId,
+                              boolean rings) throws StatsException {
         String id = BufferNames.newId();
         Path path = BufferNames.pathOf(state.config.get(Setting.BUFFER_DIR), id);
         long start = state.now();
         BufferSpec spec = BufferSpec.builder().pid(peer.pid()).uid(peer.uid()).packageName(pkg).versionCode(version)
-                .registrationId(id).statsStartMillis(start).pipeline(pipeline).predecessorId(predecessorId).build();
+                .registrationId(id).statsStartMillis(start).pipeline(pipeline).predecessorId(predecessorId).rings(rings).build();
         BufferReader reader = null;
         try {
             Files.createDirectories(state.config.get(Setting.BUFFER_DIR));

@@ -220,16 +220,22 @@ public final class BufferDescriptor {
 
     /** Version 2: length of a file with these groups, laid out in this order after the directory. */
     public static long totalLength(int stripeCount, List<CounterGroup> groups) {
-        long offset = groupDirectoryOffset(stripeCount) + align(groups.size() * GROUP_ENTRY_LENGTH, ALIGNMENT);
+        return totalLength(stripeCount, groups, false);
+    }
+
+    /** Version 2: as {@link #totalLength(int, List)}, with the ring group after the counter groups. */
+    public static long totalLength(int stripeCount, List<CounterGroup> groups, boolean rings) {
+        int entries = groups.size() + (rings ? 1 : 0);
+        long offset = groupDirectoryOffset(stripeCount) + align(entries * GROUP_ENTRY_LENGTH, ALIGNMENT);
         for (CounterGroup g : groups) {
             offset += g.length(stripeCount);
         }
-        return offset;
+        return offset + (rings ? RingGroup.length(stripeCount) : 0);
     }
 
     /** Largest file any supported layout can describe; anything bigger is not a buffer. */
     public static long maxTotalLength() {
-        return totalLength(MAX_STRIPES, CounterGroups.KNOWN) + MAX_FOREIGN_GROUP_BYTES;
+        return totalLength(MAX_STRIPES, CounterGroups.KNOWN, true) + MAX_FOREIGN_GROUP_BYTES;
     }
 
     /** Room a reader allows for groups it does not know (written by a newer release). */

@@ -105,8 +105,8 @@ public final class BufferFiles {
     private static void writeGroupDirectory(ByteBuffer b, BufferSpec spec) {
         int directory = (int) groupDirectoryOffset(spec.stripeCount());
         b.putInt(GROUP_DIRECTORY_OFFSET_OFFSET, directory);
-        b.putInt(GROUP_COUNT_OFFSET, spec.groups().size());
-        int area = directory + align(spec.groups().size() * GROUP_ENTRY_LENGTH, ALIGNMENT);
+        b.putInt(GROUP_COUNT_OFFSET, spec.directoryEntries());
+        int area = directory + align(spec.directoryEntries() * GROUP_ENTRY_LENGTH, ALIGNMENT);
         int entry = directory;
         for (CounterGroup g : spec.groups()) {
             b.putInt(entry + GROUP_ENTRY_ID, g.id());
@@ -115,6 +115,13 @@ public final class BufferFiles {
             b.putInt(entry + GROUP_ENTRY_LENGTH_FIELD, g.length(spec.stripeCount()));
             entry += GROUP_ENTRY_LENGTH;
             area += g.length(spec.stripeCount());
+        }
+        if (spec.rings()) {
+            // Last, so that a reader's copy of the counted part can stop where the rings begin.
+            b.putInt(entry + GROUP_ENTRY_ID, RingGroup.ID);
+            b.putInt(entry + GROUP_ENTRY_VERSION, RingGroup.VERSION);
+            b.putInt(entry + GROUP_ENTRY_OFFSET, area);
+            b.putInt(entry + GROUP_ENTRY_LENGTH_FIELD, (int) RingGroup.length(spec.stripeCount()));
         }
     }
 

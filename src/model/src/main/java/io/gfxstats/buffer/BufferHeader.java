@@ -115,6 +115,16 @@ final class BufferHeader {
                 "predecessor id '" + predecessorId + "'");
     }
 
+    /** Bytes from the start that hold the header and the counts: all but the ring group. */
+    int countedLength() {
+        return (int) Math.min(length, groups.countedEnd);
+    }
+
+    /** Offset of the ring group's area, or -1 when the file has none. */
+    long ringOffset() {
+        return groups.ringOffset;
+    }
+
     /** Offset of group stripe {@code stripe} of known group {@code group}, or -1 if the file lacks the group. */
     long groupStripeOffset(int group, int stripe) {
         return groups.stripeOffset(group, stripe);

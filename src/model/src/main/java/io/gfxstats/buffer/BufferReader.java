@@ -72,7 +72,8 @@ public final class BufferReader implements AutoCloseable {
     public BufferSnapshot snapshot() throws IOException {
         try {
             int state = BufferHeader.readStateWord(channel);
-            int length = (int) header.length;
+            // Not the rings (the ring group, last in the file): a snapshot holds counts only.
+            int length = header.countedLength();
             ByteBuffer first = BufferHeader.readFully(channel, 0, length);
             ByteBuffer second = BufferHeader.readFully(channel, 0, length);
             if (first.limit() < length || second.limit() < length) {
@@ -95,6 +96,11 @@ public final class BufferReader implements AutoCloseable {
                     "the file was truncated after it was opened");
         }
         return word.order(ByteOrder.LITTLE_ENDIAN).getLong(0);
+    }
+
+    /** Whether the file has the ring group ({@link RingGroup}). */
+    public boolean hasRings() {
+        return header.ringOffset() >= 0;
     }
 
     public Path path() {

@@ -23,6 +23,8 @@ import java.util.Objects;
  * @param layoutVersion           {@link BufferDescriptor#CURRENT_LAYOUT_VERSION} (version 1 only for
  *                                compatibility tests)
  * @param groups                  counter groups of a version 2 file, in file order (none for version 1)
+ * @param rings                   a version 2 file gets the ring group ({@link RingGroup}) after its
+ *                                counter groups: the registering client asked for it
  */
 public record BufferSpec(int pid,
                          int uid,
@@ -34,7 +36,8 @@ public record BufferSpec(int pid,
                          int stripeCount,
                          String predecessorId,
                          int layoutVersion,
-                         List<CounterGroup> groups) {
+                         List<CounterGroup> groups,
+                         boolean rings) {
 
     public BufferSpec {
         if (pid <= 0) {
@@ -54,8 +57,8 @@ public record BufferSpec(int pid,
         if (layoutVersion != BufferDescriptor.LAYOUT_VERSION_1 && layoutVersion != BufferDescriptor.LAYOUT_VERSION_2) {
             throw new IllegalArgumentException("cannot create layout version " + layoutVersion);
         }
-        if (layoutVersion == BufferDescriptor.LAYOUT_VERSION_1 && !groups.isEmpty()) {
-            throw new IllegalArgumentException("layout version 1 has no counter groups");
+        if (layoutVersion == BufferDescriptor.LAYOUT_VERSION_1 && (!groups.isEmpty() || rings)) {
+            throw new IllegalArgumentException("layout version 1 has no counter groups and no ring group");
         }
         if (groups.stream().map(CounterGroup::id).distinct().count() != groups.size()) {
             throw new IllegalArgumentException("a counter group appears twice: " + groups);
@@ -74,7 +77,12 @@ public record BufferSpec(int pid,
     public long totalLength() {
         return layoutVersion == BufferDescriptor.LAYOUT_VERSION_1
                 ? BufferDescriptor.totalLength(layoutVersion, stripeCount)
-                : BufferDescriptor.totalLength(stripeCount, groups);
+                : BufferDescriptor.totalLength(stripeCount, groups, rings);
+    }
+
+    /** Entries of the group directory: the counter groups and the ring group. */
+    public int directoryEntries() {
+        return groups.size() + (rings ? 1 : 0);
     }
 
     static void requirePackageName(String packageName) {
@@ -124,6 +132,7 @@ public record BufferSpec(int pid,
         private String predecessorId = "";
         private int layoutVersion = BufferDescriptor.CURRENT_LAYOUT_VERSION;
         private List<CounterGroup> groups = CounterGroups.KNOWN;
+        private boolean rings;
 
         private Builder() {
         }
@@ -189,9 +198,15 @@ public record BufferSpec(int pid,
             return this;
         }
 
+        /** With the ring group (a client that asked for {@code native_rings}). */
+        public Builder rings(boolean rings) {
+            this.rings = rings;
+            return this;
+        }
+
         public BufferSpec build() {
             return new BufferSpec(pid, uid, packageName, versionCode, registrationId, statsStartMillis, pipeline,
-                    stripeCount, predecessorId, layoutVersion, groups);
+                    stripeCount, predecessorId, layoutVersion, groups, rings);
         }
     }
 }

@@ -9,6 +9,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -92,6 +93,93 @@ public final class BufferWriter implements AutoCloseable {
         } catch (RuntimeException | Error e) {
             region.release();
             throw e;
+        }
+    }
+
+    /**
+     * Writer stripe {@code stripe} (1..N) as it is, whoever's claim word it holds, which stays as
+     * it is, also when the writer is released: for the daemon, which counts what a dead claimant
+     * left in its ring (docs/buffer-format.md, "Ring group"). Nothing else may count into it.
+     */
+    public StripeWriter takeOverStripe(int stripe) {
+        requireWriterStripe(stripe);
+        reserve();
+        StripeWriter w = StripeWriter.exclusive(this, stripe, base + header.stripeOffset(stripe), groupAddresses(stripe));
+        w.keepClaim = true;
+        return w;
+    }
+
+    /** The claim word of writer stripe {@code stripe}: the claimant's pid, 0 when free. */
+    public int claimOf(int stripe) {
+        requireWriterStripe(stripe);
+        return BufferMemory.readVolatileInt(base + header.claimOffset(stripe));
+    }
+
+    /** Whether the file has the ring group ({@link RingGroup}). */
+    public boolean hasRings() {
+        return header.ringOffset() >= 0;
+    }
+
+    /** A copy of ring stripe {@code stripe - 1}, the one of writer stripe {@code stripe} (1..N). */
+    public byte[] copyRingStripe(int stripe) {
+        requireWriterStripe(stripe);
+        if (!hasRings()) {
+            throw new IllegalStateException("buffer without the ring group: " + header.path);
+        }
+        byte[] copy = new byte[RingGroup.STRIPE_BYTES];
+        region.read(header.ringOffset() + RingGroup.stripeOffset(stripe), copy, 0, copy.length);
+        return copy;
+    }
+
+    /**
+     * Where stripe {@code stripe} of a part of the counts lies: {@code group} -1 for the counter
+     * stripe, else an index of {@link CounterGroups#KNOWN}; its offset and length, or null when
+     * the file lacks the group in the version this release writes.
+     */
+    private long[] part(int stripe, int group) {
+        if (group < 0) {
+            return new long[] {header.stripeOffset(stripe), BufferDescriptor.stripeLength(header.layoutVersion)};
+        }
+        if (!header.groupWritable(group)) {
+            return null;
+        }
+        return new long[] {header.groupStripeOffset(group, stripe), CounterGroups.KNOWN.get(group).stripeLength()};
+    }
+
+    /**
+     * A copy of stripe {@code stripe} of the counter stripes ({@code group} -1) or of known group
+     * {@code group}; null when the file lacks that group in the version this release writes.
+     */
+    public byte[] copyStripe(int stripe, int group) {
+        long[] p = part(stripe, group);
+        if (p == null) {
+            return null;
+        }
+        byte[] copy = new byte[(int) p[1]];
+        region.read(p[0], copy, 0, copy.length);
+        return copy;
+    }
+
+    /**
+     * Overwrites stripe {@code stripe} of the counter stripes or of a known group (as in
+     * {@link #copyStripe}) with the first bytes of {@code image}; false when the file lacks it.
+     * Only for a stripe nobody counts into (its claimant is dead).
+     */
+    public boolean writeStripe(int stripe, int group, byte[] image) {
+        long[] p = part(stripe, group);
+        if (p == null) {
+            return false;
+        }
+        if (image.length < p[1]) {
+            throw new IllegalArgumentException("image of " + image.length + " bytes, the stripe has " + p[1]);
+        }
+        region.write(p[0], image.length == p[1] ? image : Arrays.copyOf(image, (int) p[1]));
+        return true;
+    }
+
+    private void requireWriterStripe(int stripe) {
+        if (stripe < 1 || stripe > header.stripeCount) {
+            throw new IllegalArgumentException("writer stripe " + stripe + " of 1.." + header.stripeCount);
         }
     }
 
@@ -236,10 +324,10 @@ public final class BufferWriter implements AutoCloseable {
             byte[] state = new byte[INT];
             copy(STATE_OFFSET, state);
             VarHandle.acquireFence();
-            byte[] first = new byte[(int) header.length];
+            byte[] first = new byte[header.countedLength()];
             copy(0, first);
             VarHandle.acquireFence();
-            byte[] second = new byte[(int) header.length];
+            byte[] second = new byte[header.countedLength()];
             copy(0, second);
             int stateWord = ByteBuffer.wrap(state).order(ByteOrder.LITTLE_ENDIAN).getInt(0);
             return new BufferSnapshot(header, header.mutableFields(stateWord, ByteBuffer.wrap(first)),

@@ -130,6 +130,11 @@ final class MappedRegion {
         buffer.get(Math.toIntExact(offset), dst, off, length);
     }
 
+    /** Copies bytes in (the daemon's finisher, over a dead client's stripe). */
+    void write(long offset, byte[] src) {
+        buffer.put(Math.toIntExact(offset), src);
+    }
+
     void writeOrderedInt(long offset, int value) {
         BufferMemory.writeOrderedInt(baseAddress() + offset, value);
     }

@@ -41,6 +41,8 @@ public final class StripeWriter extends SceneStripe implements StatsSink, Timeli
     private final long timelineAddress;
     private final long timelineRecord;
     private boolean released;
+    /** Taken over from a dead claimant ({@link BufferWriter#takeOverStripe}): release leaves the claim word alone. */
+    boolean keepClaim;
 
     private StripeWriter(BufferWriter buffer, int stripe, long address, boolean shared,
                          MappedRegion privateMemory, long record, GroupStripes groups) {
@@ -286,7 +288,7 @@ public final class StripeWriter extends SceneStripe implements StatsSink, Timeli
             privateMemory.release();
         }
         if (buffer != null) {
-            if (!shared) {
+            if (!shared && !keepClaim) {
                 buffer.releaseClaim(stripe);
             }
             buffer.region().release();

@@ -24,6 +24,16 @@ public final class Android9JankTracker implements FrameTracker {
         this(config, DaveyListener.logging());
     }
 
+    /** The swap deadline after the last frame (-1 before the first). */
+    public long swapDeadline() {
+        return swapDeadline;
+    }
+
+    /** Continues from another such tracker's {@link #swapDeadline()} (see ModernJankTracker#restoreState). */
+    public void restoreState(long swapDeadline) {
+        this.swapDeadline = swapDeadline;
+    }
+
     @Override
     public void finishFrame(FrameInfo frame, StatsSink sink) {
         long total = frame.duration(FrameInfo.INTENDED_VSYNC, FrameInfo.FRAME_COMPLETED);

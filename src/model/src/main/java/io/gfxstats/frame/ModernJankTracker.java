@@ -54,6 +54,27 @@ public final class ModernJankTracker implements FrameTracker {
         this(config, DaveyListener.logging());
     }
 
+    /** The legacy accounting's swap deadline after the last frame (-1 before the first). */
+    public long swapDeadline() {
+        return swapDeadline;
+    }
+
+    /** When the next frame starts if the pipeline is not stuffed (-1 before the first frame). */
+    public long nextFrameStartUnstuffed() {
+        return nextFrameStartUnstuffed;
+    }
+
+    /**
+     * Continues from the state another tracker with the same settings had after some frames
+     * ({@link #swapDeadline()}, {@link #nextFrameStartUnstuffed()}): the daemon counts what a
+     * killed native client left in its ring from the client's checkpoint (docs/buffer-format.md,
+     * "Ring group").
+     */
+    public void restoreState(long swapDeadline, long nextFrameStartUnstuffed) {
+        this.swapDeadline = swapDeadline;
+        this.nextFrameStartUnstuffed = nextFrameStartUnstuffed;
+    }
+
     @Override
     public void finishFrame(FrameInfo frame, StatsSink sink) {
         FrameOutcome.countInto(classify(frame), sink);

@@ -72,6 +72,9 @@ class BufferFormatDocTest {
         assertTrue(start >= 0, heading);
         int end = doc.indexOf("\n## ", start + 1);
         String section = doc.substring(start, end < 0 ? doc.length() : end);
+        // The ring group's checkpoint table is not a header table (RingGroupDocTest checks it).
+        int ring = section.indexOf("\n### Ring group");
+        section = ring < 0 ? section : section.substring(0, ring);
         Map<String, Field> rows = new LinkedHashMap<>();
         Matcher row = Pattern.compile("(?m)^\\| (\\d+) \\| ([^|]+?) \\| ([^|]+?) \\|").matcher(section);
         while (row.find()) {

@@ -15,6 +15,8 @@ import io.gfxstats.timeline.TimelineSink;
 import io.gfxstats.timeline.feed.DisplayOutcome;
 import io.gfxstats.timeline.feed.DisplayOutcomes;
 import io.gfxstats.timeline.wayland.PresentationFeedback;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -258,6 +260,88 @@ public final class TimelineRecorder {
             poll(lastPresented);
         }
         return true;
+    }
+
+    /**
+     * One slot of the frames awaiting classification, as {@link #state()} gives it and
+     * {@link #restore} takes it: the committed frame (its prediction valid or none), and, while it
+     * awaits its compositor frame, its presentation feedback.
+     */
+    public record Pending(boolean used, long token, boolean predicted, long predictedStart, long predictedEnd,
+                          long predictedPresent, long actualStart, long actualEnd, boolean awaiting, int flags,
+                          long presented, long refresh, long latch, long output, long msc) {
+    }
+
+    /**
+     * What the recorder carries from one call to the next, besides its counts: the slots in
+     * order, the oldest ({@code next}), the previous presentation (for the latch estimate), the
+     * join wait and the newest present seen. A native client writes it into its checkpoint, and
+     * the daemon continues from it after the client died (docs/buffer-format.md, "Ring group").
+     */
+    public record State(List<Pending> slots, int next, long previousPredictedPresent, long previousPresent,
+                        long joinWaitNanos, long lastPresented) {
+        public State {
+            slots = List.copyOf(slots);
+        }
+    }
+
+    /** This recorder's state now (see {@link State}). */
+    public State state() {
+        PendingFrames p = slots;
+        List<Pending> out = new ArrayList<>(p.capacity);
+        for (int i = 0; i < p.capacity; i++) {
+            out.add(new Pending(p.used[i], p.token[i], p.prediction[i] == Prediction.VALID, p.predictedStart[i],
+                    p.predictedEnd[i], p.predictedPresent[i], p.actualStart[i], p.actualEnd[i], p.awaiting[i],
+                    p.flagsAt[i], p.presentedAt[i], p.refreshAt[i], p.latchAt[i], p.outputAt[i], p.mscAt[i]));
+        }
+        return new State(out, p.next, previousPredictedPresent, previousPresent, joinWaitNanos, lastPresented);
+    }
+
+    /**
+     * Continues from {@code s}, another recorder's state with the same capacity, thresholds and
+     * budget; compositor mode stays as this recorder has it (a frame awaiting its compositor frame
+     * without a ring is settled client-only, as after a join wait).
+     *
+     * @throws IllegalArgumentException when {@code s} does not fit this recorder (capacity, the
+     *                                  oldest slot, a free slot awaiting, a negative join wait)
+     */
+    public void restore(State s) {
+        PendingFrames p = slots;
+        if (s.slots().size() != p.capacity || s.next() < 0 || s.next() >= p.capacity || s.joinWaitNanos() < 0) {
+            throw new IllegalArgumentException("recorder state of " + s.slots().size() + " slots (oldest " + s.next()
+                    + ", join wait " + s.joinWaitNanos() + ") for a recorder of " + p.capacity);
+        }
+        for (Pending f : s.slots()) {
+            if (f.awaiting() && !f.used()) {
+                throw new IllegalArgumentException("a free slot awaits its compositor frame");
+            }
+        }
+        int awaiting = 0;
+        for (int i = 0; i < p.capacity; i++) {
+            Pending f = s.slots().get(i);
+            p.used[i] = f.used();
+            p.token[i] = f.token();
+            p.prediction[i] = f.predicted() ? Prediction.VALID : Prediction.NONE;
+            p.predictedStart[i] = f.predictedStart();
+            p.predictedEnd[i] = f.predictedEnd();
+            p.predictedPresent[i] = f.predictedPresent();
+            p.actualStart[i] = f.actualStart();
+            p.actualEnd[i] = f.actualEnd();
+            p.awaiting[i] = f.awaiting();
+            p.flagsAt[i] = f.flags();
+            p.presentedAt[i] = f.presented();
+            p.refreshAt[i] = f.refresh();
+            p.latchAt[i] = f.latch();
+            p.outputAt[i] = f.output();
+            p.mscAt[i] = f.msc();
+            awaiting += f.awaiting() ? 1 : 0;
+        }
+        p.awaitingCount = awaiting;
+        p.next = s.next();
+        previousPredictedPresent = s.previousPredictedPresent();
+        previousPresent = s.previousPresent();
+        joinWaitNanos = s.joinWaitNanos();
+        lastPresented = s.lastPresented();
     }
 
     /** The MSC of the last presentation fed back (0 before any, or when the output has none). */

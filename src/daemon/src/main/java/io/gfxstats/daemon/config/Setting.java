@@ -88,6 +88,13 @@ public final class Setting<T> {
             for a daemon that serves several users (run as root): lower it so that one user cannot take
             every slot of buffers.max.""");
 
+    public static final Setting<Boolean> NATIVE_RINGS = bool("buffers.native.rings", "true", """
+            Whether a native client (libgfxstats) that asks for it gets its frame rings in its buffer
+            file, so that the frames it recorded and had not counted yet are counted by the daemon
+            when it is killed (SIGKILL). They cost 87,424 bytes per stripe, 1.4 MiB per buffer at 16
+            stripes (the page cache, not the daemon's heap). false: the rings stay in the client's
+            memory, and a SIGKILL loses up to one drain period of its frames.""");
+
     public static final Setting<Duration> LIVENESS_CHECK_INTERVAL = duration("liveness.check.interval", "250ms",
             Duration.ofMillis(10), Duration.ofSeconds(10), """
             How often the daemon checks that registered processes still exist (10ms to 10s). A process

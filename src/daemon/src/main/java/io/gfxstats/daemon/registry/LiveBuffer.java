@@ -70,6 +70,11 @@ public final class LiveBuffer {
         return path;
     }
 
+    /** Whether the buffer has the ring group: a native client's rings, counted after its death. */
+    public boolean hasRings() {
+        return reader.hasRings();
+    }
+
     public BufferSnapshot snapshot() throws IOException {
         BufferSnapshot s = reader.snapshot();
         if (!s.refusedNames().isEmpty() && !namesRefusalLogged) {

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# A SIGKILL of the app loses nothing (docs/native.md, "A SIGKILL of the app"): what a tracker's
+# ring held at the kill is counted by the daemon from the ring stripe in the client's buffer and
+# its last checkpoint.
+#  (a) gfxstats-drive records a generated stream (times, then FrameInfo, then times through the
+#      32-bit driver; scene switches of the tracker and of the session) with the drain paused, so that its ring surely holds the frames
+#      since its last explicit drain, and SIGKILLs itself after its last frame; the dump and the
+#      scenes must equal the Java client's for the same stream (tests/SceneDrive.java), which
+#      computes them the way `gfxstats framestats` does.
+#  (b) vkcube through `gfxstats run` with GFXSTATS_TEST_SIGKILL_AFTER=N (the layer SIGKILLs the
+#      process right after its Nth present) gives exactly N frames in the dump.
+# GFXSTATS_POSTMORTEM_FRAMES (default 20000) sets the stream length, GFXSTATS_DIFF_SEED the seed.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+N="${GFXSTATS_POSTMORTEM_FRAMES:-20000}"
+SEED="${GFXSTATS_DIFF_SEED:-$RANDOM}"
+echo "postmortem.sh: seed $SEED" >&2
+t_start_daemon
+source "$ROOT/scripts/lib.sh"
+
+# (a) Not a multiple of 256 (the driver drains every 256 frames): frames stay in the ring. The
+# times stream also through the 32-bit driver (its ring stripe's pointers in the slots' low
+# halves), when a 32-bit toolchain is installed (as m32.sh).
+DRIVES=("$OUT/bin/gfxstats-drive")
+if echo 'int main(void){return 0;}' | gcc -m32 -x c -o "$T_DIR/probe" - >/dev/null 2>&1; then
+  make -s -C "$NATIVE" m32 >"$T_DIR/build.log" 2>&1 || { tail -20 "$T_DIR/build.log" >&2; t_fail "make m32 failed"; }
+  DRIVES+=("$OUT/m32/bin/gfxstats-drive")
+else
+  echo "postmortem.sh: no 32-bit toolchain, the 32-bit driver is not run" >&2
+fi
+lefts=""
+for run in times frameinfo times.m32; do
+  kind=${run%.m32} drive=${DRIVES[0]} pkg="pm.$run"
+  if [ "$run" = times.m32 ]; then
+    [ "${#DRIVES[@]}" = 2 ] || continue
+    drive=${DRIVES[1]}
+  fi
+  count=$((N + 77))
+  [ "$kind" = frameinfo ] && count=$((N / 3 + 41))
+  python3 "$NATIVE/tests/gen-frames.py" --seed "$SEED" --count "$count" --format "$kind" --scene-rate 0.001 \
+    --scene-names "menu|level 1|" --default-share 0.3 > "$T_DIR/$kind.txt"
+  c_flags=() java_flags=()
+  [ "$kind" = frameinfo ] && c_flags=(--frameinfo --replay) java_flags=(frameinfo)
+  rc=0
+  # (braces: the shell's "Killed" line goes to /dev/null, the driver's stderr to c.log)
+  { GFXSTATS_TEST_DRAIN_PAUSED=1 "$drive" --package "c.$pkg" --version-code 1 \
+    --wait-attached 30000 --sigkill-at-end "${c_flags[@]}" < "$T_DIR/$kind.txt" >/dev/null 2>"$T_DIR/c.log"; } 2>/dev/null \
+    || rc=$?
+  [ "$rc" = 137 ] || { cat "$T_DIR/c.log" >&2; t_fail "$run: gfxstats-drive was not SIGKILLed (exit $rc)"; }
+  left="$(sed -n 's/.*, \([0-9]*\) since the last drain.*/\1/p' "$T_DIR/c.log")"
+  [ "${left:-0}" -gt 0 ] || { cat "$T_DIR/c.log" >&2; t_fail "$run: no frame was left in the ring at the SIGKILL"; }
+  t_wait_for 30 grep -qF "exit: c.$pkg/" "$T_DIR/daemon.log" || t_fail "$run: the daemon did not see the driver die"
+  java "${GFX_JVM_FLAGS[@]}" -cp "$GFX_JAR" "$NATIVE/tests/SceneDrive.java" "java.$pkg" "$GFXSTATS_SOCKET" \
+    "${java_flags[@]}" < "$T_DIR/$kind.txt" >/dev/null 2>"$T_DIR/java.log" \
+    || { tail -5 "$T_DIR/java.log" >&2; t_fail "$run: the Java client failed"; }
+  for side in c java; do
+    t_counts "$side.$pkg" > "$T_DIR/$side.$run.dump"
+    gfx scenes --package "$side.$pkg" --json | sed "s/$side\.pm\.$run/PACKAGE/g" > "$T_DIR/$side.$run.json"
+  done
+  grep -q "^Total frames rendered: [1-9]" "$T_DIR/c.$run.dump" || t_fail "$run: no frames in the dump"
+  diff "$T_DIR/java.$run.dump" "$T_DIR/c.$run.dump" >&2 \
+    || t_fail "$run: the SIGKILLed driver's dump differs from the stream's ($left frames were in its ring; seed $SEED)"
+  diff "$T_DIR/java.$run.json" "$T_DIR/c.$run.json" >&2 \
+    || t_fail "$run: the SIGKILLed driver's scenes differ from the stream's (seed $SEED)"
+  lefts+="$run $left, "
+done
+
+# (b) vkcube SIGKILLed by its layer right after its Nth present.
+t_start_xvfb
+K=$((300 + RANDOM % 700))
+rc=0
+{ GFXSTATS_TEST_SIGKILL_AFTER=$K "$ROOT/scripts/gfxstats" run --package vk.pm -- vkcube --c 1000000 \
+  >"$T_DIR/vk.out" 2>&1; } 2>/dev/null || rc=$?
+[ "$rc" = 137 ] || { cat "$T_DIR/vk.out" >&2; t_fail "vkcube was not SIGKILLed after $K presents (exit $rc)"; }
+t_wait_for 30 grep -qF "exit: vk.pm/" "$T_DIR/daemon.log" || t_fail "the daemon did not see vkcube die"
+got="$(t_counter vk.pm "Total frames rendered")"
+[ "$got" = "$K" ] || t_fail "vkcube SIGKILLed after $K presents: ${got:-no} frames in the dump"
+t_pass "SIGKILL with frames in the ring: drive streams (seed $SEED; ${lefts}frames in the ring) equal the Java client's, vkcube $K of $K"
