@@ -157,4 +157,29 @@ class RingGroupDocTest {
             assertEquals(1, r.snapshot().vector()[0]);
         }
     }
+
+    @Test
+    void shouldRefuseARingGroupOfAnotherLength(@TempDir Path tmp) throws Exception {
+        Path file = tmp.resolve("short-rings.gfxbuf");
+        BufferFiles.create(file, spec("reg-short").rings(true).build(), BufferFiles.OWNER_READ_WRITE);
+        try (java.nio.channels.FileChannel c = java.nio.channels.FileChannel.open(file,
+                java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+            java.nio.ByteBuffer h = java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            c.read(h, BufferDescriptor.GROUP_DIRECTORY_OFFSET_OFFSET);
+            int directory = h.getInt(0);
+            int count = h.getInt(4);
+            assertEquals(4, count, "three counter groups and the rings");
+            // The ring group's entry (the last) claims one stripe less; the total length still adds up.
+            java.nio.ByteBuffer len = java.nio.ByteBuffer.allocate(4).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                    .putInt(0, 15 * RingGroup.STRIPE_BYTES);
+            c.write(len, directory + 3L * BufferDescriptor.GROUP_ENTRY_LENGTH + BufferDescriptor.GROUP_ENTRY_LENGTH_FIELD);
+            java.nio.ByteBuffer total = java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                    .putLong(0, c.size() - RingGroup.STRIPE_BYTES);
+            c.write(total, BufferDescriptor.TOTAL_LENGTH_OFFSET);
+            c.truncate(c.size() - RingGroup.STRIPE_BYTES);
+        }
+        BufferFormatException e = org.junit.jupiter.api.Assertions.assertThrows(BufferFormatException.class,
+                () -> BufferReader.open(file, TestBuffers.uid()));
+        assertTrue(e.getMessage().contains("ring group length"), e.getMessage());
+    }
 }

@@ -662,8 +662,20 @@ class RingFinisherTest {
                 String name = "hostile-" + Integer.toHexString(h.getKey().hashCode());
                 Path file = deadClientBuffer(c, name, 3, 31, h.getValue());
                 byte[] before = Files.readAllBytes(file);
-                RingFinisher.Result r = new RingFinisher(pid -> pid != DEAD).finish(file, name);
+                java.io.PrintStream err = System.err;
+                java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+                RingFinisher.Result r;
+                System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+                try {
+                    r = new RingFinisher(pid -> pid != DEAD).finish(file, name);
+                } finally {
+                    System.setErr(err);
+                }
                 assertEquals(new RingFinisher.Result(0, 0, 1), r, h.getKey());
+                List<String> lines = captured.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+                assertEquals(1, lines.size(), h.getKey() + ": " + lines);
+                assertTrue(lines.get(0).contains("ring: buffer " + name + " stripe 3: not counted after its client (pid "
+                        + DEAD + ") died: "), lines.get(0));
                 assertArrayEquals(before, Files.readAllBytes(file), h.getKey());
                 closeAll();
             }
