@@ -56,7 +56,10 @@ public final class RingFinisher {
 
     private final IntPredicate pidAlive;
 
-    /** @param pidAlive whether a claim word's pid still runs (then its stripe is its own business) */
+    /**
+     * @param pidAlive whether a claim word's pid still runs (then its stripe is its own business);
+     *                 a zombie must count as not running, its memory will not change any more
+     */
     public RingFinisher(IntPredicate pidAlive) {
         this.pidAlive = Objects.requireNonNull(pidAlive, "pidAlive");
     }

@@ -10,6 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -69,6 +71,40 @@ class NativeRingDaemonTest {
         } finally {
             if (child != null) {
                 sigkill(child);
+            }
+            daemon.close();
+            deleteTree(state);
+        }
+    }
+
+    @Test
+    void shouldCountTheRingOfAKilledClientThatNobodyWaitedFor() throws Exception {
+        // The client is a child of a shell that execs `sleep`: after the SIGKILL it stays a
+        // zombie (as under a launcher that does not wait), which ProcessHandle calls alive.
+        Path state = Files.createTempDirectory(Path.of("/tmp"), "gfxs-ring");
+        DaemonProcess daemon = new DaemonProcess(state);
+        Process parent = null;
+        try {
+            daemon.start();
+            List<String> cmd = new ArrayList<>(List.of("sh", "-c", "\"$@\" & echo $!; exec sleep 600", "sh"));
+            cmd.addAll(JavaProcess.command(RingClientMain.class, daemon.socket().toString(), "com.example.ringzombie",
+                    "500"));
+            parent = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(daemon.clientLog().toFile()))
+                    .start();
+            BufferedReader out = new BufferedReader(new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8));
+            int pid = Integer.parseInt(out.readLine().trim());
+            String ready = out.readLine();
+            assertTrue(ready != null && ready.startsWith("ready "), "client said " + ready);
+            ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+            DaemonProcess d = daemon;
+            Await.until(() -> d.health().getLiveBuffers() == 0, WAIT, d::logText);
+            assertEquals(500, daemon.totalFrames("com.example.ringzombie"), daemon.logText());
+            assertTrue(Files.readString(Path.of("/proc", Integer.toString(pid), "stat")).contains(") Z "),
+                    "the client was still a zombie when the daemon counted its ring");
+        } finally {
+            if (parent != null) {
+                parent.destroyForcibly();
+                parent.waitFor();
             }
             daemon.close();
             deleteTree(state);

@@ -3,11 +3,17 @@ package io.gfxstats.daemon.registry;
 import io.gfxstats.buffer.BufferReader;
 import io.gfxstats.buffer.TestBuffers;
 import io.gfxstats.stats.Pipeline;
+import io.gfxstats.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -90,5 +96,26 @@ class BufferRegistryTest {
         assertTrue(ProcessLiveness.heartbeatFresh(System.currentTimeMillis(), 1_000));
         assertFalse(ProcessLiveness.heartbeatFresh(System.currentTimeMillis() - 5_000, 1_000), "stale: a reused pid");
         assertFalse(ProcessLiveness.heartbeatFresh(0, 1_000), "never written");
+        assertTrue(ProcessLiveness.running(self));
+        assertFalse(ProcessLiveness.running(gone));
+        assertFalse(ProcessLiveness.running(-1));
+    }
+
+    @Test
+    void shouldCountAZombieAsNotRunning() throws Exception {
+        // `sleep 0` exits at once and its parent, exec'd into `sleep 600`, never waits for it.
+        Process parent = new ProcessBuilder("sh", "-c", "sleep 0 & echo $!; exec sleep 600").start();
+        try {
+            String line = new BufferedReader(new InputStreamReader(parent.getInputStream(), StandardCharsets.US_ASCII)).readLine();
+            int zombie = Integer.parseInt(line.trim());
+            Path stat = Path.of("/proc", Integer.toString(zombie), "stat");
+            Await.until(() -> Files.readString(stat).contains(") Z "), Duration.ofSeconds(30), "a zombie");
+            assertTrue(ProcessLiveness.pidExists(zombie), "its /proc entry stays until it is waited for");
+            assertTrue(ProcessLiveness.pidAlive(zombie), "ProcessHandle counts a zombie as alive");
+            assertFalse(ProcessLiveness.running(zombie), "a zombie runs no more");
+        } finally {
+            parent.destroyForcibly();
+            parent.waitFor();
+        }
     }
 }
