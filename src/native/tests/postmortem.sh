@@ -7,8 +7,8 @@
 #      since its last explicit drain, and SIGKILLs itself after its last frame; the dump and the
 #      scenes must equal the Java client's for the same stream (tests/SceneDrive.java), which
 #      computes them the way `gfxstats framestats` does.
-#  (b) vkcube through `gfxstats run` with GFXSTATS_TEST_SIGKILL_AFTER=N (the layer SIGKILLs the
-#      process right after its Nth present) gives exactly N frames in the dump.
+#  (b) vkcube and vkcubepp through `gfxstats run` with GFXSTATS_TEST_SIGKILL_AFTER=N (the layer
+#      SIGKILLs the process right after its Nth present) give exactly N frames in the dump.
 # GFXSTATS_POSTMORTEM_FRAMES (default 20000) sets the stream length, GFXSTATS_DIFF_SEED the seed.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 N="${GFXSTATS_POSTMORTEM_FRAMES:-20000}"
@@ -64,14 +64,21 @@ for run in times frameinfo times.m32; do
   lefts+="$run $left, "
 done
 
-# (b) vkcube SIGKILLed by its layer right after its Nth present.
+# (b) vkcube, and vkcubepp (the C++ one, on vulkan.hpp), SIGKILLed by the layer right after the
+# Nth present: exactly N frames. How many of them the daemon took from the ring is in its log.
 t_start_xvfb
-K=$((300 + RANDOM % 700))
-rc=0
-{ GFXSTATS_TEST_SIGKILL_AFTER=$K "$ROOT/scripts/gfxstats" run --package vk.pm -- vkcube --c 1000000 \
-  >"$T_DIR/vk.out" 2>&1; } 2>/dev/null || rc=$?
-[ "$rc" = 137 ] || { cat "$T_DIR/vk.out" >&2; t_fail "vkcube was not SIGKILLed after $K presents (exit $rc)"; }
-t_wait_for 30 grep -qF "exit: vk.pm/" "$T_DIR/daemon.log" || t_fail "the daemon did not see vkcube die"
-got="$(t_counter vk.pm "Total frames rendered")"
-[ "$got" = "$K" ] || t_fail "vkcube SIGKILLed after $K presents: ${got:-no} frames in the dump"
-t_pass "SIGKILL with frames in the ring: drive streams (seed $SEED; ${lefts}frames in the ring) equal the Java client's, vkcube $K of $K"
+vks=""
+for prog in vkcube vkcubepp; do
+  command -v "$prog" >/dev/null || t_fail "$prog is not installed (scripts/ci-deps)"
+  K=$((300 + RANDOM % 700))
+  rc=0
+  { GFXSTATS_TEST_SIGKILL_AFTER=$K "$ROOT/scripts/gfxstats" run --package "$prog.pm" -- "$prog" --c 1000000 \
+    >"$T_DIR/$prog.out" 2>&1; } 2>/dev/null || rc=$?
+  [ "$rc" = 137 ] || { cat "$T_DIR/$prog.out" >&2; t_fail "$prog was not SIGKILLed after $K presents (exit $rc)"; }
+  t_wait_for 30 grep -qF "exit: $prog.pm/" "$T_DIR/daemon.log" || t_fail "the daemon did not see $prog die"
+  got="$(t_counter "$prog.pm" "Total frames rendered")"
+  [ "$got" = "$K" ] || t_fail "$prog SIGKILLed after $K presents: ${got:-no} frames in the dump"
+  from_ring="$(sed -n "s/.*ring: buffer $prog\.pm\/.*: counted \([0-9]*\) entries.*/\1/p" "$T_DIR/daemon.log" | tail -1)"
+  vks+="$prog $K of $K (${from_ring:-0} from its ring), "
+done
+t_pass "SIGKILL with frames in the ring: drive streams (seed $SEED; ${lefts}frames in the ring) equal the Java client's; ${vks%, }"
