@@ -959,6 +959,18 @@ static void unit_dir(char *dir, size_t cap) {
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
 }
 
+/* A ring buffer of n stripes mapped from a file that is gone again (unlinked with its directory
+ * at once: the mapping is all the test needs, and nothing stays behind if it fails). */
+static struct gfx_mapping *map_unlinked_ring_buffer(const char *name, uint32_t n, uint64_t ring_len) {
+    char dir[256], path[300];
+    unit_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    struct gfx_mapping *m = map_ring_buffer(path, n, ring_len);
+    unlink(path);
+    rmdir(dir);
+    return m;
+}
+
 /* The spec's offsets, read from the file as another process (the daemon) would: a tracker made
  * after the registration starts in the ring stripe of its stripe with a checkpoint before its
  * first frame, records there, and each drain that took entries leaves the next checkpoint. A ring
@@ -1111,15 +1123,10 @@ static void test_ring_move_threads(void) {
  * stripe (the mapping is shared with the parent): its frames are refused, its drains and closes
  * leave every byte of the ring stripe as it was, and the parent goes on recording there. */
 static void test_ring_fork(void) {
-    char dir[256], path[300];
-    unit_dir(dir, sizeof dir);
-    snprintf(path, sizeof path, "%s/fork.buffer", dir);
-    struct gfx_mapping *m = map_ring_buffer(path, 2, 2ull * GFX_RING_STRIPE_BYTES);
+    struct gfx_mapping *m = map_unlinked_ring_buffer("fork.buffer", 2, 2ull * GFX_RING_STRIPE_BYTES);
     if (!m) {
         return;
     }
-    unlink(path);
-    rmdir(dir);
     gfxstats_session *s = ring_session("com.example.ring.fork2");
     gfx_session_install(s, m);
     gfxstats_tracker *t;
@@ -1168,12 +1175,7 @@ static void test_ring_fork(void) {
  * a frame after it at the ring's start: gfx_ring_finish over the ring stripe, into copies of the
  * stripes, gives what the drain then counts into the stripes themselves. */
 static void test_ring_finish_at_end(void) {
-    char dir[256], path[300];
-    unit_dir(dir, sizeof dir);
-    snprintf(path, sizeof path, "%s/end.buffer", dir);
-    struct gfx_mapping *m = map_ring_buffer(path, 1, GFX_RING_STRIPE_BYTES);
-    unlink(path);
-    rmdir(dir);
+    struct gfx_mapping *m = map_unlinked_ring_buffer("end.buffer", 1, GFX_RING_STRIPE_BYTES);
     if (!m) {
         return;
     }
@@ -1217,12 +1219,7 @@ static void test_ring_finish_at_end(void) {
  * frame path's own ring calls, at the point where a preempted render thread would do it). The
  * drain must still count it, before the frames of the new ring: none lost, none reordered. */
 static void test_ring_move_in_flight(void) {
-    char dir[256], path[300];
-    unit_dir(dir, sizeof dir);
-    snprintf(path, sizeof path, "%s/flight.buffer", dir);
-    struct gfx_mapping *m = map_ring_buffer(path, 1, GFX_RING_STRIPE_BYTES);
-    unlink(path);
-    rmdir(dir);
+    struct gfx_mapping *m = map_unlinked_ring_buffer("flight.buffer", 1, GFX_RING_STRIPE_BYTES);
     if (!m) {
         return;
     }
