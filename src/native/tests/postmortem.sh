@@ -9,6 +9,8 @@
 #      computes them the way `gfxstats framestats` does.
 #  (b) vkcube and vkcubepp through `gfxstats run` with GFXSTATS_TEST_SIGKILL_AFTER=N (the layer
 #      SIGKILLs the process right after its Nth present) give exactly N frames in the dump.
+#  (c) against a daemon that adds no ring group (buffers.native.rings=false, as an earlier release):
+#      no ring group in the buffer, private rings, and a drive's dump equal to the Java client's.
 # GFXSTATS_POSTMORTEM_FRAMES (default 20000) sets the stream length, GFXSTATS_DIFF_SEED the seed.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 N="${GFXSTATS_POSTMORTEM_FRAMES:-20000}"
@@ -81,4 +83,31 @@ for prog in vkcube vkcubepp; do
   from_ring="$(sed -n "s/.*ring: buffer $prog\.pm\/.*: counted \([0-9]*\) entries.*/\1/p" "$T_DIR/daemon.log" | tail -1)"
   vks+="$prog $K of $K (${from_ring:-0} from its ring), "
 done
-t_pass "SIGKILL with frames in the ring: drive streams (seed $SEED; ${lefts}frames in the ring) equal the Java client's; ${vks%, }"
+
+# (c) A daemon that adds no ring group (buffers.native.rings=false; a daemon of an earlier release
+# skips field 1000 alike): the buffer has only the counter groups, the rings stay in the client's memory,
+# and a drive that ends normally is counted exactly as the Java client counts the same stream.
+t_stop_daemon
+t_start_daemon --set buffers.native.rings=false
+mkfifo "$T_DIR/norings.fifo"
+"${DRIVES[0]}" --package c.norings --version-code 1 < "$T_DIR/norings.fifo" >/dev/null 2>"$T_DIR/norings.log" &
+NORINGS=$!
+T_PIDS+=("$NORINGS")
+exec 3>"$T_DIR/norings.fifo"
+t_wait_for 30 t_registered c.norings 1 || { cat "$T_DIR/norings.log" >&2; t_fail "c.norings did not register"; }
+# The group directory (docs/buffer-format.md, "Layout version 2"): offset at 536, count at 540,
+# 16-byte entries starting with the group id; the ring group's id is 4.
+groups="$(python3 -c '
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+d, g = struct.unpack_from("<II", b, 536)
+print(" ".join(str(struct.unpack_from("<I", b, d + 16 * i)[0]) for i in range(g)))' "$T_DIR"/state/buffers/*)"
+[ "$groups" = "1 2 3" ] || t_fail "buffers.native.rings=false: the buffer's groups are \"$groups\", not the counter groups 1 2 3 alone"
+cat "$T_DIR/times.txt" >&3
+exec 3>&-
+wait "$NORINGS" || { cat "$T_DIR/norings.log" >&2; t_fail "the drive failed against a daemon without ring groups"; }
+t_counts c.norings > "$T_DIR/c.norings.dump"
+diff "$T_DIR/java.times.dump" "$T_DIR/c.norings.dump" >&2 \
+  || t_fail "without a ring group the drive's dump differs from the stream's (seed $SEED)"
+
+t_pass "SIGKILL with frames in the ring: drive streams (seed $SEED; ${lefts}frames in the ring) equal the Java client's; without a ring group as well; ${vks%, }"
