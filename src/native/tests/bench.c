@@ -46,6 +46,7 @@
 #include "../lib/internal.h"
 #include "../lib/ring.h"
 #include "../lib/timeline.h"
+#include "test_buffer.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -288,10 +289,6 @@ __attribute__((noinline)) static void ring_publish(int64_t msc, int64_t present,
     __atomic_store_n((int64_t *)(void *)e, seq + 1, __ATOMIC_RELEASE);
 }
 
-static void put_u32(uint8_t *b, size_t off, uint32_t v) {
-    memcpy(b + off, &v, 4);
-}
-
 /* BENCH_RING_BUFFER: a ready 1-stripe buffer for this process with the scene, FrameTimeline,
  * client health and ring groups, installed as the session's buffer. 0, or -1. */
 static int install_ring_buffer(gfxstats_session *s) {
@@ -301,39 +298,11 @@ static int install_ring_buffer(gfxstats_session *s) {
         return -1;
     }
     snprintf(path, sizeof path, "%s/bench.buffer", dir);
-    const uint32_t n = 1, header = (GFX_OFF_CLAIMS_V2 + 4 * n + 63) & ~63u;
-    const uint32_t directory = header + (n + 1) * GFX_STRIPE_LENGTH;
-    const uint32_t ids[4] = {GFX_SCENE_GROUP_ID, GFX_TL_GROUP_ID, GFX_HEALTH_GROUP_ID, GFX_RING_GROUP_ID};
-    const uint32_t versions[4] = {GFX_SCENE_GROUP_VERSION, GFX_TL_GROUP_VERSION, GFX_HEALTH_GROUP_VERSION,
-                                  GFX_RING_GROUP_VERSION};
-    const uint32_t len[4] = {(uint32_t)GFX_SCENE_AREA_BYTES(n), (uint32_t)GFX_TL_AREA_BYTES(n),
-                             (n + 1) * GFX_HEALTH_STRIPE_BYTES, n * GFX_RING_STRIPE_BYTES};
-    uint32_t off[4];
-    uint64_t at = (directory + 64 + 63) & ~63u;
-    for (int g = 0; g < 4; g++) {
-        off[g] = (uint32_t)at;
-        at = (at + len[g] + 63) & ~63u;
-    }
-    uint8_t *b = calloc(1, at);
+    uint64_t at = 0;
+    uint8_t *b = test_buffer_image(1, (uint32_t)getpid(), GFX_RING_STRIPE_BYTES, &at, NULL);
     if (!b) {
+        rmdir(dir);
         return -1;
-    }
-    put_u32(b, GFX_OFF_MAGIC, GFX_MAGIC);
-    put_u32(b, GFX_OFF_VERSION, GFX_LAYOUT_VERSION);
-    put_u32(b, GFX_OFF_STATE, GFX_STATE_READY);
-    put_u32(b, GFX_OFF_HEADER_LENGTH, header);
-    memcpy(b + GFX_OFF_TOTAL_LENGTH, &at, 8);
-    put_u32(b, GFX_OFF_STRIPES, n);
-    put_u32(b, GFX_OFF_COUNTERS_PER_STRIPE, GFX_COUNTERS);
-    put_u32(b, GFX_OFF_STRIPE_LENGTH, GFX_STRIPE_LENGTH);
-    put_u32(b, GFX_OFF_PID, (uint32_t)getpid());
-    put_u32(b, GFX_OFF_GROUP_DIRECTORY, directory);
-    put_u32(b, GFX_OFF_GROUP_COUNT, 4);
-    for (int g = 0; g < 4; g++) {
-        put_u32(b, directory + 16 * g, ids[g]);
-        put_u32(b, directory + 16 * g + 4, versions[g]);
-        put_u32(b, directory + 16 * g + 8, off[g]);
-        put_u32(b, directory + 16 * g + 12, len[g]);
     }
     int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     int ok = fd >= 0 && write(fd, b, at) == (ssize_t)at;

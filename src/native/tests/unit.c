@@ -7,6 +7,7 @@
 #include "../lib/rules.h"
 #include "../lib/ring.h"
 #include "../lib/display.h"
+#include "test_buffer.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -893,39 +894,11 @@ static gfxstats_session *ring_session(const char *pkg) {
  * FrameTimeline and client health groups and a ring group of ring_len bytes (0: none); returns
  * its size and the ring group's offset in *rings_off. */
 static uint64_t make_ring_buffer(const char *path, uint32_t pid, uint32_t n, uint64_t ring_len, uint32_t *rings_off) {
-    const uint32_t header = (GFX_OFF_CLAIMS_V2 + 4 * n + 63) & ~63u;
-    const uint32_t dir = header + (n + 1) * GFX_STRIPE_LENGTH, groups = ring_len ? 4 : 3;
-    uint32_t off[4], len[4] = {(uint32_t)GFX_SCENE_AREA_BYTES(n), (uint32_t)GFX_TL_AREA_BYTES(n),
-                               (n + 1) * GFX_HEALTH_STRIPE_BYTES, (uint32_t)ring_len};
-    static const uint32_t ids[4] = {GFX_SCENE_GROUP_ID, GFX_TL_GROUP_ID, GFX_HEALTH_GROUP_ID, GFX_RING_GROUP_ID};
-    static const uint32_t versions[4] = {GFX_SCENE_GROUP_VERSION, GFX_TL_GROUP_VERSION, GFX_HEALTH_GROUP_VERSION,
-                                         GFX_RING_GROUP_VERSION};
-    uint64_t at = (dir + 16u * groups + 63) & ~63u;
-    for (uint32_t g = 0; g < groups; g++) {
-        off[g] = (uint32_t)at;
-        at = (at + len[g] + 63) & ~63u;
-    }
-    uint64_t total = at;
-    uint8_t *b = calloc(1, total);
-    put32(b, GFX_OFF_MAGIC, GFX_MAGIC);
-    put32(b, GFX_OFF_VERSION, GFX_LAYOUT_VERSION);
-    put32(b, GFX_OFF_STATE, GFX_STATE_READY);
-    put32(b, GFX_OFF_HEADER_LENGTH, header);
-    memcpy(b + GFX_OFF_TOTAL_LENGTH, &total, 8);
-    put32(b, GFX_OFF_STRIPES, n);
-    put32(b, GFX_OFF_COUNTERS_PER_STRIPE, GFX_COUNTERS);
-    put32(b, GFX_OFF_STRIPE_LENGTH, GFX_STRIPE_LENGTH);
-    put32(b, GFX_OFF_PID, pid);
-    put32(b, GFX_OFF_GROUP_DIRECTORY, dir);
-    put32(b, GFX_OFF_GROUP_COUNT, groups);
-    for (uint32_t g = 0; g < groups; g++) {
-        put32(b, dir + 16 * g, ids[g]);
-        put32(b, dir + 16 * g + 4, versions[g]);
-        put32(b, dir + 16 * g + 8, off[g]);
-        put32(b, dir + 16 * g + 12, len[g]);
-    }
-    if (rings_off) {
-        *rings_off = ring_len ? off[3] : 0;
+    uint64_t total = 0;
+    uint8_t *b = test_buffer_image(n, pid, ring_len, &total, rings_off);
+    CHECK(b != NULL, "no memory for a buffer of %u stripes", n);
+    if (!b) {
+        return 0;
     }
     int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     CHECK(fd >= 0 && write(fd, b, total) == (ssize_t)total, "write %s", path);

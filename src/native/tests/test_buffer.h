@@ -1,0 +1,62 @@
+/* For tests/unit.c and tests/bench.c: the bytes of a ready buffer as a gfxstatsd lays it out
+ * (docs/buffer-format.md, "Layout version 2"), with the scene, FrameTimeline and client health
+ * groups and, when ring_len is not 0, a ring group of that many bytes. */
+#ifndef GFXSTATS_TEST_BUFFER_H
+#define GFXSTATS_TEST_BUFFER_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/internal.h"
+#include "../lib/ring.h"
+
+static inline void test_buffer_put32(uint8_t *b, uint64_t off, uint32_t v) {
+    memcpy(b + off, &v, 4);
+}
+
+/* n stripes, owned by pid: a calloc'd image (NULL when out of memory) of *total bytes; the ring
+ * group's offset in *rings_off (0 without one). */
+static inline uint8_t *test_buffer_image(uint32_t n, uint32_t pid, uint64_t ring_len, uint64_t *total,
+                                         uint32_t *rings_off) {
+    const uint32_t header = (GFX_OFF_CLAIMS_V2 + 4 * n + 63) & ~63u;
+    const uint32_t dir = header + (n + 1) * GFX_STRIPE_LENGTH, groups = ring_len ? 4 : 3;
+    uint32_t off[4], len[4] = {(uint32_t)GFX_SCENE_AREA_BYTES(n), (uint32_t)GFX_TL_AREA_BYTES(n),
+                               (n + 1) * GFX_HEALTH_STRIPE_BYTES, (uint32_t)ring_len};
+    static const uint32_t ids[4] = {GFX_SCENE_GROUP_ID, GFX_TL_GROUP_ID, GFX_HEALTH_GROUP_ID, GFX_RING_GROUP_ID};
+    static const uint32_t versions[4] = {GFX_SCENE_GROUP_VERSION, GFX_TL_GROUP_VERSION, GFX_HEALTH_GROUP_VERSION,
+                                         GFX_RING_GROUP_VERSION};
+    uint64_t at = (dir + 16u * groups + 63) & ~63u;
+    for (uint32_t g = 0; g < groups; g++) {
+        off[g] = (uint32_t)at;
+        at = (at + len[g] + 63) & ~63u;
+    }
+    uint8_t *b = calloc(1, at);
+    if (!b) {
+        return NULL;
+    }
+    test_buffer_put32(b, GFX_OFF_MAGIC, GFX_MAGIC);
+    test_buffer_put32(b, GFX_OFF_VERSION, GFX_LAYOUT_VERSION);
+    test_buffer_put32(b, GFX_OFF_STATE, GFX_STATE_READY);
+    test_buffer_put32(b, GFX_OFF_HEADER_LENGTH, header);
+    memcpy(b + GFX_OFF_TOTAL_LENGTH, &at, 8);
+    test_buffer_put32(b, GFX_OFF_STRIPES, n);
+    test_buffer_put32(b, GFX_OFF_COUNTERS_PER_STRIPE, GFX_COUNTERS);
+    test_buffer_put32(b, GFX_OFF_STRIPE_LENGTH, GFX_STRIPE_LENGTH);
+    test_buffer_put32(b, GFX_OFF_PID, pid);
+    test_buffer_put32(b, GFX_OFF_GROUP_DIRECTORY, dir);
+    test_buffer_put32(b, GFX_OFF_GROUP_COUNT, groups);
+    for (uint32_t g = 0; g < groups; g++) {
+        test_buffer_put32(b, dir + 16 * g, ids[g]);
+        test_buffer_put32(b, dir + 16 * g + 4, versions[g]);
+        test_buffer_put32(b, dir + 16 * g + 8, off[g]);
+        test_buffer_put32(b, dir + 16 * g + 12, len[g]);
+    }
+    *total = at;
+    if (rings_off) {
+        *rings_off = ring_len ? off[3] : 0;
+    }
+    return b;
+}
+
+#endif
