@@ -88,6 +88,12 @@ t_counts() {
   gfx dump --package "$1" | grep -v -e '^Package:' -e '^Stats since:' -e '^Stats end:'
 }
 
+# Package $1's `gfxstats scenes --json` into file $2, with the package's name replaced by PACKAGE,
+# so that two packages' scenes can be compared with diff.
+t_scenes_json() {
+  gfx scenes --package "$1" --json | sed "s/${1//./\\.}/PACKAGE/g" > "$2"
+}
+
 # A counter line of a package's dump, e.g. t_counter vkcube "Total frames rendered".
 t_counter() {
   gfx dump --package "$1" | sed -n "s/^$2: \([0-9]*\).*/\1/p"

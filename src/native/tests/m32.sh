@@ -36,7 +36,7 @@ for kind in times frameinfo; do
   grep -q "recorded .* frames$" "$T_DIR/b32.out" || { cat "$T_DIR/b32.out" >&2; t_fail "$kind: the 32-bit drive did not attach"; }
   for side in b64 b32; do
     t_counts "$side.$kind" > "$T_DIR/$side.$kind.dump"
-    gfx scenes --package "$side.$kind" --json | sed "s/$side\.$kind/PACKAGE/g" > "$T_DIR/$side.$kind.json"
+    t_scenes_json "$side.$kind" "$T_DIR/$side.$kind.json"
   done
   grep -q "^Total frames rendered: [1-9]" "$T_DIR/b32.$kind.dump" || t_fail "$kind: no frames from the 32-bit drive"
   diff "$T_DIR/b64.$kind.dump" "$T_DIR/b32.$kind.dump" >&2 || t_fail "$kind: 32-bit and 64-bit dumps differ (seed $SEED)"
@@ -47,7 +47,7 @@ done
 # result must equal the 64-bit drive's counts of the whole stream.
 t_drive_across_handover "$T_DIR/times.txt" "$OUT/m32/asan/gfxstats-drive"
 t_counts c.handover > "$T_DIR/c.handover.dump"
-gfx scenes --package c.handover --json | sed "s/c\.handover/PACKAGE/g" > "$T_DIR/c.handover.json"
+t_scenes_json c.handover "$T_DIR/c.handover.json"
 diff "$T_DIR/b64.times.dump" "$T_DIR/c.handover.dump" >&2 \
   || t_fail "handover: the 32-bit drive's counts across a lost buffer differ from the 64-bit drive's (seed $SEED)"
 diff "$T_DIR/b64.times.json" "$T_DIR/c.handover.json" >&2 \

@@ -56,7 +56,7 @@ for run in times frameinfo times.m32; do
     || { tail -5 "$T_DIR/java.log" >&2; t_fail "$run: the Java client failed"; }
   for side in c java; do
     t_counts "$side.$pkg" > "$T_DIR/$side.$run.dump"
-    gfx scenes --package "$side.$pkg" --json | sed "s/$side\.pm\.$run/PACKAGE/g" > "$T_DIR/$side.$run.json"
+    t_scenes_json "$side.$pkg" "$T_DIR/$side.$run.json"
   done
   grep -q "^Total frames rendered: [1-9]" "$T_DIR/c.$run.dump" || t_fail "$run: no frames in the dump"
   diff "$T_DIR/java.$run.dump" "$T_DIR/c.$run.dump" >&2 \

@@ -25,7 +25,7 @@ run_case() {
     || { tail -5 "$T_DIR/java.log" >&2; t_fail "$name: the Java client failed"; }
   for side in c java; do
     t_counts "$side.$name" > "$T_DIR/$side.$name.dump"
-    gfx scenes --package "$side.$name" --json | sed "s/$side\.$name/PACKAGE/g" > "$T_DIR/$side.$name.json"
+    t_scenes_json "$side.$name" "$T_DIR/$side.$name.json"
   done
   grep -q "^Total frames rendered: [1-9]" "$T_DIR/c.$name.dump" || t_fail "$name: no frames in the dump"
   diff "$T_DIR/java.$name.dump" "$T_DIR/c.$name.dump" >&2 || t_fail "$name: C and Java dumps differ (seed $SEED)"

@@ -31,7 +31,7 @@ run_case() {
     "${java_kind[@]}" $java_opts < "$T_DIR/$kind.txt" >/dev/null 2>"$T_DIR/java.log" \
     || { tail -5 "$T_DIR/java.log" >&2; t_fail "$name: the Java client failed"; }
   for side in c java; do
-    gfx scenes --package "$side.$name" --json | sed "s/$side\.$name/PACKAGE/g" > "$T_DIR/$side.$name.json"
+    t_scenes_json "$side.$name" "$T_DIR/$side.$name.json"
     t_counts "$side.$name" > "$T_DIR/$side.$name.dump"
   done
   grep -q "^Total frames rendered: [1-9]" "$T_DIR/c.$name.dump" || t_fail "$name: no frames in the dump"

@@ -31,7 +31,7 @@ for kind in times frameinfo; do
     "${java_flags[@]}" < "$T_DIR/$kind.txt" >/dev/null 2>"$T_DIR/java.log" \
     || { tail -5 "$T_DIR/java.log" >&2; t_fail "$kind: the Java client failed"; }
   for side in c java; do
-    gfx scenes --package "$side.$kind" --json | sed "s/$side\.$kind/PACKAGE/g" > "$T_DIR/$side.$kind.json"
+    t_scenes_json "$side.$kind" "$T_DIR/$side.$kind.json"
     t_counts "$side.$kind" > "$T_DIR/$side.$kind.dump"
   done
   grep -q '"matrixFrames"' "$T_DIR/c.$kind.json" || t_fail "$kind: no Matrix frames in the C client's scenes"
@@ -44,7 +44,7 @@ done
 # with the buffer file lost, the client registers again and moves everything (Android and scene
 # counters, slot names) into the new buffer; the result must still equal the Java client's.
 t_drive_across_handover "$T_DIR/times.txt"
-gfx scenes --package c.handover --json | sed "s/c\.handover/PACKAGE/g" > "$T_DIR/c.handover.json"
+t_scenes_json c.handover "$T_DIR/c.handover.json"
 diff "$T_DIR/java.times.json" "$T_DIR/c.handover.json" >&2 \
   || t_fail "handover: C scenes across a lost buffer differ from Java's (seed $SEED)"
 t_pass "$N times frames and $((N / 3)) FrameInfo frames with scene switches (seed $SEED) counted alike, also across a handover"
