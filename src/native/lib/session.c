@@ -798,13 +798,17 @@ static uint8_t *put_u64(uint8_t *p, uint64_t v) {
 
 /* A checkpoint of the consumer's state into the tracker's ring stripe (docs/buffer-format.md,
  * "Ring group"): the slot of n = committed + 1 first, then committed (release), so that the slot
- * committed names is always complete. Only while the tracker drains the ring stripe of the stripe
- * it counts in (not while it moves between rings: that ring stripe's checkpoint would pair its
- * entries with counts that are elsewhere). Under mu. */
+ * committed names is always complete. Into the ring the producer records into or moves to
+ * (t->next), when that is the ring stripe of the stripe the tracker counts in. While a move is
+ * under way the new ring's entries are not counted yet, so its checkpoint says rp 0, and everything
+ * the old ring held up to the last drain is in the state: a SIGKILL before the move completes then
+ * loses only what the producer appended to the old ring after that drain (it switches at its next
+ * entry). The old ring is never checkpointed during the move: its checkpoint would pair its entries
+ * with counts that are elsewhere. Under mu. */
 static void checkpoint_locked(struct gfxstats_tracker *t) {
-    struct gfx_ring *r = t->cons;
+    struct gfx_ring *r = t->next;
     struct gfxstats_session *s = t->s;
-    if (s->forked || r == &t->own || t->next != r || t->stripe == 0 || r != gfx_ring_stripe(t->map, t->stripe)) {
+    if (s->forked || r == &t->own || t->stripe == 0 || r != gfx_ring_stripe(t->map, t->stripe)) {
         return;
     }
     struct gfx_mapping *m = t->map;
@@ -886,7 +890,11 @@ static void start_move_locked(struct gfxstats_tracker *t, struct gfx_ring *to, s
         m->refs++;
     }
     t->next_map = m;
+    /* The drops counted so far, until the producer brings its own count along (ring_room): a
+     * checkpoint's drops never exceed its ring's. */
+    __atomic_store_n(&to->dropped, t->drops_counted, __ATOMIC_RELAXED);
     __atomic_store_n(&t->next, to, __ATOMIC_RELEASE);
+    checkpoint_locked(t); /* before the producer can switch: the first entry there has one */
     gfx_ring_close_as(t->cons, GFX_RING_MOVED);
 }
 

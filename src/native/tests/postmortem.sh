@@ -11,6 +11,8 @@
 #      SIGKILLs the process right after its Nth present) give exactly N frames in the dump.
 #  (c) against a daemon that adds no ring group (buffers.native.rings=false, as an earlier release):
 #      no ring group in the buffer, private rings, and a drive's dump equal to the Java client's.
+#  (d) a drive that recorded before the daemon started, and after its answer, SIGKILLed before
+#      any drain followed the answer: every frame counted.
 # GFXSTATS_POSTMORTEM_FRAMES (default 20000) sets the stream length, GFXSTATS_DIFF_SEED the seed.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 N="${GFXSTATS_POSTMORTEM_FRAMES:-20000}"
@@ -110,4 +112,32 @@ t_counts c.norings > "$T_DIR/c.norings.dump"
 diff "$T_DIR/java.times.dump" "$T_DIR/c.norings.dump" >&2 \
   || t_fail "without a ring group the drive's dump differs from the stream's (seed $SEED)"
 
-t_pass "SIGKILL with frames in the ring: drive streams (seed $SEED; ${lefts}frames in the ring) equal the Java client's; without a ring group as well; ${vks%, }"
+# (d) A SIGKILL right after the daemon answered, before the next drain: the driver records frames
+# with no daemon (its private ring), then the daemon starts, the driver waits for the answer
+# (which counts the private ring and starts the move to the ring stripe), records more frames
+# (into the ring stripe) and SIGKILLs itself, with the drain paused, so no drain follows the
+# answer. The ring stripe's checkpoint written with the move lets the daemon count them all.
+t_stop_daemon
+python3 "$NATIVE/tests/gen-frames.py" --seed "$SEED" --count 1500 --format times > "$T_DIR/answer.txt"
+mkfifo "$T_DIR/answer.fifo"
+GFXSTATS_TEST_DRAIN_PAUSED=1 "${DRIVES[0]}" --package c.pm.answer --version-code 1 --no-flush --sigkill-at-end \
+  < "$T_DIR/answer.fifo" >/dev/null 2>"$T_DIR/answer.log" &
+ANSWER=$!
+T_PIDS+=("$ANSWER")
+exec 3>"$T_DIR/answer.fifo"
+head -n 1000 "$T_DIR/answer.txt" >&3
+t_start_daemon 3>&- # not holding the fifo open
+{ echo A; tail -n +1001 "$T_DIR/answer.txt"; } >&3
+exec 3>&-
+rc=0
+wait "$ANSWER" 2>/dev/null || rc=$?
+[ "$rc" = 137 ] || { cat "$T_DIR/answer.log" >&2; t_fail "(d): gfxstats-drive was not SIGKILLed (exit $rc)"; }
+t_wait_for 30 grep -qF "exit: c.pm.answer/" "$T_DIR/daemon.log" || t_fail "(d): the daemon did not see the driver die"
+java "${GFX_JVM_FLAGS[@]}" -cp "$GFX_JAR" "$NATIVE/tests/SceneDrive.java" java.pm.answer "$GFXSTATS_SOCKET" \
+  < "$T_DIR/answer.txt" >/dev/null 2>"$T_DIR/java.log" || { tail -5 "$T_DIR/java.log" >&2; t_fail "(d): the Java client failed"; }
+t_counts c.pm.answer > "$T_DIR/c.answer.dump"
+t_counts java.pm.answer > "$T_DIR/java.answer.dump"
+diff "$T_DIR/java.answer.dump" "$T_DIR/c.answer.dump" >&2 \
+  || t_fail "(d): SIGKILLed right after the daemon answered, the driver's dump differs from the stream's (seed $SEED)"
+
+t_pass "SIGKILL with frames in the ring: drive streams (seed $SEED; ${lefts}frames in the ring) equal the Java client's; without a ring group as well; SIGKILLed before the first drain after the answer as well; ${vks%, }"

@@ -1235,6 +1235,55 @@ static void test_ring_move_in_flight(void) {
     gfxstats_session_close(s);
 }
 
+/* A SIGKILL right after the registration: the daemon's answer drains the private ring and starts
+ * the move to the ring stripe, and the process dies before the next drain (paused here), with the
+ * frames since the answer in the ring stripe, or none yet. The ring stripe already has a checkpoint
+ * (rp 0, every frame before the answer and the drops of the full private ring in its images), so
+ * gfx_ring_finish over it gives what the drain then counts: the frames recorded before the daemon
+ * answered and after it, and the drops, each once. */
+static void test_ring_kill_after_registration(void) {
+    for (int after = 0; after <= 1; after++) {
+        struct gfx_mapping *m = map_unlinked_ring_buffer("answer.buffer", 1, GFX_RING_STRIPE_BYTES);
+        if (!m) {
+            return;
+        }
+        gfxstats_session *s = ring_session(after ? "com.example.ring.answer1" : "com.example.ring.answer0");
+        gfxstats_tracker *t;
+        CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+        int64_t at = 1000000000;
+        /* More than the private ring holds: the rest are drops, counted at the answer. */
+        for (int i = 0; i < (int)GFX_RING_FRAMES + 40; i++, at += 16666667) {
+            gfxstats_record(t, at, at, at + 4000000 + (i % 9) * 4000000, at + 9000000, 16666667);
+        }
+        gfx_session_install(s, m);
+        struct gfx_ring *rs = gfx_ring_stripe(m, 1);
+        for (int i = 0; i < 300 * after; i++, at += 16666667) {
+            gfxstats_record(t, at, at, at + 5000000 + (i % 11) * 3000000, at + 9000000, 16666667);
+        }
+        CHECK(after ? gfx_tracker_ring(t) == rs : rs->wp == rs->w, "after %d: the producer %s its ring stripe",
+              after, after ? "did not switch to" : "wrote into");
+        static uint32_t counters[GFX_COUNTERS], tlc[GFX_TL_STRIPE_BYTES / 4], health[GFX_HEALTH_STRIPE_BYTES / 4];
+        static struct gfx_scene_rec scenes;
+        memset(counters, 0, sizeof counters);
+        memset(tlc, 0, sizeof tlc);
+        memset(health, 0, sizeof health);
+        memset(&scenes, 0, sizeof scenes);
+        char why[256];
+        int rc = gfx_ring_finish(rs, counters, &scenes, tlc, health, NULL, why, sizeof why);
+        CHECK(rc == 0, "after %d: finish right after the answer: %s", after, rc ? why : "");
+        gfxstats_tracker_flush(t);
+        CHECK(counters[0] == GFX_RING_FRAMES + 300u * (unsigned)after && health[0] == 40
+                  && memcmp(counters, gfx_stripe(m, 1), sizeof counters) == 0
+                  && memcmp(&scenes, gfx_scene_stripe(m, 1), sizeof scenes) == 0
+                  && memcmp(tlc, gfx_timeline_stripe(m, 1), sizeof tlc) == 0
+                  && memcmp(health, gfx_health_dropped(m, 1), sizeof health) == 0,
+              "after %d: the finish right after the answer counted %u frames and %u drops, the drain %u and %u",
+              after, counters[0], health[0], gfx_stripe(m, 1)[0], *gfx_health_dropped(m, 1));
+        gfxstats_tracker_close(t);
+        gfxstats_session_close(s);
+    }
+}
+
 /* ---- the post-mortem check: a child records a random stream into real buffers and SIGKILLs
  * itself at a random point; gfx_ring_finish over what it left must give every count that the
  * same stream gives when it is drained to its end. */
@@ -2179,6 +2228,7 @@ int main(void) {
     test_ring_fork();
     test_ring_finish_at_end();
     test_ring_move_in_flight();
+    test_ring_kill_after_registration();
     printf("unit: %d checks, %d failed\n", checks, failures);
     printf("%d passed, %d failed\n", checks - failures, failures);
     return failures ? 1 : 0;

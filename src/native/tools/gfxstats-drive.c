@@ -21,7 +21,9 @@
  * that tracker with the daemon's display-frame ring (gfxstats_timeline_join_compositor). A line
  * "S" (sync) counts what the tracker's ring holds, looks for the display-frame ring
  * (gfxstats_session_refresh_compositor) and then prints "synced" on standard output, for a test
- * that must know when the driver's frames were counted.
+ * that must know when the driver's frames were counted. A line "A" waits until the daemon answered
+ * the registration (gfxstats_session_wait_attached, up to --wait-attached MS, else 30 s), for a
+ * test that starts the daemon while the driver records (tests/postmortem.sh).
  * --sigkill-at-end: after the last line the driver SIGKILLs itself instead of closing, leaving what
  * the rings hold (with GFXSTATS_TEST_DRAIN_PAUSED, all since the last explicit drain) to the daemon
  * (tests/postmortem.sh); it says on stderr how many frames that is.
@@ -45,7 +47,7 @@ static void usage(void) {
                     "(--frameinfo: the 23 FrameInfo fields); scene lines: @SINCE,NAME, @@SINCE,NAME;\n"
                     "  FrameTimeline lines: C,TOKEN,PREDICTED_START,PREDICTED_END,PREDICTED_PRESENT,ACTUAL_START,ACTUAL_END | "
                     "N,TOKEN,ACTUAL_START,ACTUAL_END | P,TOKEN,PRESENT,REFRESH,FLAGS | D,TOKEN,REFRESH | "
-                    "Q,TOKEN,PRESENT,REFRESH,FLAGS,MSC,OUTPUT | W,NOW | F | S (sync; --compositor WAIT_NS)\n");
+                    "Q,TOKEN,PRESENT,REFRESH,FLAGS,MSC,OUTPUT | W,NOW | F | S (sync; --compositor WAIT_NS) | A (wait attached)\n");
     exit(2);
 }
 
@@ -203,8 +205,15 @@ int main(int argc, char **argv) {
             }
             continue;
         }
-        if ((*p == 'S' || *p == 'F') && (p[1] == '\n' || p[1] == '\r' || p[1] == 0)) {
+        if ((*p == 'S' || *p == 'F' || *p == 'A') && (p[1] == '\n' || p[1] == '\r' || p[1] == 0)) {
             if (rules_only) {
+                continue;
+            }
+            if (*p == 'A') {
+                if (!gfxstats_session_wait_attached(s, wait_ms > 0 ? wait_ms : 30000)) {
+                    fprintf(stderr, "gfxstats-drive: line %lld: no daemon answered\n", lineno);
+                    return 2;
+                }
                 continue;
             }
             if (*p == 'F') {
