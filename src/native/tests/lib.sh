@@ -238,6 +238,23 @@ t_vkcube_sigkill() {
   t_sigkill_keeps "$vk" "$pkg"
 }
 
+# A Vulkan program $1 (vkcube or vkcubepp) through `gfxstats run` as package $2, SIGKILLed by the
+# layer right after its Nth present (GFXSTATS_TEST_SIGKILL_AFTER, N random in 300..999; postmortem.sh,
+# and m32app.sh at 32 bits): exactly N frames in the dump. Sets T_SIGKILLED to "N of N (R from its
+# ring)", R being what the daemon counted from its ring stripe after the death (its log).
+t_vulkan_sigkill_after() {
+  local prog=$1 pkg=$2 k rc=0 got from_ring
+  k=$((300 + RANDOM % 700))
+  { GFXSTATS_TEST_SIGKILL_AFTER=$k "$ROOT/scripts/gfxstats" run --package "$pkg" -- "$prog" --c 1000000 \
+    >"$T_DIR/$pkg.out" 2>&1; } 2>/dev/null || rc=$?
+  [ "$rc" = 137 ] || { cat "$T_DIR/$pkg.out" >&2; t_fail "$pkg was not SIGKILLed after $k presents (exit $rc)"; }
+  t_wait_for 30 grep -qF "exit: $pkg/" "$T_DIR/daemon.log" || t_fail "the daemon did not see $pkg die"
+  got="$(t_counter "$pkg" "Total frames rendered")"
+  [ "$got" = "$k" ] || t_fail "$pkg SIGKILLed after $k presents: ${got:-no} frames in the dump"
+  from_ring="$(sed -n "s/.*ring: buffer ${pkg//./\\.}\/.*: counted \([0-9]*\) entries.*/\1/p" "$T_DIR/daemon.log" | tail -1)"
+  T_SIGKILLED="$k of $k (${from_ring:-0} from its ring)"
+}
+
 # Feeds the lines of file $1 to a sanitized driver (package c.handover) through a FIFO: the first
 # half, then the daemon SIGKILLed and its buffer files lost, a new daemon, the second half. The
 # driver must register again and move everything it counted into the new buffer (the handover);

@@ -2,7 +2,8 @@
 # Real, unmodified 32-bit (i386) programs from Debian through `gfxstats run`, counted by the 32-bit
 # build of the layer and the hook, into the same daemon as 64-bit programs running at the same
 # time: 32-bit vkcube --c N (i386 lavapipe) gives exactly N frames under package vkcube while a
-# 64-bit vkcube gives its M under another package; 32-bit glxgears gives at least the frames of its
+# 64-bit vkcube gives its M under another package; 32-bit vkcubepp (the C++ one) its N; both
+# SIGKILLed right after their Nth present give exactly N (the ring stripe, as postmortem.sh); 32-bit glxgears gives at least the frames of its
 # first FPS line, keeps what the dump showed across a SIGKILL, next to a 64-bit glxgears;
 # tests/gl-lookup.c built at 32 bits gives exactly its swaps; and apitrace's i386 glretrace (GLX)
 # and eglretrace (EGL), replaying recordings of i386 glxgears and es2gears_x11, give exactly the
@@ -15,9 +16,10 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 [ "$(uname -m)" = x86_64 ] || { echo "SKIP $T_NAME: 32-bit programs are tested on x86-64 only"; exit 0; }
 VKCUBE32="${GFXSTATS_VKCUBE32:-/opt/gfxstats-tests/vulkan-tools.i386/usr/bin/vkcube}"
+VKCUBEPP32="${VKCUBE32%/*}/vkcubepp"
 GEARS32=/usr/bin/glxgears.i386-linux-gnu
 ES2GEARS32=/usr/bin/es2gears_x11.i386-linux-gnu
-for f in "$VKCUBE32" "$GEARS32" "$ES2GEARS32" /opt/gfxstats-tests/apitrace.i386/usr/bin/eglretrace \
+for f in "$VKCUBE32" "$VKCUBEPP32" "$GEARS32" "$ES2GEARS32" /opt/gfxstats-tests/apitrace.i386/usr/bin/eglretrace \
     /usr/lib/i386-linux-gnu/apitrace/wrappers/glxtrace.so /usr/lib/i386-linux-gnu/mangohud/libMangoHud.so \
     /usr/share/vulkan/icd.d/lvp_icd.i686.json /usr/lib/i386-linux-gnu/dri/swrast_dri.so; do
   [ -e "$f" ] || t_fail "$f is not installed: run scripts/ci-deps (it installs Debian's i386 Mesa, a 32-bit vkcube, apitrace and MangoHud)"
@@ -27,6 +29,7 @@ command -v glxgears >/dev/null || t_fail "glxgears is not installed (scripts/ci-
 command -v mangohud >/dev/null || t_fail "mangohud is not installed (scripts/ci-deps)"
 command -v xdotool >/dev/null || t_fail "xdotool is not installed (scripts/ci-deps)"
 file -L "$VKCUBE32" | grep -q "ELF 32-bit" || t_fail "$VKCUBE32 is not a 32-bit program"
+file -L "$VKCUBEPP32" | grep -q "ELF 32-bit" || t_fail "$VKCUBEPP32 is not a 32-bit program"
 file -L "$GEARS32" | grep -q "ELF 32-bit" || t_fail "$GEARS32 is not a 32-bit program"
 t_start_daemon
 t_start_xvfb
@@ -46,6 +49,18 @@ vk32="$(t_counter vkcube "Total frames rendered" 2>/dev/null || true)"
 t_clean_output "$T_DIR/vk32.out" "32-bit vkcube"
 t_clean_output "$T_DIR/vk64.out" "64-bit vkcube"
 gfx dump --package vkcube | grep -qx "Version: 0" || t_fail "32-bit vkcube: no version 0 entry"
+
+# The C++ vkcube (vkcubepp, on vulkan.hpp) at 32 bits: exactly its frames. Then both SIGKILLed by
+# the 32-bit layer right after their Nth present, as postmortem.sh at 64 bits: exactly N, the last
+# ones counted by the daemon from the ring stripe that the 32-bit library wrote.
+gfx run --package vkcubepp.b32 -- "$VKCUBEPP32" --c 250 >"$T_DIR/vkpp32.out" 2>&1 \
+  || { cat "$T_DIR/vkpp32.out" >&2; t_fail "32-bit vkcubepp failed"; }
+[ "$(t_counter vkcubepp.b32 "Total frames rendered")" = 250 ] || t_fail "32-bit vkcubepp --c 250: not 250 frames"
+t_clean_output "$T_DIR/vkpp32.out" "32-bit vkcubepp"
+t_vulkan_sigkill_after "$VKCUBE32" vkcube.pm32
+pm32="vkcube $T_SIGKILLED"
+t_vulkan_sigkill_after "$VKCUBEPP32" vkcubepp.pm32
+pm32+=", vkcubepp $T_SIGKILLED"
 
 # MangoHud's i386 Vulkan layer as the peer on a 32-bit vkcube, as mangohud.sh at 64 bits: exactly
 # the presents vkcube made, and gfxstats' percentiles within MangoHud's present-to-present ones.
@@ -129,4 +144,4 @@ scenes32=$T_SCENES
 t_stop_daemon
 t_vkcube_refused "$VKCUBE32"
 
-t_pass "32-bit vkcube: 300 of 300 frames (64-bit beside it: 200 of 200); 32-bit gl-lookup: $expected of $expected swaps; 32-bit glretrace (GLX): $glx_swaps of $glx_swaps, eglretrace (EGL): $egl_swaps of $egl_swaps; $mango_vk32; 32-bit glxgears: $printed in its first line, $total in the dump, at least the $T_MANGO_LOGGED MangoHud logged, none lost at SIGKILL; daemon SIGKILL during 32-bit vkcube: 3000 of 3000; 32-bit vkcube SIGKILL: $T_KEPT kept; refused by a full daemon, 32-bit vkcube runs and says why; 32-bit scenes: $scenes32"
+t_pass "32-bit vkcube: 300 of 300 frames (64-bit beside it: 200 of 200); 32-bit vkcubepp: 250 of 250; SIGKILLed after their Nth present: $pm32; 32-bit gl-lookup: $expected of $expected swaps; 32-bit glretrace (GLX): $glx_swaps of $glx_swaps, eglretrace (EGL): $egl_swaps of $egl_swaps; $mango_vk32; 32-bit glxgears: $printed in its first line, $total in the dump, at least the $T_MANGO_LOGGED MangoHud logged, none lost at SIGKILL; daemon SIGKILL during 32-bit vkcube: 3000 of 3000; 32-bit vkcube SIGKILL: $T_KEPT kept; refused by a full daemon, 32-bit vkcube runs and says why; 32-bit scenes: $scenes32"

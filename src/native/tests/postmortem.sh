@@ -74,16 +74,8 @@ t_start_xvfb
 vks=""
 for prog in vkcube vkcubepp; do
   command -v "$prog" >/dev/null || t_fail "$prog is not installed (scripts/ci-deps)"
-  K=$((300 + RANDOM % 700))
-  rc=0
-  { GFXSTATS_TEST_SIGKILL_AFTER=$K "$ROOT/scripts/gfxstats" run --package "$prog.pm" -- "$prog" --c 1000000 \
-    >"$T_DIR/$prog.out" 2>&1; } 2>/dev/null || rc=$?
-  [ "$rc" = 137 ] || { cat "$T_DIR/$prog.out" >&2; t_fail "$prog was not SIGKILLed after $K presents (exit $rc)"; }
-  t_wait_for 30 grep -qF "exit: $prog.pm/" "$T_DIR/daemon.log" || t_fail "the daemon did not see $prog die"
-  got="$(t_counter "$prog.pm" "Total frames rendered")"
-  [ "$got" = "$K" ] || t_fail "$prog SIGKILLed after $K presents: ${got:-no} frames in the dump"
-  from_ring="$(sed -n "s/.*ring: buffer $prog\.pm\/.*: counted \([0-9]*\) entries.*/\1/p" "$T_DIR/daemon.log" | tail -1)"
-  vks+="$prog $K of $K (${from_ring:-0} from its ring), "
+  t_vulkan_sigkill_after "$prog" "$prog.pm"
+  vks+="$prog $T_SIGKILLED, "
 done
 
 # (c) A daemon that adds no ring group (buffers.native.rings=false; a daemon of an earlier release
