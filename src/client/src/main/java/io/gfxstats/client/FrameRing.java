@@ -119,31 +119,81 @@ final class FrameRing {
 
     // ---------------------------------------------------------------- producer (the recording thread)
 
-    /** Appends one frame's times, or counts it as dropped when the consumer lags by a whole ring. */
+    /**
+     * Appends one frame's times, or counts it as dropped when the consumer lags by a whole ring.
+     * The frame path is only what a frame that fits below the limit needs; the limit and the
+     * escapes share one slow path, {@link #putSlow}, and every call on the way is the last thing
+     * its caller does (as in the C client's frame path). A call followed by more work (the entry's
+     * stores after a room check) makes C2 keep the caller's loop values in stack slots around it,
+     * on every frame: that cost about 1.5 ns a frame (docs/benchmarks.md, "Session 13: no call but
+     * in tail position on the Java frame path").
+     */
     void put(long intendedVsync, long vsync, long frameCompleted, long gpuCompleted, long interval) {
         long t = (long) PUBLISHED.get(this);
+        long d0 = intendedVsync - putBase;
+        long d1 = vsync - intendedVsync;
+        long d2 = frameCompleted - vsync;
+        long d3 = gpuCompleted - frameCompleted;
         // Opaque: never hoisted out of the caller's loop, so a close from another thread is seen.
-        if (t >= (long) LIMIT.getOpaque(this) && !roomAt(t)) {
+        // In range: d0 in [0, 2^31), the others ints (biased by 2^31, they have no high bits).
+        if (t >= (long) LIMIT.getOpaque(this)
+                || ((d0 >>> 31) | (((d1 + INT_BIAS) | (d2 + INT_BIAS) | (d3 + INT_BIAS)) >>> 32)) != 0
+                || interval != putInterval) {
+            putSlow(t, intendedVsync, vsync, frameCompleted, gpuCompleted, interval);
             return;
         }
         int[] e = entries;
+        int i = ((int) t & mask) << SHIFT;
+        e[i] = (int) d0;
+        e[i + 1] = (int) d1;
+        e[i + 2] = (int) d2;
+        e[i + 3] = (int) d3;
+        PUBLISHED.setRelease(this, t + 1);
+    }
+
+    /**
+     * {@link #put} at the limit or for an escape. C2 may inline it into the frame path (its call
+     * site is cold, but a short profile can count it as frequent), so it calls nothing but in
+     * tail position: {@link #roomAt}'s work without its call, and the closed or full ring in
+     * {@link #putBlocked}.
+     */
+    private void putSlow(long t, long intendedVsync, long vsync, long frameCompleted, long gpuCompleted,
+                         long interval) {
+        if (t >= (long) LIMIT.getOpaque(this)) {
+            long room = (long) HEAD.getAcquire(this) + capacity;
+            LIMIT.setVolatile(this, room); // then the reason, as in roomAt
+            if (t >= room || closedReason != null) {
+                putBlocked(t, intendedVsync, vsync, frameCompleted, gpuCompleted, interval);
+                return;
+            }
+        }
         int i = ((int) t & mask) << SHIFT;
         long d0 = intendedVsync - putBase;
         long d1 = vsync - intendedVsync;
         long d2 = frameCompleted - vsync;
         long d3 = gpuCompleted - frameCompleted;
-        // Written before the range is known (fewer values live at once, which keeps C2 from spilling
-        // the caller's loop); an escape overwrites the entry, read only after the release below.
-        e[i] = (int) d0;
-        e[i + 1] = (int) d1;
-        e[i + 2] = (int) d2;
-        e[i + 3] = (int) d3;
-        // In range: d0 in [0, 2^31), the others ints (biased by 2^31, they have no high bits).
         if (((d0 >>> 31) | (((d1 + INT_BIAS) | (d2 + INT_BIAS) | (d3 + INT_BIAS)) >>> 32)) != 0
                 || interval != putInterval) {
             escape(i, intendedVsync, vsync, frameCompleted, gpuCompleted, interval);
+        } else {
+            int[] e = entries;
+            e[i] = (int) d0;
+            e[i + 1] = (int) d1;
+            e[i + 2] = (int) d2;
+            e[i + 3] = (int) d3;
         }
         PUBLISHED.setRelease(this, t + 1);
+    }
+
+    /**
+     * A times frame at a closed or full ring: throws when closed; else writes the frame once
+     * {@link #makeRoom} made room, or leaves it counted as dropped.
+     */
+    private void putBlocked(long t, long intendedVsync, long vsync, long frameCompleted, long gpuCompleted,
+                            long interval) {
+        if (makeRoom(t)) {
+            putSlow(t, intendedVsync, vsync, frameCompleted, gpuCompleted, interval);
+        }
     }
 
     /** The frame at entry {@code i} in full in the side array, the entry marked; the new bases. */
