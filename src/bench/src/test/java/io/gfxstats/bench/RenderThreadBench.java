@@ -233,7 +233,18 @@ public final class RenderThreadBench {
         return x;
     }
 
+    /**
+     * A chunk of frames through the client. Without work (same, cross) the loop is the frames
+     * alone, back to back, as bench.c's: a call of {@link #spin} per frame, even of no rounds,
+     * would put a call that C2 must keep the loop's values across into both loops.
+     */
     static void recordChunk(WindowTracker tracker, long[] f, int from, int to, int work) {
+        if (work == 0) {
+            for (int i = from; i < to; i++) {
+                tracker.record(f[3 * i], f[3 * i], f[3 * i + 1], f[3 * i + 2], INTERVAL);
+            }
+            return;
+        }
         long x = sink;
         for (int i = from; i < to; i++) {
             tracker.record(f[3 * i], f[3 * i], f[3 * i + 1], f[3 * i + 2], INTERVAL);
@@ -242,7 +253,14 @@ public final class RenderThreadBench {
         sink = x;
     }
 
+    /** A chunk of frames through the peer, as {@link #recordChunk}. */
     static void peerChunk(AtomicHistogram histogram, long[] f, int from, int to, int work) {
+        if (work == 0) {
+            for (int i = from; i < to; i++) {
+                histogram.recordValue(f[3 * i + 1] - f[3 * i]);
+            }
+            return;
+        }
         long x = sink;
         for (int i = from; i < to; i++) {
             histogram.recordValue(f[3 * i + 1] - f[3 * i]);
