@@ -154,8 +154,8 @@ final class FrameRing {
     /**
      * {@link #put} at the limit or for an escape. C2 may inline it into the frame path (its call
      * site is cold, but a short profile can count it as frequent), so it calls nothing but in
-     * tail position: {@link #roomAt}'s work without its call, and the closed or full ring in
-     * {@link #putBlocked}.
+     * tail position: {@link #roomAt}'s work without its call, the closed or full ring in
+     * {@link #putBlocked}, an escape in {@link #putEscape}.
      */
     private void putSlow(long t, long intendedVsync, long vsync, long frameCompleted, long gpuCompleted,
                          long interval) {
@@ -174,14 +174,14 @@ final class FrameRing {
         long d3 = gpuCompleted - frameCompleted;
         if (((d0 >>> 31) | (((d1 + INT_BIAS) | (d2 + INT_BIAS) | (d3 + INT_BIAS)) >>> 32)) != 0
                 || interval != putInterval) {
-            escape(i, intendedVsync, vsync, frameCompleted, gpuCompleted, interval);
-        } else {
-            int[] e = entries;
-            e[i] = (int) d0;
-            e[i + 1] = (int) d1;
-            e[i + 2] = (int) d2;
-            e[i + 3] = (int) d3;
+            putEscape(t, i, intendedVsync, vsync, frameCompleted, gpuCompleted, interval);
+            return;
         }
+        int[] e = entries;
+        e[i] = (int) d0;
+        e[i + 1] = (int) d1;
+        e[i + 2] = (int) d2;
+        e[i + 3] = (int) d3;
         PUBLISHED.setRelease(this, t + 1);
     }
 
@@ -196,9 +196,12 @@ final class FrameRing {
         }
     }
 
-    /** The frame at entry {@code i} in full in the side array, the entry marked; the new bases. */
-    private void escape(int i, long intendedVsync, long vsync, long frameCompleted, long gpuCompleted,
-                        long interval) {
+    /**
+     * The frame at position {@code t} (entry {@code i}) in full in the side array, the entry
+     * marked, the new bases; then published.
+     */
+    private void putEscape(long t, int i, long intendedVsync, long vsync, long frameCompleted, long gpuCompleted,
+                           long interval) {
         long[] x = escapes;
         int base = (i >>> SHIFT) * TIMES;
         x[base] = intendedVsync;
@@ -210,6 +213,7 @@ final class FrameRing {
         entries[i + 1] = KIND_TIMES;
         putBase = intendedVsync;
         putInterval = interval;
+        PUBLISHED.setRelease(this, t + 1);
     }
 
     /**
