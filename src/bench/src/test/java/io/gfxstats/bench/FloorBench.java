@@ -78,11 +78,7 @@ public final class FloorBench {
         for (int r = 0; r <= rounds; r++) {
             for (int c = 0; c < n; c += chunk) {
                 int end = Math.min(c + chunk, n);
-                long warm = 0;
-                for (int i = 3 * c; i < 3 * end; i++) {
-                    warm ^= f[i];
-                }
-                RenderThreadBench.sink += warm;
+                RenderThreadBench.warm(f, c, end);
                 long t0 = System.nanoTime();
                 floorChunk(f, c, end);
                 long t1 = System.nanoTime();

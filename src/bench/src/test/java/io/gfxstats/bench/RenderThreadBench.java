@@ -97,11 +97,7 @@ public final class RenderThreadBench {
                 for (int r = 0; r <= rounds; r++) {
                     for (int c = 0; c < n; c += chunk) {
                         int end = Math.min(c + chunk, n);
-                        long warm = 0;
-                        for (int i = 3 * c; i < 3 * end; i++) {
-                            warm ^= f[i];
-                        }
-                        sink += warm;
+                        warm(f, c, end);
                         long t0 = System.nanoTime();
                         recordChunk(tracker, f, c, end, work);
                         long t1 = System.nanoTime();
@@ -226,6 +222,15 @@ public final class RenderThreadBench {
      * for it, so that subtracting the work's chunk leaves the path alone (inlined, C2 unrolls and
      * schedules each copy differently: 3 % of 1 us is more than the path costs).
      */
+    /** Reads frames [from, to) once, untimed, so that both paths find them in L1. */
+    static void warm(long[] f, int from, int to) {
+        long warm = 0;
+        for (int i = 3 * from; i < 3 * to; i++) {
+            warm ^= f[i];
+        }
+        sink += warm;
+    }
+
     static long spin(long x, int rounds) {
         for (int i = 0; i < rounds; i++) {
             x = x * 0x5851F42D4C957F2DL + i;

@@ -135,10 +135,7 @@ final class FrameRing {
         long d2 = frameCompleted - vsync;
         long d3 = gpuCompleted - frameCompleted;
         // Opaque: never hoisted out of the caller's loop, so a close from another thread is seen.
-        // In range: d0 in [0, 2^31), the others ints (biased by 2^31, they have no high bits).
-        if (t >= (long) LIMIT.getOpaque(this)
-                || ((d0 >>> 31) | (((d1 + INT_BIAS) | (d2 + INT_BIAS) | (d3 + INT_BIAS)) >>> 32)) != 0
-                || interval != putInterval) {
+        if (t >= (long) LIMIT.getOpaque(this) || mustEscape(d0, d1, d2, d3, interval)) {
             putSlow(t, intendedVsync, vsync, frameCompleted, gpuCompleted, interval);
             return;
         }
@@ -172,8 +169,7 @@ final class FrameRing {
         long d1 = vsync - intendedVsync;
         long d2 = frameCompleted - vsync;
         long d3 = gpuCompleted - frameCompleted;
-        if (((d0 >>> 31) | (((d1 + INT_BIAS) | (d2 + INT_BIAS) | (d3 + INT_BIAS)) >>> 32)) != 0
-                || interval != putInterval) {
+        if (mustEscape(d0, d1, d2, d3, interval)) {
             putEscape(t, i, intendedVsync, vsync, frameCompleted, gpuCompleted, interval);
             return;
         }
@@ -183,6 +179,15 @@ final class FrameRing {
         e[i + 2] = (int) d2;
         e[i + 3] = (int) d3;
         PUBLISHED.setRelease(this, t + 1);
+    }
+
+    /**
+     * Whether a frame with these differences must be an escape: not in range (d0 in [0, 2^31), the
+     * others ints: biased by 2^31 they have no high bits), or another interval than the base's.
+     */
+    private boolean mustEscape(long d0, long d1, long d2, long d3, long interval) {
+        return ((d0 >>> 31) | (((d1 + INT_BIAS) | (d2 + INT_BIAS) | (d3 + INT_BIAS)) >>> 32)) != 0
+                || interval != putInterval;
     }
 
     /**
