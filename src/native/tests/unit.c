@@ -1240,14 +1240,16 @@ static void test_ring_move_in_flight(void) {
  * frames since the answer in the ring stripe, or none yet. The ring stripe already has a checkpoint
  * (rp 0, every frame before the answer and the drops of the full private ring in its images), so
  * gfx_ring_finish over it gives what the drain then counts: the frames recorded before the daemon
- * answered and after it, and the drops, each once. */
+ * answered and after it, and the drops, each once. The same right after a handover to a second
+ * buffer (after == 2): the successor's ring stripe has its checkpoint before the first frame there. */
 static void test_ring_kill_after_registration(void) {
-    for (int after = 0; after <= 1; after++) {
+    for (int after = 0; after <= 2; after++) {
         struct gfx_mapping *m = map_unlinked_ring_buffer("answer.buffer", 1, GFX_RING_STRIPE_BYTES);
         if (!m) {
             return;
         }
-        gfxstats_session *s = ring_session(after ? "com.example.ring.answer1" : "com.example.ring.answer0");
+        const char *pkgs[] = {"com.example.ring.answer0", "com.example.ring.answer1", "com.example.ring.answer2"};
+        gfxstats_session *s = ring_session(pkgs[after]);
         gfxstats_tracker *t;
         CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
         int64_t at = 1000000000;
@@ -1257,8 +1259,22 @@ static void test_ring_kill_after_registration(void) {
         }
         gfx_session_install(s, m);
         struct gfx_ring *rs = gfx_ring_stripe(m, 1);
-        for (int i = 0; i < 300 * after; i++, at += 16666667) {
+        for (int i = 0; i < 300 * (after > 0); i++, at += 16666667) {
             gfxstats_record(t, at, at, at + 5000000 + (i % 11) * 3000000, at + 9000000, 16666667);
+        }
+        struct gfx_mapping *m2 = NULL;
+        if (after == 2) { /* a handover to a second buffer, and frames into its ring stripe */
+            m2 = map_unlinked_ring_buffer("answer2.buffer", 1, GFX_RING_STRIPE_BYTES);
+            if (!m2) {
+                return;
+            }
+            gfx_session_install(s, m2);
+            CHECK(gfx_ring_stripe(m2, 1)->committed >= 1, "a checkpoint in the successor's ring stripe at once");
+            for (int i = 0; i < 200; i++, at += 16666667) {
+                gfxstats_record(t, at, at, at + 6000000 + (i % 5) * 7000000, at + 9000000, 16666667);
+            }
+            m = m2;
+            rs = gfx_ring_stripe(m2, 1);
         }
         CHECK(after ? gfx_tracker_ring(t) == rs : rs->wp == rs->w, "after %d: the producer %s its ring stripe",
               after, after ? "did not switch to" : "wrote into");
@@ -1272,7 +1288,7 @@ static void test_ring_kill_after_registration(void) {
         int rc = gfx_ring_finish(rs, counters, &scenes, tlc, health, NULL, why, sizeof why);
         CHECK(rc == 0, "after %d: finish right after the answer: %s", after, rc ? why : "");
         gfxstats_tracker_flush(t);
-        CHECK(counters[0] == GFX_RING_FRAMES + 300u * (unsigned)after && health[0] == 40
+        CHECK(counters[0] == GFX_RING_FRAMES + (after > 0 ? 300u : 0u) + (after == 2 ? 200u : 0u) && health[0] == 40
                   && memcmp(counters, gfx_stripe(m, 1), sizeof counters) == 0
                   && memcmp(&scenes, gfx_scene_stripe(m, 1), sizeof scenes) == 0
                   && memcmp(tlc, gfx_timeline_stripe(m, 1), sizeof tlc) == 0
