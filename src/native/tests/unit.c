@@ -803,39 +803,28 @@ static void ring_reference(struct gfx_rules *r, int frameinfo, const int64_t *f,
 
 /* ---- a buffer of an earlier gfxstatsd (docs/buffer-format.md, "Scene group" version 1) */
 
-static void put32(uint8_t *b, size_t off, uint32_t v) {
-    memcpy(b + off, &v, 4);
+/* Writes an image of total bytes to path (and frees it). */
+static void write_buffer_file(const char *path, uint8_t *b, uint64_t total) {
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    CHECK(fd >= 0 && write(fd, b, total) == (ssize_t)total, "write %s", path);
+    close(fd);
+    free(b);
 }
 
 /* Writes a ready 2-stripe buffer for this process as a gfxstatsd lays it out, with only the scene
  * group, in version scene_version and that version's length; returns its size. */
 static uint64_t make_buffer(const char *path, uint32_t scene_version) {
-    const uint32_t n = 2, header = (GFX_OFF_CLAIMS_V2 + 4 * n + 63) & ~63u;
-    const uint32_t dir = header + (n + 1) * GFX_STRIPE_LENGTH, area = (dir + 16 + 63) & ~63u;
+    const uint32_t n = 2, id = GFX_SCENE_GROUP_ID;
     /* Version 1 kept the level sums as u32 counters: 21 u32 and 13 u64 per slot (3008 bytes a stripe). */
-    uint32_t len = scene_version == 1 ? GFX_SCENE_PREFIX_BYTES + (n + 1) * (GFX_SCENE_SLOTS * (21 * 4 + 13 * 8))
-                                      : (uint32_t)GFX_SCENE_AREA_BYTES(n);
-    uint64_t total = (uint64_t)area + len;
-    uint8_t *b = calloc(1, total);
-    put32(b, GFX_OFF_MAGIC, GFX_MAGIC);
-    put32(b, GFX_OFF_VERSION, GFX_LAYOUT_VERSION);
-    put32(b, GFX_OFF_STATE, GFX_STATE_READY);
-    put32(b, GFX_OFF_HEADER_LENGTH, header);
-    memcpy(b + GFX_OFF_TOTAL_LENGTH, &total, 8);
-    put32(b, GFX_OFF_STRIPES, n);
-    put32(b, GFX_OFF_COUNTERS_PER_STRIPE, GFX_COUNTERS);
-    put32(b, GFX_OFF_STRIPE_LENGTH, GFX_STRIPE_LENGTH);
-    put32(b, GFX_OFF_PID, (uint32_t)getpid());
-    put32(b, GFX_OFF_GROUP_DIRECTORY, dir);
-    put32(b, GFX_OFF_GROUP_COUNT, 1);
-    put32(b, dir, GFX_SCENE_GROUP_ID);
-    put32(b, dir + 4, scene_version);
-    put32(b, dir + 8, area);
-    put32(b, dir + 12, len);
-    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    CHECK(fd >= 0 && write(fd, b, total) == (ssize_t)total, "write %s", path);
-    close(fd);
-    free(b);
+    const uint32_t len = scene_version == 1 ? GFX_SCENE_PREFIX_BYTES + (n + 1) * (GFX_SCENE_SLOTS * (21 * 4 + 13 * 8))
+                                            : (uint32_t)GFX_SCENE_AREA_BYTES(n);
+    uint32_t off;
+    uint64_t total = 0;
+    uint8_t *b = test_buffer_groups(n, (uint32_t)getpid(), 1, &id, &scene_version, &len, &off, &total);
+    CHECK(b != NULL, "no memory for a buffer of %u stripes", n);
+    if (b) {
+        write_buffer_file(path, b, total);
+    }
     return total;
 }
 
@@ -900,10 +889,7 @@ static uint64_t make_ring_buffer(const char *path, uint32_t pid, uint32_t n, uin
     if (!b) {
         return 0;
     }
-    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    CHECK(fd >= 0 && write(fd, b, total) == (ssize_t)total, "write %s", path);
-    close(fd);
-    free(b);
+    write_buffer_file(path, b, total);
     return total;
 }
 
