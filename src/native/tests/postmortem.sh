@@ -89,13 +89,22 @@ NORINGS=$!
 T_PIDS+=("$NORINGS")
 exec 3>"$T_DIR/norings.fifo"
 t_wait_for 30 t_registered c.norings 1 || { cat "$T_DIR/norings.log" >&2; t_fail "c.norings did not register"; }
-# The group directory (docs/buffer-format.md, "Layout version 2"): offset at 536, count at 540,
-# 16-byte entries starting with the group id; the ring group's id is 4.
-groups="$(python3 -c '
-import struct, sys
-b = open(sys.argv[1], "rb").read()
-d, g = struct.unpack_from("<II", b, 536)
-print(" ".join(str(struct.unpack_from("<I", b, d + 16 * i)[0]) for i in range(g)))' "$T_DIR"/state/buffers/*)"
+# The group directory (docs/buffer-format.md, "Layout version 2") of the ready buffer (state 1 at
+# offset 8) whose pid (offset 40) is the driver's, among the buffer files of both daemons: offset
+# at 536, count at 540, 16-byte entries starting with the group id; the ring group's id is 4.
+norings_groups() {
+  python3 -c '
+import glob, struct, sys
+for path in sorted(glob.glob(sys.argv[1] + "/*")):
+    b = open(path, "rb").read()
+    if len(b) < 544 or struct.unpack_from("<I", b, 8)[0] != 1 or struct.unpack_from("<I", b, 40)[0] != int(sys.argv[2]):
+        continue
+    d, g = struct.unpack_from("<II", b, 536)
+    print(" ".join(str(struct.unpack_from("<I", b, d + 16 * i)[0]) for i in range(g)))' "$T_DIR/state/buffers" "$NORINGS"
+}
+norings_ready() { [ -n "$(norings_groups)" ]; }
+t_wait_for 30 norings_ready || t_fail "buffers.native.rings=false: no ready buffer of pid $NORINGS"
+groups="$(norings_groups)"
 [ "$groups" = "1 2 3" ] || t_fail "buffers.native.rings=false: the buffer's groups are \"$groups\", not the counter groups 1 2 3 alone"
 cat "$T_DIR/times.txt" >&3
 exec 3>&-
