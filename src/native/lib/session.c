@@ -880,11 +880,25 @@ static void checkpoint_locked(struct gfxstats_tracker *t) {
     __atomic_store_n(&r->committed, n, __ATOMIC_RELEASE);
 }
 
+/* Raises a ring's drop count to at least v (never lowers it). The producer may store its own count
+ * there at any time after the ring was published; that one is never below what was counted. */
+static void raise_dropped(struct gfx_ring *r, uint64_t v) {
+    uint64_t have = __atomic_load_n(&r->dropped, __ATOMIC_RELAXED);
+    while (have < v && !__atomic_compare_exchange_n(&r->dropped, &have, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+}
+
 /* Starts moving the producer to ring `to` (in buffer m, NULL for its own): resets it, publishes it
  * as next, then marks the current ring moved, which sends the producer's next entry through its
  * slow path, where it switches (ring_room). Nothing waits: drain_locked completes the move once it
- * sees the switch. One move at a time. Under mu. */
+ * sees the switch. One move at a time. Under mu.
+ *
+ * The old ring is drained once more after the mark, and only then is the new ring's first
+ * checkpoint written: whatever the producer appended since the drain that decided the move is in
+ * that checkpoint's state, so that a SIGKILL after the producer switched loses at most the one
+ * entry that had passed the limit check before the mark and was published after this drain. */
 static void start_move_locked(struct gfxstats_tracker *t, struct gfx_ring *to, struct gfx_mapping *m) {
+    struct gfx_ring *old = t->cons;
     gfx_ring_reset(to);
     if (m) {
         m->refs++;
@@ -894,8 +908,11 @@ static void start_move_locked(struct gfxstats_tracker *t, struct gfx_ring *to, s
      * checkpoint's drops never exceed its ring's. */
     __atomic_store_n(&to->dropped, t->drops_counted, __ATOMIC_RELAXED);
     __atomic_store_n(&t->next, to, __ATOMIC_RELEASE);
-    checkpoint_locked(t); /* before the producer can switch: the first entry there has one */
-    gfx_ring_close_as(t->cons, GFX_RING_MOVED);
+    gfx_ring_close_as(old, GFX_RING_MOVED);
+    drain_ring_locked(t, old);
+    count_drops_locked(t, __atomic_load_n(&old->dropped, __ATOMIC_RELAXED));
+    raise_dropped(to, t->drops_counted);
+    checkpoint_locked(t); /* the first entry of the new ring has one */
 }
 
 /* Counts every frame the tracker's rings hold, oldest first, after moving the tracker's counts
