@@ -893,10 +893,11 @@ static void raise_dropped(struct gfx_ring *r, uint64_t v) {
  * slow path, where it switches (ring_room). Nothing waits: drain_locked completes the move once it
  * sees the switch. One move at a time. Under mu.
  *
- * The old ring is drained once more after the mark, and only then is the new ring's first
- * checkpoint written: whatever the producer appended since the drain that decided the move is in
- * that checkpoint's state, so that a SIGKILL after the producer switched loses at most the one
- * entry that had passed the limit check before the mark and was published after this drain. */
+ * The new ring gets its first checkpoint before the mark, so that its entries always have one; then
+ * the old ring is drained once more after the mark and checkpointed again: whatever the producer
+ * appended since the drain that decided the move is in that state, so that a SIGKILL after the
+ * producer switched loses at most the one entry that had passed the limit check before the mark
+ * and was published after this drain. */
 static void start_move_locked(struct gfxstats_tracker *t, struct gfx_ring *to, struct gfx_mapping *m) {
     struct gfx_ring *old = t->cons;
     gfx_ring_reset(to);
@@ -908,11 +909,15 @@ static void start_move_locked(struct gfxstats_tracker *t, struct gfx_ring *to, s
      * checkpoint's drops never exceed its ring's. */
     __atomic_store_n(&to->dropped, t->drops_counted, __ATOMIC_RELAXED);
     __atomic_store_n(&t->next, to, __ATOMIC_RELEASE);
+    checkpoint_locked(t); /* before the producer can switch: the first entry there has one */
     gfx_ring_close_as(old, GFX_RING_MOVED);
-    drain_ring_locked(t, old);
+    uint64_t before = t->drops_counted;
+    unsigned long taken = drain_ring_locked(t, old);
     count_drops_locked(t, __atomic_load_n(&old->dropped, __ATOMIC_RELAXED));
-    raise_dropped(to, t->drops_counted);
-    checkpoint_locked(t); /* the first entry of the new ring has one */
+    if (taken > 0 || before != t->drops_counted) {
+        raise_dropped(to, t->drops_counted);
+        checkpoint_locked(t);
+    }
 }
 
 /* Counts every frame the tracker's rings hold, oldest first, after moving the tracker's counts
