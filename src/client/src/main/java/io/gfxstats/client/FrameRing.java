@@ -8,7 +8,8 @@ import java.lang.invoke.VarHandle;
 /**
  * The raw frames of one tracker on their way from its recording thread (the one producer) to
  * the session's drain (the one consumer at a time, under the drain lock): a ring of entries of
- * four ints, 16 bytes a frame, four frames to a cache line.
+ * four ints packed into two longs (the first int in the low half), 16 bytes a frame, four frames to
+ * a cache line. Two long stores cost less than four int stores (docs/benchmarks.md, "Session 14").
  *
  * <p>Encoding of a frame given as the five times of
  * {@link WindowTracker#record(long, long, long, long, long)}: the intended vsync as its
@@ -31,7 +32,7 @@ import java.lang.invoke.VarHandle;
  * (docs/benchmarks.md, "Frames off the render thread"). A base that moves only with escapes,
  * rather than the previous frame's vsync, saves a store on every frame. The recording thread's
  * whole cost is a check against {@link #limit}, the four differences and their range check,
- * four plain int stores and one release store of {@link #published}; no lock, no
+ * two plain long stores and one release store of {@link #published}; no lock, no
  * compare-and-set, no allocation, no system call. The consumer's position {@link #head} is read
  * only when the producer reaches its limit (about once per capacity frames while the drain keeps
  * up), so the two threads do not share a written cache line on every frame.
@@ -42,8 +43,9 @@ import java.lang.invoke.VarHandle;
  */
 final class FrameRing {
     static final int DEFAULT_CAPACITY = 1024;
-    /** Ints per entry: 4, so that an entry's index is a shift. */
-    private static final int SHIFT = 2;
+    /** Longs per entry: 2, so that an entry's index is a shift. */
+    private static final int SHIFT = 1;
+    private static final long LOW = 0xFFFF_FFFFL;
     /** The first int of an escape entry; the intended vsync's difference is never negative. */
     static final int ESCAPE = -1;
     /** Second int of an escape: the four times and the interval in full, at {@code slot * TIMES} of {@link #escapes}. */
@@ -72,7 +74,7 @@ final class FrameRing {
         }
     }
 
-    private final int[] entries;
+    private final long[] entries;
     /** Escaped times frames in full by position, {@link #TIMES} per entry. */
     private final long[] escapes;
     private final int mask;
@@ -111,7 +113,7 @@ final class FrameRing {
         }
         this.capacity = capacity;
         this.mask = capacity - 1;
-        this.entries = new int[capacity << SHIFT];
+        this.entries = new long[capacity << SHIFT];
         this.escapes = new long[capacity * TIMES];
         this.whenFull = whenFull;
         this.whenClosed = whenClosed;
@@ -139,12 +141,10 @@ final class FrameRing {
             putSlow(t, intendedVsync, vsync, frameCompleted, gpuCompleted, interval);
             return;
         }
-        int[] e = entries;
+        long[] e = entries;
         int i = ((int) t & mask) << SHIFT;
-        e[i] = (int) d0;
-        e[i + 1] = (int) d1;
-        e[i + 2] = (int) d2;
-        e[i + 3] = (int) d3;
+        e[i] = d0 | d1 << 32;
+        e[i + 1] = d2 & LOW | d3 << 32;
         PUBLISHED.setRelease(this, t + 1);
     }
 
@@ -173,11 +173,9 @@ final class FrameRing {
             putEscape(t, i, intendedVsync, vsync, frameCompleted, gpuCompleted, interval);
             return;
         }
-        int[] e = entries;
-        e[i] = (int) d0;
-        e[i + 1] = (int) d1;
-        e[i + 2] = (int) d2;
-        e[i + 3] = (int) d3;
+        long[] e = entries;
+        e[i] = d0 | d1 << 32;
+        e[i + 1] = d2 & LOW | d3 << 32;
         PUBLISHED.setRelease(this, t + 1);
     }
 
@@ -214,8 +212,7 @@ final class FrameRing {
         x[base + 2] = frameCompleted;
         x[base + 3] = gpuCompleted;
         x[base + 4] = interval;
-        entries[i] = ESCAPE;
-        entries[i + 1] = KIND_TIMES;
+        entries[i] = ESCAPE & LOW | (long) KIND_TIMES << 32;
         putBase = intendedVsync;
         putInterval = interval;
         PUBLISHED.setRelease(this, t + 1);
@@ -250,8 +247,7 @@ final class FrameRing {
         for (int f = 0; f < FrameInfo.FIELD_COUNT; f++) {
             in[base + f] = frame.get(f);
         }
-        entries[slot << SHIFT] = ESCAPE;
-        entries[(slot << SHIFT) + 1] = KIND_INFO;
+        entries[slot << SHIFT] = ESCAPE & LOW | (long) KIND_INFO << 32;
         PUBLISHED.setRelease(this, t + 1);
     }
 
@@ -323,19 +319,21 @@ final class FrameRing {
         if (h == end) {
             return 0;
         }
-        int[] e = entries;
+        long[] e = entries;
         long p = h;
         try {
             for (; p < end; p++) {
                 int slot = (int) p & mask;
                 int i = slot << SHIFT;
-                int e0 = e[i];
+                long lo = e[i];
+                int e0 = (int) lo;
                 if (e0 >= 0) {
+                    long hi = e[i + 1];
                     long intended = takeBase + e0;
-                    long vsync = intended + e[i + 1];
-                    long completed = vsync + e[i + 2];
-                    c.times(intended, vsync, completed, completed + e[i + 3], takeInterval);
-                } else if (e[i + 1] == KIND_TIMES) {
+                    long vsync = intended + (int) (lo >> 32);
+                    long completed = vsync + (int) hi;
+                    c.times(intended, vsync, completed, completed + (int) (hi >> 32), takeInterval);
+                } else if ((int) (lo >> 32) == KIND_TIMES) {
                     long[] x = escapes;
                     int base = slot * TIMES;
                     // The bases move before the count, so that an entry whose counting throws moves them too.
