@@ -13,10 +13,11 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Encoding of a frame given as the five times of
  * {@link WindowTracker#record(long, long, long, long, long)}: the intended vsync as its
- * difference from the <em>base</em>, an int in [0, 2^31); vsync, frame completed and GPU
- * completed each as the difference from the time before it, any int; the interval not at all,
- * it is the base's. A frame that does not fit (a difference out of range, or an interval other
- * than the base's) is an <em>escape</em>: its first int is {@link #ESCAPE} (no difference from
+ * difference from the <em>base</em>; vsync, frame completed and GPU completed each as the
+ * difference from the time before it; each difference in [0, 2^31), so that one test of the
+ * or of all four covers them (a time before the one before it is rare: it escapes); the interval
+ * not at all, it is the base's. A frame that does not fit (a difference out of range, or an
+ * interval other than the base's) is an <em>escape</em>: its first int is {@link #ESCAPE} (no difference from
  * the base is negative), its second {@link #KIND_TIMES}, its five values in full are in a side
  * array at the same position, and its intended vsync and interval become the base. On a steady
  * 60 Hz stream that is about one frame in 129 (the base is 2.1 s behind by then). A frame given as a
@@ -54,8 +55,6 @@ final class FrameRing {
     static final int KIND_INFO = 1;
     /** Longs per escaped times frame: the four times and the interval. */
     private static final int TIMES = 5;
-    /** Added to a difference: the sum has no high 32 bits exactly when the difference fits in an int. */
-    private static final long INT_BIAS = 0x8000_0000L;
 
     private static final VarHandle PUBLISHED;
     private static final VarHandle HEAD;
@@ -144,7 +143,7 @@ final class FrameRing {
         long[] e = entries;
         int i = ((int) t & mask) << SHIFT;
         e[i] = d0 | d1 << 32;
-        e[i + 1] = d2 & LOW | d3 << 32;
+        e[i + 1] = d2 | d3 << 32;
         PUBLISHED.setRelease(this, t + 1);
     }
 
@@ -175,17 +174,16 @@ final class FrameRing {
         }
         long[] e = entries;
         e[i] = d0 | d1 << 32;
-        e[i + 1] = d2 & LOW | d3 << 32;
+        e[i + 1] = d2 | d3 << 32;
         PUBLISHED.setRelease(this, t + 1);
     }
 
     /**
-     * Whether a frame with these differences must be an escape: not in range (d0 in [0, 2^31), the
-     * others ints: biased by 2^31 they have no high bits), or another interval than the base's.
+     * Whether a frame with these differences must be an escape: one of them not in [0, 2^31) (a
+     * bit from 31 up set in their or), or another interval than the base's.
      */
     private boolean mustEscape(long d0, long d1, long d2, long d3, long interval) {
-        return ((d0 >>> 31) | (((d1 + INT_BIAS) | (d2 + INT_BIAS) | (d3 + INT_BIAS)) >>> 32)) != 0
-                || interval != putInterval;
+        return ((d0 | d1 | d2 | d3) >>> 31) != 0 || interval != putInterval;
     }
 
     /**
