@@ -17,8 +17,8 @@ import java.lang.invoke.VarHandle;
  * difference from the time before it; each difference in [0, 2^31), so that one test of the
  * or of all four covers them (a time before the one before it is rare: it escapes); the interval
  * not at all, it is the base's. A frame that does not fit (a difference out of range, or an
- * interval other than the base's) is an <em>escape</em>: its first int is {@link #ESCAPE} (no difference from
- * the base is negative), its second {@link #KIND_TIMES}, its five values in full are in a side
+ * interval other than the base's) is an <em>escape</em>: its first int is {@link #ESCAPE} (no
+ * difference is negative), its second {@link #KIND_TIMES}, its five values in full are in a side
  * array at the same position, and its intended vsync and interval become the base. On a steady
  * 60 Hz stream that is about one frame in 129 (the base is 2.1 s behind by then). A frame given as a
  * {@link FrameInfo} is an escape of kind {@link #KIND_INFO} with its fields in another side
@@ -46,8 +46,9 @@ final class FrameRing {
     static final int DEFAULT_CAPACITY = 1024;
     /** Longs per entry: 2, so that an entry's index is a shift. */
     private static final int SHIFT = 1;
+    /** The low int of an entry's long. */
     private static final long LOW = 0xFFFF_FFFFL;
-    /** The first int of an escape entry; the intended vsync's difference is never negative. */
+    /** The first int of an escape entry; a difference is never negative. */
     static final int ESCAPE = -1;
     /** Second int of an escape: the four times and the interval in full, at {@code slot * TIMES} of {@link #escapes}. */
     static final int KIND_TIMES = 0;
