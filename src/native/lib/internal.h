@@ -146,6 +146,10 @@ struct gfx_ring *gfx_ring_stripe(struct gfx_mapping *m, uint32_t index);
 /* Tests: installs m as the session's buffer, as an answer of the daemon does (a test without a
  * daemon counts into a real mapped buffer with it). */
 void gfx_session_install(struct gfxstats_session *s, struct gfx_mapping *m);
+/* Tests: fn(arg) runs under the session's mutex right before a drain starts moving a tracker to
+ * another ring (after the drain that decided it), where a render thread's frames can arrive; it
+ * must not take the mutex (recording frames is fine). NULL: nothing. */
+void gfx_session_test_before_move(struct gfxstats_session *s, void (*fn)(void *arg), void *arg);
 /* What the daemon does with a dead client's ring stripe (docs/buffer-format.md, "Ring group",
  * "After the client died"): writes the last checkpoint's images back over the stripes given
  * (scenes, timeline, health may be NULL: the buffer has no such group), then counts the entries

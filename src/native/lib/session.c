@@ -99,6 +99,10 @@ struct gfxstats_session {
     struct gfxstats_tracker *trackers; /* open trackers, under mu */
     int drain_ms;    /* the background thread's drain period, under mu */
     int drain_paused; /* GFXSTATS_TEST_DRAIN_PAUSED: only explicit drains (tests fill a ring) */
+    /* Tests (gfx_session_test_before_move): run under mu between the drain that decides a move
+     * and the move's start, where a render thread's frames can arrive. NULL otherwise. */
+    void (*before_move)(void *arg);
+    void *before_move_arg;
     /* Compositor mode, under mu: the display-frame ring beside the buffer (NULL: none mapped), the
      * trackers joined with it, when the session thread last looked for it, and whether its last
      * failure to map a ring was logged. */
@@ -975,6 +979,9 @@ static unsigned long drain_locked(struct gfxstats_tracker *t) {
     if (t->next == t->cons && !s->closed) {
         struct gfx_ring *want = ring_want(t);
         if (want != t->cons) {
+            if (s->before_move) {
+                s->before_move(s->before_move_arg);
+            }
             start_move_locked(t, want, want == &t->own ? NULL : t->map);
         }
     }
@@ -1671,6 +1678,13 @@ static void install_locked(struct gfxstats_session *s, struct gfx_mapping *m) {
 void gfx_session_install(struct gfxstats_session *s, struct gfx_mapping *m) {
     pthread_mutex_lock(&s->mu);
     install_locked(s, m);
+    pthread_mutex_unlock(&s->mu);
+}
+
+void gfx_session_test_before_move(struct gfxstats_session *s, void (*fn)(void *arg), void *arg) {
+    pthread_mutex_lock(&s->mu);
+    s->before_move = fn;
+    s->before_move_arg = arg;
     pthread_mutex_unlock(&s->mu);
 }
 

@@ -1286,6 +1286,60 @@ static void test_ring_move_window(void) {
     }
 }
 
+/* The frames of test_ring_move_exact's render thread while the answer starts the move. */
+struct frames_at_move {
+    gfxstats_tracker *t;
+    int64_t at;
+    int frames;
+    int calls;
+};
+
+static void record_at_move(void *arg) {
+    struct frames_at_move *f = arg;
+    f->calls++;
+    for (int i = 0; i < f->frames; i++, f->at += 16666667) {
+        gfxstats_record(f->t, f->at, f->at, f->at + 5000000 + (i % 7) * 3000000, f->at + 9000000, 16666667);
+    }
+}
+
+/* The same window made deterministic: 40 frames recorded between the drain that decides the move
+ * and its start (the test hook runs there, as a render thread's frames would arrive), then one
+ * that switches; gfx_ring_finish right after counts every one of them, as the drain does. */
+static void test_ring_move_exact(void) {
+    struct gfx_mapping *m = map_unlinked_ring_buffer("exact.buffer", 1, GFX_RING_STRIPE_BYTES);
+    if (!m) {
+        return;
+    }
+    gfxstats_session *s = ring_session("com.example.ring.exact");
+    struct frames_at_move f = {.at = 1000000000, .frames = 40};
+    CHECK(gfxstats_tracker_new(s, &f.t) == GFXSTATS_OK, "tracker");
+    f.frames = 100;
+    record_at_move(&f);
+    f.frames = 40;
+    f.calls = 0;
+    gfx_session_test_before_move(s, record_at_move, &f);
+    gfx_session_install(s, m);
+    gfx_session_test_before_move(s, NULL, NULL);
+    gfxstats_record(f.t, f.at, f.at, f.at + 5000000, f.at + 9000000, 16666667);
+    struct gfx_ring *rs = gfx_ring_stripe(m, 1);
+    CHECK(f.calls == 1 && gfx_tracker_ring(f.t) == rs, "the hook ran %d times; the producer %s", f.calls,
+          gfx_tracker_ring(f.t) == rs ? "switched" : "did not switch");
+    static uint32_t counters[GFX_COUNTERS], tlc[GFX_TL_STRIPE_BYTES / 4], health[GFX_HEALTH_STRIPE_BYTES / 4];
+    static struct gfx_scene_rec scenes;
+    memset(counters, 0, sizeof counters);
+    memset(health, 0, sizeof health);
+    char why[256];
+    int rc = gfx_ring_finish(rs, counters, &scenes, tlc, health, NULL, why, sizeof why);
+    CHECK(rc == 0 && counters[0] == 141 && health[0] == 0,
+          "the finish right after the switch counted %u of 141 frames (%u drops): %s", counters[0], health[0],
+          rc ? why : "");
+    gfxstats_tracker_flush(f.t);
+    CHECK(gfx_stripe(m, 1)[0] == 141 && memcmp(counters, gfx_stripe(m, 1), sizeof counters) == 0,
+          "the drain counted %u of 141 frames, or otherwise than the finish", gfx_stripe(m, 1)[0]);
+    gfxstats_tracker_close(f.t);
+    gfxstats_session_close(s);
+}
+
 /* A SIGKILL right after the registration: the daemon's answer drains the private ring and starts
  * the move to the ring stripe, and the process dies before the next drain (paused here), with the
  * frames since the answer in the ring stripe, or none yet. The ring stripe already has a checkpoint
@@ -2296,6 +2350,7 @@ int main(void) {
     test_ring_finish_at_end();
     test_ring_move_in_flight();
     test_ring_move_window();
+    test_ring_move_exact();
     test_ring_kill_after_registration();
     printf("unit: %d checks, %d failed\n", checks, failures);
     printf("%d passed, %d failed\n", checks - failures, failures);
