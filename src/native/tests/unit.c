@@ -1130,6 +1130,28 @@ static void test_ring_fork(void) {
     gfxstats_session_close(s);
 }
 
+
+/* What gfx_ring_finish gives for one stripe: the images of the stripes it writes. */
+struct finished {
+    uint32_t counters[GFX_COUNTERS];
+    uint32_t timeline[GFX_TL_STRIPE_BYTES / 4];
+    uint32_t health[GFX_HEALTH_STRIPE_BYTES / 4];
+    struct gfx_scene_rec scenes;
+};
+
+/* gfx_ring_finish over ring stripe r into f, zeroed first: 0, or -1 with the reason in why. */
+static int finish_ring(const struct gfx_ring *r, struct finished *f, char *why, size_t why_len) {
+    memset(f, 0, sizeof *f);
+    return gfx_ring_finish(r, f->counters, &f->scenes, f->timeline, f->health, NULL, why, why_len);
+}
+
+/* Whether f holds what writer stripe 1 of m holds, in every group the finish writes. */
+static int finished_as_stripe(const struct finished *f, struct gfx_mapping *m) {
+    return memcmp(f->counters, gfx_stripe(m, 1), sizeof f->counters) == 0
+           && memcmp(&f->scenes, gfx_scene_stripe(m, 1), sizeof f->scenes) == 0
+           && memcmp(f->timeline, gfx_timeline_stripe(m, 1), sizeof f->timeline) == 0
+           && memcmp(f->health, gfx_health_dropped(m, 1), sizeof f->health) == 0;
+}
 /* A checkpoint whose rp is the ring's end (the drain took an entry that ended exactly there) and
  * a frame after it at the ring's start: gfx_ring_finish over the ring stripe, into copies of the
  * stripes, gives what the drain then counts into the stripes themselves. */
@@ -1157,17 +1179,13 @@ static void test_ring_finish_at_end(void) {
     gfxstats_tracker_flush(t);
     CHECK(get32(rs->slot[rs->committed & 1] + 8) == GFX_RING_WORDS, "the checkpoint's rp is 8192");
     gfxstats_record(t, at, at, at + 30000000, at + 31000000, 16666667); /* at word 0, after a wrap mark */
-    static uint32_t counters[GFX_COUNTERS], tlc[GFX_TL_STRIPE_BYTES / 4], health[GFX_HEALTH_STRIPE_BYTES / 4];
-    static struct gfx_scene_rec scenes;
+    static struct finished f;
     char why[256];
-    int rc = gfx_ring_finish(rs, counters, &scenes, tlc, health, NULL, why, sizeof why);
+    int rc = finish_ring(rs, &f, why, sizeof why);
     CHECK(rc == 0, "finish: %s", rc ? why : "");
     gfxstats_tracker_flush(t);
-    CHECK(counters[0] == 1638 && memcmp(counters, gfx_stripe(m, 1), sizeof counters) == 0
-              && memcmp(&scenes, gfx_scene_stripe(m, 1), sizeof scenes) == 0
-              && memcmp(tlc, gfx_timeline_stripe(m, 1), sizeof tlc) == 0
-              && memcmp(health, gfx_health_dropped(m, 1), sizeof health) == 0,
-          "the finish from rp 8192 counted otherwise than the drain (%u frames)", counters[0]);
+    CHECK(f.counters[0] == 1638 && finished_as_stripe(&f, m),
+          "the finish from rp 8192 counted otherwise than the drain (%u frames)", f.counters[0]);
     gfxstats_tracker_close(t);
     gfxstats_session_close(s);
 }
@@ -1269,15 +1287,12 @@ static void test_ring_move_window(void) {
         gfx_session_install(s, m);
         __atomic_store_n(&p.installed, 1, __ATOMIC_RELEASE);
         pthread_join(th, NULL);
-        static uint32_t counters[GFX_COUNTERS], tlc[GFX_TL_STRIPE_BYTES / 4], health[GFX_HEALTH_STRIPE_BYTES / 4];
-        static struct gfx_scene_rec scenes;
-        memset(counters, 0, sizeof counters);
-        memset(health, 0, sizeof health);
+        static struct finished f;
         char why[256];
-        int rc = gfx_ring_finish(p.stripe, counters, &scenes, tlc, health, NULL, why, sizeof why);
-        CHECK(rc == 0 && health[0] == 0 && counters[0] + 1 >= (uint32_t)p.recorded,
-              "round %d: the finish after the switch counted %u of %ld frames (%u drops): %s", round, counters[0],
-              p.recorded, health[0], rc ? why : "");
+        int rc = finish_ring(p.stripe, &f, why, sizeof why);
+        CHECK(rc == 0 && f.health[0] == 0 && f.counters[0] + 1 >= (uint32_t)p.recorded,
+              "round %d: the finish after the switch counted %u of %ld frames (%u drops): %s", round, f.counters[0],
+              p.recorded, f.health[0], rc ? why : "");
         gfxstats_tracker_flush(p.t);
         CHECK(gfx_stripe(m, 1)[0] == (uint32_t)p.recorded, "round %d: the drain counted %u of %ld frames", round,
               gfx_stripe(m, 1)[0], p.recorded);
@@ -1311,9 +1326,8 @@ static void test_ring_move_exact(void) {
         return;
     }
     gfxstats_session *s = ring_session("com.example.ring.exact");
-    struct frames_at_move f = {.at = 1000000000, .frames = 40};
+    struct frames_at_move f = {.at = 1000000000, .frames = 100};
     CHECK(gfxstats_tracker_new(s, &f.t) == GFXSTATS_OK, "tracker");
-    f.frames = 100;
     record_at_move(&f);
     f.frames = 40;
     f.calls = 0;
@@ -1324,17 +1338,14 @@ static void test_ring_move_exact(void) {
     struct gfx_ring *rs = gfx_ring_stripe(m, 1);
     CHECK(f.calls == 1 && gfx_tracker_ring(f.t) == rs, "the hook ran %d times; the producer %s", f.calls,
           gfx_tracker_ring(f.t) == rs ? "switched" : "did not switch");
-    static uint32_t counters[GFX_COUNTERS], tlc[GFX_TL_STRIPE_BYTES / 4], health[GFX_HEALTH_STRIPE_BYTES / 4];
-    static struct gfx_scene_rec scenes;
-    memset(counters, 0, sizeof counters);
-    memset(health, 0, sizeof health);
+    static struct finished fin;
     char why[256];
-    int rc = gfx_ring_finish(rs, counters, &scenes, tlc, health, NULL, why, sizeof why);
-    CHECK(rc == 0 && counters[0] == 141 && health[0] == 0,
-          "the finish right after the switch counted %u of 141 frames (%u drops): %s", counters[0], health[0],
-          rc ? why : "");
+    int rc = finish_ring(rs, &fin, why, sizeof why);
+    CHECK(rc == 0 && fin.counters[0] == 141 && fin.health[0] == 0,
+          "the finish right after the switch counted %u of 141 frames (%u drops): %s", fin.counters[0],
+          fin.health[0], rc ? why : "");
     gfxstats_tracker_flush(f.t);
-    CHECK(gfx_stripe(m, 1)[0] == 141 && memcmp(counters, gfx_stripe(m, 1), sizeof counters) == 0,
+    CHECK(gfx_stripe(m, 1)[0] == 141 && memcmp(fin.counters, gfx_stripe(m, 1), sizeof fin.counters) == 0,
           "the drain counted %u of 141 frames, or otherwise than the finish", gfx_stripe(m, 1)[0]);
     gfxstats_tracker_close(f.t);
     gfxstats_session_close(s);
@@ -1383,23 +1394,15 @@ static void test_ring_kill_after_registration(void) {
         }
         CHECK(after ? gfx_tracker_ring(t) == rs : rs->wp == rs->w, "after %d: the producer %s its ring stripe",
               after, after ? "did not switch to" : "wrote into");
-        static uint32_t counters[GFX_COUNTERS], tlc[GFX_TL_STRIPE_BYTES / 4], health[GFX_HEALTH_STRIPE_BYTES / 4];
-        static struct gfx_scene_rec scenes;
-        memset(counters, 0, sizeof counters);
-        memset(tlc, 0, sizeof tlc);
-        memset(health, 0, sizeof health);
-        memset(&scenes, 0, sizeof scenes);
+        static struct finished f;
         char why[256];
-        int rc = gfx_ring_finish(rs, counters, &scenes, tlc, health, NULL, why, sizeof why);
+        int rc = finish_ring(rs, &f, why, sizeof why);
         CHECK(rc == 0, "after %d: finish right after the answer: %s", after, rc ? why : "");
         gfxstats_tracker_flush(t);
-        CHECK(counters[0] == GFX_RING_FRAMES + (after > 0 ? 300u : 0u) + (after == 2 ? 200u : 0u) && health[0] == 40
-                  && memcmp(counters, gfx_stripe(m, 1), sizeof counters) == 0
-                  && memcmp(&scenes, gfx_scene_stripe(m, 1), sizeof scenes) == 0
-                  && memcmp(tlc, gfx_timeline_stripe(m, 1), sizeof tlc) == 0
-                  && memcmp(health, gfx_health_dropped(m, 1), sizeof health) == 0,
+        CHECK(f.counters[0] == GFX_RING_FRAMES + (after > 0 ? 300u : 0u) + (after == 2 ? 200u : 0u)
+                  && f.health[0] == 40 && finished_as_stripe(&f, m),
               "after %d: the finish right after the answer counted %u frames and %u drops, the drain %u and %u",
-              after, counters[0], health[0], gfx_stripe(m, 1)[0], *gfx_health_dropped(m, 1));
+              after, f.counters[0], f.health[0], gfx_stripe(m, 1)[0], *gfx_health_dropped(m, 1));
         gfxstats_tracker_close(t);
         gfxstats_session_close(s);
     }
