@@ -141,11 +141,7 @@ final class FrameRing {
             putSlow(t, intendedVsync, vsync, frameCompleted, gpuCompleted, interval);
             return;
         }
-        long[] e = entries;
-        int i = ((int) t & mask) << SHIFT;
-        e[i] = d0 | d1 << 32;
-        e[i + 1] = d2 | d3 << 32;
-        PUBLISHED.setRelease(this, t + 1);
+        putFitting(t, ((int) t & mask) << SHIFT, d0, d1, d2, d3);
     }
 
     /**
@@ -173,6 +169,11 @@ final class FrameRing {
             putEscape(t, i, intendedVsync, vsync, frameCompleted, gpuCompleted, interval);
             return;
         }
+        putFitting(t, i, d0, d1, d2, d3);
+    }
+
+    /** The entry of a frame whose differences fit, at position t (entry index i), published. */
+    private void putFitting(long t, int i, long d0, long d1, long d2, long d3) {
         long[] e = entries;
         e[i] = d0 | d1 << 32;
         e[i + 1] = d2 | d3 << 32;
