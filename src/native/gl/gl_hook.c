@@ -166,21 +166,27 @@ static void *hook_fn(int f) {
 
 /* A hooked name that the library defines (r): keep the library's function for the hook to call
  * (the first one found wins) and hand out the hook; any other name: the library's answer. */
-static void *take(const char *name, void *r) {
-    if (r) {
-        for (int f = 0; f < F_COUNT; f++) {
-            if (strcmp(name, names[f]) == 0) {
-                void *none = NULL;
-                /* A library that itself looks up through the global scope gets our hook back:
-                 * keeping that as the real function would make the hook call itself. */
-                if (r != hook_fn(f)) {
-                    __atomic_compare_exchange_n(&reals[f], &none, r, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-                }
-                return hook_fn(f);
-            }
+NO_TSAN static int hooked(const char *name) {
+    for (int f = 0; f < F_COUNT; f++) {
+        if (strcmp(name, names[f]) == 0) {
+            return f;
         }
     }
-    return r;
+    return -1;
+}
+
+static void *take(const char *name, void *r) {
+    int f = r ? hooked(name) : -1;
+    if (f < 0) {
+        return r;
+    }
+    void *none = NULL;
+    /* A library that itself looks up through the global scope gets our hook back: keeping that
+     * as the real function would make the hook call itself. */
+    if (r != hook_fn(f)) {
+        __atomic_compare_exchange_n(&reals[f], &none, r, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    }
+    return hook_fn(f);
 }
 
 EXPORT any_fn glXGetProcAddressARB(const unsigned char *name) {
@@ -201,19 +207,47 @@ EXPORT any_fn eglGetProcAddress(const char *name) {
     return (any_fn)take((const char *)name, (void *)r);
 }
 
+/* Whether the object that holds the code at caller defines name itself: a library that wraps the
+ * same function as this hook (apitrace's tracers) and looks up the one it wraps. */
+NO_TSAN static int caller_defines(const void *caller, const char *name, dlsym_fn d) {
+    Dl_info at, sym;
+    if (!dladdr(caller, &at) || !at.dli_fname) {
+        return 0;
+    }
+    /* A handle of the caller's object (not its link map: a lookup through the link map of an
+     * object loaded at start-up crashed in glibc 2.36); the lookup searches the object and what it
+     * depends on, so the definition found must be in the object itself. */
+    void *h = dlopen(at.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    if (!h) {
+        return 0;
+    }
+    void *own = d(h, name);
+    int defines = own && dladdr(own, &sym) && sym.dli_fbase == at.dli_fbase;
+    dlclose(h);
+    return defines;
+}
+
 /* Applications that dlopen libGL/libEGL and dlsym the swap function (or glXGetProcAddress) from
  * that handle get the hooks as well; the real function found there is kept for the hook to call.
  * Lookups with RTLD_NEXT or RTLD_DEFAULT are passed through untouched: other preload libraries
- * (MangoHud's) find the next swap function that way, and handing them ours would loop. libc's
- * dlsym resolves RTLD_NEXT relative to its caller's return address, so the pass-through must be a
- * tail call that leaves the application's return address in place: the hook is built with
- * -O2 -foptimize-sibling-calls (Makefile) and tests/gl-lookup.sh checks RTLD_NEXT through it. */
+ * (MangoHud's) find the next swap function that way, and handing them ours would loop. So is a
+ * lookup from a library that defines the name itself: apitrace's tracer, loaded after this hook,
+ * dlopens libGL and looks up the function it wraps from that handle; given the hook, it called the
+ * hook as its real function and the hook called it as its own (RTLD_NEXT): glmark2 under both
+ * overflowed its stack in glXMakeCurrent (tests/glmark2.sh). libc's dlsym resolves RTLD_NEXT
+ * relative to its caller's return address, so the pass-through must be a tail call that leaves
+ * the application's return address in place: the hook is built with -O2
+ * -foptimize-sibling-calls (Makefile) and tests/gl-lookup.sh checks RTLD_NEXT through it. */
 EXPORT NO_TSAN void *dlsym(void *handle, const char *name) {
     dlsym_fn d = real_dlsym();
     if (handle == RTLD_NEXT || handle == RTLD_DEFAULT || (name[0] != 'g' && name[0] != 'e')) {
         return d(handle, name);
     }
-    return take(name, d(handle, name));
+    void *r = d(handle, name);
+    if (r && hooked(name) >= 0 && caller_defines(__builtin_return_address(0), name, d)) {
+        return r;
+    }
+    return take(name, r);
 }
 
 __attribute__((destructor)) static void gl_unload(void) {
