@@ -111,10 +111,14 @@ final class SessionAttacher {
             next = provider.attach(new AttachRequest(options.packageName(), options.versionCode(),
                     options.pipeline(), previous), reason -> onProviderEnded(generation, reason));
         } catch (AttachRefusedException e) {
-            refused(e.getMessage());
+            if (!closedMeanwhile(e)) {
+                refused(e.getMessage());
+            }
             return;
         } catch (IOException | RuntimeException e) {
-            attachFailed(previous == null ? "no buffer yet" : "cannot re-register", e);
+            if (!closedMeanwhile(e)) {
+                attachFailed(previous == null ? "no buffer yet" : "cannot re-register", e);
+            }
             return;
         }
         if (previous != null && previous.registrationId().equals(next.registrationId())) {
@@ -168,6 +172,19 @@ final class SessionAttacher {
         }
         schedule(this::attachSafely, retryDelayMillis);
         retryDelayMillis = Math.min(retryDelayMillis * 2, options.retryMax().toMillis());
+    }
+
+    /**
+     * Whether the session was closed while the provider was attaching: {@link #close} interrupts
+     * the attempt, and what the provider then throws (the daemon's provider: "interrupted while
+     * registering") is neither a refusal nor a failure to retry, so it is not reported as one.
+     */
+    private boolean closedMeanwhile(Exception e) {
+        if (!counts.isClosed()) {
+            return false;
+        }
+        LOG.debug("{} {}: closed while attaching ({})", options.packageName(), options.versionCode(), e.toString());
+        return true;
     }
 
     /** A permanent refusal: no more attempts; counting goes on where it is, and is lost at exit if that is memory. */
