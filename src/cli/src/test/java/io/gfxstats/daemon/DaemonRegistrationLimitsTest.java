@@ -104,8 +104,12 @@ class DaemonRegistrationLimitsTest {
         client = GfxStatsClient.unix(daemon.socket());
         register("com.a");
 
+        // A full daemon is worth asking again (a buffer may come free), so synth retries until its
+        // attach timeout and then says what the daemon answered. 2 s was too short on a loaded machine:
+        // the new JVM's first registration took longer, and synth said that nobody answered.
         Process synth = JavaProcess.builder(Main.class, "synth", "--socket", daemon.socket().toString(),
-                "--package", "com.b", "--version-code", "1", "--seconds", "1", "--attach-timeout", "2").redirectErrorStream(true).start();
+                "--package", "com.b", "--version-code", "1", "--seconds", "1", "--attach-timeout", "15")
+                .redirectErrorStream(true).start();
         String out = new String(synth.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(synth.waitFor(60, TimeUnit.SECONDS));
 
