@@ -124,6 +124,17 @@ public final class SceneGroup {
     private SceneGroup() {
     }
 
+    /**
+     * Whether element {@code element} of {@code group} is a scene slot's total frames (either
+     * version). A snapshot takes it from its second copy of the file: a writer counts a frame's
+     * total before the frame's other counters and Matrix levels, so a total read after them is
+     * never below them, whereas read first (it lies before them in the slot) it could be: the
+     * frames the writer counted between the two reads (docs/buffer-format.md, "Reading").
+     */
+    static boolean isSlotTotal(CounterGroup group, int element) {
+        return group.id() == ID && element < SLOTS * COUNTERS && element % COUNTERS == Counters.TOTAL_FRAMES;
+    }
+
     /** Element (in the group) of counter {@code field} of {@code slot}. */
     public static int counter(int slot, int field) {
         return slot * COUNTERS + field;
