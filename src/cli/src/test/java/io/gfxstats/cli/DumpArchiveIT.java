@@ -127,6 +127,43 @@ class DumpArchiveIT {
     }
 
     /**
+     * src/cli/pom.xml's product-jar execution (its Ant steps, as they are there) in a pom of its
+     * own, with the module's build directory and the checkout as {@code gfx.root}. Run in the
+     * module itself, Maven first resolves the module's dependencies, among them its sibling modules,
+     * from the local repository, where `mvn verify` on a fresh machine never put them: the test
+     * passed only where an earlier `mvn install` had left them, and failed on a fresh machine.
+     */
+    private static Path productJarPom(Path dir) throws java.io.IOException {
+        String module = Files.readString(Path.of("src", "cli", "pom.xml"));
+        java.util.regex.Matcher execution = java.util.regex.Pattern.compile(
+                "<execution>\\s*<id>product-jar</id>.*?</execution>", java.util.regex.Pattern.DOTALL).matcher(module);
+        assertTrue(execution.find(), "src/cli/pom.xml has the product-jar execution");
+        Path root = Path.of("").toAbsolutePath();
+        String pom = """
+                <project xmlns="http://maven.apache.org/POM/4.0.0">
+                  <modelVersion>4.0.0</modelVersion>
+                  <groupId>io.gfxstats.test</groupId>
+                  <artifactId>product-jar</artifactId>
+                  <version>1</version>
+                  <packaging>pom</packaging>
+                  <properties><gfx.root>%s</gfx.root></properties>
+                  <build>
+                    <directory>%s</directory>
+                    <plugins><plugin>
+                      <groupId>org.apache.maven.plugins</groupId>
+                      <artifactId>maven-antrun-plugin</artifactId>
+                      <version>3.1.0</version>
+                      <executions>%s</executions>
+                    </plugin></plugins>
+                  </build>
+                </project>
+                """.formatted(root, root.resolve(Path.of("src", "cli", "target")), execution.group());
+        Path file = dir.resolve("product-jar-pom.xml");
+        Files.writeString(file, pom);
+        return file;
+    }
+
+    /**
      * A daemon started from the checkout's jar, then the build's last step (src/cli/pom.xml's
      * product-jar execution, run by Maven itself) puts a different jar in its place: the daemon
      * must still stop cleanly on SIGTERM, loading the classes it had not needed yet. Written in
@@ -166,8 +203,8 @@ class DumpArchiveIT {
             Files.copy(different, shaded, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             String mavenHome = System.getProperty("gfx.maven.home", "");
             String mvn = mavenHome.isEmpty() ? "mvn" : Path.of(mavenHome, "bin", "mvn").toString();
-            List<String> build = new java.util.ArrayList<>(List.of(mvn, "-B", "-q", "-o", "-pl", "src/cli",
-                    "org.apache.maven.plugins:maven-antrun-plugin:3.1.0:run@product-jar"));
+            List<String> build = new java.util.ArrayList<>(List.of(mvn, "-B", "-q", "-o", "-f",
+                    productJarPom(tmp).toString(), "org.apache.maven.plugins:maven-antrun-plugin:3.1.0:run@product-jar"));
             String repo = System.getProperty("gfx.maven.repo", "");
             if (!repo.isEmpty()) {
                 build.add("-Dmaven.repo.local=" + repo);
