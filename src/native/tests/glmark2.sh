@@ -23,17 +23,15 @@ t_start_xvfb
 t_glmark2_exact() {
   local prog=$1 pkg=$2 tracer=$3 call=$4 got
   local out="$T_DIR/$prog.out" trace="$T_DIR/$prog.trace"
-  # The tracer is added to the LD_PRELOAD that gfxstats run set, by a shell that then execs the
-  # program (as t_apitrace_replay_exact in lib.sh). Small windows and short scenes keep the trace
-  # at a few hundred frames on llvmpipe.
+  # Small windows and short scenes keep the trace at a few hundred frames on llvmpipe.
   TRACE_FILE="$trace" "$ROOT/scripts/gfxstats" run -- \
-    sh -c 'LD_PRELOAD="$LD_PRELOAD:$0" exec "$@"' "/usr/lib/$T_APITRACE_ARCH/apitrace/wrappers/$tracer" \
+    "${T_TRACED[@]}" "/usr/lib/$T_APITRACE_ARCH/apitrace/wrappers/$tracer" \
     "$prog" --size 320x240 -b build:duration=1.0 -b shading:duration=0.7 -b texture:duration=0.7 >"$out" 2>&1 \
     || { cat "$out" >&2; t_fail "$prog failed under gfxstats run"; }
   grep -q "glmark2 Score:" "$out" || { cat "$out" >&2; t_fail "$prog did not finish its scenes"; }
   grep -q "apitrace: unloaded from" "$out" || { cat "$out" >&2; t_fail "apitrace's tracer wrote no trace of $prog"; }
   t_clean_output "$out" "$prog"
-  T_SWAPS="$(apitrace dump "$trace" 2>/dev/null | grep -c "^[0-9]* $call(" || true)"
+  T_SWAPS="$(t_trace_swaps "$trace" "$call")"
   [ "$T_SWAPS" -ge 30 ] || t_fail "the trace of $prog holds $T_SWAPS $call calls, not 30 or more"
   t_wait_for 30 grep -q "exit: $pkg/" "$T_DIR/daemon.log" || t_fail "the daemon did not see $prog exit (package $pkg)"
   got="$(t_counter "$pkg" "Total frames rendered" 2>/dev/null || true)"

@@ -63,20 +63,17 @@ t_stop_daemon() {
   wait "$DAEMON_PID" 2>/dev/null || true
 }
 
-# An X server on a free display; sets DISPLAY.
+# An X server on a free display; sets DISPLAY. Xvfb picks the display itself (-displayfd: it takes
+# the first whose lock it can create), so that tests running at once never share one.
 t_start_xvfb() {
-  local n
-  for n in $(seq 90 140); do
-    [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ] && continue
-    Xvfb ":$n" -screen 0 640x480x24 -nolisten tcp >"$T_DIR/xvfb.log" 2>&1 &
-    T_PIDS+=($!)
-    T_DISPLAYS+=("$n")
-    if t_wait_for 20 test -e "/tmp/.X11-unix/X$n"; then
-      export DISPLAY=":$n"
-      return 0
-    fi
-  done
-  t_fail "no X server could be started"
+  local file="$T_DIR/xvfb.${#T_DISPLAYS[@]}" n
+  Xvfb -displayfd 5 -screen 0 640x480x24 -nolisten tcp 5>"$file.display" >"$file.log" 2>&1 &
+  T_PIDS+=($!)
+  # Written once the server accepts connections.
+  t_wait_for 20 grep -q "^[0-9][0-9]*$" "$file.display" || { cat "$file.log" >&2; t_fail "no X server could be started"; }
+  n="$(cat "$file.display")"
+  T_DISPLAYS+=("$n")
+  export DISPLAY=":$n"
 }
 
 gfx() {
@@ -344,6 +341,18 @@ t_clean_output() {
   ! grep -E "ld\.so|wrong ELF class|ERROR|libgfxstats" "$1" >&2 || t_fail "$2 wrote the lines above"
 }
 
+# A command prefix that adds apitrace's tracer (the next argument, a path) to the LD_PRELOAD that
+# gfxstats run set, then execs the program after it: `gfxstats run -- "${T_TRACED[@]}" TRACER PROG
+# ARGS...`. So only the program loads the tracer (not the scripts on the way, which may be of another
+# class), and the pid waited for is the program's. Not through gfx (a function): the same reason.
+T_TRACED=(sh -c 'LD_PRELOAD="$LD_PRELOAD:$0" exec "$@"')
+
+# How many calls of $2 (glXSwapBuffers, eglSwapBuffers) the apitrace trace $1 holds, by the apitrace
+# in $T_APITRACE_BIN (else on PATH).
+t_trace_swaps() {
+  "${T_APITRACE_BIN:+$T_APITRACE_BIN/}apitrace" dump "$1" 2>/dev/null | grep -c "^[0-9]* $2(" || true
+}
+
 # Exact GLX and EGL counts with unmodified programs (glxgears.sh at 64 bits, m32app.sh at 32):
 # apitrace's tracer records a program while gfxstats counts it, and apitrace's replayer replays the
 # recording through gfxstats run. A replay swaps exactly as often as the recording holds swap calls,
@@ -369,11 +378,8 @@ t_apitrace_replay_exact() {
     ln -s "$lib/libEGL.so.1" "$libs/libEGL.so"
     ln -s "$lib/libGLESv2.so.2" "$libs/libGLESv2.so"
   fi
-  # The tracer is added to the LD_PRELOAD that gfxstats run set, by a shell that then execs the
-  # program: so only the program loads it (not the scripts on the way, which may be of another
-  # class), and the pid waited for is the program's. Not through gfx (a function): the same reason.
   TRACE_FILE="$T_DIR/$name.trace" "$ROOT/scripts/gfxstats" run --package "$name.traced" -- \
-    sh -c 'LD_PRELOAD="$LD_PRELOAD:$0" exec "$@"' "$lib/apitrace/wrappers/$tracer" "$prog" >"$T_DIR/$name.rec.out" 2>&1 &
+    "${T_TRACED[@]}" "$lib/apitrace/wrappers/$tracer" "$prog" >"$T_DIR/$name.rec.out" 2>&1 &
   pid=$!
   T_PIDS+=("$pid")
   t_wait_for 60 t_has_frames "$name.traced" 300 || { cat "$T_DIR/$name.rec.out" >&2; t_fail "$prog under apitrace's tracer: no 300 frames counted"; }
@@ -383,7 +389,7 @@ t_apitrace_replay_exact() {
   xdotool keydown --window "$wid" Escape >"$T_DIR/$name.xdotool.out" 2>&1 || { cat "$T_DIR/$name.xdotool.out" >&2; t_fail "xdotool could not send Escape to $prog"; }
   wait "$pid" || { cat "$T_DIR/$name.rec.out" >&2; t_fail "$prog under apitrace's tracer did not exit cleanly on Escape"; }
   grep -q "apitrace: unloaded from" "$T_DIR/$name.rec.out" || { cat "$T_DIR/$name.rec.out" >&2; t_fail "apitrace's tracer wrote no trace of $prog"; }
-  T_SWAPS="$("$T_APITRACE_BIN/apitrace" dump "$T_DIR/$name.trace" 2>/dev/null | grep -c "^[0-9]* $call(" || true)"
+  T_SWAPS="$(t_trace_swaps "$T_DIR/$name.trace" "$call")"
   [ "$T_SWAPS" -ge 300 ] || t_fail "the trace of $prog holds $T_SWAPS $call calls, not 300 or more"
   # --package: glretrace renames its process after the traced program.
   LD_LIBRARY_PATH="$libs" gfx run --package "$name.replay" -- "$T_APITRACE_BIN/$retrace" "$T_DIR/$name.trace" \

@@ -1,6 +1,8 @@
 package io.gfxstats.buffer;
 
 import java.util.Arrays;
+import java.util.BitSet;
+import java.util.function.IntPredicate;
 
 /**
  * The shape of one counter group of layout version 2 (see {@link BufferDescriptor}): a prefix of
@@ -24,6 +26,8 @@ public final class CounterGroup {
     private final int counters64;
     /** Per element: its offset in a group stripe times 2, plus 1 when it is a 64-bit word. */
     private final int[] placement;
+    /** The elements a snapshot takes from its second copy of the file ({@link #readsLate}). */
+    private final BitSet late;
 
     /**
      * A group whose elements are its stripe's words in order: the 32-bit counters, then the
@@ -46,6 +50,11 @@ public final class CounterGroup {
      * element.
      */
     CounterGroup(int id, int version, String name, int prefixBytes, int counters32, int counters64, int[] placement) {
+        this(id, version, name, prefixBytes, counters32, counters64, placement, new BitSet());
+    }
+
+    private CounterGroup(int id, int version, String name, int prefixBytes, int counters32, int counters64,
+            int[] placement, BitSet late) {
         if (id <= 0 || version <= 0 || prefixBytes < 0 || counters32 < 0 || counters64 < 0
                 || counters32 + counters64 == 0 || placement.length != counters32 + counters64) {
             throw new IllegalArgumentException("bad counter group " + name);
@@ -57,6 +66,7 @@ public final class CounterGroup {
         this.counters32 = counters32;
         this.counters64 = counters64;
         this.placement = placement.clone();
+        this.late = (BitSet) late.clone();
         int[] words = new int[counters32 + counters64];
         for (int p : this.placement) {
             int offset = p >>> 1;
@@ -69,6 +79,20 @@ public final class CounterGroup {
                 throw new IllegalArgumentException("bad element placement in counter group " + name);
             }
         }
+    }
+
+    /**
+     * This group with the elements {@code late} accepts read from a snapshot's second copy of the
+     * file: totals that a writer counts before the counters they cover. Read after those counters
+     * a total is never below them; read before them (the first copy) it could be, by the frames
+     * counted between the two reads (docs/buffer-format.md, "Reading").
+     */
+    CounterGroup readingLate(IntPredicate late) {
+        BitSet elements = new BitSet(placement.length);
+        for (int e = 0; e < placement.length; e++) {
+            elements.set(e, late.test(e));
+        }
+        return new CounterGroup(id, version, name, prefixBytes, counters32, counters64, placement, elements);
     }
 
     private static int[] inOrder(int counters32, int counters64) {
@@ -144,6 +168,11 @@ public final class CounterGroup {
         return placement[element] >>> 1;
     }
 
+    /** Whether a snapshot takes 32-bit element {@code element} from its second copy of the file ({@link #readingLate}). */
+    public boolean readsLate(int element) {
+        return late.get(element);
+    }
+
     /** Whether {@code other} numbers the same elements (a version of this group a reader can sum into the same vector entries). */
     boolean sameElements(CounterGroup other) {
         return id == other.id && placement.length == other.placement.length;
@@ -153,7 +182,7 @@ public final class CounterGroup {
     public boolean equals(Object o) {
         return o instanceof CounterGroup g && id == g.id && version == g.version && name.equals(g.name)
                 && prefixBytes == g.prefixBytes && counters32 == g.counters32 && counters64 == g.counters64
-                && Arrays.equals(placement, g.placement);
+                && Arrays.equals(placement, g.placement) && late.equals(g.late);
     }
 
     @Override

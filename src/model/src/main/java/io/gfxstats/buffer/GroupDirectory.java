@@ -192,9 +192,9 @@ final class GroupDirectory {
     /**
      * Adds every known group's elements, summed over the stripes, to {@code sums} (a counter
      * vector), whichever of its readable versions the file has: 32-bit counters from the first
-     * copy, but a scene slot's total from the second, as each stripe's total
-     * ({@link SceneGroup#isSlotTotal}); a 64-bit sum only when both copies agree, otherwise read again until two reads in a
-     * row agree (a copy is not guaranteed to read 8 bytes at once, and its writer may have
+     * copy, but totals read late from the second, as each stripe's total
+     * ({@link CounterGroup#readsLate}); a 64-bit sum only when both copies agree, otherwise read
+     * again until two reads in a row agree (a copy is not guaranteed to read 8 bytes at once, and its writer may have
      * stored it in between).
      */
     void sum(ByteBuffer a, ByteBuffer b, long[] sums, BufferHeader.WordReader reread) throws IOException {
@@ -209,7 +209,7 @@ final class GroupDirectory {
                 for (int e = 0; e < group.elements(); e++) {
                     int at = base + group.elementOffset(e);
                     if (!group.isWide(e)) {
-                        sums[vector + e] += Integer.toUnsignedLong((SceneGroup.isSlotTotal(group, e) ? b : a).getInt(at));
+                        sums[vector + e] += Integer.toUnsignedLong((group.readsLate(e) ? b : a).getInt(at));
                         continue;
                     }
                     long v = a.getLong(at);

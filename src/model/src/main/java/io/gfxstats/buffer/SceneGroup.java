@@ -100,10 +100,10 @@ public final class SceneGroup {
 
     /** Version 2, written: the level sums in 64 bits. */
     static final CounterGroup GROUP = new CounterGroup(ID, VERSION, "scenes", SLOTS * SLOT_ENTRY_BYTES,
-            SLOTS * U32_PER_SLOT, SLOTS * U64_PER_SLOT, placementV2());
+            SLOTS * U32_PER_SLOT, SLOTS * U64_PER_SLOT, placementV2()).readingLate(SceneGroup::isSlotTotal);
     /** Version 1, still read (a buffer of an earlier release): the level sums as u32 counters. */
     static final CounterGroup VERSION_1 = new CounterGroup(ID, 1, "scenes", SLOTS * SLOT_ENTRY_BYTES,
-            SLOTS * COUNTERS, SLOTS * SUMS);
+            SLOTS * COUNTERS, SLOTS * SUMS).readingLate(SceneGroup::isSlotTotal);
 
     /** Where version 2 keeps each element of version 1's numbering. */
     private static int[] placementV2() {
@@ -125,14 +125,12 @@ public final class SceneGroup {
     }
 
     /**
-     * Whether element {@code element} of {@code group} is a scene slot's total frames (either
-     * version). A snapshot takes it from its second copy of the file: a writer counts a frame's
-     * total before the frame's other counters and Matrix levels, so a total read after them is
-     * never below them, whereas read first (it lies before them in the slot) it could be: the
-     * frames the writer counted between the two reads (docs/buffer-format.md, "Reading").
+     * Whether element {@code element} (either version) is a scene slot's total frames, which a
+     * writer counts before the frame's other counters and Matrix levels: a snapshot reads it late
+     * ({@link CounterGroup#readingLate}).
      */
-    static boolean isSlotTotal(CounterGroup group, int element) {
-        return group.id() == ID && element < SLOTS * COUNTERS && element % COUNTERS == Counters.TOTAL_FRAMES;
+    private static boolean isSlotTotal(int element) {
+        return element < SLOTS * COUNTERS && element % COUNTERS == Counters.TOTAL_FRAMES;
     }
 
     /** Element (in the group) of counter {@code field} of {@code slot}. */
