@@ -34,7 +34,8 @@ final class SessionCounts {
     /** Read on every frame by every tracker. */
     volatile Epoch epoch = new Epoch(null, false);
 
-    private final ReentrantLock lock = new ReentrantLock();
+    /** Package-private for the tests that hold it to make a tracker miss its move (StatsSessionTest). */
+    final ReentrantLock lock = new ReentrantLock();
     // Guarded by lock:
     private final List<TrackerState> trackers = new ArrayList<>();
     /** Stripes of closed trackers, still owned by the session, in the current buffer or memory. */
@@ -146,17 +147,47 @@ final class SessionCounts {
                 closeTrackerLocked(state);
                 throw new IllegalStateException("session closed");
             }
-            if (state.stripe.buffer() != current.buffer) {
-                StripeWriter next = takeStripe(current.buffer);
-                handover.move(state.stripe, state.moved, next);
-                state.stripe.release();
-                state.stripe = next;
-            }
-            Arrays.fill(state.moved, 0);
-            state.epoch = current;
+            moveLocked(state, current);
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Moves a tracker that is behind the session's epoch, as its next frame would: called by
+     * whoever drains its ring (its stripe's writer) after each pass. Frames counted while a buffer
+     * was being installed, after the install had taken the stripe's baseline or while it still
+     * held the lock, otherwise stayed in the old place until the tracker's next frame, and an idle
+     * tracker has none.
+     * With {@code wait} false it gives up when the lock is busy, as a frame does (the drain's next
+     * pass tries again); a flush and the session's close wait for it. Nothing when the tracker or
+     * the session has closed (their close moves or lets go of the stripe).
+     */
+    void catchUp(TrackerState state, boolean wait) {
+        if (wait) {
+            lock.lock();
+        } else if (!lock.tryLock()) {
+            return;
+        }
+        try {
+            Epoch current = epoch;
+            if (!state.closed && !current.closed && state.epoch != current) {
+                moveLocked(state, current);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void moveLocked(TrackerState state, Epoch current) {
+        if (state.stripe.buffer() != current.buffer) {
+            StripeWriter next = takeStripe(current.buffer);
+            handover.move(state.stripe, state.moved, next);
+            state.stripe.release();
+            state.stripe = next;
+        }
+        Arrays.fill(state.moved, 0);
+        state.epoch = current;
     }
 
     // ---------------------------------------------------------------- session thread

@@ -107,6 +107,7 @@ final class SessionDrain {
         try {
             long n = d.ring.drain(d);
             d.countDrops();
+            d.catchUp(false);
             return n;
         } catch (RuntimeException e) {
             // The rules of one tracker failed on a frame (or the session closed under it): the
@@ -134,13 +135,25 @@ final class SessionDrain {
         }
     }
 
-    /** Counts every frame published so far, on the calling thread. */
+    /** Counts every frame published so far, on the calling thread, into the session's current buffer. */
     void flush() {
         lock.lock();
         try {
             drainAllLocked();
+            catchUpAllLocked();
         } finally {
             lock.unlock();
+        }
+    }
+
+    /** Every tracker moved to the session's current buffer, waiting for the session lock if busy. */
+    private void catchUpAllLocked() {
+        for (TrackerDrain d : drains) {
+            try {
+                d.catchUp(true);
+            } catch (RuntimeException e) {
+                LOG.warn("{}: counts could not be moved into the current buffer: {}", name, e.toString());
+            }
         }
     }
 
@@ -211,6 +224,7 @@ final class SessionDrain {
                 d.ring.close("session closed");
             }
             drainAllLocked();
+            catchUpAllLocked();
             long dropped = droppedLocked();
             if (dropped > 0) {
                 LOG.warn("{}: {} frames were dropped in this session because a frame ring was full", name, dropped);

@@ -75,6 +75,16 @@ final class TrackerDrain implements FrameRing.Consumer {
         }
     }
 
+    /**
+     * After a pass: the tracker moved to the session's current buffer even if no frame of it
+     * comes ({@link SessionCounts#catchUp}; {@code wait} for the session lock or not).
+     */
+    void catchUp(boolean wait) {
+        if (state.epoch != counts.epoch) {
+            counts.catchUp(state, wait);
+        }
+    }
+
     SceneSwitch currentScene() {
         SceneSwitch own = ownScene;
         return own != null ? own : session.defaultScene;

@@ -22,7 +22,10 @@ import org.junit.jupiter.api.Test;
  */
 class AttackUnreadStreamsTest {
     private static final int PACKAGES = 300; // a text dump of several hundred KB: more than one chunk
-    private static final Duration ATTACK = Duration.ofSeconds(15);
+    /** Long enough for more than two stall timeouts (3 s in most tests here) to free the attacker's slots. */
+    private static final Duration ATTACK = Duration.ofSeconds(8);
+    /** For the test whose stall timeout is the default 10 s: the churn starts when it frees the slots. */
+    private static final Duration LONG_ATTACK = Duration.ofSeconds(15);
 
     private Path state;
     private DaemonProcess daemon;
@@ -62,7 +65,7 @@ class AttackUnreadStreamsTest {
         // The report's slot churn: each process holds its share of dump slots with dumps whose
         // writer waits for a reader, and retakes them as soon as the stall timeout (the default
         // 10 s here) frees them.
-        assertOwnerServedDuring("gfxstats.v1.GfxStats/Dump", "-", 2, 1000, "10s");
+        assertOwnerServedDuring("gfxstats.v1.GfxStats/Dump", "-", 2, 1000, "10s", LONG_ATTACK);
     }
 
     @Test
@@ -90,11 +93,11 @@ class AttackUnreadStreamsTest {
     private io.gfxstats.testing.OtherUser other;
 
     private void assertOwnerServedDuring(String method, String requestHex) throws Exception {
-        assertOwnerServedDuring(method, requestHex, 1, 2, "3s");
+        assertOwnerServedDuring(method, requestHex, 1, 2, "3s", ATTACK);
     }
 
     private void assertOwnerServedDuring(String method, String requestHex, int attackers, int gapMillis,
-                                         String stallTimeout) throws Exception {
+                                         String stallTimeout, Duration attack) throws Exception {
         daemon = (tcp ? new DaemonProcess(state, "--set", "dump.stall.timeout=" + stallTimeout,
                 "--set", "tcp.enabled=true", "--set", "tcp.port=0")
                 : new DaemonProcess(state, "--set", "dump.stall.timeout=" + stallTimeout)).withProductionHeap().start();
@@ -109,7 +112,7 @@ class AttackUnreadStreamsTest {
         long logBefore = Files.size(state.resolve("daemon.log"));
         java.util.List<Process> attacking = new java.util.ArrayList<>();
         for (int i = 0; i < attackers; i++) {
-            String[] args = {target, method, requestHex, Long.toString(ATTACK.toSeconds()),
+            String[] args = {target, method, requestHex, Long.toString(attack.toSeconds()),
                 Integer.toString(gapMillis)};
             attacking.add((other == null ? JavaProcess.builder(UnreadStreamsAttacker.class, args)
                     : new ProcessBuilder(other.commandAs(1001, 0, java.util.List.of(), JavaProcess.SHORT_LIVED,
@@ -121,13 +124,13 @@ class AttackUnreadStreamsTest {
                 owner.watchingToo();
             }
             owner.start();
-            String attack = "";
+            String reports = "";
             for (Process a : attacking) {
-                assertTrue(a.waitFor(ATTACK.toSeconds() + 30, TimeUnit.SECONDS), "an attacker hangs");
-                attack += new String(a.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim() + "; ";
+                assertTrue(a.waitFor(attack.toSeconds() + 30, TimeUnit.SECONDS), "an attacker hangs");
+                reports += new String(a.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim() + "; ";
             }
-            assertTrue(daemon.isAlive(), "the daemon died (" + attack + "): " + tail(daemon.logText()));
-            String summary = owner.summary() + "; attacker: " + attack + "; daemon heap after: " + heapOf(daemon);
+            assertTrue(daemon.isAlive(), "the daemon died (" + reports + "): " + tail(daemon.logText()));
+            String summary = owner.summary() + "; attacker: " + reports + "; daemon heap after: " + heapOf(daemon);
             System.out.println(method + ": " + summary);
             assertTrue(owner.dumps() >= 5, summary);
             assertTrue(owner.failures().isEmpty(), summary);
