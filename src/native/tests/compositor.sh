@@ -15,10 +15,11 @@ SEED="${GFXSTATS_DIFF_SEED:-$RANDOM}"
 ASAN="$OUT/asan/gfxstats-drive"
 [ -x "$ASAN" ] || make -s -C "$NATIVE" target/asan/gfxstats-drive >/dev/null
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+t_compile_drives
 t_start_daemon
 python3 "$NATIVE/tests/gen-compositor.py" --seed "$SEED" --count "$N" --kill > "$T_DIR/stream.txt"
 source "$ROOT/scripts/lib.sh"
-coproc DRIVE { java "${GFX_JVM_FLAGS[@]}" -cp "$GFX_JAR" "$NATIVE/tests/CompositorDrive.java" java.compositor \
+coproc DRIVE { t_java_drive CompositorDrive java.compositor \
   "$GFXSTATS_SOCKET" "$T_DIR/stream.txt" "$T_DIR/c.log" "$ASAN" --package c.compositor --version-code 1 \
   2>"$T_DIR/java.log"; }
 drive_pid=$DRIVE_PID drive_out=${DRIVE[0]} drive_in=${DRIVE[1]}

@@ -7,6 +7,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 N="${GFXSTATS_DAVEY_FRAMES:-20000}"
 SEED="${GFXSTATS_DIFF_SEED:-$RANDOM}"
+t_compile_drives
 t_start_daemon
 python3 "$NATIVE/tests/gen-frames.py" --seed "$SEED" --count "$N" > "$T_DIR/times.txt"
 # The FrameInfo stream's frames stay under 700 ms: one in 50 is made 800 ms longer from
@@ -29,7 +30,7 @@ run_case() {
   "$OUT/bin/gfxstats-drive" --package "c.$name" --version-code 1 --davey log $c_flags < "$T_DIR/$stream.txt" \
     >/dev/null 2>"$T_DIR/c.$name.err" || { tail -5 "$T_DIR/c.$name.err" >&2; t_fail "$name: gfxstats-drive failed"; }
   # shellcheck disable=SC2086
-  java "${GFX_JVM_FLAGS[@]}" -cp "$GFX_JAR" "$NATIVE/tests/SceneDrive.java" "java.$name" "$GFXSTATS_SOCKET" \
+  t_java_drive SceneDrive "java.$name" "$GFXSTATS_SOCKET" \
     davey=log $java_opts < "$T_DIR/$stream.txt" >/dev/null 2>"$T_DIR/java.$name.err" \
     || { tail -5 "$T_DIR/java.$name.err" >&2; t_fail "$name: the Java client failed"; }
   sed -n 's/^gfxstats: \(Davey! .*\)$/\1/p' "$T_DIR/c.$name.err" > "$T_DIR/c.$name.davey"

@@ -18,6 +18,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 N="${GFXSTATS_POSTMORTEM_FRAMES:-20000}"
 SEED="${GFXSTATS_DIFF_SEED:-$RANDOM}"
 echo "postmortem.sh: seed $SEED" >&2
+t_compile_drives
 t_start_daemon
 source "$ROOT/scripts/lib.sh"
 
@@ -53,7 +54,7 @@ for run in times frameinfo times.m32; do
   left="$(sed -n 's/.*, \([0-9]*\) since the last drain.*/\1/p' "$T_DIR/c.log")"
   [ "${left:-0}" -gt 0 ] || { cat "$T_DIR/c.log" >&2; t_fail "$run: no frame was left in the ring at the SIGKILL"; }
   t_wait_for 30 grep -qF "exit: c.$pkg/" "$T_DIR/daemon.log" || t_fail "$run: the daemon did not see the driver die"
-  java "${GFX_JVM_FLAGS[@]}" -cp "$GFX_JAR" "$NATIVE/tests/SceneDrive.java" "java.$pkg" "$GFXSTATS_SOCKET" \
+  t_java_drive SceneDrive "java.$pkg" "$GFXSTATS_SOCKET" \
     "${java_flags[@]}" < "$T_DIR/$kind.txt" >/dev/null 2>"$T_DIR/java.log" \
     || { tail -5 "$T_DIR/java.log" >&2; t_fail "$run: the Java client failed"; }
   for side in c java; do
@@ -134,7 +135,7 @@ rc=0
 wait "$ANSWER" 2>/dev/null || rc=$?
 [ "$rc" = 137 ] || { cat "$T_DIR/answer.log" >&2; t_fail "(d): gfxstats-drive was not SIGKILLed (exit $rc)"; }
 t_wait_for 30 grep -qF "exit: c.pm.answer/" "$T_DIR/daemon.log" || t_fail "(d): the daemon did not see the driver die"
-java "${GFX_JVM_FLAGS[@]}" -cp "$GFX_JAR" "$NATIVE/tests/SceneDrive.java" java.pm.answer "$GFXSTATS_SOCKET" \
+t_java_drive SceneDrive java.pm.answer "$GFXSTATS_SOCKET" \
   < "$T_DIR/answer.txt" >/dev/null 2>"$T_DIR/java.log" || { tail -5 "$T_DIR/java.log" >&2; t_fail "(d): the Java client failed"; }
 t_counts c.pm.answer > "$T_DIR/c.answer.dump"
 t_counts java.pm.answer > "$T_DIR/java.answer.dump"

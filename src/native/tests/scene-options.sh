@@ -10,6 +10,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 N="${GFXSTATS_DIFF_FRAMES:-200000}"
 SEED="${GFXSTATS_DIFF_SEED:-$RANDOM}"
+t_compile_drives
 t_start_daemon
 # As tests/scenes.sh (every frame kept, hours-long ones too), a third of the switches being
 # default-scene switches.
@@ -27,7 +28,7 @@ run_case() {
   "$OUT/bin/gfxstats-drive" --package "c.$name" --version-code 1 "${c_kind[@]}" $c_flags < "$T_DIR/$kind.txt" \
     >/dev/null 2>"$T_DIR/c.log" || { tail -5 "$T_DIR/c.log" >&2; t_fail "$name: gfxstats-drive failed"; }
   # shellcheck disable=SC2086
-  java "${GFX_JVM_FLAGS[@]}" -cp "$GFX_JAR" "$NATIVE/tests/SceneDrive.java" "java.$name" "$GFXSTATS_SOCKET" \
+  t_java_drive SceneDrive "java.$name" "$GFXSTATS_SOCKET" \
     "${java_kind[@]}" $java_opts < "$T_DIR/$kind.txt" >/dev/null 2>"$T_DIR/java.log" \
     || { tail -5 "$T_DIR/java.log" >&2; t_fail "$name: the Java client failed"; }
   for side in c java; do

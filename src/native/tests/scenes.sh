@@ -8,6 +8,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 N="${GFXSTATS_DIFF_FRAMES:-1000000}"
 SEED="${GFXSTATS_DIFF_SEED:-$RANDOM}"
+t_compile_drives
 t_start_daemon
 # The stream of one format ($2, $1 frames) with a scene switch before a frame with probability
 # $3. Every frame of the stream is kept, intervals below 1 ms and totals of hours too: one such
@@ -27,7 +28,7 @@ for kind in times frameinfo; do
   [ "$kind" = frameinfo ] && c_flags=(--frameinfo --replay) java_flags=(frameinfo)
   "$OUT/bin/gfxstats-drive" --package "c.$kind" --version-code 1 "${c_flags[@]}" < "$T_DIR/$kind.txt" >/dev/null \
     || t_fail "$kind: gfxstats-drive failed"
-  java "${GFX_JVM_FLAGS[@]}" -cp "$GFX_JAR" "$NATIVE/tests/SceneDrive.java" "java.$kind" "$GFXSTATS_SOCKET" \
+  t_java_drive SceneDrive "java.$kind" "$GFXSTATS_SOCKET" \
     "${java_flags[@]}" < "$T_DIR/$kind.txt" >/dev/null 2>"$T_DIR/java.log" \
     || { tail -5 "$T_DIR/java.log" >&2; t_fail "$kind: the Java client failed"; }
   for side in c java; do

@@ -10,6 +10,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 N="${GFXSTATS_TIMELINE_FRAMES:-200000}"
 SEED="${GFXSTATS_DIFF_SEED:-$RANDOM}"
+t_compile_drives
 t_start_daemon
 python3 "$NATIVE/tests/gen-timeline.py" --seed "$SEED" --count "$N" > "$T_DIR/stream.txt"
 source "$ROOT/scripts/lib.sh"
@@ -20,7 +21,7 @@ source "$ROOT/scripts/lib.sh"
 # own memory handed to the shared stripe at close; the counters must not change.
 "$OUT/bin/gfxstats-drive" --package c.trackers --version-code 1 --trackers 24 --timeline-tracker 23 --wait-attached 30000 \
   < "$T_DIR/stream.txt" >/dev/null || t_fail "gfxstats-drive --trackers 24 failed"
-java "${GFX_JVM_FLAGS[@]}" -cp "$GFX_JAR" "$NATIVE/tests/TimelineDrive.java" java.timeline "$GFXSTATS_SOCKET" \
+t_java_drive TimelineDrive java.timeline "$GFXSTATS_SOCKET" \
   < "$T_DIR/stream.txt" >/dev/null 2>"$T_DIR/java.log" \
   || { tail -5 "$T_DIR/java.log" >&2; t_fail "the Java client failed"; }
 timeline() {
