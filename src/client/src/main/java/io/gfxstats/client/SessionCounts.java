@@ -159,7 +159,8 @@ final class SessionCounts {
      * was being installed, after the install had taken the stripe's baseline or while it still
      * held the lock, otherwise stayed in the old place until the tracker's next frame, and an idle
      * tracker has none.
-     * With {@code wait} false it gives up when the lock is busy, as a frame does (the drain's next
+     *
+     * <p>With {@code wait} false it gives up when the lock is busy, as a frame does (the drain's next
      * pass tries again); a flush and the session's close wait for it. Nothing when the tracker or
      * the session has closed (their close moves or lets go of the stripe).
      */

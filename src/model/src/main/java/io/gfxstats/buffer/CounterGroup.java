@@ -82,8 +82,8 @@ public final class CounterGroup {
     }
 
     /**
-     * This group with the elements {@code late} accepts read from a snapshot's second copy of the
-     * file: totals that a writer counts before the counters they cover. Read after those counters
+     * This group, with the elements {@code late} accepts read from a snapshot's second copy of
+     * the file: totals that a writer counts before the counters they cover. Read after those counters
      * a total is never below them; read before them (the first copy) it could be, by the frames
      * counted between the two reads (docs/buffer-format.md, "Reading").
      */
@@ -168,7 +168,10 @@ public final class CounterGroup {
         return placement[element] >>> 1;
     }
 
-    /** Whether a snapshot takes 32-bit element {@code element} from its second copy of the file ({@link #readingLate}). */
+    /**
+     * Whether a snapshot takes 32-bit element {@code element} from its second copy of the file
+     * ({@link #readingLate}).
+     */
     public boolean readsLate(int element) {
         return late.get(element);
     }

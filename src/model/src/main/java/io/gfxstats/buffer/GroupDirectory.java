@@ -194,8 +194,8 @@ final class GroupDirectory {
      * vector), whichever of its readable versions the file has: 32-bit counters from the first
      * copy, but totals read late from the second, as each stripe's total
      * ({@link CounterGroup#readsLate}); a 64-bit sum only when both copies agree, otherwise read
-     * again until two reads in a row agree (a copy is not guaranteed to read 8 bytes at once, and its writer may have
-     * stored it in between).
+     * again until two reads in a row agree (a copy is not guaranteed to read 8 bytes at once, and
+     * its writer may have stored it in between).
      */
     void sum(ByteBuffer a, ByteBuffer b, long[] sums, BufferHeader.WordReader reread) throws IOException {
         for (int g = 0; g < offsets.length; g++) {
