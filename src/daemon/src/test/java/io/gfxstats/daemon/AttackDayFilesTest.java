@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * exit on out-of-memory, metrics on, so start-up reads them all) must start, keep serving dumps,
  * name the files it leaves out, and start again after a SIGKILL: no crash loop.
  */
+@org.junit.jupiter.api.Tag("alone") // times the owner's dumps: run by itself (src/daemon/pom.xml)
 class AttackDayFilesTest {
     private static final int BIG_FILES = 200;
     private static final int BIG_FIELD_BYTES = 3_900_000;

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * against the metrics listener, and a user that {@code metrics.access} leaves out. Scrapes, health checks and the owner's dumps must keep coming within 1 s, the log
  * small and free of stack traces.
  */
+@org.junit.jupiter.api.Tag("alone") // times the owner's dumps: run by itself (src/daemon/pom.xml)
 class AttackMetricsListenerTest {
     private static final Duration ATTACK = Duration.ofSeconds(12);
 

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * daemon allows, over and over. Each costs the peer its connection; the log must not get a stack
  * trace per frame (8,700 lines in 0.5 s in the report) and the owner keeps being served.
  */
+@org.junit.jupiter.api.Tag("alone") // times the owner's dumps: run by itself (src/daemon/pom.xml)
 class AttackOversizedFramesTest {
     private static final byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * connection and never reads a byte. The daemon runs with its production heap (64 MiB, exit on
  * out-of-memory); the owner's dumps must keep coming within 1 s and the log must stay small.
  */
+@org.junit.jupiter.api.Tag("alone") // times the owner's dumps: run by itself (src/daemon/pom.xml)
 class AttackUnreadStreamsTest {
     private static final int PACKAGES = 300; // a text dump of several hundred KB: more than one chunk
     /** Long enough for more than two stall timeouts (3 s in most tests here) to free the attacker's slots. */
