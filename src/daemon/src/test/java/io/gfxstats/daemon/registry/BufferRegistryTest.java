@@ -103,8 +103,11 @@ class BufferRegistryTest {
 
     @Test
     void shouldCountAZombieAsNotRunning() throws Exception {
-        // `sleep 0` exits at once and its parent, exec'd into `sleep 600`, never waits for it.
-        Process parent = new ProcessBuilder("sh", "-c", "sleep 0 & echo $!; exec sleep 600").start();
+        // The child exits once its parent has exec'd into `sleep 600`, which never waits for it. (It
+        // exited at once before: on a loaded machine the shell could reap it before its exec.)
+        Process parent = new ProcessBuilder("sh", "-c",
+                "sh -c 'until [ \"$(cat /proc/$PPID/comm)\" = sleep ]; do sleep 0.01; done' & echo $!; exec sleep 600")
+                .start();
         try {
             String line = new BufferedReader(new InputStreamReader(parent.getInputStream(), StandardCharsets.US_ASCII)).readLine();
             int zombie = Integer.parseInt(line.trim());
