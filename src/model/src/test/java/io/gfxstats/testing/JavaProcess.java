@@ -22,14 +22,34 @@ public final class JavaProcess {
         return command(SHORT_LIVED, mainClass, args);
     }
 
-    /** The gfxstats flags, then {@code jvmOptions} (heap, collector, ...), then the class and its arguments. */
+    /**
+     * The gfxstats flags, then {@code jvmOptions} (heap, collector, ...), then the class and its
+     * arguments; with a class-data archive shared with the other children of {@code mainClass}
+     * ({@link ChildClassSharing}).
+     */
     public static List<String> command(List<String> jvmOptions, Class<?> mainClass, String... args) {
+        ChildClassSharing sharing = ChildClassSharing.get();
+        if (sharing == null) {
+            return commandWithoutSharing(jvmOptions, mainClass, args);
+        }
+        List<String> options = new ArrayList<>(sharing.options(mainClass.getName()));
+        options.addAll(jvmOptions);
+        return command(options, sharing.classPath(), mainClass, args);
+    }
+
+    /** {@link #command(List, Class, String...)} on this JVM's own class path, without class-data sharing. */
+    public static List<String> commandWithoutSharing(List<String> jvmOptions, Class<?> mainClass, String... args) {
+        return command(jvmOptions, System.getProperty("java.class.path"), mainClass, args);
+    }
+
+    private static List<String> command(List<String> jvmOptions, String classPath, Class<?> mainClass,
+                                        String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
         cmd.addAll(JvmFlags.all());
         cmd.addAll(jvmOptions);
         cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(classPath);
         cmd.add(mainClass.getName());
         cmd.addAll(List.of(args));
         return cmd;

@@ -90,9 +90,12 @@ public final class OtherUser implements AutoCloseable {
         return String.join(File.pathSeparator, entries);
     }
 
-    /** {@link JavaProcess#command(List, Class, String...)} run as uid {@value #UID}. */
+    /**
+     * {@link JavaProcess#commandWithoutSharing(List, Class, String...)} run as uid {@value #UID} (the
+     * children's class-data archives and jar copies are root's).
+     */
     public List<String> command(List<String> jvmOptions, Class<?> mainClass, String... args) {
-        List<String> java = new ArrayList<>(JavaProcess.command(jvmOptions, mainClass, args));
+        List<String> java = new ArrayList<>(JavaProcess.commandWithoutSharing(jvmOptions, mainClass, args));
         java.set(java.indexOf("-cp") + 1, classPath);
         List<String> cmd = new ArrayList<>(List.of("/usr/bin/setpriv", "--reuid=" + UID, "--regid=" + UID,
                 "--clear-groups"));
