@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -34,8 +35,7 @@ final class SessionCounts {
     /** Read on every frame by every tracker. */
     volatile Epoch epoch = new Epoch(null, false);
 
-    /** Package-private for the tests that hold it to make a tracker miss its move (StatsSessionTest). */
-    final ReentrantLock lock = new ReentrantLock();
+    private final ReentrantLock lock = new ReentrantLock();
     // Guarded by lock:
     private final List<TrackerState> trackers = new ArrayList<>();
     /** Stripes of closed trackers, still owned by the session, in the current buffer or memory. */
@@ -336,6 +336,19 @@ final class SessionCounts {
                 return 0;
             }
             return lost;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Test hook: runs {@code body} holding the session lock, as an install holds it, so that a
+     * test can make a tracker miss its move (StatsSessionTest).
+     */
+    <T> T callLocked(Callable<T> body) throws Exception {
+        lock.lock();
+        try {
+            return body.call();
         } finally {
             lock.unlock();
         }

@@ -80,7 +80,7 @@ final class SessionDrain {
         lock.lock();
         try {
             while (!stopped) {
-                long drained = paused ? 0 : drainAllLocked();
+                long drained = paused ? 0 : drainAllLocked(false);
                 wait = drained > 0 ? BUSY_PERIOD_NANOS : Math.min(wait * 2, IDLE_PERIOD_NANOS);
                 try {
                     long unused = wakeUp.awaitNanos(wait);
@@ -93,28 +93,43 @@ final class SessionDrain {
         }
     }
 
-    /** Every frame published so far, counted; the caller holds the lock. */
-    long drainAllLocked() {
+    /**
+     * Every frame published so far, counted, and every tracker moved to the session's current
+     * buffer ({@code wait}: for the session lock if busy; see {@link #drainLocked}); the caller
+     * holds the lock.
+     */
+    long drainAllLocked(boolean wait) {
         long n = 0;
         for (int i = 0; i < drains.size(); i++) {
-            n += drainLocked(drains.get(i));
+            n += drainLocked(drains.get(i), wait);
         }
         reportDropsLocked();
         return n;
     }
 
-    long drainLocked(TrackerDrain d) {
+    /**
+     * {@code d}'s published frames counted, then the tracker moved to the session's current buffer
+     * even when none of its frames comes again ({@link TrackerDrain#catchUp}): waiting for the
+     * session lock if {@code wait}, else only if it is free (the drain thread tries again at its
+     * next pass). Returns how many frames it counted.
+     */
+    long drainLocked(TrackerDrain d, boolean wait) {
+        long n = 0;
         try {
-            long n = d.ring.drain(d);
+            n = d.ring.drain(d);
             d.countDrops();
-            d.catchUp(false);
-            return n;
         } catch (RuntimeException e) {
             // The rules of one tracker failed on a frame (or the session closed under it): the
             // frame is lost, the other trackers' frames are not.
             LOG.warn("{}: a frame could not be counted: {}", name, e.toString());
-            return 0;
+            n = 0;
         }
+        try {
+            d.catchUp(wait);
+        } catch (RuntimeException e) {
+            LOG.warn("{}: counts could not be moved into the current buffer: {}", name, e.toString());
+        }
+        return n;
     }
 
     private void reportDropsLocked() {
@@ -139,21 +154,9 @@ final class SessionDrain {
     void flush() {
         lock.lock();
         try {
-            drainAllLocked();
-            catchUpAllLocked();
+            drainAllLocked(true);
         } finally {
             lock.unlock();
-        }
-    }
-
-    /** Every tracker moved to the session's current buffer, waiting for the session lock if busy. */
-    private void catchUpAllLocked() {
-        for (TrackerDrain d : drains) {
-            try {
-                d.catchUp(true);
-            } catch (RuntimeException e) {
-                LOG.warn("{}: counts could not be moved into the current buffer: {}", name, e.toString());
-            }
         }
     }
 
@@ -162,7 +165,7 @@ final class SessionDrain {
         lock.lock();
         try {
             d.ring.close(reason);
-            drainLocked(d);
+            drainLocked(d, false);
             if (drains.remove(d)) {
                 droppedClosed += d.ring.dropped();
             }
@@ -223,8 +226,7 @@ final class SessionDrain {
             for (TrackerDrain d : drains) {
                 d.ring.close("session closed");
             }
-            drainAllLocked();
-            catchUpAllLocked();
+            drainAllLocked(true);
             long dropped = droppedLocked();
             if (dropped > 0) {
                 LOG.warn("{}: {} frames were dropped in this session because a frame ring was full", name, dropped);

@@ -116,7 +116,7 @@ public final class StatsSession implements AutoCloseable {
         // under: the rings are drained before the default changes, under the same lock.
         drain.lock.lock();
         try {
-            drain.drainAllLocked();
+            drain.drainAllLocked(false);
             synchronized (sceneMonitor) {
                 defaultScene = new SceneSwitch(slot, sinceNanos, defaultScene.slotFor(sinceNanos - 1));
             }

@@ -57,7 +57,7 @@ final class TrackerDrain implements FrameRing.Consumer {
         SessionDrain d = session.drain;
         d.lock.lock();
         try {
-            d.drainLocked(this);
+            d.drainLocked(this, false);
         } finally {
             d.lock.unlock();
         }

@@ -92,7 +92,7 @@ public final class WindowTracker implements AutoCloseable {
         SessionDrain d = session.drain;
         d.lock.lock();
         try {
-            d.drainLocked(drain);
+            d.drainLocked(drain, false);
             if (scene == null) {
                 // Back to following the session's default, for every frame recorded from now on.
                 drain.ownScene = null;

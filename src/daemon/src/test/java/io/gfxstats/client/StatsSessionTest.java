@@ -181,14 +181,12 @@ class StatsSessionTest {
         }
         Files.createDirectory(dir);
         assertTrue(session.awaitAttached(WAIT));
-        session.counts.lock.lock();
-        try {
+        session.counts.callLocked(() -> {
             session.pauseDrain(false);
             await(() -> tracker.pendingFrames() == 0, "the drain thread counted the ring");
             session.pauseDrain(true);
-        } finally {
-            session.counts.lock.unlock();
-        }
+            return null;
+        });
         return tracker;
     }
 
