@@ -19,10 +19,10 @@ import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
 
 /**
- * Class-data sharing for the JVMs a test JVM starts ({@link JavaProcess}). A CI run starts about
- * 400 of them (daemons, commands, clients), and each spent about 0.9 s of CPU loading the same few
- * thousand classes; with an archive a daemon starts on about half of that (docs/benchmarks.md, "The
- * test suite's time").
+ * Class-data sharing for the JVMs a test JVM starts ({@link JavaProcess}): daemons (171 in a CI
+ * run), commands and clients, each of which spent most of its start-up loading the same few
+ * thousand classes. With an archive a daemon uses about 0.3 s of CPU less over a test's life
+ * (docs/benchmarks.md, "The test suite's time").
  *
  * <p>Per main class: the first child lists the classes it loads ({@code -XX:DumpLoadedClassList});
  * at the {@value #TRAIN_AT}th start a short JVM loads the classes of that list and writes an archive
@@ -30,7 +30,8 @@ import java.util.stream.Stream;
  * ({@code -XX:SharedArchiveFile}). The JVM archives classes from jar files only and will not dump
  * with a non-empty directory on the class path, so the children run from jar copies of its
  * directories (target/classes, target/test-classes), made once per test JVM. Everything lives in
- * target/child-cds/PID under the working directory and goes when the test JVM exits.
+ * target/child-cds/PID under the working directory and goes when the test JVM exits (or, after a
+ * SIGKILL, when the next test JVM starts).
  *
  * <p>CDS logging is off in the children: a child whose archive cannot be used runs without it,
  * silently, and its output is its program's alone. {@code -Dgfx.test.cds=false} turns all of this
@@ -69,6 +70,7 @@ final class ChildClassSharing {
         Path dir = Path.of(System.getProperty("user.dir"), "target", "child-cds",
                 Long.toString(ProcessHandle.current().pid()));
         try {
+            deleteLeftByDeadJvms(dir.getParent());
             deleteTree(dir);
             Files.createDirectories(dir);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -178,6 +180,21 @@ final class ChildClassSharing {
                     Files.copy(f, j);
                 }
                 j.closeEntry();
+            }
+        }
+    }
+
+    /** The directories of test JVMs that ended without their shutdown hook (SIGKILL, a surefire timeout). */
+    private static void deleteLeftByDeadJvms(Path parent) throws IOException {
+        if (!Files.isDirectory(parent)) {
+            return;
+        }
+        try (Stream<Path> dirs = Files.list(parent)) {
+            for (Path d : (Iterable<Path>) dirs::iterator) {
+                String name = d.getFileName().toString();
+                if (name.matches("[0-9]{1,18}") && ProcessHandle.of(Long.parseLong(name)).isEmpty()) {
+                    deleteTree(d);
+                }
             }
         }
     }
