@@ -1,6 +1,5 @@
 package io.gfxstats.testing;
 
-import io.gfxstats.buffer.JvmFlags;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -11,8 +10,10 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
@@ -47,7 +48,7 @@ final class ChildClassSharing {
     private final String classPath;
     private final Map<String, Integer> starts = new HashMap<>();
     /** Main classes whose training failed: they run without an archive from then on. */
-    private final Map<String, String> failed = new HashMap<>();
+    private final Set<String> failed = new HashSet<>();
 
     private ChildClassSharing(Path dir, String classPath) {
         this.dir = dir;
@@ -99,7 +100,7 @@ final class ChildClassSharing {
         List<String> options = new ArrayList<>(QUIET);
         if (n == 1) {
             options.add("-XX:DumpLoadedClassList=" + list);
-        } else if (n >= TRAIN_AT && !failed.containsKey(mainClass)
+        } else if (n >= TRAIN_AT && !failed.contains(mainClass)
                 && (Files.exists(archive) || train(mainClass, list, archive))) {
             options.add("-XX:SharedArchiveFile=" + archive);
         }
@@ -112,12 +113,9 @@ final class ChildClassSharing {
         Path log = dir.resolve(mainClass + ".training.log");
         String why;
         try {
-            List<String> cmd = new ArrayList<>(List.of(
-                    System.getProperty("java.home") + File.separator + "bin" + File.separator + "java"));
-            cmd.addAll(JvmFlags.all());
-            cmd.addAll(JavaProcess.SHORT_LIVED);
-            cmd.add("-XX:ArchiveClassesAtExit=" + tmp);
-            cmd.addAll(List.of("-cp", classPath, ClassListLoader.class.getName(), list.toString()));
+            List<String> options = new ArrayList<>(JavaProcess.SHORT_LIVED);
+            options.add("-XX:ArchiveClassesAtExit=" + tmp);
+            List<String> cmd = JavaProcess.command(options, classPath, ClassListLoader.class, list.toString());
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
                     .redirectOutput(log.toFile()).start();
             if (!p.waitFor(TRAINING_SECONDS, TimeUnit.SECONDS)) {
@@ -135,7 +133,7 @@ final class ChildClassSharing {
             Thread.currentThread().interrupt();
             why = "interrupted";
         }
-        failed.put(mainClass, why);
+        failed.add(mainClass);
         System.err.println("gfxstats tests: no class-data archive for " + mainClass + " (" + why
                 + "); its processes start without one");
         return false;

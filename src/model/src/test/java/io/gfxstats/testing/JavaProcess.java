@@ -42,7 +42,8 @@ public final class JavaProcess {
         return command(jvmOptions, System.getProperty("java.class.path"), mainClass, args);
     }
 
-    private static List<String> command(List<String> jvmOptions, String classPath, Class<?> mainClass,
+    /** The gfxstats flags, {@code jvmOptions}, then the class on {@code classPath} and its arguments. */
+    static List<String> command(List<String> jvmOptions, String classPath, Class<?> mainClass,
                                         String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
