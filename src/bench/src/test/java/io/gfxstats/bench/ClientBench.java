@@ -50,6 +50,8 @@ public final class ClientBench {
     static final String OURS_2T = "gfxstatsRecord2t";
     /** The batch counted on the recording thread between batches (the same-core method). */
     static final String SAME_1T = "gfxstatsSameCore1t";
+    /** The drain thread on its 4 ms period only, never woken for a waiting batch (the headline before session 18). */
+    static final String TIMER_1T = "gfxstatsTimerDrain1t";
     static final String PEER_2T = "hdrAtomicRecord2t";
     static final int ITERATION_MILLIS = 200;
 
@@ -112,9 +114,10 @@ public final class ClientBench {
             double r1 = roundMedian.get(OURS_1T) / roundMedian.get(PEER_1T);
             double r2 = roundMedian.get(OURS_2T) / roundMedian.get(PEER_2T);
             double rs = roundMedian.get(SAME_1T) / roundMedian.get(PEER_1T);
-            roundRatios.add(String.format(Locale.ROOT, "%.2f/%.2f/%.2f", r1, r2, rs));
-            System.out.println(String.format(Locale.ROOT, "round %d: ratio=%.2f ratio_2t=%.2f ratio_same_core=%.2f",
-                    round, r1, r2, rs));
+            double rt = roundMedian.get(TIMER_1T) / roundMedian.get(PEER_1T);
+            roundRatios.add(String.format(Locale.ROOT, "%.2f/%.2f/%.2f/%.2f", r1, r2, rs, rt));
+            System.out.println(String.format(Locale.ROOT,
+                    "round %d: ratio=%.2f ratio_2t=%.2f ratio_same_core=%.2f ratio_timer_drain=%.2f", round, r1, r2, rs, rt));
         }
         Stats ours1 = stats.get(OURS_1T);
         Stats peer1 = stats.get(PEER_1T);
@@ -130,10 +133,14 @@ public final class ClientBench {
         if (doc != null) {
             updateDoc(doc, machine, table, ratio1, ratio2, ours1.wallBest() / peer1.wallBest(),
                     ours2.wallBest() / peer2.wallBest(), ours1.cpuMedian() / peer1.cpuMedian(),
-                    stats.get(SAME_1T).wallMedian() / peer1.wallMedian());
+                    stats.get(SAME_1T).wallMedian() / peer1.wallMedian(),
+                    stats.get(TIMER_1T).wallMedian() / peer1.wallMedian());
             System.out.println("wrote " + doc);
         }
         Stats same1 = stats.get(SAME_1T);
+        Stats timer1 = stats.get(TIMER_1T);
+        System.out.println(String.format(Locale.ROOT, "record_timer_drain_ns=%.1f hdr_atomic_ns=%.1f ratio_timer_drain=%.2f",
+                timer1.wallMedian(), peer1.wallMedian(), timer1.wallMedian() / peer1.wallMedian()));
         System.out.println(String.format(Locale.ROOT, "record_same_core_ns=%.1f hdr_atomic_ns=%.1f ratio_same_core=%.2f",
                 same1.wallMedian(), peer1.wallMedian(), same1.wallMedian() / peer1.wallMedian()));
         System.out.println(String.format(Locale.ROOT, "record_2t_ns=%.1f hdr_atomic_2t_ns=%.1f ratio_2t=%.2f",
@@ -188,7 +195,7 @@ public final class ClientBench {
                     r.alloc < 0 ? "n/a" : String.format(Locale.ROOT, "%.3f", r.alloc)));
         }
         sb.append("\nRatio of the recording thread's time to AtomicHistogram's per round (medians, 1 thread/2 threads/"
-                + "1 thread counting its own batches): ")
+                + "1 thread counting its own batches/1 thread, the drain on its period only): ")
                 .append(String.join(", ", roundRatios)).append(".\n");
         sb.append(String.format(Locale.ROOT, "%nJMH: %d rounds x 1 fork x (%d warmup + %d measurement iterations "
                 + "of %d ms), -prof gc; batches of %d frames per invocation, JMH's score per frame (the recording "
@@ -231,16 +238,18 @@ public final class ClientBench {
     }
 
     static void updateDoc(Path doc, String machine, String table, double median1, double median2, double best1,
-                          double best2, double whole1, double sameCore1) throws IOException {
+                          double best2, double whole1, double sameCore1, double timer1) throws IOException {
         String section = START + "\n"
                 + "Measured " + machine + ", by `scripts/bench client`.\n\n"
                 + table + "\n"
                 + String.format(Locale.ROOT, "Recording thread's time per frame relative to "
                         + "AtomicHistogram.recordValue: **%.2f** single-threaded, **%.2f** with 2 threads (medians; "
                         + "best iterations: %.2f and %.2f); **%.2f** single-threaded with each batch counted by the "
-                        + "recording thread itself before the next (gfxstatsSameCore1t, the same-core method). Goal: <= 0.5. "
+                        + "recording thread itself before the next (gfxstatsSameCore1t, the same-core method); "
+                        + "**%.2f** single-threaded with the drain thread on its 4 ms period only, never woken for a "
+                        + "waiting batch (gfxstatsTimerDrain1t). Goal: <= 0.5. "
                         + "Process CPU per frame, the drain thread's counting included, single-threaded: %.2f.%n",
-                        median1, median2, best1, best2, sameCore1, whole1)
+                        median1, median2, best1, best2, sameCore1, timer1, whole1)
                 + END;
         String text = Files.exists(doc) ? Files.readString(doc, StandardCharsets.UTF_8) : "# Benchmarks\n";
         int start = text.indexOf(START);

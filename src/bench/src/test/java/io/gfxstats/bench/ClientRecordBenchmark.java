@@ -34,8 +34,13 @@ import java.util.concurrent.TimeUnit;
  * batch (in a per-invocation setup, outside the measured time) the thread waits, spinning, until
  * the drain thread has left at most one batch in the ring: the measured appends never meet a
  * full ring, the drain thread counts every frame concurrently, and the session's tear-down fails
- * the run if a frame was dropped. The primary (wall-clock) score is therefore the recording
- * thread's cost per frame; the process CPU time per frame ({@link CpuTimeProfiler}) also holds
+ * the run if a frame was dropped. When the ring holds more than a batch, the wait first wakes the
+ * session's drain thread (a benchmark hook) rather than leaving it to its 4 ms period: the loop
+ * runs back to back as the peers' do. On its period alone ({@code gfxstatsTimerDrain1t}) the
+ * recording thread spins about 4 ms after every 1,024 frames, which on this project's virtual
+ * machines made its batches about twice as slow, where the same pause did not change
+ * AtomicHistogram's (docs/benchmarks.md, "Session 18"). The primary (wall-clock) score is the
+ * recording thread's cost per frame; the process CPU time per frame ({@link CpuTimeProfiler}) also holds
  * the drain thread's counting and the waits. The ring's lines the recording thread writes were
  * last read by the drain thread, on another core when the scheduler put it there;
  * {@code gfxstatsSameCore1t} is the same append with the batch counted by the recording thread
@@ -44,7 +49,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Two threads: each thread has its own tracker in one shared session (one process, two
  * windows); the AtomicHistogram is shared (that is what it is for), the Histogram is per thread
- * (it is not thread-safe).
+ * (it is not thread-safe). With both CPUs spinning or recording there is none for a woken drain
+ * thread to run on but by preempting a recording thread, so there the drain keeps its period.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -101,19 +107,31 @@ public class ClientRecordBenchmark {
     /** A window of the session, recorded by one thread. */
     @State(Scope.Thread)
     public static class Window extends Recording {
+        StatsSession session;
+
         @Setup(Level.Trial)
         public void setUp(Session session) {
+            this.session = session.session;
             tracker = session.session.newTracker();
         }
 
+        /** Whether the wait for room wakes the drain thread. */
+        boolean wakesDrain() {
+            return true;
+        }
+
         /**
-         * Not measured: until the drain thread has left at most one batch in the ring. Spinning,
-         * not parking: a parked thread comes back to caches that other work (or another CPU)
-         * had meanwhile, which put a cold start of varying size into every measured batch (the
-         * peers never wait); the drain thread has the other CPU meanwhile.
+         * Not measured: until the drain thread has left at most one batch in the ring, woken if
+         * there is more ({@link #wakesDrain}). Spinning, not parking: a parked thread comes back to
+         * caches that other work (or another CPU) had meanwhile, which put a cold start of varying
+         * size into every measured batch (the peers never wait); the drain thread has the other CPU
+         * meanwhile.
          */
         @Setup(Level.Invocation)
         public void roomForABatch() {
+            if (wakesDrain() && tracker.pendingFrames() > BATCH) {
+                BenchHooks.wakeDrain(session);
+            }
             while (tracker.pendingFrames() > BATCH) {
                 Thread.onSpinWait();
             }
@@ -122,6 +140,15 @@ public class ClientRecordBenchmark {
         @TearDown(Level.Trial)
         public void tearDown() {
             tracker.close();
+        }
+    }
+
+    /** {@link Window} with the drain thread on its own period only (the single-threaded figure before session 18). */
+    @State(Scope.Thread)
+    public static class TimerWindow extends Window {
+        @Override
+        boolean wakesDrain() {
+            return false;
         }
     }
 
@@ -216,6 +243,13 @@ public class ClientRecordBenchmark {
     @Benchmark
     @Threads(1)
     @OperationsPerInvocation(BATCH)
+    public void gfxstatsTimerDrain1t(Durations d, TimerWindow w) {
+        recordBatch(d, w);
+    }
+
+    @Benchmark
+    @Threads(1)
+    @OperationsPerInvocation(BATCH)
     public void gfxstatsSameCore1t(Durations d, SameCoreWindow w) {
         recordBatch(d, w);
     }
@@ -223,7 +257,7 @@ public class ClientRecordBenchmark {
     @Benchmark
     @Threads(2)
     @OperationsPerInvocation(BATCH)
-    public void gfxstatsRecord2t(Durations d, Window w) {
+    public void gfxstatsRecord2t(Durations d, TimerWindow w) {
         recordBatch(d, w);
     }
 

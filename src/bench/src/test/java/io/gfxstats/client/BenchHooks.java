@@ -14,4 +14,9 @@ public final class BenchHooks {
     public static void pauseDrain(StatsSession session, boolean pause) {
         session.pauseDrain(pause);
     }
+
+    /** The session's drain thread starts its next pass now, not at its period's end. */
+    public static void wakeDrain(StatsSession session) {
+        session.wakeDrain();
+    }
 }

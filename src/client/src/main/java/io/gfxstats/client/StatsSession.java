@@ -158,6 +158,11 @@ public final class StatsSession implements AutoCloseable {
         drain.pause(pause);
     }
 
+    /** Benchmark hook: the drain thread's next pass now, not at its period's end. */
+    void wakeDrain() {
+        drain.wake();
+    }
+
     /**
      * The slot of a scene name, taken now if new (and named in the current buffer), or the
      * "(other)" slot beyond the session's limit. Not on the frame path.
