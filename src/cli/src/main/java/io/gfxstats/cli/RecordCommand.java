@@ -151,8 +151,10 @@ final class RecordCommand extends OptionsCommand {
                 err.println("gfxstats record: no frame in the input: nothing was sent to the daemon");
             } else if (!session.awaitAttached(attachTimeout)) {
                 session.close();
-                throw new UsageException("no gfxstats daemon answered at " + socket + " within "
-                        + attachTimeout.toSeconds() + " s (is gfxstatsd running? set --socket or GFXSTATS_SOCKET); "
+                throw new UsageException(session.refusal()
+                        .map(reason -> "the session was refused: " + reason + "; ") // it names the daemon and the fix
+                        .orElse("no gfxstats daemon answered at " + socket + " within " + attachTimeout.toSeconds()
+                                + " s (is gfxstatsd running? set --socket or GFXSTATS_SOCKET); ")
                         + recorder.recorded() + " frames were not stored");
             } else {
                 session.close();

@@ -139,14 +139,18 @@ final class ReplayCommand extends OptionsCommand {
         }
         String last = outcome.problem().map(p -> " (last error: " + p + ")").orElse("");
         if (!outcome.delivered()) {
-            if (outcome.buffer().isPresent()) {
+            String kept = outcome.buffer().map(b -> "; the " + outcome.frames() + " frames are kept in " + b.path()
+                    + ", which the daemon saves when it next starts").orElse("; the " + outcome.frames()
+                    + " frames were not stored");
+            if (outcome.refusal().isPresent()) {
+                // The reason names the daemon and what to do.
+                err.println(prefix + "the session was refused: " + outcome.refusal().get() + kept);
+            } else if (outcome.buffer().isPresent()) {
                 err.println(prefix + "the daemon at " + socketPath + " did not come back within "
-                        + options.attachTimeoutText() + last + "; the " + outcome.frames()
-                        + " frames are kept in " + outcome.buffer().get().path()
-                        + ", which the daemon saves when it next starts");
+                        + options.attachTimeoutText() + last + kept);
             } else {
                 err.println(prefix + "no daemon at " + socketPath + " within " + options.attachTimeoutText()
-                        + last + "; the " + outcome.frames() + " frames were not stored");
+                        + last + kept);
             }
             return EXIT_ERROR;
         }

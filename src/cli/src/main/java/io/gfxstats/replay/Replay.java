@@ -39,9 +39,10 @@ public final class Replay {
      * @param delivered the session was attached to a daemon when it closed
      * @param buffer    the buffer file the session counted into, if it ever had one
      * @param problem   the last thing that went wrong with the daemon connection, if anything
+     * @param refusal   why the daemon refused the session for good, if it did (then nothing more was tried)
      */
     public record Outcome(long frames, int windows, boolean delivered, Optional<BufferRef> buffer,
-                          Optional<String> problem) {
+                          Optional<String> problem, Optional<String> refusal) {
     }
 
     private final ReplayOptions options;
@@ -60,7 +61,8 @@ public final class Replay {
         try {
             long frames = capture.record(session, options.pacer(), progress);
             boolean delivered = awaitDelivery(session, provider, notes, frames);
-            return new Outcome(frames, capture.windowCount(), delivered, session.buffer(), provider.lastProblem());
+            return new Outcome(frames, capture.windowCount(), delivered, session.buffer(), provider.lastProblem(),
+                    session.refusal());
         } finally {
             session.close();
         }
@@ -85,13 +87,13 @@ public final class Replay {
         live.finish();
         StatsSession session = live.session();
         if (session == null) {
-            return new LiveOutcome(new Outcome(0, 0, false, Optional.empty(), Optional.empty()),
+            return new LiveOutcome(new Outcome(0, 0, false, Optional.empty(), Optional.empty(), Optional.empty()),
                     Optional.ofNullable(malformed));
         }
         try {
             boolean delivered = awaitDelivery(session, provider, notes, live.recorded());
             return new LiveOutcome(new Outcome(live.recorded(), live.windows(), delivered, session.buffer(),
-                    provider.lastProblem()), Optional.ofNullable(malformed));
+                    provider.lastProblem(), session.refusal()), Optional.ofNullable(malformed));
         } finally {
             session.close();
         }
@@ -122,7 +124,7 @@ public final class Replay {
             return true;
         }
         Duration rest = timeout.minus(quiet);
-        if (rest.isZero()) {
+        if (rest.isZero() || session.refusal().isPresent()) {
             return false;
         }
         notes.accept("all " + frames + " frames recorded; waiting up to " + ReplayOptions.secondsText(rest)
@@ -143,7 +145,8 @@ public final class Replay {
             if (session.awaitAttached(Duration.ofNanos(left)) && !provider.isAway()) {
                 return true;
             }
-            if (left == 0) {
+            if (left == 0 || session.refusal().isPresent()) {
+                // Refused for good: the session asks no more, so waiting out the timeout changes nothing.
                 return false;
             }
             Thread.sleep(POLL_MILLIS);

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gfxstats.cli.Main;
 import io.gfxstats.testing.JavaProcess;
+import io.gfxstats.testing.OtherUser;
 import io.gfxstats.testing.OtherUserDirectory;
+import io.gfxstats.testing.TestData;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,8 +19,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The clients' error lines say what happened (issue 11, "Error messages"): permission denied on
- * the socket is not "no socket". (Daemon full: DaemonRegistrationLimitsTest; refused starts:
- * DaemonTrustTest; stalled and refused dumps: DaemonStalledReadersTest.)
+ * the socket is not "no socket", and a daemon that refuses a session is not "no daemon".
+ * (Daemon full: DaemonRegistrationLimitsTest; refused starts: DaemonTrustTest; stalled and refused
+ * dumps: DaemonStalledReadersTest.)
  */
 class ClientErrorLinesTest {
     @RegisterExtension
@@ -32,6 +35,58 @@ class ClientErrorLinesTest {
         assertTrue(p.exitValue() != 0, out);
         List<String> lines = out.strip().lines().toList();
         return lines.get(lines.size() - 1);
+    }
+
+    /** A daemon of the other user: it hands no buffer to this test's (root) processes, for good. */
+    private DaemonProcess refusingDaemon() throws Exception {
+        Path own = Files.createDirectories(dir.path().resolve("d"));
+        OtherUser.chownTree(own);
+        return dir.closeAfter(new DaemonProcess(own).asOtherUser(dir.user())).start();
+    }
+
+    /** Runs {@code gfxstats ARGS} as this test's user; the exit code and its last line of standard error. */
+    private String[] lastErrorLine(String... args) throws Exception {
+        Path errFile = dir.path().resolve("command.err");
+        Process p = JavaProcess.builder(Main.class, args).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(errFile.toFile()).start();
+        // The attach timeouts below are 600 s: a command that waits one out fails here.
+        boolean ended = p.waitFor(120, TimeUnit.SECONDS);
+        if (!ended) {
+            p.destroyForcibly().waitFor();
+        }
+        String err = Files.readString(errFile);
+        assertTrue(ended, "ended without waiting out its attach timeout: " + err);
+        List<String> lines = err.strip().lines().toList();
+        return new String[] {Integer.toString(p.exitValue()), lines.isEmpty() ? "" : lines.get(lines.size() - 1)};
+    }
+
+    @Test
+    void shouldSayTheDaemonRefusedTheRecordedSessionNotThatNoDaemonAnswered() throws Exception {
+        DaemonProcess daemon = refusingDaemon();
+        Path input = Files.writeString(dir.path().resolve("frames.txt"),
+                "1000000000,1000000000,1010000000,1012000000,16666667\n");
+
+        String[] result = lastErrorLine("record", "--socket", daemon.socket().toString(), "--package",
+                "com.example.refused", "--version-code", "1", "--attach-timeout", "600", input.toString());
+
+        assertEquals("2", result[0], result[1]);
+        assertEquals("gfxstats record: the session was refused: gfxstats daemon at unix:" + daemon.socket()
+                + ": the daemon runs as uid " + OtherUser.UID + " and cannot hand a buffer to uid 0; run a daemon as"
+                + " that user (PERMISSION_DENIED); 1 frames were not stored", result[1]);
+    }
+
+    @Test
+    void shouldSayTheDaemonRefusedTheReplayedSessionWithoutWaitingOutTheTimeout() throws Exception {
+        DaemonProcess daemon = refusingDaemon();
+
+        String[] result = lastErrorLine("replay", "--socket", daemon.socket().toString(), "--package",
+                "com.example.refused", "--version-code", "1", "--attach-timeout", "600",
+                TestData.androidGfxinfo("aNavMode-gfxinfo-framestats.txt").toString());
+
+        assertEquals("2", result[0], result[1]);
+        assertEquals("gfxstats replay: the session was refused: gfxstats daemon at unix:" + daemon.socket()
+                + ": the daemon runs as uid " + OtherUser.UID + " and cannot hand a buffer to uid 0; run a daemon as"
+                + " that user (PERMISSION_DENIED); the 1075 frames were not stored", result[1]);
     }
 
     @Test
