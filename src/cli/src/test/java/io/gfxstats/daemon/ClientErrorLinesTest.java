@@ -44,12 +44,18 @@ class ClientErrorLinesTest {
         return dir.closeAfter(new DaemonProcess(own).asOtherUser(dir.user())).start();
     }
 
-    /** Runs {@code gfxstats ARGS} as this test's user; the exit code and its last line of standard error. */
-    private String[] lastErrorLine(String... args) throws Exception {
+    /**
+     * Runs {@code gfxstats COMMAND} (with the refusing daemon's socket and a 600 s attach timeout,
+     * then {@code input}) as this test's user: it must exit 2 with the refusal's line, ending in
+     * {@code stored}, as its last line of standard error.
+     */
+    private void assertRefused(String command, String input, String stored) throws Exception {
+        DaemonProcess daemon = refusingDaemon();
         Path errFile = dir.path().resolve("command.err");
-        Process p = JavaProcess.builder(Main.class, args).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(errFile.toFile()).start();
-        // The attach timeouts below are 600 s: a command that waits one out fails here.
+        Process p = JavaProcess.builder(Main.class, command, "--socket", daemon.socket().toString(), "--package",
+                "com.example.refused", "--version-code", "1", "--attach-timeout", "600", input)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(errFile.toFile()).start();
+        // A command that waits out its attach timeout fails here.
         boolean ended = p.waitFor(120, TimeUnit.SECONDS);
         if (!ended) {
             p.destroyForcibly().waitFor();
@@ -57,36 +63,23 @@ class ClientErrorLinesTest {
         String err = Files.readString(errFile);
         assertTrue(ended, "ended without waiting out its attach timeout: " + err);
         List<String> lines = err.strip().lines().toList();
-        return new String[] {Integer.toString(p.exitValue()), lines.isEmpty() ? "" : lines.get(lines.size() - 1)};
+        assertEquals(2, p.exitValue(), err);
+        assertEquals("gfxstats " + command + ": the session was refused: gfxstats daemon at unix:" + daemon.socket()
+                + ": the daemon runs as uid " + OtherUser.UID + " and cannot hand a buffer to uid 0; run a daemon as"
+                + " that user (PERMISSION_DENIED); " + stored, lines.get(lines.size() - 1));
     }
 
     @Test
     void shouldSayTheDaemonRefusedTheRecordedSessionNotThatNoDaemonAnswered() throws Exception {
-        DaemonProcess daemon = refusingDaemon();
         Path input = Files.writeString(dir.path().resolve("frames.txt"),
                 "1000000000,1000000000,1010000000,1012000000,16666667\n");
-
-        String[] result = lastErrorLine("record", "--socket", daemon.socket().toString(), "--package",
-                "com.example.refused", "--version-code", "1", "--attach-timeout", "600", input.toString());
-
-        assertEquals("2", result[0], result[1]);
-        assertEquals("gfxstats record: the session was refused: gfxstats daemon at unix:" + daemon.socket()
-                + ": the daemon runs as uid " + OtherUser.UID + " and cannot hand a buffer to uid 0; run a daemon as"
-                + " that user (PERMISSION_DENIED); 1 frames were not stored", result[1]);
+        assertRefused("record", input.toString(), "1 frames were not stored");
     }
 
     @Test
     void shouldSayTheDaemonRefusedTheReplayedSessionWithoutWaitingOutTheTimeout() throws Exception {
-        DaemonProcess daemon = refusingDaemon();
-
-        String[] result = lastErrorLine("replay", "--socket", daemon.socket().toString(), "--package",
-                "com.example.refused", "--version-code", "1", "--attach-timeout", "600",
-                TestData.androidGfxinfo("aNavMode-gfxinfo-framestats.txt").toString());
-
-        assertEquals("2", result[0], result[1]);
-        assertEquals("gfxstats replay: the session was refused: gfxstats daemon at unix:" + daemon.socket()
-                + ": the daemon runs as uid " + OtherUser.UID + " and cannot hand a buffer to uid 0; run a daemon as"
-                + " that user (PERMISSION_DENIED); the 1075 frames were not stored", result[1]);
+        assertRefused("replay", TestData.androidGfxinfo("aNavMode-gfxinfo-framestats.txt").toString(),
+                "the 1075 frames were not stored");
     }
 
     @Test
