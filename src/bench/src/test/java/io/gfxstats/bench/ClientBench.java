@@ -125,24 +125,25 @@ public final class ClientBench {
         Stats peer2 = stats.get(PEER_2T);
         // The recording thread's cost: the measured batches' time (JMH's score), which leaves out the
         // waits between batches and the drain thread's counting (both in the process CPU column).
+        Stats same1 = stats.get(SAME_1T);
+        Stats timer1 = stats.get(TIMER_1T);
         double ratio1 = ours1.wallMedian() / peer1.wallMedian();
         double ratio2 = ours2.wallMedian() / peer2.wallMedian();
+        double ratioSame = same1.wallMedian() / peer1.wallMedian();
+        double ratioTimer = timer1.wallMedian() / peer1.wallMedian();
         String table = table(stats.values(), roundRatios, rounds, warmups, iterations);
         System.out.println();
         System.out.print(table);
         if (doc != null) {
             updateDoc(doc, machine, table, ratio1, ratio2, ours1.wallBest() / peer1.wallBest(),
                     ours2.wallBest() / peer2.wallBest(), ours1.cpuMedian() / peer1.cpuMedian(),
-                    stats.get(SAME_1T).wallMedian() / peer1.wallMedian(),
-                    stats.get(TIMER_1T).wallMedian() / peer1.wallMedian());
+                    ratioSame, ratioTimer);
             System.out.println("wrote " + doc);
         }
-        Stats same1 = stats.get(SAME_1T);
-        Stats timer1 = stats.get(TIMER_1T);
         System.out.println(String.format(Locale.ROOT, "record_timer_drain_ns=%.1f hdr_atomic_ns=%.1f ratio_timer_drain=%.2f",
-                timer1.wallMedian(), peer1.wallMedian(), timer1.wallMedian() / peer1.wallMedian()));
+                timer1.wallMedian(), peer1.wallMedian(), ratioTimer));
         System.out.println(String.format(Locale.ROOT, "record_same_core_ns=%.1f hdr_atomic_ns=%.1f ratio_same_core=%.2f",
-                same1.wallMedian(), peer1.wallMedian(), same1.wallMedian() / peer1.wallMedian()));
+                same1.wallMedian(), peer1.wallMedian(), ratioSame));
         System.out.println(String.format(Locale.ROOT, "record_2t_ns=%.1f hdr_atomic_2t_ns=%.1f ratio_2t=%.2f",
                 ours2.wallMedian(), peer2.wallMedian(), ratio2));
         System.out.println(String.format(Locale.ROOT, "record_ns=%.1f hdr_atomic_ns=%.1f ratio=%.2f",
