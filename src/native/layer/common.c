@@ -33,6 +33,12 @@ static int64_t env_long(const char *name, int64_t fallback) {
     return x;
 }
 
+/* GFXSTATS_REFRESH_HZ (default 60) as a period in ns; 0 for 0 Hz. */
+static int64_t refresh_interval_ns(void) {
+    int64_t hz = env_long("GFXSTATS_REFRESH_HZ", 60);
+    return hz > 0 ? (1000000000LL + hz / 2) / hz : 0;
+}
+
 void hook_package_name(char *out, size_t cap) {
     const char *env = getenv("GFXSTATS_PACKAGE");
     if (env && *env) {
@@ -66,7 +72,6 @@ gfxstats_session *hook_session(int32_t pipeline) {
     if (!session && !session_failed) {
         char pkg[256];
         hook_package_name(pkg, sizeof pkg);
-        int64_t hz = env_long("GFXSTATS_REFRESH_HZ", 60);
         /* GFXSTATS_SCENE: the scene frames count in until the scene file or nothing says otherwise. */
         const char *scene = getenv("GFXSTATS_SCENE");
         const char *problem = scene && *scene ? gfx_scene_name_problem(scene) : NULL;
@@ -80,7 +85,7 @@ gfxstats_session *hook_session(int32_t pipeline) {
             .package_name = pkg,
             .version_code = env_long("GFXSTATS_VERSION_CODE", 0),
             .pipeline = pipeline,
-            .refresh_interval_ns = hz > 0 ? (1000000000LL + hz / 2) / hz : 0,
+            .refresh_interval_ns = refresh_interval_ns(),
             .close_wait_ms = (int32_t)env_long("GFXSTATS_CLOSE_WAIT_MS", 2000),
             .davey = env_long("GFXSTATS_DAVEY", 1) == 0 ? GFXSTATS_DAVEY_OFF : GFXSTATS_DAVEY_LOG,
             .default_scene = scene && *scene ? scene : NULL,
@@ -99,6 +104,9 @@ gfxstats_session *hook_session(int32_t pipeline) {
 
 static void close_surface(void *p) {
     struct hook_surface *h = p;
+    if (h->before_close) {
+        h->before_close(h);
+    }
     gfxstats_tracker_close(h->tracker);
     free(h);
 }
@@ -126,6 +134,7 @@ struct hook_surface *hook_surface_new(uint64_t handle, int32_t pipeline) {
         return NULL;
     }
     h->handle = handle;
+    h->interval = refresh_interval_ns();
     __atomic_store_n(&sigkill_after, env_long("GFXSTATS_TEST_SIGKILL_AFTER", 0), __ATOMIC_RELAXED);
     if (gfxstats_tracker_new(s, &h->tracker) != GFXSTATS_OK) {
         free(h);
@@ -142,10 +151,10 @@ struct hook_surface *hook_surface_new(uint64_t handle, int32_t pipeline) {
     return h;
 }
 
-void hook_surface_present_begin(struct hook_surface *s, int64_t now) {
+int64_t hook_surface_present_begin(struct hook_surface *s, int64_t now) {
     int64_t start = s->frame_start;
     if (start == 0) {
-        return; /* no start known: the surface's first present without a prior acquire */
+        return 0; /* no start known: the surface's first present without a prior acquire */
     }
     start += __atomic_exchange_n(&s->blocked, 0, __ATOMIC_RELAXED);
     if (start >= now) {
@@ -157,6 +166,7 @@ void hook_surface_present_begin(struct hook_surface *s, int64_t now) {
     if (__builtin_expect(kill_at > 0, 0) && __atomic_add_fetch(&presents, 1, __ATOMIC_RELAXED) == kill_at) {
         raise(SIGKILL);
     }
+    return start;
 }
 
 void hook_surface_present_end(struct hook_surface *s, int64_t now) {
@@ -171,8 +181,7 @@ void hook_surface_free(struct hook_surface *s) {
     pthread_mutex_lock(&mu);
     hook_table_remove(&surfaces, s->handle);
     pthread_mutex_unlock(&mu);
-    gfxstats_tracker_close(s->tracker);
-    free(s);
+    close_surface(s);
 }
 
 /* ---- table: open addressing, linear probing; a removed slot keeps a tombstone key */

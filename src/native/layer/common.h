@@ -25,14 +25,22 @@ struct hook_surface {
     gfxstats_tracker *tracker;
     int64_t frame_start;   /* 0 until known */
     int64_t blocked;       /* ns blocked in acquire since the frame started (atomic) */
-    int64_t interval;
+    int64_t interval;      /* GFXSTATS_REFRESH_HZ's period */
+    /* Present times (the Vulkan layer with VK_KHR_present_wait; NULL otherwise): the waiter and
+     * the vsync grid its times give (last present, refresh period; render thread only). */
+    struct present_wait *present_wait;
+    int64_t grid_present;
+    uint32_t present_flags;
+    /* Called before the tracker closes (the last present times go in), if set. */
+    void (*before_close)(struct hook_surface *s);
 };
 
 struct hook_surface *hook_surface_new(uint64_t handle, int32_t pipeline);
 /* The surface of a handle, or NULL; takes no lock. */
 struct hook_surface *hook_surface_get(uint64_t handle);
-/* Records one frame ending now (at present): call right before the driver's present. */
-void hook_surface_present_begin(struct hook_surface *s, int64_t now);
+/* Records one frame ending now (at present): call right before the driver's present. Returns
+ * the frame's start, or 0 when no frame was recorded (no start known). */
+int64_t hook_surface_present_begin(struct hook_surface *s, int64_t now);
 /* The present returned: the next frame starts. */
 void hook_surface_present_end(struct hook_surface *s, int64_t now);
 void hook_surface_free(struct hook_surface *s);

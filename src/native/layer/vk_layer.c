@@ -2,12 +2,14 @@
  * unmodified application with Android's rules, one tracker per swapchain (docs/native.md).
  * Enabled by GFXSTATS=1 (as MANGOHUD=1 enables MangoHud's); GFXSTATS_DISABLE=1 turns it off. */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <vulkan/vk_layer.h>
 #include <vulkan/vulkan.h>
 
 #include "common.h"
+#include "present_wait.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #define LAYER_NAME "VK_LAYER_GFXSTATS_frame_stats"
@@ -28,6 +30,7 @@ struct device_data {
     PFN_vkAcquireNextImageKHR acquire;
     PFN_vkAcquireNextImage2KHR acquire2;
     PFN_vkGetDeviceQueue get_queue;
+    PFN_vkWaitForPresentKHR wait_for_present; /* NULL: presentWait not enabled on the device */
 };
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
@@ -85,6 +88,50 @@ static VKAPI_ATTR void VKAPI_CALL layer_DestroyInstance(VkInstance instance, con
     }
 }
 
+static const VkBaseInStructure *find_in_chain(const void *next, VkStructureType type) {
+    for (const VkBaseInStructure *p = next; p; p = p->pNext) {
+        if (p->sType == type) {
+            return p;
+        }
+    }
+    return NULL;
+}
+
+static int has_name(const char *const *names, uint32_t count, const char *name) {
+    for (uint32_t i = 0; i < count; i++) {
+        if (strcmp(names[i], name) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether the device offers VK_KHR_present_id and VK_KHR_present_wait (GFXSTATS_PRESENT_WAIT=0:
+ * do not use them). */
+static int offers_present_wait(VkPhysicalDevice phys) {
+    const char *env = getenv("GFXSTATS_PRESENT_WAIT");
+    struct instance_data *inst = instance_of(phys);
+    if ((env && strcmp(env, "0") == 0) || !inst) {
+        return 0;
+    }
+    PFN_vkEnumerateDeviceExtensionProperties list =
+            (PFN_vkEnumerateDeviceExtensionProperties)inst->gipa(inst->instance, "vkEnumerateDeviceExtensionProperties");
+    uint32_t n = 0;
+    if (!list || list(phys, NULL, &n, NULL) != VK_SUCCESS || n == 0) {
+        return 0;
+    }
+    VkExtensionProperties *props = calloc(n, sizeof *props);
+    int id = 0, wait = 0;
+    if (props && list(phys, NULL, &n, props) == VK_SUCCESS) {
+        for (uint32_t i = 0; i < n; i++) {
+            id |= strcmp(props[i].extensionName, VK_KHR_PRESENT_ID_EXTENSION_NAME) == 0;
+            wait |= strcmp(props[i].extensionName, VK_KHR_PRESENT_WAIT_EXTENSION_NAME) == 0;
+        }
+    }
+    free(props);
+    return id && wait;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys, const VkDeviceCreateInfo *info,
                                                          const VkAllocationCallbacks *alloc, VkDevice *out) {
     VkLayerDeviceCreateInfo *chain = (VkLayerDeviceCreateInfo *)info->pNext;
@@ -98,8 +145,52 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys, 
     PFN_vkGetInstanceProcAddr gipa = chain->u.pLayerInfo->pfnNextGetInstanceProcAddr;
     PFN_vkGetDeviceProcAddr gdpa = chain->u.pLayerInfo->pfnNextGetDeviceProcAddr;
     chain->u.pLayerInfo = chain->u.pLayerInfo->pNext;
+    VkLayerDeviceLink *next_link = chain->u.pLayerInfo;
     PFN_vkCreateDevice create = (PFN_vkCreateDevice)gipa(VK_NULL_HANDLE, "vkCreateDevice");
-    VkResult r = create(phys, info, alloc, out);
+
+    /* Present times: enable VK_KHR_present_id and VK_KHR_present_wait with their features where
+     * the device offers them, unless the application set those features itself (then the layer
+     * uses them if it enabled both). A device that refuses them is created as the application
+     * asked. */
+    int present_wait = 0;
+    VkDeviceCreateInfo with = *info;
+    const char **names = NULL;
+    VkPhysicalDevicePresentIdFeaturesKHR id_features = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRESENT_ID_FEATURES_KHR, .pNext = (void *)info->pNext, .presentId = VK_TRUE};
+    VkPhysicalDevicePresentWaitFeaturesKHR wait_features = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRESENT_WAIT_FEATURES_KHR, .pNext = &id_features, .presentWait = VK_TRUE};
+    if (offers_present_wait(phys)) {
+        const VkBaseInStructure *app_id = find_in_chain(info->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRESENT_ID_FEATURES_KHR);
+        const VkBaseInStructure *app_wait = find_in_chain(info->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRESENT_WAIT_FEATURES_KHR);
+        if (app_id || app_wait) {
+            present_wait = app_id && app_wait && ((const VkPhysicalDevicePresentIdFeaturesKHR *)app_id)->presentId
+                    && ((const VkPhysicalDevicePresentWaitFeaturesKHR *)app_wait)->presentWait
+                    && has_name(info->ppEnabledExtensionNames, info->enabledExtensionCount, VK_KHR_PRESENT_ID_EXTENSION_NAME)
+                    && has_name(info->ppEnabledExtensionNames, info->enabledExtensionCount, VK_KHR_PRESENT_WAIT_EXTENSION_NAME);
+        } else if ((names = calloc(info->enabledExtensionCount + 2u, sizeof *names)) != NULL) {
+            uint32_t n = 0;
+            for (; n < info->enabledExtensionCount; n++) {
+                names[n] = info->ppEnabledExtensionNames[n];
+            }
+            if (!has_name(names, n, VK_KHR_PRESENT_ID_EXTENSION_NAME)) {
+                names[n++] = VK_KHR_PRESENT_ID_EXTENSION_NAME;
+            }
+            if (!has_name(names, n, VK_KHR_PRESENT_WAIT_EXTENSION_NAME)) {
+                names[n++] = VK_KHR_PRESENT_WAIT_EXTENSION_NAME;
+            }
+            with.enabledExtensionCount = n;
+            with.ppEnabledExtensionNames = names;
+            with.pNext = &wait_features;
+            present_wait = 1;
+        }
+    }
+    VkResult r = create(phys, names ? &with : info, alloc, out);
+    if (names && (r == VK_ERROR_FEATURE_NOT_PRESENT || r == VK_ERROR_EXTENSION_NOT_PRESENT)) {
+        chain->u.pLayerInfo = next_link; /* the layers below advanced it */
+        present_wait = 0;
+        r = create(phys, info, alloc, out);
+    }
+    free(names);
     if (r != VK_SUCCESS) {
         return r;
     }
@@ -114,6 +205,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys, 
         d->present = (PFN_vkQueuePresentKHR)gdpa(dev, "vkQueuePresentKHR");
         d->acquire = (PFN_vkAcquireNextImageKHR)gdpa(dev, "vkAcquireNextImageKHR");
         d->acquire2 = (PFN_vkAcquireNextImage2KHR)gdpa(dev, "vkAcquireNextImage2KHR");
+        d->wait_for_present = present_wait ? (PFN_vkWaitForPresentKHR)gdpa(dev, "vkWaitForPresentKHR") : NULL;
         pthread_mutex_lock(&mu);
         hook_table_put(&devices, key_of(dev), d);
         pthread_mutex_unlock(&mu);
@@ -131,13 +223,31 @@ static VKAPI_ATTR void VKAPI_CALL layer_DestroyDevice(VkDevice device, const VkA
     }
 }
 
+/* The frames' present times, once the swapchain ends: the waiter stopped, what it saw goes in. */
+static void present_times_close(struct hook_surface *s);
+
 static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateSwapchainKHR(VkDevice device, const VkSwapchainCreateInfoKHR *info,
                                                                const VkAllocationCallbacks *alloc,
                                                                VkSwapchainKHR *out) {
     struct device_data *d = device_of(device);
+    if (info->oldSwapchain != VK_NULL_HANDLE) {
+        /* Retired by this call: no wait for its presents may run from now on. */
+        struct hook_surface *old = hook_surface_get((uint64_t)info->oldSwapchain);
+        if (old && old->present_wait) {
+            present_wait_stop(old->present_wait);
+        }
+    }
     VkResult r = d->create_swapchain(device, info, alloc, out);
     if (r == VK_SUCCESS) {
-        hook_surface_new((uint64_t)*out, GFXSTATS_PIPELINE_VULKAN);
+        struct hook_surface *s = hook_surface_new((uint64_t)*out, GFXSTATS_PIPELINE_VULKAN);
+        if (s && d->wait_for_present) {
+            /* Without vsync (immediate mode) a present may tear: its time says nothing of a vsync. */
+            s->present_flags = info->presentMode == VK_PRESENT_MODE_IMMEDIATE_KHR ? 0 : GFXSTATS_PRESENT_VSYNC;
+            s->present_wait = present_wait_start(device, d->wait_for_present, *out);
+            if (s->present_wait) {
+                s->before_close = present_times_close;
+            }
+        }
     }
     return r;
 }
@@ -149,6 +259,43 @@ static VKAPI_ATTR void VKAPI_CALL layer_DestroySwapchainKHR(VkDevice device, VkS
         hook_surface_free(hook_surface_get((uint64_t)swapchain));
     }
     d->destroy_swapchain(device, swapchain, alloc);
+}
+
+/* The presents the waiter saw complete go to the FrameTimeline, and the last one moves the grid. */
+static void take_present_times(struct hook_surface *s) {
+    uint64_t id;
+    int64_t at;
+    while (present_wait_take(s->present_wait, &id, &at)) {
+        gfxstats_timeline_presented(s->tracker, (int64_t)id, at, s->interval, s->present_flags);
+        s->grid_present = at;
+    }
+}
+
+static void present_times_close(struct hook_surface *s) {
+    present_wait_stop(s->present_wait);
+    take_present_times(s);
+    present_wait_free(s->present_wait);
+    s->present_wait = NULL;
+}
+
+/* A frame's prediction from the vsync grid of its swapchain's last present, as VsyncGrid does for
+ * a Wayland client (docs/frametimeline.md, "Linux clients"): the first vsync reachable with the
+ * app's budget (one refresh) and the compositor's (refresh - 1 ms); before the first present
+ * time the frame is counted without a prediction. */
+static void commit_frame(struct hook_surface *s, uint64_t id, int64_t start, int64_t end) {
+    int64_t refresh = s->interval;
+    if (s->grid_present == 0 || refresh <= 0) {
+        gfxstats_timeline_commit_unpredicted(s->tracker, (int64_t)id, start, end);
+        return;
+    }
+    int64_t compositor = refresh > 1000000 ? refresh - 1000000 : 0;
+    int64_t reach = start + refresh + compositor;
+    int64_t present = s->grid_present;
+    if (reach > present) {
+        present += (reach - present + refresh - 1) / refresh * refresh;
+    }
+    int64_t deadline = present - compositor;
+    gfxstats_timeline_commit(s->tracker, (int64_t)id, deadline - refresh, deadline, present, start, end);
 }
 
 /* Time blocked for an image is not the frame's work; the first acquire starts the first frame. */
@@ -184,22 +331,56 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_AcquireNextImage2KHR(VkDevice device
     return r;
 }
 
-/* One frame per swapchain presented: it ends when the application presents it. */
+/* Swapchains of one present that get present ids (more in one call go untimed). */
+#define TIMED_MAX 8
+
+/* One frame per swapchain presented: it ends when the application presents it. With present
+ * times, the frame also goes to the FrameTimeline under the present's id (the application's own
+ * VkPresentIdKHR if it chains one, else the layer's), and the present is waited for. */
 static VKAPI_ATTR VkResult VKAPI_CALL layer_QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR *info) {
     struct device_data *d = device_of(queue);
     int64_t now = gfxstats_now_ns();
+    const VkPresentIdKHR *app_ids = (const VkPresentIdKHR *)find_in_chain(info->pNext, VK_STRUCTURE_TYPE_PRESENT_ID_KHR);
+    uint64_t ids[TIMED_MAX] = {0};
+    int timed = 0;
     for (uint32_t i = 0; i < info->swapchainCount; i++) {
         struct hook_surface *s = hook_surface_get((uint64_t)info->pSwapchains[i]);
-        if (s) {
-            hook_surface_present_begin(s, now);
+        if (!s) {
+            continue;
+        }
+        int64_t start = hook_surface_present_begin(s, now);
+        if (s->present_wait && start != 0 && i < TIMED_MAX && (app_ids || info->swapchainCount <= TIMED_MAX)) {
+            take_present_times(s);
+            uint64_t id = !app_ids ? present_wait_next_id(s->present_wait)
+                    : app_ids->pPresentIds && i < app_ids->swapchainCount ? app_ids->pPresentIds[i] : 0;
+            if (id != 0) {
+                commit_frame(s, id, start, now);
+                ids[i] = id;
+                timed = 1;
+            }
         }
     }
-    VkResult r = d->present(queue, info);
+    VkPresentIdKHR present_ids;
+    VkPresentInfoKHR with_ids;
+    const VkPresentInfoKHR *call = info;
+    if (timed && !app_ids) {
+        present_ids = (VkPresentIdKHR){.sType = VK_STRUCTURE_TYPE_PRESENT_ID_KHR, .pNext = info->pNext,
+                                       .swapchainCount = info->swapchainCount, .pPresentIds = ids};
+        with_ids = *info;
+        with_ids.pNext = &present_ids;
+        call = &with_ids;
+    }
+    VkResult r = d->present(queue, call);
     now = gfxstats_now_ns();
     for (uint32_t i = 0; i < info->swapchainCount; i++) {
         struct hook_surface *s = hook_surface_get((uint64_t)info->pSwapchains[i]);
-        if (s) {
-            hook_surface_present_end(s, now);
+        if (!s) {
+            continue;
+        }
+        hook_surface_present_end(s, now);
+        VkResult ri = info->pResults ? info->pResults[i] : r;
+        if (i < TIMED_MAX && ids[i] != 0 && (ri == VK_SUCCESS || ri == VK_SUBOPTIMAL_KHR)) {
+            present_wait_queued(s->present_wait, ids[i]);
         }
     }
     return r;

@@ -5,8 +5,51 @@
 # present; the difference removes start-up (instance, device, swapchain, MangoHud's font atlas).
 # Counts only each layer's own code, not the libc or driver calls it makes. Slow: minutes per run
 # under lavapipe. No daemon is needed (frames are kept in memory); usage: bench-layers.sh [N]
+#
+# bench-layers.sh --present-wait [N]: what present times add (docs/native.md, "Present times"):
+# vkcube on Khronos' mock driver with the gfxstats layer alone, GFXSTATS_PRESENT_WAIT=0 against
+# the default, N and 2N presents each, every thread counted apart: the render thread's
+# instructions in the present hook (inclusive: with the append, the clock reads and the mock's
+# own present), and per present those of the waiting thread (with the driver's wait) and of the
+# layer's code on the other threads (the session thread's drain).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 command -v valgrind >/dev/null || t_fail "valgrind is not installed"
+if [ "${1:-}" = --present-wait ]; then
+  n=${2:-2000}
+  mock=/usr/lib/chromium/libVkICD_mock_icd.so
+  [ -f "$mock" ] || t_fail "$mock is missing (Debian's chromium-common)"
+  printf '{"file_format_version": "1.0.1", "ICD": {"library_path": "%s", "api_version": "1.3.0"}}\n' "$mock" >"$T_DIR/mock.json"
+  make -s -C "$NATIVE" all
+  t_start_xvfb
+  costs() { # $1: GFXSTATS_PRESENT_WAIT, $2: presents; prints "<present hook> <waiter> <layer, other threads>"
+    GFXSTATS_SOCKET="$T_DIR/none.sock" XDG_DATA_DIRS="$OUT/share:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
+      VK_ICD_FILENAMES="$T_DIR/mock.json" GFXSTATS=1 GFXSTATS_QUIET=1 GFXSTATS_PRESENT_WAIT="$1" \
+      valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$T_DIR/cg.$1.$2" vkcube --c "$2" \
+      >"$T_DIR/cg.$1.$2.log" 2>&1 || { tail "$T_DIR/cg.$1.$2.log" >&2; t_fail "vkcube under callgrind failed"; }
+    local f hook=0 waiter=0 other=0 h w o
+    for f in "$T_DIR/cg.$1.$2"-*; do
+      read -r h w o < <(callgrind_annotate --inclusive=yes --threshold=100 "$f" 2>/dev/null | awk '
+        /layer_QueuePresentKHR/ { gsub(",", "", $1); if ($1 + 0 > h) h = $1 + 0 }
+        /present_wait\.c:run / { gsub(",", "", $1); if ($1 + 0 > w) w = $1 + 0 }
+        END { print h + 0, w + 0 }')
+      if [ "$h" != 0 ]; then hook=$h; elif [ "$w" != 0 ]; then waiter=$w; else
+        o="$(callgrind_annotate --threshold=100 "$f" 2>/dev/null | awk '/libgfxstats_layer\.so/ { gsub(",", "", $1); g += $1 } END { print g + 0 }')"
+        other=$((other + o))
+      fi
+    done
+    echo "$hook $waiter $other"
+  }
+  read -r h0a w0a o0a < <(costs 0 "$n")
+  read -r h0b w0b o0b < <(costs 0 $((2 * n)))
+  read -r h1a w1a o1a < <(costs 1 "$n")
+  read -r h1b w1b o1b < <(costs 1 $((2 * n)))
+  awk -v n="$n" -v h0a="$h0a" -v h0b="$h0b" -v h1a="$h1a" -v h1b="$h1b" -v w1a="$w1a" -v w1b="$w1b" \
+      -v o0a="$o0a" -v o0b="$o0b" -v o1a="$o1a" -v o1b="$o1b" 'BEGIN {
+    off = (h0b - h0a) / n; on = (h1b - h1a) / n
+    printf "instructions per present, render thread (present hook): without present times %.0f, with %.0f (%.2fx, +%.0f)\n", off, on, on / off, on - off
+    printf "per present, waiting thread: %.0f; the layer on the other threads: without %.0f, with %.0f\n", (w1b - w1a) / n, (o0b - o0a) / n, (o1b - o1a) / n }'
+  exit 0
+fi
 command -v mangohud >/dev/null || t_fail "mangohud is not installed (scripts/ci-deps)"
 n=${1:-50}
 make -s -C "$NATIVE" all

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Present times (docs/native.md, "Present times"): where the driver offers VK_KHR_present_wait the
+# layer enables it, gives each present an id, waits for it on a thread of its own, and the frames
+# go to the FrameTimeline with those times. Debian's lavapipe offers no such extension (its
+# frames stay out of the FrameTimeline); Khronos' mock driver (libVkICD_mock_icd.so, in Debian's
+# chromium-common) offers every extension and completes each present at once: unmodified vkcube
+# on it, paced to 300 frames a second by MangoHud's fps_limit, must have all of its N frames
+# committed and every one answered with a present time, while `dump` counts the N frames as
+# without present times. Unpaced (the mock draws 300 frames in about a millisecond, before the
+# waiting thread looks), dump still counts exactly N and the run ends at once; under TSan, no
+# report between the render thread and the waiting thread.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+MOCK=/usr/lib/chromium/libVkICD_mock_icd.so
+[ -f "$MOCK" ] || t_fail "$MOCK is missing (Debian's chromium-common; scripts/ci-deps installs it)"
+command -v mangohud >/dev/null || t_fail "mangohud is not installed (scripts/ci-deps)"
+printf '{"file_format_version": "1.0.1", "ICD": {"library_path": "%s", "api_version": "1.3.0"}}\n' "$MOCK" >"$T_DIR/mock.json"
+t_start_daemon
+t_start_xvfb
+# A FrameTimeline counter of a package (`dump --frametimeline`), 0 without an entry.
+t_timeline() {
+  local v
+  v="$(gfx dump --frametimeline --package "$1" | sed -n "s/^$2 = \([0-9]*\)$/\1/p")"
+  echo "${v:-0}" # a package without FrameTimeline counters has no entry
+}
+mock() { VK_ICD_FILENAMES="$T_DIR/mock.json" "$@"; }
+
+# Paced: every frame committed (recordedFrames counts a frame once it was answered or given up)
+# and answered (none "present unknown", none left without a prediction but the first ones).
+MANGOHUD=1 MANGOHUD_CONFIG=fps_limit=300,no_display mock gfx run --package mock.paced -- vkcube --c 300 \
+  >"$T_DIR/paced.out" 2>&1 || { cat "$T_DIR/paced.out" >&2; t_fail "vkcube on the mock driver with MangoHud failed"; }
+[ "$(t_counter mock.paced "Total frames rendered")" = 300 ] || { gfx dump >&2; t_fail "paced: not 300 frames in dump"; }
+gfx dump --frametimeline --package mock.paced >"$T_DIR/paced.ft"
+count() { sed -n "s/^$1 = \([0-9]*\)$/\1/p" "$T_DIR/paced.ft"; }
+[ "$(count recordedFrames)" = 300 ] || { cat "$T_DIR/paced.ft" >&2; t_fail "paced: $(count recordedFrames) FrameTimeline frames, not 300"; }
+[ "$(count presentUnknownFrames)" = 0 ] || { cat "$T_DIR/paced.ft" >&2; t_fail "paced: $(count presentUnknownFrames) frames without a present time"; }
+valid="$(count predictionValidFrames)"
+[ "$valid" -ge 290 ] && [ "$((valid + $(count predictionNoneFrames)))" = 300 ] \
+  || { cat "$T_DIR/paced.ft" >&2; t_fail "paced: $valid frames predicted from the present times, not 290 or more"; }
+answered=$(( $(count presentOnTimeFrames) + $(count presentLateFrames) + $(count presentEarlyFrames) ))
+[ "$answered" = "$valid" ] || { cat "$T_DIR/paced.ft" >&2; t_fail "paced: $answered presents classified, $valid predicted"; }
+
+# Unpaced: dump exact, at once.
+start=$SECONDS
+mock gfx run --package mock.fast -- vkcube --c 300 >"$T_DIR/fast.out" 2>&1 \
+  || { cat "$T_DIR/fast.out" >&2; t_fail "vkcube on the mock driver failed"; }
+[ $((SECONDS - start)) -lt 20 ] || t_fail "unpaced vkcube on the mock driver took $((SECONDS - start)) s"
+[ "$(t_counter mock.fast "Total frames rendered")" = 300 ] || t_fail "unpaced: not 300 frames in dump"
+
+# GFXSTATS_PRESENT_WAIT=0: not enabled, no FrameTimeline frames; dump the same.
+GFXSTATS_PRESENT_WAIT=0 mock gfx run --package mock.off -- vkcube --c 100 >/dev/null 2>&1 || t_fail "vkcube with GFXSTATS_PRESENT_WAIT=0 failed"
+[ "$(t_counter mock.off "Total frames rendered")" = 100 ] || t_fail "GFXSTATS_PRESENT_WAIT=0: not 100 frames in dump"
+[ "$(t_timeline mock.off recordedFrames)" = 0 ] || t_fail "GFXSTATS_PRESENT_WAIT=0: FrameTimeline frames counted"
+
+# lavapipe (no VK_KHR_present_wait): no FrameTimeline frames.
+gfx run --package lvp.cube -- vkcube --c 100 >/dev/null 2>&1 || t_fail "vkcube on lavapipe failed"
+[ "$(t_counter lvp.cube "Total frames rendered")" = 100 ] || t_fail "lavapipe: not 100 frames in dump"
+[ "$(t_timeline lvp.cube recordedFrames)" = 0 ] || t_fail "lavapipe: FrameTimeline frames counted without present times"
+
+# The TSan build of the layer on the mock driver, paced and unpaced (tsan.sh explains the set-up).
+export TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 suppressions=$NATIVE/tests/tsan-apps.supp"
+for how in paced fast; do
+  pace=()
+  [ "$how" = fast ] || pace=(env MANGOHUD=1 MANGOHUD_CONFIG=fps_limit=300,no_display)
+  mock "${pace[@]}" env GFXSTATS=1 GFXSTATS_PACKAGE="tsan.$how" XDG_DATA_HOME="$T_DIR/xdg" \
+    XDG_DATA_DIRS="$OUT/tsan/share:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
+    LD_PRELOAD="$(gcc -print-file-name=libtsan.so.2)" vkcube --c 300 >"$T_DIR/tsan.$how.out" 2>&1 \
+    || { cat "$T_DIR/tsan.$how.out" >&2; t_fail "vkcube ($how) on the mock driver with the TSan layer failed"; }
+  t_wait_for 30 grep -q "exit: tsan.$how/" "$T_DIR/daemon.log" || t_fail "the daemon did not see vkcube ($how) exit"
+  [ "$(t_counter "tsan.$how" "Total frames rendered")" = 300 ] || t_fail "TSan layer ($how): not 300 frames"
+done
+t_pass "vkcube on the mock driver: 300 frames, all committed and answered with present times ($valid predicted), exact unpaced and under TSan; none to the FrameTimeline with GFXSTATS_PRESENT_WAIT=0 or on lavapipe"
