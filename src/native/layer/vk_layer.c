@@ -2,7 +2,6 @@
  * unmodified application with Android's rules, one tracker per swapchain (docs/native.md).
  * Enabled by GFXSTATS=1 (as MANGOHUD=1 enables MangoHud's); GFXSTATS_DISABLE=1 turns it off. */
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <vulkan/vk_layer.h>

@@ -7,8 +7,9 @@
 # on it, paced to 300 frames a second by MangoHud's fps_limit, must have all of its N frames
 # committed and every one answered with a present time, while `dump` counts the N frames as
 # without present times. Unpaced (the mock draws 300 frames in about a millisecond, before the
-# waiting thread looks), dump still counts exactly N and the run ends at once; under TSan, no
-# report between the render thread and the waiting thread.
+# waiting thread looks), dump still counts exactly N and the run ends at once. The daemon SIGKILLed
+# during a paced run loses and doubles none of either count. Under TSan, no report between the
+# render thread and the waiting thread.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 MOCK=/usr/lib/chromium/libVkICD_mock_icd.so
 [ -f "$MOCK" ] || t_fail "$MOCK is missing (Debian's chromium-common; scripts/ci-deps installs it)"
@@ -39,6 +40,12 @@ valid="$(count predictionValidFrames)"
 answered=$(( $(count presentOnTimeFrames) + $(count presentLateFrames) + $(count presentEarlyFrames) ))
 [ "$answered" = "$valid" ] || { cat "$T_DIR/paced.ft" >&2; t_fail "paced: $answered presents classified, $valid predicted"; }
 
+# The daemon SIGKILLed during a paced run (as kill.sh): the dump and the FrameTimeline exact.
+MANGOHUD=1 MANGOHUD_CONFIG=fps_limit=300,no_display VK_ICD_FILENAMES="$T_DIR/mock.json" \
+  t_vkcube_across_daemon_kill vkcube 1500 mock.kill
+[ "$(t_timeline mock.kill recordedFrames)" = 1500 ] || { gfx dump --frametimeline --package mock.kill >&2; t_fail "daemon SIGKILL: not 1500 FrameTimeline frames"; }
+[ "$(t_timeline mock.kill presentUnknownFrames)" = 0 ] || t_fail "daemon SIGKILL: frames without a present time"
+
 # Unpaced: dump exact, at once.
 start=$SECONDS
 mock gfx run --package mock.fast -- vkcube --c 300 >"$T_DIR/fast.out" 2>&1 \
@@ -68,4 +75,4 @@ for how in paced fast; do
   t_wait_for 30 grep -q "exit: tsan.$how/" "$T_DIR/daemon.log" || t_fail "the daemon did not see vkcube ($how) exit"
   [ "$(t_counter "tsan.$how" "Total frames rendered")" = 300 ] || t_fail "TSan layer ($how): not 300 frames"
 done
-t_pass "vkcube on the mock driver: 300 frames, all committed and answered with present times ($valid predicted), exact unpaced and under TSan; none to the FrameTimeline with GFXSTATS_PRESENT_WAIT=0 or on lavapipe"
+t_pass "vkcube on the mock driver: 300 frames, all committed and answered with present times ($valid predicted), exact across a daemon SIGKILL (1500 of 1500 in both), unpaced and under TSan; none to the FrameTimeline with GFXSTATS_PRESENT_WAIT=0 or on lavapipe"

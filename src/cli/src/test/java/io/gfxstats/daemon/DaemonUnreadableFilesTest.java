@@ -90,6 +90,33 @@ class DaemonUnreadableFilesTest {
         assertTrue(Files.exists(stuck.resolve("1").resolve("total")));
     }
 
+    @Test
+    void shouldCountFailedFinalSavesInTheMetrics() throws Exception {
+        long today = Days.dayStart(System.currentTimeMillis());
+        Path stuck = daemonState().resolve("data").resolve(Long.toString(today)).resolve("com.final.app");
+        Files.createDirectories(stuck);
+        OtherUser.chownTree(daemonState());
+        Files.setAttribute(stuck, "unix:uid", 0);
+
+        // No periodic save during the test: every attempt is the final save of the exited client.
+        DaemonProcess daemon = dir.closeAfter(new DaemonProcess(daemonState(), "--set", "flush.interval=1h",
+                "--set", "metrics.enabled=true", "--set", "metrics.port=0")
+                .asOtherUser(dir.user())).start();
+        Process synth = new ProcessBuilder(dir.user().command(JavaProcess.SHORT_LIVED, Main.class, "synth", "--socket",
+                daemon.socket().toString(), "--package", "com.final.app", "--version-code", "1", "--seconds", "1",
+                "--fps", "30")).redirectErrorStream(true).start();
+        String out = new String(synth.getInputStream().readAllBytes());
+        assertTrue(synth.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, synth.exitValue(), out);
+        Await.until(() -> failedSaves(daemon) >= 2, Duration.ofSeconds(60),
+                () -> "failed saves: " + failedSaves(daemon) + "; log: " + daemon.logText());
+        assertTrue(daemon.logText().contains("(final save of com.final.app/1"), daemon.logText());
+
+        Files.setAttribute(stuck, "unix:uid", OtherUser.UID);
+        Await.until(() -> daemon.logText().contains("exit: com.final.app/1"), Duration.ofSeconds(60), daemon::logText);
+        assertTrue(daemon.totalFrames("com.final.app") > 0, "nothing lost");
+    }
+
     private static double failedSaves(DaemonProcess daemon) throws Exception {
         return MetricsEndToEndTest.scrape(daemon).value("gfxstats_daemon_saves_total", "result=\"failed\"");
     }

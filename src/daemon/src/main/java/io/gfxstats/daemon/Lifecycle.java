@@ -117,11 +117,11 @@ final class Lifecycle {
             finisher.finish(b.path(), b.toString());
         }
         Harvester.Result r = state.harvester.save(List.of(b), state.currentDay, state.now(), state.now());
+        noteSave(r, r.failures() == 0 ? null
+                : r.firstFailure() + " (final save of " + b + ", " + why + "; its buffer is kept)");
         if (r.failures() > 0) {
-            backoff.failed(r.firstFailure() + " (final save of " + b + ", " + why + "; its buffer is kept)");
             return;
         }
-        noteSave(r);
         long dropped = ringDropped(b);
         state.registry.remove(b);
         try {
@@ -180,12 +180,17 @@ final class Lifecycle {
     }
 
     private void noteSave(Harvester.Result r) {
+        noteSave(r, r.firstFailure());
+    }
+
+    /** Every save's outcome, a final one's too: the metrics, the last save's time and the back-off. */
+    private void noteSave(Harvester.Result r, String failure) {
         state.events.saved(r.files(), r.frames(), r.failures());
         if (r.files() > 0) {
             state.lastSaveMillis = state.now();
         }
         if (r.failures() > 0) {
-            backoff.failed(r.firstFailure());
+            backoff.failed(failure);
         } else if (r.files() > 0) {
             backoff.succeeded();
         }
