@@ -10,6 +10,7 @@ import io.gfxstats.testing.Await;
 import io.gfxstats.testing.JavaProcess;
 import io.gfxstats.testing.OtherUser;
 import io.gfxstats.testing.OtherUserDirectory;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -58,21 +59,8 @@ class DaemonUnreadableFilesTest {
 
     @Test
     void shouldBackOffFailingSavesWithOneLinePerChangeOfState() throws Exception {
-        long today = Days.dayStart(System.currentTimeMillis());
-        Path stuck = daemonState().resolve("data").resolve(Long.toString(today)).resolve("com.stuck.app");
-        Files.createDirectories(stuck);
-        OtherUser.chownTree(daemonState());
-        Files.setAttribute(stuck, "unix:uid", 0); // root's directory: the daemon cannot create the version in it
-
-        DaemonProcess daemon = dir.closeAfter(new DaemonProcess(daemonState(), "--set", "flush.interval=100ms",
-                "--set", "metrics.enabled=true", "--set", "metrics.port=0")
-                .asOtherUser(dir.user())).start();
-        Process synth = new ProcessBuilder(dir.user().command(JavaProcess.SHORT_LIVED, Main.class, "synth", "--socket",
-                daemon.socket().toString(), "--package", "com.stuck.app", "--version-code", "1", "--seconds", "1",
-                "--fps", "30")).redirectErrorStream(true).start();
-        String out = new String(synth.getInputStream().readAllBytes());
-        assertTrue(synth.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, synth.exitValue(), out);
+        Path stuck = unwritableDayDirectory("com.stuck.app");
+        DaemonProcess daemon = daemonAfterOneSecondClient("com.stuck.app", "100ms");
         // Three failed attempts (at 0, 1 and 3 s of back-off) must still have logged one line.
         Await.until(() -> failedSaves(daemon) >= 3, Duration.ofSeconds(60),
                 () -> "failed saves: " + failedSaves(daemon) + "; log: " + daemon.logText());
@@ -92,22 +80,9 @@ class DaemonUnreadableFilesTest {
 
     @Test
     void shouldCountFailedFinalSavesInTheMetrics() throws Exception {
-        long today = Days.dayStart(System.currentTimeMillis());
-        Path stuck = daemonState().resolve("data").resolve(Long.toString(today)).resolve("com.final.app");
-        Files.createDirectories(stuck);
-        OtherUser.chownTree(daemonState());
-        Files.setAttribute(stuck, "unix:uid", 0);
-
+        Path stuck = unwritableDayDirectory("com.final.app");
         // No periodic save during the test: every attempt is the final save of the exited client.
-        DaemonProcess daemon = dir.closeAfter(new DaemonProcess(daemonState(), "--set", "flush.interval=1h",
-                "--set", "metrics.enabled=true", "--set", "metrics.port=0")
-                .asOtherUser(dir.user())).start();
-        Process synth = new ProcessBuilder(dir.user().command(JavaProcess.SHORT_LIVED, Main.class, "synth", "--socket",
-                daemon.socket().toString(), "--package", "com.final.app", "--version-code", "1", "--seconds", "1",
-                "--fps", "30")).redirectErrorStream(true).start();
-        String out = new String(synth.getInputStream().readAllBytes());
-        assertTrue(synth.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, synth.exitValue(), out);
+        DaemonProcess daemon = daemonAfterOneSecondClient("com.final.app", "1h");
         Await.until(() -> failedSaves(daemon) >= 2, Duration.ofSeconds(60),
                 () -> "failed saves: " + failedSaves(daemon) + "; log: " + daemon.logText());
         assertTrue(daemon.logText().contains("(final save of com.final.app/1"), daemon.logText());
@@ -115,6 +90,30 @@ class DaemonUnreadableFilesTest {
         Files.setAttribute(stuck, "unix:uid", OtherUser.UID);
         Await.until(() -> daemon.logText().contains("exit: com.final.app/1"), Duration.ofSeconds(60), daemon::logText);
         assertTrue(daemon.totalFrames("com.final.app") > 0, "nothing lost");
+    }
+
+    /** Today's directory of the package, made root's: the daemon cannot create the version in it. */
+    private Path unwritableDayDirectory(String packageName) throws IOException {
+        long today = Days.dayStart(System.currentTimeMillis());
+        Path stuck = daemonState().resolve("data").resolve(Long.toString(today)).resolve(packageName);
+        Files.createDirectories(stuck);
+        OtherUser.chownTree(daemonState());
+        Files.setAttribute(stuck, "unix:uid", 0);
+        return stuck;
+    }
+
+    /** A daemon (as the other user, metrics on) after a client of the package drew for 1 s and exited. */
+    private DaemonProcess daemonAfterOneSecondClient(String packageName, String flushInterval) throws Exception {
+        DaemonProcess daemon = dir.closeAfter(new DaemonProcess(daemonState(), "--set", "flush.interval=" + flushInterval,
+                "--set", "metrics.enabled=true", "--set", "metrics.port=0")
+                .asOtherUser(dir.user())).start();
+        Process synth = new ProcessBuilder(dir.user().command(JavaProcess.SHORT_LIVED, Main.class, "synth", "--socket",
+                daemon.socket().toString(), "--package", packageName, "--version-code", "1", "--seconds", "1",
+                "--fps", "30")).redirectErrorStream(true).start();
+        String out = new String(synth.getInputStream().readAllBytes());
+        assertTrue(synth.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, synth.exitValue(), out);
+        return daemon;
     }
 
     private static double failedSaves(DaemonProcess daemon) throws Exception {
