@@ -62,8 +62,7 @@ class DaemonUnreadableFilesTest {
         Path stuck = unwritableDayDirectory("com.stuck.app");
         DaemonProcess daemon = daemonAfterOneSecondClient("com.stuck.app", "100ms");
         // Three failed attempts (at 0, 1 and 3 s of back-off) must still have logged one line.
-        Await.until(() -> failedSaves(daemon) >= 3, Duration.ofSeconds(60),
-                () -> "failed saves: " + failedSaves(daemon) + "; log: " + daemon.logText());
+        awaitFailedSaves(daemon, 3);
 
         String log = daemon.logText();
         assertEquals(1, count(log, "saving failed: save of " + stuck.resolve("1").resolve("total") + " failed: "),
@@ -83,8 +82,7 @@ class DaemonUnreadableFilesTest {
         Path stuck = unwritableDayDirectory("com.final.app");
         // No periodic save during the test: every attempt is the final save of the exited client.
         DaemonProcess daemon = daemonAfterOneSecondClient("com.final.app", "1h");
-        Await.until(() -> failedSaves(daemon) >= 2, Duration.ofSeconds(60),
-                () -> "failed saves: " + failedSaves(daemon) + "; log: " + daemon.logText());
+        awaitFailedSaves(daemon, 2);
         assertTrue(daemon.logText().contains("(final save of com.final.app/1"), daemon.logText());
 
         Files.setAttribute(stuck, "unix:uid", OtherUser.UID);
@@ -114,6 +112,11 @@ class DaemonUnreadableFilesTest {
         assertTrue(synth.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, synth.exitValue(), out);
         return daemon;
+    }
+
+    private static void awaitFailedSaves(DaemonProcess daemon, int atLeast) throws Exception {
+        Await.until(() -> failedSaves(daemon) >= atLeast, Duration.ofSeconds(60),
+                () -> "failed saves: " + failedSaves(daemon) + "; log: " + daemon.logText());
     }
 
     private static double failedSaves(DaemonProcess daemon) throws Exception {
