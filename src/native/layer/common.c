@@ -33,11 +33,8 @@ static int64_t env_long(const char *name, int64_t fallback) {
     return x;
 }
 
-/* GFXSTATS_REFRESH_HZ (default 60) as a period in ns; 0 for 0 Hz. */
-static int64_t refresh_interval_ns(void) {
-    int64_t hz = env_long("GFXSTATS_REFRESH_HZ", 60);
-    return hz > 0 ? (1000000000LL + hz / 2) / hz : 0;
-}
+/* GFXSTATS_REFRESH_HZ (default 60) as a period in ns, 0 for 0 Hz: read when the session opens. */
+static int64_t refresh_ns;
 
 void hook_package_name(char *out, size_t cap) {
     const char *env = getenv("GFXSTATS_PACKAGE");
@@ -72,6 +69,8 @@ gfxstats_session *hook_session(int32_t pipeline) {
     if (!session && !session_failed) {
         char pkg[256];
         hook_package_name(pkg, sizeof pkg);
+        int64_t hz = env_long("GFXSTATS_REFRESH_HZ", 60);
+        refresh_ns = hz > 0 ? (1000000000LL + hz / 2) / hz : 0;
         /* GFXSTATS_SCENE: the scene frames count in until the scene file or nothing says otherwise. */
         const char *scene = getenv("GFXSTATS_SCENE");
         const char *problem = scene && *scene ? gfx_scene_name_problem(scene) : NULL;
@@ -85,7 +84,7 @@ gfxstats_session *hook_session(int32_t pipeline) {
             .package_name = pkg,
             .version_code = env_long("GFXSTATS_VERSION_CODE", 0),
             .pipeline = pipeline,
-            .refresh_interval_ns = refresh_interval_ns(),
+            .refresh_interval_ns = refresh_ns,
             .close_wait_ms = (int32_t)env_long("GFXSTATS_CLOSE_WAIT_MS", 2000),
             .davey = env_long("GFXSTATS_DAVEY", 1) == 0 ? GFXSTATS_DAVEY_OFF : GFXSTATS_DAVEY_LOG,
             .default_scene = scene && *scene ? scene : NULL,
@@ -134,7 +133,7 @@ struct hook_surface *hook_surface_new(uint64_t handle, int32_t pipeline) {
         return NULL;
     }
     h->handle = handle;
-    h->interval = refresh_interval_ns();
+    h->interval = refresh_ns; /* written before the session was published */
     __atomic_store_n(&sigkill_after, env_long("GFXSTATS_TEST_SIGKILL_AFTER", 0), __ATOMIC_RELAXED);
     if (gfxstats_tracker_new(s, &h->tracker) != GFXSTATS_OK) {
         free(h);
