@@ -44,7 +44,7 @@ static void pause_briefly(void) {
 }
 
 /* The oldest queued present completed at `at`: handed to the render thread. */
-static void completed(struct present_wait *w, uint64_t tail, uint64_t id, int64_t at) {
+static void hand_over(struct present_wait *w, uint64_t tail, uint64_t id, int64_t at) {
     uint64_t head = w->done_head;
     if (head - __atomic_load_n(&w->done_tail, __ATOMIC_ACQUIRE) < SLOTS) {
         w->done[head % SLOTS] = (struct completed){id, at};
@@ -93,7 +93,7 @@ static void *run(void *arg) {
         }
         early = 0;
         last = id;
-        completed(w, tail, id, gfxstats_now_ns());
+        hand_over(w, tail, id, gfxstats_now_ns());
     }
     /* Stopped (the swapchain is about to go): the presents already done still get a time, the one
      * at which the layer learnt of them; the others stay unknown. */
@@ -102,7 +102,7 @@ static void *run(void *arg) {
         if (!settled(w->wait(w->device, w->swapchain, id, 0))) {
             break;
         }
-        completed(w, tail, id, gfxstats_now_ns());
+        hand_over(w, tail, id, gfxstats_now_ns());
     }
     __atomic_store_n(&w->stop, 1, __ATOMIC_RELEASE);
     return NULL;

@@ -16,14 +16,12 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 command -v valgrind >/dev/null || t_fail "valgrind is not installed"
 if [ "${1:-}" = --present-wait ]; then
   n=${2:-2000}
-  mock=/usr/lib/chromium/libVkICD_mock_icd.so
-  [ -f "$mock" ] || t_fail "$mock is missing (Debian's chromium-common)"
-  printf '{"file_format_version": "1.0.1", "ICD": {"library_path": "%s", "api_version": "1.3.0"}}\n' "$mock" >"$T_DIR/mock.json"
+  t_mock_icd
   make -s -C "$NATIVE" all
   t_start_xvfb
   costs() { # $1: GFXSTATS_PRESENT_WAIT, $2: presents; prints "<present hook> <waiter> <layer, other threads>"
     GFXSTATS_SOCKET="$T_DIR/none.sock" XDG_DATA_DIRS="$OUT/share:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
-      VK_ICD_FILENAMES="$T_DIR/mock.json" GFXSTATS=1 GFXSTATS_QUIET=1 GFXSTATS_PRESENT_WAIT="$1" \
+      VK_ICD_FILENAMES="$T_MOCK_ICD" GFXSTATS=1 GFXSTATS_QUIET=1 GFXSTATS_PRESENT_WAIT="$1" \
       valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$T_DIR/cg.$1.$2" vkcube --c "$2" \
       >"$T_DIR/cg.$1.$2.log" 2>&1 || { tail "$T_DIR/cg.$1.$2.log" >&2; t_fail "vkcube under callgrind failed"; }
     local f hook=0 waiter=0 other=0 h w o

@@ -106,6 +106,34 @@ t_java_drive() {
   java "${GFX_JVM_FLAGS[@]}" -cp "$GFX_JAR:$OUT/drives" "$name" "$@"
 }
 
+# ThreadSanitizer's options for the TSan builds: any report exits 66, which fails the test.
+T_TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1"
+
+# Runs an unmodified Vulkan program (the command line) through the TSan build of the layer as
+# package $1: libtsan preloaded (the layer's runtime must be there before any thread starts), the
+# layer found through its own manifest (XDG_DATA_HOME too, so that no installed one is found as
+# well), tests/tsan-apps.supp for the libraries that are not ours (tsan.sh, present-wait.sh).
+t_tsan_vulkan() {
+  local pkg=$1
+  shift
+  make -s -C "$NATIVE" target/tsan/share/vulkan/implicit_layer.d/gfxstats_layer.json >"$T_DIR/tsan-layer.out" 2>&1 \
+    || { cat "$T_DIR/tsan-layer.out" >&2; t_fail "the TSan layer did not build"; }
+  GFXSTATS=1 GFXSTATS_PACKAGE="$pkg" XDG_DATA_HOME="$T_DIR/xdg" \
+    XDG_DATA_DIRS="$OUT/tsan/share:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
+    TSAN_OPTIONS="$T_TSAN_OPTIONS suppressions=$NATIVE/tests/tsan-apps.supp" \
+    LD_PRELOAD="$(gcc -print-file-name=libtsan.so.2)" "$@"
+}
+
+# Khronos' mock Vulkan driver (in Debian's chromium-common): it offers every extension and renders
+# nothing (present-wait.sh, bench-layers.sh --present-wait). Writes a manifest naming it and sets
+# T_MOCK_ICD to it, for VK_ICD_FILENAMES.
+t_mock_icd() {
+  local lib=/usr/lib/chromium/libVkICD_mock_icd.so
+  [ -f "$lib" ] || t_fail "$lib is missing (Debian's chromium-common; scripts/ci-deps installs it)"
+  T_MOCK_ICD="$T_DIR/mock.json"
+  printf '{"file_format_version": "1.0.1", "ICD": {"library_path": "%s", "api_version": "1.3.0"}}\n' "$lib" >"$T_MOCK_ICD"
+}
+
 gfx() {
   "$ROOT/scripts/gfxstats" "$@"
 }

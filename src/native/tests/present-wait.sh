@@ -11,10 +11,8 @@
 # during a paced run loses and doubles none of either count. Under TSan, no report between the
 # render thread and the waiting thread.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-MOCK=/usr/lib/chromium/libVkICD_mock_icd.so
-[ -f "$MOCK" ] || t_fail "$MOCK is missing (Debian's chromium-common; scripts/ci-deps installs it)"
 command -v mangohud >/dev/null || t_fail "mangohud is not installed (scripts/ci-deps)"
-printf '{"file_format_version": "1.0.1", "ICD": {"library_path": "%s", "api_version": "1.3.0"}}\n' "$MOCK" >"$T_DIR/mock.json"
+t_mock_icd
 t_start_daemon
 t_start_xvfb
 # A FrameTimeline counter of a package (`dump --frametimeline`), 0 without an entry.
@@ -23,7 +21,7 @@ t_timeline() {
   v="$(gfx dump --frametimeline --package "$1" | sed -n "s/^$2 = \([0-9]*\)$/\1/p")"
   echo "${v:-0}" # a package without FrameTimeline counters has no entry
 }
-mock() { VK_ICD_FILENAMES="$T_DIR/mock.json" "$@"; }
+mock() { VK_ICD_FILENAMES="$T_MOCK_ICD" "$@"; }
 
 # Paced: every frame committed (recordedFrames counts a frame once it was answered or given up)
 # and answered (none "present unknown", none left without a prediction but the first ones).
@@ -41,7 +39,7 @@ answered=$(( $(count presentOnTimeFrames) + $(count presentLateFrames) + $(count
 [ "$answered" = "$valid" ] || { cat "$T_DIR/paced.ft" >&2; t_fail "paced: $answered presents classified, $valid predicted"; }
 
 # The daemon SIGKILLed during a paced run (as kill.sh): the dump and the FrameTimeline exact.
-MANGOHUD=1 MANGOHUD_CONFIG=fps_limit=300,no_display VK_ICD_FILENAMES="$T_DIR/mock.json" \
+MANGOHUD=1 MANGOHUD_CONFIG=fps_limit=300,no_display VK_ICD_FILENAMES="$T_MOCK_ICD" \
   t_vkcube_across_daemon_kill vkcube 1500 mock.kill
 [ "$(t_timeline mock.kill recordedFrames)" = 1500 ] || { gfx dump --frametimeline --package mock.kill >&2; t_fail "daemon SIGKILL: not 1500 FrameTimeline frames"; }
 [ "$(t_timeline mock.kill presentUnknownFrames)" = 0 ] || t_fail "daemon SIGKILL: frames without a present time"
@@ -63,16 +61,15 @@ gfx run --package lvp.cube -- vkcube --c 100 >/dev/null 2>&1 || t_fail "vkcube o
 [ "$(t_counter lvp.cube "Total frames rendered")" = 100 ] || t_fail "lavapipe: not 100 frames in dump"
 [ "$(t_timeline lvp.cube recordedFrames)" = 0 ] || t_fail "lavapipe: FrameTimeline frames counted without present times"
 
-# The TSan build of the layer on the mock driver, paced and unpaced (tsan.sh explains the set-up).
-export TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 suppressions=$NATIVE/tests/tsan-apps.supp"
+# The TSan build of the layer on the mock driver, paced and unpaced.
 for how in paced fast; do
-  pace=()
-  [ "$how" = fast ] || pace=(env MANGOHUD=1 MANGOHUD_CONFIG=fps_limit=300,no_display)
-  mock "${pace[@]}" env GFXSTATS=1 GFXSTATS_PACKAGE="tsan.$how" XDG_DATA_HOME="$T_DIR/xdg" \
-    XDG_DATA_DIRS="$OUT/tsan/share:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
-    LD_PRELOAD="$(gcc -print-file-name=libtsan.so.2)" vkcube --c 300 >"$T_DIR/tsan.$how.out" 2>&1 \
+  mangohud=1
+  [ "$how" = paced ] || mangohud=0 # its layer is enabled by MANGOHUD=1 only
+  MANGOHUD=$mangohud MANGOHUD_CONFIG=fps_limit=300,no_display mock t_tsan_vulkan "tsan.$how" vkcube --c 300 \
+    >"$T_DIR/tsan.$how.out" 2>&1 \
     || { cat "$T_DIR/tsan.$how.out" >&2; t_fail "vkcube ($how) on the mock driver with the TSan layer failed"; }
   t_wait_for 30 grep -q "exit: tsan.$how/" "$T_DIR/daemon.log" || t_fail "the daemon did not see vkcube ($how) exit"
   [ "$(t_counter "tsan.$how" "Total frames rendered")" = 300 ] || t_fail "TSan layer ($how): not 300 frames"
 done
+[ "$(t_timeline tsan.paced recordedFrames)" = 300 ] || t_fail "TSan layer (paced): not 300 FrameTimeline frames"
 t_pass "vkcube on the mock driver: 300 frames, all committed and answered with present times ($valid predicted), exact across a daemon SIGKILL (1500 of 1500 in both), unpaced and under TSan; none to the FrameTimeline with GFXSTATS_PRESENT_WAIT=0 or on lavapipe"

@@ -13,7 +13,7 @@ SEED="${GFXSTATS_TSAN_SEED:-$RANDOM}"
 TSAN="$OUT/tsan/gfxstats-drive"
 PLAIN="$OUT/bin/gfxstats-drive"
 make -s -C "$NATIVE" target/bin/gfxstats-drive test-tsan >"$T_DIR/unit.out" 2>&1 || { tail -40 "$T_DIR/unit.out" >&2; t_fail "make test-tsan failed"; }
-export TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1"
+export TSAN_OPTIONS="$T_TSAN_OPTIONS"
 
 # The TSan driver as package tsan.$1 and the plain one as plain.$1, on file $2 with the further
 # arguments: their dumps must be equal.
@@ -67,16 +67,10 @@ same tsan.restart plain.times
 # The handover: the daemon SIGKILLed and its buffer files lost halfway.
 t_drive_across_handover "$T_DIR/times.txt" "$TSAN" --trackers 3
 same c.handover plain.times
-# An unmodified vkcube (lavapipe, its own threads) through the TSan build of the Vulkan layer:
-# libtsan preloaded (the layer's runtime must be there before any thread starts), the layer
-# found through its own manifest (XDG_DATA_HOME too, so that no installed one is found as
-# well), tests/tsan-apps.supp for the libraries that are not ours. Exactly 300 frames.
-make -s -C "$NATIVE" target/tsan/share/vulkan/implicit_layer.d/gfxstats_layer.json >"$T_DIR/layer.out" 2>&1 \
-  || { cat "$T_DIR/layer.out" >&2; t_fail "the TSan layer did not build"; }
+# An unmodified vkcube (lavapipe, its own threads) through the TSan build of the Vulkan layer
+# (lib.sh's t_tsan_vulkan). Exactly 300 frames.
 t_start_xvfb
-GFXSTATS=1 GFXSTATS_PACKAGE=tsan.vkcube XDG_DATA_HOME="$T_DIR/xdg" XDG_DATA_DIRS="$OUT/tsan/share:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
-  TSAN_OPTIONS="$TSAN_OPTIONS suppressions=$NATIVE/tests/tsan-apps.supp" \
-  LD_PRELOAD="$(gcc -print-file-name=libtsan.so.2)" vkcube --c 300 >"$T_DIR/vkcube.out" 2>&1 \
+t_tsan_vulkan tsan.vkcube vkcube --c 300 >"$T_DIR/vkcube.out" 2>&1 \
   || { cat "$T_DIR/vkcube.out" >&2; t_fail "vkcube with the TSan layer failed"; }
 t_wait_for 30 grep -q "exit: tsan.vkcube/" "$T_DIR/daemon.log" || t_fail "the daemon did not see vkcube exit"
 FRAMES="$(t_counter tsan.vkcube "Total frames rendered")"
