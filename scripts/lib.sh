@@ -206,14 +206,16 @@ gfx_cds_create() {
   fi
 }
 
-# gfx_cds_flags [dump]: sets GFX_CDS_FLAGS to the archive flags of the command line's archive (or,
-# with `dump`, of the dump path's) when a current one exists (made now if needed), else to none.
+# gfx_cds_flags [dump|daemon]: sets GFX_CDS_FLAGS to the archive flags of the command line's archive
+# (or, with `dump`, of the dump path's) when a current one exists (made now if needed), else to none.
+# `daemon`: the command line's archive, only when it is current, never made here (see scripts/gfxstatsd).
 gfx_cds_flags() {
   GFX_CDS_FLAGS=()
   [ "${GFXSTATS_CDS:-1}" = 0 ] && return 0
   # The archives are made for the jar; a GFXSTATS_CLASSPATH run goes without.
   [ -z "${GFXSTATS_CLASSPATH:-}" ] || return 0
-  local archive flags training extra
+  local archive flags training extra make=1
+  [ "${1:-}" != daemon ] || make=0
   if [ "${1:-}" = dump ]; then
     archive="$GFX_CDS_DUMP_ARCHIVE"
     flags=("${GFX_BASE_FLAGS[@]}" "${GFX_DUMP_FLAGS[@]}")
@@ -236,6 +238,7 @@ gfx_cds_flags() {
     return 0
   fi
   if [ "$have" != "$want" ] || [ ! -f "$archive" ]; then
+    [ "$make" = 1 ] || return 0
     gfx_cds_create "$archive" "$want" "${flags[@]}" -- "${training[@]}" || return 0
   fi
   GFX_CDS_FLAGS=(-XX:SharedArchiveFile="$archive" "${GFX_CDS_QUIET[@]}" "${extra[@]}")

@@ -85,6 +85,59 @@ class DumpArchiveIT {
             }
         }
     }
+    /**
+     * scripts/gfxstatsd maps the command line's archive when it is current (its training serves
+     * gRPC in-process, so the daemon's server classes are in it), and never trains one itself: with
+     * a stale archive the daemon starts at once, from the jar.
+     */
+    @Test
+    void shouldStartTheDaemonFromTheCommandLinesArchiveOnlyWhenItIsCurrent() throws Exception {
+        Run help = gfxstats(List.of(), "--help");
+        assertEquals(0, help.exit(), help.stderr());
+        Path stamp = Path.of("target", "gfxstats-cli.jsa.stamp");
+        String current = Files.readString(stamp);
+        assertFalse(current.startsWith("failed"), "the training run failed: " + current);
+        assertTrue(daemonClassSource("current").endsWith("source: shared objects file (top)"));
+        Files.writeString(stamp, "made for another jar\n");
+        try {
+            assertTrue(daemonClassSource("stale").endsWith("gfxstats.jar"));
+        } finally {
+            Files.writeString(stamp, current);
+        }
+    }
+
+    /** Where a daemon started by scripts/gfxstatsd loaded its gRPC server class from. */
+    private String daemonClassSource(String name) throws Exception {
+        Path state = Files.createTempDirectory(Path.of("/tmp"), "gfxcds");
+        Path socket = state.resolve("s.sock");
+        Path log = tmp.resolve(name + "-daemon.log");
+        Path classes = tmp.resolve(name + "-class-load.log");
+        ProcessBuilder pb = new ProcessBuilder(Path.of("scripts", "gfxstatsd").toAbsolutePath().toString(), "--no-build",
+                "--state-dir", state.toString(), "--socket", socket.toString());
+        pb.environment().remove("GFXSTATS_CLASSPATH");
+        pb.environment().remove("GFXSTATS_CDS");
+        pb.environment().remove("INVOCATION_ID");
+        pb.environment().put("GFXSTATSD_JAVA_OPTS", "-Xlog:class+load=info:file=" + classes);
+        Process daemon = pb.redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            io.gfxstats.testing.DaemonHealth.await(daemon, socket, java.time.Duration.ofSeconds(60),
+                    () -> Files.readString(log));
+            daemon.destroy();
+            assertTrue(daemon.waitFor(60, TimeUnit.SECONDS), "the daemon stops on SIGTERM");
+            assertFalse(Files.readString(log).contains("preparing"), "no training run: " + Files.readString(log));
+            return Files.readAllLines(classes).stream()
+                    .filter(l -> l.contains(" io.gfxstats.daemon.rpc.GfxStatsServer source: "))
+                    .findFirst().orElseThrow(() -> new AssertionError("GfxStatsServer was not loaded"));
+        } finally {
+            daemon.destroyForcibly().waitFor();
+            try (Stream<Path> s = Files.walk(state)) {
+                for (Path f : s.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(f);
+                }
+            }
+        }
+    }
+
     @Test
     void shouldTrainOnceWhenCommandsStartTogether() throws Exception {
         Path archive = Path.of("target", "gfxstats-dump.jsa");

@@ -23,10 +23,12 @@ import org.junit.jupiter.api.Test;
 @org.junit.jupiter.api.Tag("alone") // times the owner's dumps: run by itself (src/daemon/pom.xml)
 class AttackUnreadStreamsTest {
     private static final int PACKAGES = 300; // a text dump of several hundred KB: more than one chunk
-    /** Long enough for more than two stall timeouts (3 s in most tests here) to free the attacker's slots. */
-    private static final Duration ATTACK = Duration.ofSeconds(8);
-    /** For the test whose stall timeout is the default 10 s: the churn starts when it frees the slots. */
-    private static final Duration LONG_ATTACK = Duration.ofSeconds(15);
+    /** The stall timeout of most tests here: short, so that an attack sees several of them. */
+    private static final String STALL = "1s";
+    /** Long enough for three stall timeouts to free the attacker's slots. */
+    private static final Duration ATTACK = Duration.ofSeconds(4);
+    /** For the test of the slot churn: the churn starts when the stall timeout (2 s there) frees the slots. */
+    private static final Duration LONG_ATTACK = Duration.ofSeconds(6);
 
     private Path state;
     private DaemonProcess daemon;
@@ -64,9 +66,9 @@ class AttackUnreadStreamsTest {
     @Test
     void shouldServeTheOwnerWhileTwoProcessesReopenAStalledWholeDumpEverySecond() throws Exception {
         // The report's slot churn: each process holds its share of dump slots with dumps whose
-        // writer waits for a reader, and retakes them as soon as the stall timeout (the default
-        // 10 s here) frees them.
-        assertOwnerServedDuring("gfxstats.v1.GfxStats/Dump", "-", 2, 1000, "10s", LONG_ATTACK);
+        // writer waits for a reader, and retakes them as soon as the stall timeout (2 s here, so
+        // that the attack sees it twice; the default is 10 s) frees them.
+        assertOwnerServedDuring("gfxstats.v1.GfxStats/Dump", "-", 2, 1000, "2s", LONG_ATTACK);
     }
 
     @Test
@@ -94,7 +96,7 @@ class AttackUnreadStreamsTest {
     private io.gfxstats.testing.OtherUser other;
 
     private void assertOwnerServedDuring(String method, String requestHex) throws Exception {
-        assertOwnerServedDuring(method, requestHex, 1, 2, "3s", ATTACK);
+        assertOwnerServedDuring(method, requestHex, 1, 2, STALL, ATTACK);
     }
 
     private void assertOwnerServedDuring(String method, String requestHex, int attackers, int gapMillis,
