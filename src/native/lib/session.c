@@ -1006,7 +1006,7 @@ static int64_t *ring_room(struct gfxstats_tracker *t, unsigned n, int *rc) {
         /* The consumer published another ring before it marked this one (acquire: its reset is
          * seen). The drops go along, so that the count the daemon sees never goes back. */
         struct gfx_ring *to = __atomic_load_n(&t->next, __ATOMIC_ACQUIRE);
-        __atomic_store_n(&to->dropped, t->ring->dropped, __ATOMIC_RELAXED);
+        __atomic_store_n(&to->dropped, __atomic_load_n(&t->ring->dropped, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
         __atomic_store_n(&t->ring, to, __ATOMIC_RELEASE); /* after it, nothing more in the old ring */
         e = gfx_ring_room(to, n, &closed);
     }
@@ -1018,7 +1018,11 @@ static int64_t *ring_room(struct gfxstats_tracker *t, unsigned n, int *rc) {
         *rc = GFXSTATS_ECLOSED;
         return NULL;
     }
-    __atomic_store_n(&t->ring->dropped, t->ring->dropped + 1, __ATOMIC_RELAXED);
+    /* Atomic loads too: the consumer raises this count (raise_dropped) once the ring it moved the
+     * producer to is published, possibly while the producer counts a drop here (TSan saw it). The
+     * producer's count is never below the one raised, so the plain increment loses nothing. */
+    struct gfx_ring *full = t->ring;
+    __atomic_store_n(&full->dropped, __atomic_load_n(&full->dropped, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
     *rc = GFXSTATS_OK;
     return NULL;
 }

@@ -360,7 +360,9 @@ t_vkcube_with_mangohud() {
   # frame time in microseconds in the second column.
   tail -n +4 "$csv" | cut -d, -f2 | sort -n >"$dir.us"
   logged="$(wc -l <"$dir.us")"
-  [ "$logged" -ge 50 ] && [ "$logged" -lt "$n" ] || t_fail "MangoHud logged $logged frames of $n of $vkcube"
+  # At least 20: enough for the percentiles below. How many fall into MangoHud's 2 s depends on the
+  # load (35 once, a 32-bit lavapipe vkcube beside two other tests and the benchmarks' module).
+  [ "$logged" -ge 20 ] && [ "$logged" -lt "$n" ] || t_fail "MangoHud logged $logged frames of $n of $vkcube"
   dump="$(gfx dump --package "$pkg")"
   T_MANGO_REPORT="$pkg: gfxstats $total frames, MangoHud logged $logged in its window;"
   for p in 50 90 95 99; do

@@ -70,12 +70,18 @@ class InstallIT {
             assertTrue(Files.size(path) > 0, archive);
             assertTrue(cli.contains("-XX:SharedArchiveFile=" + path), cli);
         }
+        // The daemon maps the command line's archive too (its training serves gRPC in-process).
+        String daemonLauncher = Files.readString(prefix.resolve("bin/gfxstatsd"));
+        assertTrue(daemonLauncher.contains("-XX:SharedArchiveFile=" + prefix.resolve("share/gfxstats/gfxstats-cli.jsa")),
+                daemonLauncher);
 
         // The installed daemon and command line, with the checkout out of the way.
         Path state = tmp.resolve("state");
         Path socket = state.resolve("gfxstatsd.sock");
-        Process daemon = new ProcessBuilder(prefix.resolve("bin/gfxstatsd").toString(), "--state-dir", state.toString())
-                .redirectErrorStream(true).redirectOutput(tmp.resolve("daemon.log").toFile()).start();
+        Path classes = tmp.resolve("daemon-classes.log");
+        ProcessBuilder daemonBuilder = new ProcessBuilder(prefix.resolve("bin/gfxstatsd").toString(), "--state-dir", state.toString());
+        daemonBuilder.environment().put("GFXSTATSD_JAVA_OPTS", "-Xlog:class+load=info:file=" + classes);
+        Process daemon = daemonBuilder.redirectErrorStream(true).redirectOutput(tmp.resolve("daemon.log").toFile()).start();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!Files.exists(socket)) {
@@ -102,6 +108,9 @@ class InstallIT {
             daemon.destroy();
             assertEquals(0, daemon.waitFor(), Files.readString(tmp.resolve("daemon.log")));
         }
+        assertTrue(Files.readAllLines(classes).stream().anyMatch(
+                l -> l.contains(" io.gfxstats.daemon.rpc.GfxStatsServer source: shared objects file")),
+                "the installed daemon loads its server from the command line's archive");
 
         Run uninstall = run(List.of(ROOT.resolve("scripts/uninstall").toString(), "--user", "--prefix",
                 prefix.toString(), "--no-reload"), null);
