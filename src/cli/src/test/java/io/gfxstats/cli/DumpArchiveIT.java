@@ -5,13 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gfxstats.daemon.DaemonProcess;
+import io.gfxstats.daemon.TestFiles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -78,13 +77,10 @@ class DumpArchiveIT {
             assertEquals(0, grpc.exit(), grpc.stderr());
             assertEquals(new String(first.stdout(), StandardCharsets.UTF_8), new String(grpc.stdout(), StandardCharsets.UTF_8));
         } finally {
-            try (Stream<Path> s = Files.walk(state)) {
-                for (Path f : s.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(f);
-                }
-            }
+            TestFiles.deleteTree(state);
         }
     }
+
     /**
      * scripts/gfxstatsd maps the command line's archive when it is current (its training serves
      * gRPC in-process, so the daemon's server classes are in it), and never trains one itself: with
@@ -130,11 +126,7 @@ class DumpArchiveIT {
                     .findFirst().orElseThrow(() -> new AssertionError("GfxStatsServer was not loaded"));
         } finally {
             daemon.destroyForcibly().waitFor();
-            try (Stream<Path> s = Files.walk(state)) {
-                for (Path f : s.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(f);
-                }
-            }
+            TestFiles.deleteTree(state);
         }
     }
 
@@ -171,11 +163,7 @@ class DumpArchiveIT {
             assertEquals(1, training, "one training run for three commands started together");
             assertTrue(Files.isRegularFile(archive));
         } finally {
-            try (Stream<Path> s = Files.walk(state)) {
-                for (Path f : s.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(f);
-                }
-            }
+            TestFiles.deleteTree(state);
         }
     }
 
@@ -275,11 +263,7 @@ class DumpArchiveIT {
             assertEquals(0, daemon.exitValue(), text);
         } finally {
             daemon.destroyForcibly();
-            try (Stream<Path> s = Files.walk(state)) {
-                for (Path f : s.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(f);
-                }
-            }
+            TestFiles.deleteTree(state);
         }
     }
 }

@@ -6,11 +6,12 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
-final class TestFiles {
+/** Test files and directories, removed after a test (a missing one is no error). */
+public final class TestFiles {
     private TestFiles() {
     }
 
-    static void deleteTree(Path root) throws IOException {
+    public static void deleteTree(Path root) throws IOException {
         if (root == null || !Files.exists(root)) {
             return;
         }
