@@ -150,6 +150,15 @@ void gfx_session_install(struct gfxstats_session *s, struct gfx_mapping *m);
  * another ring (after the drain that decided it), where a render thread's frames can arrive; it
  * must not take the mutex (recording frames is fine). NULL: nothing. */
 void gfx_session_test_before_move(struct gfxstats_session *s, void (*fn)(void *arg), void *arg);
+/* Tests: the same right after the move's mark (the producer's next entry switches there), before
+ * the drain that follows it. */
+void gfx_session_test_after_mark(struct gfxstats_session *s, void (*fn)(void *arg), void *arg);
+/* Tests: the rest of gfxstats_record for a frame whose limit check passed at e of ring r (which
+ * must be the tracker's ring, e its wp, and the check passed then): writes, publishes and looks at
+ * the limit again, as the frame path does. For a frame in flight while the consumer acts. */
+int gfx_tracker_test_record_at(struct gfxstats_tracker *t, struct gfx_ring *r, int64_t *e, int64_t intended_vsync,
+                               int64_t vsync, int64_t frame_completed, int64_t gpu_completed,
+                               int64_t frame_interval_ns);
 /* What the daemon does with a dead client's ring stripe (docs/buffer-format.md, "Ring group",
  * "After the client died"): writes the last checkpoint's images back over the stripes given
  * (scenes, timeline, health may be NULL: the buffer has no such group), then counts the entries

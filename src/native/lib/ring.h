@@ -11,7 +11,9 @@
  * reading it, so every byte of a free word is 0.
  *
  * Positions. wp (the producer's next word, published with release after each entry) and rp (the
- * consumer's next word, published with release after each drain) are pointers into the ring. The
+ * consumer's next word, published with release after each drain) are pointers into the ring. Once
+ * a ring is marked GFX_RING_MOVED, rp is claimed with a CAS instead, by the consumer or by the
+ * producer taking the ring's rest along (gfx_ring_claim). The
  * ring is empty when they are equal, so the producer never fills it to the last word. An entry that
  * does not fit before the end goes to the start, and the word where it would have begun gets the
  * kind GFX_RING_WRAP ("go on at the start"); kind[] has one byte more for an entry ending exactly
@@ -20,7 +22,9 @@
  * The frame path compares wp with one limit, wlim (the last address a times-path frame may start
  * at), which only the producer computes, in its slow path (gfx_ring_room), from rp. The consumer
  * may set it to 0 (gfx_ring_kick) to send the producer through the slow path at its next entry,
- * which is how a closed session reaches the frame path. */
+ * which is how a closed session reaches the frame path. The frame path also looks at it once more
+ * right after each publication, so that an entry published into a ring just marked moved goes
+ * along into the next ring before its call returns (session.c, frame_kicked). */
 #ifndef GFXSTATS_RING_H
 #define GFXSTATS_RING_H
 
@@ -209,14 +213,17 @@ static inline unsigned gfx_ring_words(unsigned k) {
  * in every kind byte it read. Consumer only; then publish *q with gfx_ring_consumed. */
 static inline int64_t *gfx_ring_take(struct gfx_ring *r, int64_t **q, unsigned *k) {
     int64_t *e = *q;
-    unsigned kind = r->kind[e - r->w];
+    /* Relaxed atomics (plain moves on x86): a producer forwarding a moved ring may read these bytes
+     * of a range this consumer claimed first; it then discards what it read (gfx_ring_forward). */
+    unsigned kind = __atomic_load_n(&r->kind[e - r->w], __ATOMIC_RELAXED);
     if (kind == GFX_RING_WRAP) {
-        r->kind[e - r->w] = 0;
+        __atomic_store_n(&r->kind[e - r->w], 0, __ATOMIC_RELAXED);
         e = r->w;
-        kind = r->kind[0];
+        kind = __atomic_load_n(&r->kind[0], __ATOMIC_RELAXED);
     }
     if (kind != 0) {
-        r->kind[e - r->w] = 0; /* every free word's kind is 0: the times path does not write it */
+        /* every free word's kind is 0: the times path does not write it */
+        __atomic_store_n(&r->kind[e - r->w], 0, __ATOMIC_RELAXED);
     }
     *k = kind;
     *q = e + gfx_ring_words(kind);
@@ -226,6 +233,42 @@ static inline int64_t *gfx_ring_take(struct gfx_ring *r, int64_t **q, unsigned *
 /* Gives the words before q back to the producer. Consumer only. */
 static inline void gfx_ring_consumed(struct gfx_ring *r, int64_t *q) {
     __atomic_store_n(&r->rp, q, __ATOMIC_RELEASE);
+}
+
+/* A moved ring's entries from *from to `to`, claimed for whoever counts them: the consumer (which
+ * then counts them) or the producer (which then forwards them into its next ring). Both may try at
+ * once; the one whose *from is still rp wins, the other gets false and the current rp in *from.
+ * Only for a ring marked GFX_RING_MOVED: the producer writes no entry there any more (but the one
+ * that had passed the limit check before the mark), so a claimed range stays as it is. */
+static inline int gfx_ring_claim(struct gfx_ring *r, int64_t **from, int64_t *to) {
+    return __atomic_compare_exchange_n(&r->rp, from, to, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+/* Copies the entries of ring r from `from` to `end` into the empty ring `to`, from its start and
+ * without a wrap; returns how many words they take there (kind bytes set for the kinds that have
+ * one). Reads r's kind bytes with relaxed atomics: when the consumer claims the range meanwhile, it
+ * may zero some, and the caller's claim then fails and it copies again from the new rp. The
+ * entries of a ring take fewer words than the ring has, so they always fit. Producer only. */
+static inline uint32_t gfx_ring_forward(const struct gfx_ring *r, const int64_t *from, const int64_t *end,
+                                        struct gfx_ring *to) {
+    const int64_t *q = from;
+    uint32_t n = 0;
+    for (unsigned steps = 0; q != end && steps <= GFX_RING_WORDS; steps++) {
+        unsigned kind = __atomic_load_n(&r->kind[q - r->w], __ATOMIC_RELAXED);
+        if (kind == GFX_RING_WRAP) {
+            q = r->w;
+            continue;
+        }
+        unsigned w = gfx_ring_words(kind);
+        if (q + w > r->w + GFX_RING_WORDS || n + w >= GFX_RING_WORDS) {
+            break; /* a torn read of a claimed range: the claim fails, the caller copies again */
+        }
+        memcpy(to->w + n, q, w * sizeof(int64_t));
+        to->kind[n] = (uint8_t)kind;
+        n += w;
+        q += w;
+    }
+    return n;
 }
 
 /* Sends the producer through its slow path at its next entry. Consumer only. */
@@ -240,7 +283,12 @@ static inline void gfx_ring_close_as(struct gfx_ring *r, int how) {
 }
 
 static inline void gfx_ring_close(struct gfx_ring *r) {
-    __atomic_store_n(&r->closed, 1, __ATOMIC_SEQ_CST);
+    /* A moved ring stays moved: its rest is still claimed (gfx_ring_claim), not drained as an open
+     * ring's, while a producer may be taking it along; that producer then finds its next ring
+     * closed. */
+    if (__atomic_load_n(&r->closed, __ATOMIC_RELAXED) != GFX_RING_MOVED) {
+        __atomic_store_n(&r->closed, 1, __ATOMIC_SEQ_CST);
+    }
     gfx_ring_kick(r);
 }
 

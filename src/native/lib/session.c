@@ -21,7 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/membarrier.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #ifdef __SANITIZE_THREAD__
@@ -103,6 +105,8 @@ struct gfxstats_session {
      * and the move's start, where a render thread's frames can arrive. NULL otherwise. */
     void (*before_move)(void *arg);
     void *before_move_arg;
+    void (*after_mark)(void *arg); /* gfx_session_test_after_mark */
+    void *after_mark_arg;
     /* Compositor mode, under mu: the display-frame ring beside the buffer (NULL: none mapped), the
      * trackers joined with it, when the session thread last looked for it, and whether its last
      * failure to map a ring was logged. */
@@ -762,10 +766,19 @@ static void count_drops_locked(struct gfxstats_tracker *t, uint64_t dropped) {
     } /* else a buffer without the group (an older daemon): the log and gfxstats_tracker_dropped show them */
 }
 
-/* Counts every entry ring r holds, oldest first; returns how many. Under mu. */
+/* Counts every entry ring r holds, oldest first; returns how many. A ring the producer was moved
+ * away from is claimed first (gfx_ring_claim): what the producer claimed instead went along into
+ * its next ring. Under mu. */
 static unsigned long drain_ring_locked(struct gfxstats_tracker *t, struct gfx_ring *r) {
     int64_t *head = __atomic_load_n(&r->wp, __ATOMIC_ACQUIRE);
-    int64_t *q = r->rp;
+    int64_t *q = __atomic_load_n(&r->rp, __ATOMIC_ACQUIRE);
+    int moved = __atomic_load_n(&r->closed, __ATOMIC_RELAXED) == GFX_RING_MOVED;
+    if (moved) {
+        int64_t *from = q;
+        if (q == head || !gfx_ring_claim(r, &from, head)) {
+            return 0;
+        }
+    }
     unsigned long n = 0;
     /* At most a ring of entries: a wrong size would otherwise step past head and go round. */
     for (; q != head && n <= GFX_RING_WORDS; n++) {
@@ -779,7 +792,9 @@ static unsigned long drain_ring_locked(struct gfxstats_tracker *t, struct gfx_ri
             drain_tl_locked(t, e);
         }
     }
-    gfx_ring_consumed(r, q);
+    if (!moved) {
+        gfx_ring_consumed(r, q);
+    }
     return n;
 }
 
@@ -892,16 +907,38 @@ static void raise_dropped(struct gfx_ring *r, uint64_t v) {
     }
 }
 
+/* Whether this process may use membarrier's private expedited command (Linux 4.14 and later,
+ * registered once). Without it the entry in flight at a mark goes along at the producer's next
+ * entry or is counted at the next drain, as before that command existed. */
+static int barrier_registered;
+static pthread_once_t barrier_once = PTHREAD_ONCE_INIT;
+
+static void register_barrier(void) {
+    barrier_registered = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+}
+
+/* A full memory barrier on every running thread of the process (the render threads included), so
+ * that their frame path needs none: Dekker's pattern with the cost on this side. Session thread. */
+static void render_threads_barrier(void) {
+    pthread_once(&barrier_once, register_barrier);
+    if (!barrier_registered || syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0) {
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    }
+}
+
 /* Starts moving the producer to ring `to` (in buffer m, NULL for its own): resets it, publishes it
  * as next, then marks the current ring moved, which sends the producer's next entry through its
  * slow path, where it switches (ring_room). Nothing waits: drain_locked completes the move once it
  * sees the switch. One move at a time. Under mu.
  *
  * The new ring gets its first checkpoint before the mark, so that its entries always have one; then
- * the old ring is drained once more after the mark and checkpointed again: whatever the producer
- * appended since the drain that decided the move is in that state, so that a SIGKILL after the
- * producer switched loses at most the one entry that had passed the limit check before the mark
- * and was published after this drain. */
+ * the old ring is drained once more after the mark and checkpointed again. From the mark on, the
+ * old ring's entries are claimed (gfx_ring_claim) by this drain or by the producer, which takes the
+ * rest along into the new ring when it switches: at its next entry, or right after publishing the
+ * one that had passed the limit check before the mark (frame_kicked). So each entry is either in a
+ * checkpoint of the new ring or among its entries; what a SIGKILL can still take is the range
+ * claimed in the moment between a claim and its checkpoint or publication (docs/native.md, "The
+ * window"). */
 static void start_move_locked(struct gfxstats_tracker *t, struct gfx_ring *to, struct gfx_mapping *m) {
     struct gfx_ring *old = t->cons;
     gfx_ring_reset(to);
@@ -915,6 +952,14 @@ static void start_move_locked(struct gfxstats_tracker *t, struct gfx_ring *to, s
     __atomic_store_n(&t->next, to, __ATOMIC_RELEASE);
     checkpoint_locked(t); /* before the producer can switch: the first entry there has one */
     gfx_ring_close_as(old, GFX_RING_MOVED);
+    /* A full barrier on the render thread too, so that either the drain below sees the entry that
+     * was past the limit check at the mark, or that entry's publication sees the kick and goes
+     * along into the next ring (frame_kicked) before its call returns. The render thread's side
+     * is then only a load, no fence on the frame path. */
+    render_threads_barrier();
+    if (t->s->after_mark) {
+        t->s->after_mark(t->s->after_mark_arg);
+    }
     uint64_t before = t->drops_counted;
     unsigned long taken = drain_ring_locked(t, old);
     count_drops_locked(t, __atomic_load_n(&old->dropped, __ATOMIC_RELAXED));
@@ -942,8 +987,9 @@ static unsigned long drain_locked(struct gfxstats_tracker *t) {
     }
     unsigned long n = 0;
     if (t->next != t->cons && __atomic_load_n(&t->ring, __ATOMIC_ACQUIRE) == t->next) {
-        /* The producer switched: everything of the old ring was published before, so it is drained
-         * to its end now, and the new ring is counted from its start. */
+        /* The producer switched: it claimed what was left in the old ring and took it along, so
+         * the old ring has nothing more (a claim finds it empty), and the new ring is counted from
+         * its start. */
         struct gfx_ring *old = t->cons;
         n += drain_ring_locked(t, old);
         count_drops_locked(t, __atomic_load_n(&old->dropped, __ATOMIC_RELAXED));
@@ -996,6 +1042,65 @@ static void drain_all_locked(struct gfxstats_session *s) {
 
 /* ---- the producer: the frame path */
 
+/* The producer's move to the ring the consumer published before it marked the current one
+ * GFX_RING_MOVED (acquire: its reset is seen). The entries the consumer has not claimed yet go
+ * along: copied to the new ring's start, claimed, then published there, so that from the claim on
+ * they are in the ring whose checkpoints hold everything counted before them (a SIGKILL loses
+ * none). The drops go along too, so that the count the daemon sees never goes back. Render thread,
+ * once per move; no system call, no lock: a copy of at most one ring and a CAS or two. */
+__attribute__((noinline, cold)) static void producer_switch(struct gfxstats_tracker *t) {
+    struct gfx_ring *old = t->ring;
+    struct gfx_ring *to = __atomic_load_n(&t->next, __ATOMIC_ACQUIRE);
+    int64_t *end = old->wp; /* ours */
+    int64_t *from = __atomic_load_n(&old->rp, __ATOMIC_ACQUIRE);
+    uint32_t words = 0;
+    for (;;) {
+        if (words > 0) {
+            memset(to->kind, 0, words); /* a copy made before the consumer claimed part of it */
+        }
+        words = from == end ? 0 : gfx_ring_forward(old, from, end, to);
+        if (from == end || gfx_ring_claim(old, &from, end)) {
+            break;
+        }
+    }
+    __atomic_store_n(&to->dropped, __atomic_load_n(&old->dropped, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+    if (words > 0) {
+        gfx_ring_publish(to, to->w, words);
+    }
+    __atomic_store_n(&t->ring, to, __ATOMIC_RELEASE); /* after it, nothing more in the old ring */
+}
+
+/* An entry was published into a ring the consumer had kicked (its limit was 0 right after): when
+ * that ring was marked moved, the entry (and whatever the consumer has not claimed) goes along now,
+ * before the call returns (see start_move_locked). */
+__attribute__((noinline, cold)) static int frame_kicked(struct gfxstats_tracker *t) {
+    if (__atomic_load_n(&t->ring->closed, __ATOMIC_ACQUIRE) == GFX_RING_MOVED) {
+        producer_switch(t);
+    }
+    return GFXSTATS_OK;
+}
+
+/* After an entry's publication: 0 when the ring's limit is still set, else frame_kicked's. The
+ * compiler keeps the load after the store; the processor may not (x86 lets a load pass an earlier
+ * store), which the consumer's barrier after its kick covers (render_threads_barrier). */
+static inline int after_publish(struct gfxstats_tracker *t, struct gfx_ring *r) {
+#if defined(__x86_64__) || defined(__i386__)
+    /* The limit compared in memory, as in gfx_ring_over (a load into a register and a test cost an
+     * instruction more); the signal fence keeps the compiler from moving it before the publication. */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    __asm__ goto("cmp%z[lim] $0, %[lim]\n\tje %l[kicked]" : : [lim] "m"(r->wlim) : "cc" : kicked);
+    return GFXSTATS_OK;
+kicked:
+    return frame_kicked(t);
+#else
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (__builtin_expect(__atomic_load_n(&r->wlim, __ATOMIC_RELAXED) == 0, 0)) {
+        return frame_kicked(t);
+    }
+    return GFXSTATS_OK;
+#endif
+}
+
 /* Where the entry of n words goes when it takes the slow path (the limit: the ring's end, a kick,
  * full or closed), or NULL with the return code in *rc: GFXSTATS_OK for a frame dropped because
  * the ring is full (counted), GFXSTATS_ECLOSED when the session is closed. */
@@ -1003,12 +1108,8 @@ static int64_t *ring_room(struct gfxstats_tracker *t, unsigned n, int *rc) {
     int closed = 0;
     int64_t *e = t->closed ? NULL : gfx_ring_room(t->ring, n, &closed);
     while (closed == GFX_RING_MOVED) {
-        /* The consumer published another ring before it marked this one (acquire: its reset is
-         * seen). The drops go along, so that the count the daemon sees never goes back. */
-        struct gfx_ring *to = __atomic_load_n(&t->next, __ATOMIC_ACQUIRE);
-        __atomic_store_n(&to->dropped, __atomic_load_n(&t->ring->dropped, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
-        __atomic_store_n(&t->ring, to, __ATOMIC_RELEASE); /* after it, nothing more in the old ring */
-        e = gfx_ring_room(to, n, &closed);
+        producer_switch(t);
+        e = gfx_ring_room(t->ring, n, &closed);
     }
     if (e) {
         return e;
@@ -1029,15 +1130,16 @@ static int64_t *ring_room(struct gfxstats_tracker *t, unsigned n, int *rc) {
 
 /* Writes and publishes a times-path frame at e: the fast path's and the slow path's one body
  * (inlined into each, so the fast path stays free of calls). */
-static inline int put_times(struct gfx_ring *r, int64_t *e, int64_t intended_vsync, int64_t vsync,
-                            int64_t frame_completed, int64_t gpu_completed, int64_t frame_interval_ns) {
+static inline int put_times(struct gfxstats_tracker *t, struct gfx_ring *r, int64_t *e, int64_t intended_vsync,
+                            int64_t vsync, int64_t frame_completed, int64_t gpu_completed,
+                            int64_t frame_interval_ns) {
     e[0] = intended_vsync;
     e[1] = vsync;
     e[2] = frame_completed;
     e[3] = gpu_completed;
     e[4] = frame_interval_ns;
     gfx_ring_publish(r, e, GFX_RING_TIMES_WORDS);
-    return GFXSTATS_OK;
+    return after_publish(t, r);
 }
 
 /* gfxstats_record past the limit (a tail call, so that the frame path saves no register for it). */
@@ -1049,7 +1151,7 @@ __attribute__((noinline, cold)) static int record_slow(struct gfxstats_tracker *
     if (!e) {
         return rc;
     }
-    return put_times(t->ring, e, intended_vsync, vsync, frame_completed, gpu_completed, frame_interval_ns);
+    return put_times(t, t->ring, e, intended_vsync, vsync, frame_completed, gpu_completed, frame_interval_ns);
 }
 
 int gfxstats_record(gfxstats_tracker *t, int64_t intended_vsync, int64_t vsync, int64_t frame_completed,
@@ -1062,15 +1164,16 @@ int gfxstats_record(gfxstats_tracker *t, int64_t intended_vsync, int64_t vsync, 
     if (__builtin_expect(gfx_ring_over(r, e, GFX_RING_TIMES_WORDS), 0)) {
         return record_slow(t, intended_vsync, vsync, frame_completed, gpu_completed, frame_interval_ns);
     }
-    return put_times(r, e, intended_vsync, vsync, frame_completed, gpu_completed, frame_interval_ns);
+    return put_times(t, r, e, intended_vsync, vsync, frame_completed, gpu_completed, frame_interval_ns);
 }
 
 /* Writes and publishes a FrameInfo frame at e (inlined into the fast and the slow path). */
-static inline int put_frameinfo(struct gfx_ring *r, int64_t *e, const int64_t fields[GFXSTATS_FI_COUNT]) {
-    r->kind[e - r->w] = GFX_RING_FRAMEINFO;
+static inline int put_frameinfo(struct gfxstats_tracker *t, struct gfx_ring *r, int64_t *e,
+                                const int64_t fields[GFXSTATS_FI_COUNT]) {
+    __atomic_store_n(&r->kind[e - r->w], GFX_RING_FRAMEINFO, __ATOMIC_RELAXED);
     memcpy(e, fields, sizeof(int64_t) * GFXSTATS_FI_COUNT);
     gfx_ring_publish(r, e, GFX_RING_FI_WORDS);
-    return GFXSTATS_OK;
+    return after_publish(t, r);
 }
 
 /* gfxstats_record_frameinfo past the limit (a tail call, as record_slow). */
@@ -1081,7 +1184,7 @@ __attribute__((noinline, cold)) static int frameinfo_slow(struct gfxstats_tracke
     if (!e) {
         return rc;
     }
-    return put_frameinfo(t->ring, e, fields);
+    return put_frameinfo(t, t->ring, e, fields);
 }
 
 int gfxstats_record_frameinfo(gfxstats_tracker *t, const int64_t fields[GFXSTATS_FI_COUNT]) {
@@ -1093,7 +1196,7 @@ int gfxstats_record_frameinfo(gfxstats_tracker *t, const int64_t fields[GFXSTATS
     if (__builtin_expect(gfx_ring_over(r, e, GFX_RING_FI_WORDS), 0)) {
         return frameinfo_slow(t, fields);
     }
-    return put_frameinfo(r, e, fields);
+    return put_frameinfo(t, r, e, fields);
 }
 
 int gfxstats_tracker_flush(gfxstats_tracker *t) {
@@ -1266,9 +1369,9 @@ int gfxstats_set_scene(gfxstats_tracker *t, const char *name) {
 /* ---- FrameTimeline (timeline.c): frame-path calls that append to the ring like gfxstats_record;
  * the drain classifies and counts them in their order (drain_tl_locked). */
 
-static inline void tl_write(struct gfx_ring *r, int64_t *e, int64_t kind, int64_t a, int64_t b, int64_t c,
-                            int64_t d, int64_t e5, int64_t f) {
-    r->kind[e - r->w] = (uint8_t)kind;
+static inline int tl_write(struct gfxstats_tracker *t, struct gfx_ring *r, int64_t *e, int64_t kind, int64_t a,
+                           int64_t b, int64_t c, int64_t d, int64_t e5, int64_t f) {
+    __atomic_store_n(&r->kind[e - r->w], (uint8_t)kind, __ATOMIC_RELAXED);
     e[0] = kind;
     e[1] = a;
     e[2] = b;
@@ -1277,6 +1380,7 @@ static inline void tl_write(struct gfx_ring *r, int64_t *e, int64_t kind, int64_
     e[5] = e5;
     e[6] = f;
     gfx_ring_publish(r, e, GFX_RING_TL_WORDS);
+    return after_publish(t, r);
 }
 
 /* tl_append past the limit: out of line, and called last, so that the frame path keeps nothing
@@ -1288,8 +1392,7 @@ __attribute__((noinline, cold)) static int tl_append_slow(gfxstats_tracker *t, i
     if (!e) {
         return rc;
     }
-    tl_write(t->ring, e, kind, a, b, c, d, e5, f);
-    return GFXSTATS_OK;
+    return tl_write(t, t->ring, e, kind, a, b, c, d, e5, f);
 }
 
 static inline int tl_append(gfxstats_tracker *t, int64_t kind, int64_t a, int64_t b, int64_t c, int64_t d,
@@ -1299,8 +1402,7 @@ static inline int tl_append(gfxstats_tracker *t, int64_t kind, int64_t a, int64_
     if (__builtin_expect(gfx_ring_over(r, e, GFX_RING_TL_WORDS), 0)) {
         return tl_append_slow(t, kind, a, b, c, d, e5, f);
     }
-    tl_write(r, e, kind, a, b, c, d, e5, f);
-    return GFXSTATS_OK;
+    return tl_write(t, r, e, kind, a, b, c, d, e5, f);
 }
 
 int gfxstats_timeline_commit(gfxstats_tracker *t, int64_t token, int64_t predicted_start, int64_t predicted_end,
@@ -1690,6 +1792,19 @@ void gfx_session_test_before_move(struct gfxstats_session *s, void (*fn)(void *a
     s->before_move = fn;
     s->before_move_arg = arg;
     pthread_mutex_unlock(&s->mu);
+}
+
+void gfx_session_test_after_mark(struct gfxstats_session *s, void (*fn)(void *arg), void *arg) {
+    pthread_mutex_lock(&s->mu);
+    s->after_mark = fn;
+    s->after_mark_arg = arg;
+    pthread_mutex_unlock(&s->mu);
+}
+
+int gfx_tracker_test_record_at(struct gfxstats_tracker *t, struct gfx_ring *r, int64_t *e, int64_t intended_vsync,
+                               int64_t vsync, int64_t frame_completed, int64_t gpu_completed,
+                               int64_t frame_interval_ns) {
+    return put_times(t, r, e, intended_vsync, vsync, frame_completed, gpu_completed, frame_interval_ns);
 }
 
 static uint32_t get_u32(const uint8_t *p) {
