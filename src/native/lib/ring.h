@@ -165,10 +165,18 @@ over:
 #endif
 }
 
+/* gfx_ring_room's answer for a full ring: NULL, and whether the ring is closed, so that a producer
+ * whose full ring was moved switches (and takes the ring's rest along) instead of counting drops
+ * in a ring nobody checkpoints. */
+static inline int64_t *gfx_ring_full(struct gfx_ring *r, int *closed) {
+    *closed = __atomic_load_n(&r->closed, __ATOMIC_ACQUIRE);
+    return NULL;
+}
+
 /* The producer's slow path, for an entry of n words: goes on at the start of the ring when the
  * entry does not fit before the end, and sets the limit for the entries after it. Returns where to
  * write the entry (then publish with gfx_ring_publish), or NULL when the ring is full (*closed 0)
- * or closed (*closed 1, or GFX_RING_MOVED). Producer only. */
+ * or closed (*closed 1, or GFX_RING_MOVED; also when it is full). Producer only. */
 static inline int64_t *gfx_ring_room(struct gfx_ring *r, unsigned n, int *closed) {
     int64_t *w0 = r->w, *end = r->w + GFX_RING_WORDS;
     int64_t *rp = __atomic_load_n(&r->rp, __ATOMIC_ACQUIRE); /* orders our writes after its reads */
@@ -176,7 +184,7 @@ static inline int64_t *gfx_ring_room(struct gfx_ring *r, unsigned n, int *closed
     *closed = 0;
     if (p >= rp && (size_t)(end - p) < n) { /* not before the end: from the start, if it fits there */
         if ((size_t)(rp - w0) <= n) {
-            return NULL;
+            return gfx_ring_full(r, closed);
         }
         r->kind[p - w0] = GFX_RING_WRAP; /* published with the entry */
         p = w0;
@@ -184,7 +192,7 @@ static inline int64_t *gfx_ring_room(struct gfx_ring *r, unsigned n, int *closed
     /* Up to one word before rp when rp is ahead (equal would read as empty), else to the end. */
     int64_t *stop = p < rp ? rp - 1 : end;
     if ((size_t)(stop - p) < n) {
-        return NULL;
+        return gfx_ring_full(r, closed);
     }
     /* Then closed: either the consumer's kick comes after this store and stays, or its closed
      * flag, set before its kick, is seen here (both sides sequentially consistent). */

@@ -907,21 +907,30 @@ static void raise_dropped(struct gfx_ring *r, uint64_t v) {
     }
 }
 
-/* Whether this process may use membarrier's private expedited command (Linux 4.14 and later,
- * registered once). Without it the entry in flight at a mark goes along at the producer's next
- * entry or is counted at the next drain, as before that command existed. */
+/* Whether this process may use membarrier's private expedited command (Linux 4.14 and later).
+ * Registering takes 12-16 ms in a process with threads (the kernel waits for an RCU grace
+ * period), so the session thread does it once per process before it first connects, outside the
+ * session mutex; a move before that, or without the command (a seccomp filter that refuses it),
+ * uses the drain's own fence, and the entry in flight at its mark then goes along at the
+ * producer's next entry or is counted at the next drain. */
 static int barrier_registered;
 static pthread_once_t barrier_once = PTHREAD_ONCE_INIT;
 
-static void register_barrier(void) {
-    barrier_registered = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+static void register_barrier_once(void) {
+    int ok = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+    __atomic_store_n(&barrier_registered, ok, __ATOMIC_RELEASE);
+}
+
+static void register_render_threads_barrier(void) {
+    pthread_once(&barrier_once, register_barrier_once);
 }
 
 /* A full memory barrier on every running thread of the process (the render threads included), so
- * that their frame path needs none: Dekker's pattern with the cost on this side. Session thread. */
+ * that their frame path needs none: Dekker's pattern with the cost on this side (3-11 us). Under
+ * the session mutex, once per move. */
 static void render_threads_barrier(void) {
-    pthread_once(&barrier_once, register_barrier);
-    if (!barrier_registered || syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0) {
+    if (!__atomic_load_n(&barrier_registered, __ATOMIC_ACQUIRE)
+        || syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0) {
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
     }
 }
@@ -935,10 +944,10 @@ static void render_threads_barrier(void) {
  * the old ring is drained once more after the mark and checkpointed again. From the mark on, the
  * old ring's entries are claimed (gfx_ring_claim) by this drain or by the producer, which takes the
  * rest along into the new ring when it switches: at its next entry, or right after publishing the
- * one that had passed the limit check before the mark (frame_kicked). So each entry is either in a
- * checkpoint of the new ring or among its entries; what a SIGKILL can still take is the range
- * claimed in the moment between a claim and its checkpoint or publication (docs/native.md, "The
- * window"). */
+ * one that had passed the limit check before the mark (frame_kicked). So once this returns, each
+ * entry is either in a checkpoint of the new ring or among its entries, or goes there before its
+ * call returns; what a SIGKILL can still take is what this is handling while it runs (the drain's
+ * claim is counted and checkpointed below; docs/native.md, "The window"). */
 static void start_move_locked(struct gfxstats_tracker *t, struct gfx_ring *to, struct gfx_mapping *m) {
     struct gfx_ring *old = t->cons;
     gfx_ring_reset(to);
@@ -1045,9 +1054,12 @@ static void drain_all_locked(struct gfxstats_session *s) {
 /* The producer's move to the ring the consumer published before it marked the current one
  * GFX_RING_MOVED (acquire: its reset is seen). The entries the consumer has not claimed yet go
  * along: copied to the new ring's start, claimed, then published there, so that from the claim on
- * they are in the ring whose checkpoints hold everything counted before them (a SIGKILL loses
- * none). The drops go along too, so that the count the daemon sees never goes back. Render thread,
- * once per move; no system call, no lock: a copy of at most one ring and a CAS or two. */
+ * (the next instruction publishes them) they are in the ring whose checkpoints hold everything
+ * counted before them. Copied before the claim, so that no SIGKILL can find them claimed and not
+ * yet in the new ring while the copy runs; when the drain claims part of them first, the copy is
+ * made again from where it stopped. The drops go along too, so that the count the daemon sees
+ * never goes back. Render thread, once per move; no system call, no lock: a copy of at most one
+ * ring (rarely two) and a CAS. */
 __attribute__((noinline, cold)) static void producer_switch(struct gfxstats_tracker *t) {
     struct gfx_ring *old = t->ring;
     struct gfx_ring *to = __atomic_load_n(&t->next, __ATOMIC_ACQUIRE);
@@ -1124,6 +1136,13 @@ static int64_t *ring_room(struct gfxstats_tracker *t, unsigned n, int *rc) {
      * producer's count is never below the one raised, so the plain increment loses nothing. */
     struct gfx_ring *full = t->ring;
     __atomic_store_n(&full->dropped, __atomic_load_n(&full->dropped, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+    /* A drop counted in a ring marked moved after the fullness check above, and after the drain
+     * that follows the mark read the count, goes along now (the switch carries the count), as an
+     * entry does (frame_kicked). Ordered against the mark by a fence: only a full ring pays it. */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&full->closed, __ATOMIC_RELAXED) == GFX_RING_MOVED) {
+        producer_switch(t);
+    }
     *rc = GFXSTATS_OK;
     return NULL;
 }
@@ -2068,6 +2087,7 @@ static const char *status_name(int32_t code) {
 void *gfx_session_thread(void *arg) {
     struct gfxstats_session *s = arg;
     int backoff = BACKOFF_MIN_MS;
+    register_render_threads_barrier(); /* before the first answer's move */
     while (!stopping(s)) {
         struct gfx_reg_conn c;
         int rc = gfx_reg_connect(&c, s->socket_path);
