@@ -1318,18 +1318,50 @@ static void record_at_move(void *arg) {
     }
 }
 
+/* Where the move tests start: a session without a daemon and a tracker with 100 frames in its
+ * private ring (f->t, f->at after them), and a mapped one-stripe ring buffer for the answer, not
+ * installed yet (NULL when it could not be mapped). */
+static struct gfx_mapping *start_move_test(const char *name, gfxstats_session **s, struct frames_at_move *f) {
+    char buffer[64], package[64];
+    snprintf(buffer, sizeof buffer, "%s.buffer", name);
+    snprintf(package, sizeof package, "com.example.ring.%s", name);
+    struct gfx_mapping *m = map_unlinked_ring_buffer(buffer, 1, GFX_RING_STRIPE_BYTES);
+    if (!m) {
+        return NULL;
+    }
+    *s = ring_session(package);
+    *f = (struct frames_at_move){.at = 1000000000, .frames = 100};
+    CHECK(gfxstats_tracker_new(*s, &f->t) == GFXSTATS_OK, "tracker");
+    record_at_move(f);
+    return m;
+}
+
+/* What a SIGKILL right now would leave: gfx_ring_finish over ring stripe 1 of m must count n frames
+ * and no drop, and then the drain the same, stripe for stripe; closes t and s. */
+static void expect_finished_then_close(struct gfx_mapping *m, gfxstats_session *s, gfxstats_tracker *t, uint32_t n,
+                                       const char *when) {
+    static struct finished fin;
+    char why[256];
+    int rc = finish_ring(gfx_ring_stripe(m, 1), &fin, why, sizeof why);
+    CHECK(rc == 0 && fin.counters[0] == n && fin.health[0] == 0, "the finish %s counted %u of %u frames (%u drops): %s",
+          when, fin.counters[0], n, fin.health[0], rc ? why : "");
+    gfxstats_tracker_flush(t);
+    CHECK(gfx_stripe(m, 1)[0] == n && memcmp(fin.counters, gfx_stripe(m, 1), sizeof fin.counters) == 0,
+          "the drain counted %u of %u frames, or otherwise than the finish", gfx_stripe(m, 1)[0], n);
+    gfxstats_tracker_close(t);
+    gfxstats_session_close(s);
+}
+
 /* The same window made deterministic: 40 frames recorded between the drain that decides the move
  * and its start (the test hook runs there, as a render thread's frames would arrive), then one
  * that switches; gfx_ring_finish right after counts every one of them, as the drain does. */
 static void test_ring_move_exact(void) {
-    struct gfx_mapping *m = map_unlinked_ring_buffer("exact.buffer", 1, GFX_RING_STRIPE_BYTES);
+    gfxstats_session *s;
+    struct frames_at_move f;
+    struct gfx_mapping *m = start_move_test("exact", &s, &f);
     if (!m) {
         return;
     }
-    gfxstats_session *s = ring_session("com.example.ring.exact");
-    struct frames_at_move f = {.at = 1000000000, .frames = 100};
-    CHECK(gfxstats_tracker_new(s, &f.t) == GFXSTATS_OK, "tracker");
-    record_at_move(&f);
     f.frames = 40;
     f.calls = 0;
     gfx_session_test_before_move(s, record_at_move, &f);
@@ -1339,17 +1371,7 @@ static void test_ring_move_exact(void) {
     struct gfx_ring *rs = gfx_ring_stripe(m, 1);
     CHECK(f.calls == 1 && gfx_tracker_ring(f.t) == rs, "the hook ran %d times; the producer %s", f.calls,
           gfx_tracker_ring(f.t) == rs ? "switched" : "did not switch");
-    static struct finished fin;
-    char why[256];
-    int rc = finish_ring(rs, &fin, why, sizeof why);
-    CHECK(rc == 0 && fin.counters[0] == 141 && fin.health[0] == 0,
-          "the finish right after the switch counted %u of 141 frames (%u drops): %s", fin.counters[0],
-          fin.health[0], rc ? why : "");
-    gfxstats_tracker_flush(f.t);
-    CHECK(gfx_stripe(m, 1)[0] == 141 && memcmp(fin.counters, gfx_stripe(m, 1), sizeof fin.counters) == 0,
-          "the drain counted %u of 141 frames, or otherwise than the finish", gfx_stripe(m, 1)[0]);
-    gfxstats_tracker_close(f.t);
-    gfxstats_session_close(s);
+    expect_finished_then_close(m, s, f.t, 141, "right after the switch");
 }
 
 /* The frame in flight at the mark: its limit check passed before the move started, and it is
@@ -1358,14 +1380,12 @@ static void test_ring_move_exact(void) {
  * before it returns, so gfx_ring_finish right after it (a SIGKILL there) counts it. Until session
  * 21 it stayed in the private ring until the producer's next entry or the next drain. */
 static void test_ring_move_in_flight_killed(void) {
-    struct gfx_mapping *m = map_unlinked_ring_buffer("flightkill.buffer", 1, GFX_RING_STRIPE_BYTES);
+    gfxstats_session *s;
+    struct frames_at_move f;
+    struct gfx_mapping *m = start_move_test("flightkill", &s, &f);
     if (!m) {
         return;
     }
-    gfxstats_session *s = ring_session("com.example.ring.flightkill");
-    struct frames_at_move f = {.at = 1000000000, .frames = 100};
-    CHECK(gfxstats_tracker_new(s, &f.t) == GFXSTATS_OK, "tracker");
-    record_at_move(&f);
     struct gfx_ring *own = gfx_tracker_ring(f.t), *rs = gfx_ring_stripe(m, 1);
     int64_t *e = own->wp;
     CHECK(!gfx_ring_over(own, e, GFX_RING_TIMES_WORDS), "the limit check passes before the move");
@@ -1374,30 +1394,19 @@ static void test_ring_move_in_flight_killed(void) {
     int rc = gfx_tracker_test_record_at(f.t, own, e, f.at, f.at, f.at + 25000000, f.at + 26000000, 16666667);
     CHECK(rc == GFXSTATS_OK && gfx_tracker_ring(f.t) == rs, "the frame in flight (rc %d) %s", rc,
           gfx_tracker_ring(f.t) == rs ? "took the producer along" : "left the producer in its private ring");
-    static struct finished fin;
-    char why[256];
-    rc = finish_ring(rs, &fin, why, sizeof why);
-    CHECK(rc == 0 && fin.counters[0] == 101, "the finish right after the frame in flight counted %u of 101 frames: %s",
-          fin.counters[0], rc ? why : "");
-    gfxstats_tracker_flush(f.t);
-    CHECK(gfx_stripe(m, 1)[0] == 101 && memcmp(fin.counters, gfx_stripe(m, 1), sizeof fin.counters) == 0,
-          "the drain counted %u of 101 frames, or otherwise than the finish", gfx_stripe(m, 1)[0]);
-    gfxstats_tracker_close(f.t);
-    gfxstats_session_close(s);
+    expect_finished_then_close(m, s, f.t, 101, "right after the frame in flight");
 }
 
 /* Both take the old ring's rest at once: the render thread records between the mark and the drain
  * that follows it (test hook), so its switch takes the 40 frames recorded before the mark along
  * into the ring stripe; that drain then claims nothing and counts none of them a second time. */
 static void test_ring_move_claimed(void) {
-    struct gfx_mapping *m = map_unlinked_ring_buffer("claimed.buffer", 1, GFX_RING_STRIPE_BYTES);
+    gfxstats_session *s;
+    struct frames_at_move f;
+    struct gfx_mapping *m = start_move_test("claimed", &s, &f);
     if (!m) {
         return;
     }
-    gfxstats_session *s = ring_session("com.example.ring.claimed");
-    struct frames_at_move f = {.at = 1000000000, .frames = 100};
-    CHECK(gfxstats_tracker_new(s, &f.t) == GFXSTATS_OK, "tracker");
-    record_at_move(&f);
     struct frames_at_move g = {.t = f.t, .frames = 1};
     f.frames = 40;
     f.calls = 0;
@@ -1413,16 +1422,7 @@ static void test_ring_move_claimed(void) {
     CHECK(rs->wp_slot - rs->base_slot == 41 * GFX_RING_TIMES_WORDS * 8,
           "the ring stripe holds %llu words, not the 40 frames taken along and the one after them",
           (unsigned long long)((rs->wp_slot - rs->base_slot) / 8));
-    static struct finished fin;
-    char why[256];
-    int rc = finish_ring(rs, &fin, why, sizeof why);
-    CHECK(rc == 0 && fin.counters[0] == 141, "the finish counted %u of 141 frames: %s", fin.counters[0],
-          rc ? why : "");
-    gfxstats_tracker_flush(f.t);
-    CHECK(gfx_stripe(m, 1)[0] == 141 && memcmp(fin.counters, gfx_stripe(m, 1), sizeof fin.counters) == 0,
-          "the drain counted %u of 141 frames, or otherwise than the finish", gfx_stripe(m, 1)[0]);
-    gfxstats_tracker_close(f.t);
-    gfxstats_session_close(s);
+    expect_finished_then_close(m, s, f.t, 141, "after the frames taken along");
 }
 
 /* A SIGKILL right after the registration: the daemon's answer drains the private ring and starts
