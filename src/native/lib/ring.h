@@ -165,6 +165,24 @@ over:
 #endif
 }
 
+/* Whether the consumer kicked ring r (its limit is 0), looked at right after a publication, so that
+ * an entry published into a ring just marked moved goes along at once (session.c, frame_kicked).
+ * The signal fence keeps the compiler from moving the load before the publication; the processor
+ * may still do so (x86 lets a load pass an earlier store), which the consumer's barrier after its
+ * kick covers. On x86 compared in memory, as in gfx_ring_over (a load into a register and a test
+ * cost an instruction more). Producer only. */
+static inline int gfx_ring_kicked(struct gfx_ring *r) {
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__ goto("cmp%z[lim] $0, %[lim]\n\tje %l[kicked]" : : [lim] "m"(r->wlim) : "cc" : kicked);
+    return 0;
+kicked:
+    return 1;
+#else
+    return __atomic_load_n(&r->wlim, __ATOMIC_RELAXED) == 0;
+#endif
+}
+
 /* gfx_ring_room's answer for a full ring: NULL, and whether the ring is closed, so that a producer
  * whose full ring was moved switches (and takes the ring's rest along) instead of counting drops
  * in a ring nobody checkpoints. */

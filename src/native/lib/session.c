@@ -1092,25 +1092,12 @@ __attribute__((noinline, cold)) static int frame_kicked(struct gfxstats_tracker 
     return GFXSTATS_OK;
 }
 
-/* After an entry's publication: 0 when the ring's limit is still set, else frame_kicked's. The
- * compiler keeps the load after the store; the processor may not (x86 lets a load pass an earlier
- * store), which the consumer's barrier after its kick covers (render_threads_barrier). */
+/* After an entry's publication: 0 while the ring's limit is set, else frame_kicked's. */
 static inline int after_publish(struct gfxstats_tracker *t, struct gfx_ring *r) {
-#if defined(__x86_64__) || defined(__i386__)
-    /* The limit compared in memory, as in gfx_ring_over (a load into a register and a test cost an
-     * instruction more); the signal fence keeps the compiler from moving it before the publication. */
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    __asm__ goto("cmp%z[lim] $0, %[lim]\n\tje %l[kicked]" : : [lim] "m"(r->wlim) : "cc" : kicked);
-    return GFXSTATS_OK;
-kicked:
-    return frame_kicked(t);
-#else
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (__builtin_expect(__atomic_load_n(&r->wlim, __ATOMIC_RELAXED) == 0, 0)) {
+    if (__builtin_expect(gfx_ring_kicked(r), 0)) {
         return frame_kicked(t);
     }
     return GFXSTATS_OK;
-#endif
 }
 
 /* Where the entry of n words goes when it takes the slow path (the limit: the ring's end, a kick,
