@@ -212,9 +212,14 @@ final class BufferHeader {
                          int claimedStripes) {
     }
 
-    /** Reads one 64-bit word of the file again (the reader's positional read, the writer's load). */
+    /** Reads part of the file again (the reader's positional reads, the writer's loads). */
     interface WordReader {
-        long readLong(long offset) throws IOException;
+        /** {@code length} bytes from {@code offset}, little-endian, positioned at 0. */
+        ByteBuffer read(long offset, int length) throws IOException;
+
+        default long readLong(long offset) throws IOException {
+            return read(offset, Long.BYTES).getLong(0);
+        }
     }
 
     /**
@@ -223,9 +228,9 @@ final class BufferHeader {
      * from the second. Writers bump a frame's total before its bucket, so every frame seen in a
      * bucket is in the later total and the histogram never holds more frames than the total.
      *
-     * <p>A 64-bit sum is taken only when both copies agree; otherwise (its writer stored it in
-     * between, and a copy is not guaranteed to read 8 bytes at once) it is read again until two
-     * reads in a row agree.
+     * <p>A group's stripe that changed between the copies is read again until two reads in a row
+     * agree, and then taken whole from that read, so that its counters and sums cover the same
+     * frames ({@link GroupDirectory#sum}).
      */
     long[] sumStripes(ByteBuffer first, ByteBuffer second, WordReader reread) throws IOException {
         ByteBuffer a = first.duplicate().order(ByteOrder.LITTLE_ENDIAN);

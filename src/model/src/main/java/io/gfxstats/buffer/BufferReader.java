@@ -83,19 +83,19 @@ public final class BufferReader implements AutoCloseable {
             List<String> refused = new ArrayList<>();
             String[] names = header.sceneNames(first, refused);
             return new BufferSnapshot(header, header.mutableFields(state, first),
-                    header.sumStripes(first, second, this::readLong), names, refused);
+                    header.sumStripes(first, second, this::read), names, refused);
         } catch (ClosedChannelException e) {
             throw new IllegalStateException("buffer reader closed: " + header.path, e);
         }
     }
 
-    private long readLong(long offset) throws IOException {
-        ByteBuffer word = BufferHeader.readFully(channel, offset, Long.BYTES);
-        if (word.limit() < Long.BYTES) {
+    private ByteBuffer read(long offset, int length) throws IOException {
+        ByteBuffer bytes = BufferHeader.readFully(channel, offset, length);
+        if (bytes.limit() < length) {
             throw new BufferFormatException(BufferFormatException.Reason.TOO_SHORT, header.path,
                     "the file was truncated after it was opened");
         }
-        return word.order(ByteOrder.LITTLE_ENDIAN).getLong(0);
+        return bytes.order(ByteOrder.LITTLE_ENDIAN);
     }
 
     /** Whether the file has the ring group ({@link RingGroup}). */

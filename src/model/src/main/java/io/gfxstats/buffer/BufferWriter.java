@@ -332,7 +332,12 @@ public final class BufferWriter implements AutoCloseable {
             int stateWord = ByteBuffer.wrap(state).order(ByteOrder.LITTLE_ENDIAN).getInt(0);
             return new BufferSnapshot(header, header.mutableFields(stateWord, ByteBuffer.wrap(first)),
                     header.sumStripes(ByteBuffer.wrap(first), ByteBuffer.wrap(second),
-                            offset -> BufferMemory.readVolatileLong(base + offset)),
+                            (offset, length) -> {
+                                VarHandle.acquireFence();
+                                byte[] again = new byte[length];
+                                copy(offset, again);
+                                return ByteBuffer.wrap(again).order(ByteOrder.LITTLE_ENDIAN);
+                            }),
                     header.sceneNames(ByteBuffer.wrap(first)));
         } catch (IOException e) {
             throw new IllegalStateException(e);

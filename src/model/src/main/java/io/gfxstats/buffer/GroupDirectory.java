@@ -20,6 +20,14 @@ import java.util.List;
  * copy of the file (their sums over the stripes, the scene names).
  */
 final class GroupDirectory {
+    /** Reads of a 64-bit word before a writer that never pauses is given up on. */
+    private static final int STABLE_TRIES = 100;
+    /**
+     * Reads of a group stripe before it is taken element by element: a writer at a display's
+     * rate leaves it alone between two reads microseconds apart, one counting flat out never does.
+     */
+    private static final int REGION_TRIES = 8;
+
     private final int stripeCount;
     /** Per group of {@link CounterGroups#KNOWN}: offset of its area in the file, or -1 when absent. */
     private final int[] offsets;
@@ -191,11 +199,22 @@ final class GroupDirectory {
 
     /**
      * Adds every known group's elements, summed over the stripes, to {@code sums} (a counter
-     * vector), whichever of its readable versions the file has: 32-bit counters from the first
-     * copy, but totals read late from the second, as each stripe's total
-     * ({@link CounterGroup#readsLate}); a 64-bit sum only when both copies agree, otherwise read
-     * again until two reads in a row agree (a copy is not guaranteed to read 8 bytes at once, and
-     * its writer may have stored it in between).
+     * vector), whichever of its readable versions the file has.
+     *
+     * <p>A group's stripe that is the same in both copies did not change while they were read,
+     * so the first copy holds it as it was at one instant. One that changed (a frame was counted
+     * in between) is read again, alone, until two reads in a row agree, and taken whole from
+     * that read: its counters and sums then cover the same frames, where taking the counters from
+     * one copy and the sums from a later read once made a live slice's Matrix refresh rate 59 for
+     * 60 Hz frames (one frame's refresh counted without the frame). Its values only grow, so two
+     * equal reads saw it unchanged in between. Only a writer stopped in the middle of a frame for
+     * the whole of both reads leaves that frame half counted (docs/buffer-format.md, "Reading").
+     *
+     * <p>A stripe that never reads the same twice (a writer counting faster than it can be read)
+     * is taken element by element: 32-bit counters from the first copy, but totals read late
+     * from the second ({@link CounterGroup#readsLate}); a 64-bit sum only when both copies agree,
+     * otherwise read again until two reads in a row agree (a copy is not guaranteed to read 8
+     * bytes at once, and its writer may have stored it in between).
      */
     void sum(ByteBuffer a, ByteBuffer b, long[] sums, BufferHeader.WordReader reread) throws IOException {
         for (int g = 0; g < offsets.length; g++) {
@@ -204,8 +223,18 @@ final class GroupDirectory {
             }
             CounterGroup group = layouts[g];
             int vector = CounterGroups.vectorOffset(g);
+            int length = group.stripeLength();
             for (int s = 0; s <= stripeCount; s++) {
                 int base = (int) stripeOffset(g, s);
+                if (a.slice(base, length).equals(b.slice(base, length))) {
+                    addWhole(group, a, base, sums, vector);
+                    continue;
+                }
+                ByteBuffer stable = stableRegion(reread, base, length);
+                if (stable != null) {
+                    addWhole(group, stable, 0, sums, vector);
+                    continue;
+                }
                 for (int e = 0; e < group.elements(); e++) {
                     int at = base + group.elementOffset(e);
                     if (!group.isWide(e)) {
@@ -222,9 +251,31 @@ final class GroupDirectory {
         }
     }
 
+    /** Adds a group stripe's elements, read at {@code base} of {@code from}. */
+    private static void addWhole(CounterGroup group, ByteBuffer from, int base, long[] sums, int vector) {
+        for (int e = 0; e < group.elements(); e++) {
+            int at = base + group.elementOffset(e);
+            sums[vector + e] += group.isWide(e) ? from.getLong(at) : Integer.toUnsignedLong(from.getInt(at));
+        }
+    }
+
+    /** Tries to read a region the same twice in a row; null when it changed every time. */
+    private static ByteBuffer stableRegion(BufferHeader.WordReader reread, long offset, int length)
+            throws IOException {
+        ByteBuffer previous = reread.read(offset, length);
+        for (int i = 0; i < REGION_TRIES; i++) {
+            ByteBuffer next = reread.read(offset, length);
+            if (next.equals(previous)) {
+                return previous;
+            }
+            previous = next;
+        }
+        return null;
+    }
+
     private static long stableLong(BufferHeader.WordReader reread, long offset) throws IOException {
         long previous = reread.readLong(offset);
-        for (int i = 0; i < 100; i++) {
+        for (int i = 0; i < STABLE_TRIES; i++) {
             long v = reread.readLong(offset);
             if (v == previous) {
                 return v;

@@ -188,15 +188,70 @@ class BufferLayoutV2Test {
             ByteBuffer first = ByteBuffer.allocate(length).put(after.duplicate());
             first.order(ByteOrder.LITTLE_ENDIAN).putInt(total, before.order(ByteOrder.LITTLE_ENDIAN).getInt(total));
             first.flip();
-            long[] sums = header.sumStripes(first, after, offset -> {
-                throw new AssertionError("no 64-bit sum differs between the copies");
+            // As from a writer counting flat out: the changed stripe never reads the same twice,
+            // so it is taken element by element.
+            int[] reads = {0};
+            long[] sums = header.sumStripes(first, after, (offset, len) -> {
+                if (len == Long.BYTES) {
+                    throw new AssertionError("no 64-bit sum differs between the copies");
+                }
+                ByteBuffer changing = ByteBuffer.allocate(len).order(ByteOrder.LITTLE_ENDIAN);
+                changing.putInt(0, ++reads[0]);
+                return changing;
             });
+            assertTrue(reads[0] > 1, "the changed stripe was read again");
             int levels = SceneGroup.vectorCounter(slot, SceneGroup.LEVEL_COUNT_BASE + level);
             assertEquals(2, sums[levels]);
             assertEquals(2, sums[SceneGroup.vectorCounter(slot, Counters.TOTAL_FRAMES)],
                     "the slot's total is the second copy's");
             own.release();
         }
+    }
+
+    @Test
+    void shouldTakeAGroupStripeThatChangedBetweenTheCopiesWholeFromOneLaterRead() throws IOException {
+        // A frame counted between the two copies: the slot's Matrix frames from the first copy and
+        // its refresh sum from a later read made a live slice's refresh rate (Σ refresh / frames)
+        // 59 for 60 Hz frames. Read again whole, both cover the same frames.
+        Path file = TestBuffers.create(dir, "changed", 1);
+        int slot = 2;
+        try (BufferWriter w = BufferWriter.open(file);
+             FileChannel channel = BufferHeader.openChannel(file, false, null, -1)) {
+            w.nameScene(slot, "list");
+            StripeWriter own = w.claimStripe();
+            own.selectScene(slot);
+            for (int i = 0; i < 3; i++) {
+                sixtyHertzFrame(own);
+            }
+            BufferHeader header = BufferHeader.read(file, channel);
+            int length = header.countedLength();
+            ByteBuffer first = BufferHeader.readFully(channel, 0, length);
+            sixtyHertzFrame(own);
+            ByteBuffer second = BufferHeader.readFully(channel, 0, length);
+            int[] reads = {0};
+            long[] sums = header.sumStripes(first, second, (offset, len) -> {
+                reads[0]++;
+                return BufferHeader.readFully(channel, offset, len).order(ByteOrder.LITTLE_ENDIAN);
+            });
+            assertEquals(4, sums[SceneGroup.vectorCounter(slot, SceneGroup.MATRIX_FRAMES)]);
+            assertEquals(4 * 60_000, sums[SceneGroup.vectorSum(slot, SceneGroup.REFRESH_MILLIHZ)]);
+            assertEquals(4, sums[SceneGroup.vectorCounter(slot, Counters.TOTAL_FRAMES)]);
+            assertEquals(2, reads[0], "one stripe changed, read twice");
+
+            // Unchanged between the copies: nothing is read again.
+            ByteBuffer third = BufferHeader.readFully(channel, 0, length);
+            long[] still = header.sumStripes(third, BufferHeader.readFully(channel, 0, length), (offset, len) -> {
+                throw new AssertionError("nothing changed between the copies");
+            });
+            assertEquals(4 * 60_000, still[SceneGroup.vectorSum(slot, SceneGroup.REFRESH_MILLIHZ)]);
+            own.release();
+        }
+    }
+
+    /** A frame of a 60 Hz display, on time, in the selected scene. */
+    private static void sixtyHertzFrame(StripeWriter s) {
+        s.increment(Counters.TOTAL_FRAMES);
+        s.countMatrix(0, 0, 16_666_667, 0, 60_000, 9_000_000);
     }
 
     /** One frame in the selected scene: its total (mirrored into the scene), then its Matrix level. */
