@@ -315,6 +315,10 @@ class StatsSessionTest {
         for (int i = 0; i < 3_000; i++) {
             idle.record(stream.next());
         }
+        // Counted into the first buffer before it goes: without the flush, a drain that had not
+        // run yet when the handover came leaves part of them to be counted in the successor only
+        // (on a loaded machine, 2,044 of 2,995 frames in the retired buffer).
+        session.flush();
         BufferRef first = session.buffer().orElseThrow();
         Files.move(first.path(), tmp.resolve("old"));
         await(() -> session.buffer().map(b -> !b.equals(first)).orElse(false), "a new buffer arrived");
