@@ -171,9 +171,7 @@ class BufferLayoutV2Test {
         int level = 2;
         try (BufferWriter w = BufferWriter.open(file);
              FileChannel channel = BufferHeader.openChannel(file, false, null, -1)) {
-            w.nameScene(slot, "menu");
-            StripeWriter own = w.claimStripe();
-            own.selectScene(slot);
+            StripeWriter own = claimInScene(w, slot, "menu");
             frame(own, level);
             BufferHeader header = BufferHeader.read(file, channel);
             int length = header.countedLength();
@@ -217,9 +215,7 @@ class BufferLayoutV2Test {
         int slot = 2;
         try (BufferWriter w = BufferWriter.open(file);
              FileChannel channel = BufferHeader.openChannel(file, false, null, -1)) {
-            w.nameScene(slot, "list");
-            StripeWriter own = w.claimStripe();
-            own.selectScene(slot);
+            StripeWriter own = claimInScene(w, slot, "list");
             for (int i = 0; i < 3; i++) {
                 sixtyHertzFrame(own);
             }
@@ -246,6 +242,14 @@ class BufferLayoutV2Test {
             assertEquals(4 * 60_000, still[SceneGroup.vectorSum(slot, SceneGroup.REFRESH_MILLIHZ)]);
             own.release();
         }
+    }
+
+    /** A stripe of {@code w} with scene {@code slot}, named {@code name}, selected. */
+    private static StripeWriter claimInScene(BufferWriter w, int slot, String name) {
+        w.nameScene(slot, name);
+        StripeWriter own = w.claimStripe();
+        own.selectScene(slot);
+        return own;
     }
 
     /** A frame of a 60 Hz display, on time, in the selected scene. */
