@@ -385,14 +385,16 @@ t_vkcube_with_mangohud() {
 # The program keeps drawing while that is awaited: its newest frames wait in the ring for the
 # session thread's drain (at most 50 ms), so a stopped one would not show them (docs/native.md,
 # "The frame ring and the drain"); the exact count against MangoHud is vkcube's. $3: the
-# program's output, shown when MangoHud wrote no log. Sets T_MANGO_LOGGED.
+# program's output, shown when MangoHud wrote no log. Sets T_MANGO_LOGGED. At least 10 frames in
+# MangoHud's window, so that the comparison is not empty: its window is a time, and on a loaded
+# machine (the build beside two busy loops) it held 38 frames of the 32-bit glxgears (m32app.sh).
 t_mangohud_gl_peer() {
   local dir=$1 pkg=$2 out=$3 csv
   mango_logged() { ls "$dir"/*_summary.csv >/dev/null 2>&1; }
   t_wait_for 90 mango_logged || { cat "$out" >&2; t_fail "MangoHud wrote no log of $pkg"; }
   csv="$(ls "$dir"/*.csv | grep -v _summary | head -1)"
   T_MANGO_LOGGED=$(($(wc -l <"$csv") - 3))
-  [ "$T_MANGO_LOGGED" -ge 50 ] || t_fail "MangoHud logged $T_MANGO_LOGGED frames of $pkg"
+  [ "$T_MANGO_LOGGED" -ge 10 ] || t_fail "MangoHud logged $T_MANGO_LOGGED frames of $pkg"
   t_wait_for 30 t_has_frames "$pkg" "$T_MANGO_LOGGED" \
     || t_fail "$pkg: gfxstats counted $(t_counter "$pkg" "Total frames rendered") frames, MangoHud logged $T_MANGO_LOGGED in its window alone"
 }

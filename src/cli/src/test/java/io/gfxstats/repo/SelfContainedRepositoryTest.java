@@ -11,7 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -26,7 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A clone on a machine with nothing beside it builds and tests: nothing in the build, the
  * scripts, the sources, the tests or the docs points outside the repository (the captures were
  * once read from a folder next to it), every compatibility fact the code cites is a section of
- * docs/compatibility.md, and every relative link in the README and docs names a file that exists.
+ * docs/compatibility.md, and every relative link in the README and docs names a file that exists
+ * (and, with an anchor, one of its headings).
  */
 class SelfContainedRepositoryTest {
     /** What the repository is made of (the top level the developers' guide fixes). */
@@ -128,12 +131,8 @@ class SelfContainedRepositoryTest {
     @Test
     void shouldResolveEveryRelativeLinkOfTheReadmeAndDocs() throws IOException {
         Pattern link = Pattern.compile("\\]\\(([^)#\\s]+)(?:#[^)]*)?\\)");
-        List<Path> pages = new ArrayList<>(List.of(Path.of("README.md")));
-        try (Stream<Path> docs = Files.list(Path.of("docs"))) {
-            docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
-        }
         List<String> broken = new ArrayList<>();
-        for (Path page : pages) {
+        for (Path page : markdownPages()) {
             Matcher m = link.matcher(Files.readString(page, StandardCharsets.UTF_8));
             while (m.find()) {
                 String target = m.group(1);
@@ -147,6 +146,74 @@ class SelfContainedRepositoryTest {
             }
         }
         assertEquals(List.of(), broken);
+    }
+
+    @Test
+    void shouldFindTheHeadingThatEveryLinkAnchorNames() throws IOException {
+        Pattern link = Pattern.compile("\\]\\(([^)#\\s]*)#([^)\\s]+)\\)");
+        Map<Path, Set<String>> anchors = new HashMap<>();
+        List<String> broken = new ArrayList<>();
+        int checked = 0;
+        for (Path page : markdownPages()) {
+            Matcher m = link.matcher(Files.readString(page, StandardCharsets.UTF_8));
+            while (m.find()) {
+                if (m.group(1).contains("://")) {
+                    continue;
+                }
+                Path target = m.group(1).isEmpty() ? page : page.resolveSibling(m.group(1)).normalize();
+                if (!Files.isRegularFile(target)) {
+                    continue; // the file itself is shouldResolveEveryRelativeLinkOfTheReadmeAndDocs' check
+                }
+                checked++;
+                if (!anchors.computeIfAbsent(target, SelfContainedRepositoryTest::headingAnchors)
+                        .contains(m.group(2))) {
+                    broken.add(page + " -> " + m.group(1) + "#" + m.group(2));
+                }
+            }
+        }
+        assertTrue(checked > 10, "the README and docs link into sections (found " + checked + ")");
+        assertEquals(List.of(), broken);
+    }
+
+    /**
+     * The anchors a Markdown renderer such as GitHub's gives a page's headings: lower case, only
+     * letters, digits, spaces, hyphens and underscores kept, spaces turned into hyphens, and a
+     * heading seen before numbered {@code -1}, {@code -2}, ...; lines in fenced code are not
+     * headings.
+     */
+    static Set<String> headingAnchors(Path page) {
+        Pattern heading = Pattern.compile("^#{1,6}\\s+(.*?)\\s*#*\\s*$");
+        Set<String> anchors = new TreeSet<>();
+        Map<String, Integer> seen = new HashMap<>();
+        boolean fenced = false;
+        try {
+            for (String line : Files.readAllLines(page, StandardCharsets.UTF_8)) {
+                if (line.startsWith("```")) {
+                    fenced = !fenced;
+                    continue;
+                }
+                Matcher m = heading.matcher(line);
+                if (fenced || !m.matches()) {
+                    continue;
+                }
+                String slug = m.group(1).toLowerCase(Locale.ROOT)
+                        .replaceAll("[^\\p{L}\\p{N}_\\- ]", "").replace(' ', '-');
+                int before = seen.merge(slug, 1, Integer::sum) - 1;
+                anchors.add(before == 0 ? slug : slug + "-" + before);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return anchors;
+    }
+
+    /** The README and the pages of docs/. */
+    private static List<Path> markdownPages() throws IOException {
+        List<Path> pages = new ArrayList<>(List.of(Path.of("README.md")));
+        try (Stream<Path> docs = Files.list(Path.of("docs"))) {
+            docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
+        }
+        return pages;
     }
 
     static List<Path> repositoryFiles() throws IOException {

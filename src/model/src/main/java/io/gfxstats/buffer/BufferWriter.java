@@ -321,29 +321,31 @@ public final class BufferWriter implements AutoCloseable {
     public BufferSnapshot snapshot() throws BufferFormatException {
         reserve();
         try {
-            byte[] state = new byte[INT];
-            copy(STATE_OFFSET, state);
-            VarHandle.acquireFence();
-            byte[] first = new byte[header.countedLength()];
-            copy(0, first);
-            VarHandle.acquireFence();
-            byte[] second = new byte[header.countedLength()];
-            copy(0, second);
+            byte[] state = copyAfterFence(STATE_OFFSET, INT);
+            byte[] first = copyAfterFence(0, header.countedLength());
+            byte[] second = copyAfterFence(0, header.countedLength());
             int stateWord = ByteBuffer.wrap(state).order(ByteOrder.LITTLE_ENDIAN).getInt(0);
             return new BufferSnapshot(header, header.mutableFields(stateWord, ByteBuffer.wrap(first)),
                     header.sumStripes(ByteBuffer.wrap(first), ByteBuffer.wrap(second),
-                            (offset, length) -> {
-                                VarHandle.acquireFence();
-                                byte[] again = new byte[length];
-                                copy(offset, again);
-                                return ByteBuffer.wrap(again).order(ByteOrder.LITTLE_ENDIAN);
-                            }),
+                            (offset, length) -> ByteBuffer.wrap(copyAfterFence(offset, length))
+                                    .order(ByteOrder.LITTLE_ENDIAN)),
                     header.sceneNames(ByteBuffer.wrap(first)));
         } catch (IOException e) {
             throw new IllegalStateException(e);
         } finally {
             region.release();
         }
+    }
+
+    /**
+     * {@code length} bytes from {@code offset}, copied after an acquire fence: a snapshot's later
+     * reads never see the file older than its earlier ones did.
+     */
+    private byte[] copyAfterFence(long offset, int length) {
+        VarHandle.acquireFence();
+        byte[] bytes = new byte[length];
+        copy(offset, bytes);
+        return bytes;
     }
 
     private void copy(long offset, byte[] dst) {
