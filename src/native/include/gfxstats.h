@@ -324,6 +324,13 @@ int gfxstats_session_attached(gfxstats_session *session);
 /* Waits up to timeout_ms for the daemon's buffer: 1 attached, 0 not (yet). */
 int gfxstats_session_wait_attached(gfxstats_session *session, int32_t timeout_ms);
 
+/* Waits up to timeout_ms for the daemon's first answer, but never for a daemon that is not there
+ * (no socket, a refusal, a lost connection end the wait at once): 1 attached, 0 not. Not on a
+ * render thread. A tracker made after it returned 1 records into the daemon's buffer from its
+ * first frame, where a SIGKILL of the process cannot take them (docs/native.md, "A SIGKILL of the
+ * app"); the layer and the hook call it before their first tracker (GFXSTATS_OPEN_WAIT_MS). */
+int gfxstats_session_wait_answer(gfxstats_session *session, int32_t timeout_ms);
+
 /* Ends the session: close its trackers first. Frames counted before the daemon answered are
  * handed to it (waiting at most close_wait_ms for a daemon that is running). NULL is ignored. */
 void gfxstats_session_close(gfxstats_session *session);

@@ -93,6 +93,10 @@ gfxstats_session *hook_session(int32_t pipeline) {
         gfxstats_session *created = NULL;
         if (gfxstats_session_open(&o, &created) != GFXSTATS_OK) {
             session_failed = 1;
+        } else {
+            /* Before the first tracker, so that its frames go straight into the daemon's buffer,
+             * which outlives a SIGKILL of the app; a daemon that is not there costs no wait. */
+            gfxstats_session_wait_answer(created, (int32_t)env_long("GFXSTATS_OPEN_WAIT_MS", 500));
         }
         __atomic_store_n(&session, created, __ATOMIC_RELEASE);
     }

@@ -26,9 +26,11 @@ struct hook_surface {
     int64_t frame_start;   /* 0 until known */
     int64_t blocked;       /* ns blocked in acquire since the frame started (atomic) */
     int64_t interval;      /* GFXSTATS_REFRESH_HZ's period */
-    /* Present times (the Vulkan layer with VK_KHR_present_wait; NULL otherwise): the waiter, the
-     * last present time the vsync grid starts from and the presents' flags (render thread only). */
+    /* Present times (the Vulkan layer with VK_KHR_present_wait or VK_GOOGLE_display_timing; both
+     * NULL otherwise, at most one set): the waiter or the driver's history, the last present time
+     * the vsync grid starts from and the presents' flags (render thread only). */
     struct present_wait *present_wait;
+    struct display_timing *display_timing;
     int64_t grid_present;
     uint32_t present_flags;
     /* Called before the tracker closes (the last present times go in), if set. */

@@ -8,6 +8,7 @@
 #include <vulkan/vulkan.h>
 
 #include "common.h"
+#include "display_timing.h"
 #include "present_wait.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -30,6 +31,9 @@ struct device_data {
     PFN_vkAcquireNextImage2KHR acquire2;
     PFN_vkGetDeviceQueue get_queue;
     PFN_vkWaitForPresentKHR wait_for_present; /* NULL: presentWait not enabled on the device */
+    /* NULL: the layer did not enable VK_GOOGLE_display_timing on the device */
+    PFN_vkGetPastPresentationTimingGOOGLE past_timing;
+    PFN_vkGetRefreshCycleDurationGOOGLE refresh_cycle;
 };
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
@@ -105,30 +109,52 @@ static int has_name(const char *const *names, uint32_t count, const char *name) 
     return 0;
 }
 
-/* Whether the device offers VK_KHR_present_id and VK_KHR_present_wait (GFXSTATS_PRESENT_WAIT=0:
- * do not use them). */
-static int offers_present_wait(VkPhysicalDevice phys) {
-    const char *env = getenv("GFXSTATS_PRESENT_WAIT");
+static int turned_off(const char *variable) {
+    const char *env = getenv(variable);
+    return env && strcmp(env, "0") == 0;
+}
+
+/* The present-time extensions the device offers: VK_KHR_present_id with VK_KHR_present_wait
+ * (GFXSTATS_PRESENT_WAIT=0: not used), VK_GOOGLE_display_timing (GFXSTATS_DISPLAY_TIMING=0). */
+struct present_time_extensions {
+    int present_wait;
+    int display_timing;
+};
+
+static struct present_time_extensions offered_present_times(VkPhysicalDevice phys) {
+    struct present_time_extensions offered = {0, 0};
     struct instance_data *inst = instance_of(phys);
-    if ((env && strcmp(env, "0") == 0) || !inst) {
-        return 0;
+    if (!inst) {
+        return offered;
     }
     PFN_vkEnumerateDeviceExtensionProperties list =
             (PFN_vkEnumerateDeviceExtensionProperties)inst->gipa(inst->instance, "vkEnumerateDeviceExtensionProperties");
     uint32_t n = 0;
     if (!list || list(phys, NULL, &n, NULL) != VK_SUCCESS || n == 0) {
-        return 0;
+        return offered;
     }
     VkExtensionProperties *props = calloc(n, sizeof *props);
-    int id = 0, wait = 0;
+    int id = 0, wait = 0, timing = 0;
     if (props && list(phys, NULL, &n, props) == VK_SUCCESS) {
         for (uint32_t i = 0; i < n; i++) {
             id |= strcmp(props[i].extensionName, VK_KHR_PRESENT_ID_EXTENSION_NAME) == 0;
             wait |= strcmp(props[i].extensionName, VK_KHR_PRESENT_WAIT_EXTENSION_NAME) == 0;
+            timing |= strcmp(props[i].extensionName, VK_GOOGLE_DISPLAY_TIMING_EXTENSION_NAME) == 0;
         }
     }
     free(props);
-    return id && wait;
+    offered.present_wait = id && wait && !turned_off("GFXSTATS_PRESENT_WAIT");
+    offered.display_timing = timing && !turned_off("GFXSTATS_DISPLAY_TIMING");
+    return offered;
+}
+
+/* The application's extension names and up to two more, or NULL when out of memory. */
+static const char **names_with(const VkDeviceCreateInfo *info, uint32_t *n) {
+    const char **names = calloc(info->enabledExtensionCount + 2u, sizeof *names);
+    for (*n = 0; names && *n < info->enabledExtensionCount; (*n)++) {
+        names[*n] = info->ppEnabledExtensionNames[*n];
+    }
+    return names;
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys, const VkDeviceCreateInfo *info,
@@ -149,16 +175,21 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys, 
 
     /* Present times: enable VK_KHR_present_id and VK_KHR_present_wait with their features where
      * the device offers them, unless the application set those features itself (then the layer
-     * uses them if it enabled both). A device that refuses them is created as the application
-     * asked. */
+     * uses them if it enabled both). Else VK_GOOGLE_display_timing where the device offers it and
+     * the application did not enable it: its queries hand each record out once, so the layer
+     * must not take them from an application that asks for them itself. A device that refuses
+     * what the layer added is created as the application asked. */
+    struct present_time_extensions offered = offered_present_times(phys);
     int present_wait = 0;
+    int display_timing = 0;
     VkDeviceCreateInfo with = *info;
     const char **names = NULL;
+    uint32_t n = 0;
     VkPhysicalDevicePresentIdFeaturesKHR id_features = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRESENT_ID_FEATURES_KHR, .pNext = (void *)info->pNext, .presentId = VK_TRUE};
     VkPhysicalDevicePresentWaitFeaturesKHR wait_features = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRESENT_WAIT_FEATURES_KHR, .pNext = &id_features, .presentWait = VK_TRUE};
-    if (offers_present_wait(phys)) {
+    if (offered.present_wait) {
         const VkBaseInStructure *app_id = find_in_chain(info->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRESENT_ID_FEATURES_KHR);
         const VkBaseInStructure *app_wait = find_in_chain(info->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRESENT_WAIT_FEATURES_KHR);
         if (app_id || app_wait) {
@@ -166,27 +197,29 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys, 
                     && ((const VkPhysicalDevicePresentWaitFeaturesKHR *)app_wait)->presentWait
                     && has_name(info->ppEnabledExtensionNames, info->enabledExtensionCount, VK_KHR_PRESENT_ID_EXTENSION_NAME)
                     && has_name(info->ppEnabledExtensionNames, info->enabledExtensionCount, VK_KHR_PRESENT_WAIT_EXTENSION_NAME);
-        } else if ((names = calloc(info->enabledExtensionCount + 2u, sizeof *names)) != NULL) {
-            uint32_t n = 0;
-            for (; n < info->enabledExtensionCount; n++) {
-                names[n] = info->ppEnabledExtensionNames[n];
-            }
+        } else if ((names = names_with(info, &n)) != NULL) {
             if (!has_name(names, n, VK_KHR_PRESENT_ID_EXTENSION_NAME)) {
                 names[n++] = VK_KHR_PRESENT_ID_EXTENSION_NAME;
             }
             if (!has_name(names, n, VK_KHR_PRESENT_WAIT_EXTENSION_NAME)) {
                 names[n++] = VK_KHR_PRESENT_WAIT_EXTENSION_NAME;
             }
-            with.enabledExtensionCount = n;
-            with.ppEnabledExtensionNames = names;
             with.pNext = &wait_features;
             present_wait = 1;
         }
+    } else if (offered.display_timing
+               && !has_name(info->ppEnabledExtensionNames, info->enabledExtensionCount, VK_GOOGLE_DISPLAY_TIMING_EXTENSION_NAME)
+               && (names = names_with(info, &n)) != NULL) {
+        names[n++] = VK_GOOGLE_DISPLAY_TIMING_EXTENSION_NAME;
+        display_timing = 1;
     }
+    with.enabledExtensionCount = n;
+    with.ppEnabledExtensionNames = names;
     VkResult r = create(phys, names ? &with : info, alloc, out);
     if (names && (r == VK_ERROR_FEATURE_NOT_PRESENT || r == VK_ERROR_EXTENSION_NOT_PRESENT)) {
         chain->u.pLayerInfo = next_link; /* the layers below advanced it */
         present_wait = 0;
+        display_timing = 0;
         r = create(phys, info, alloc, out);
     }
     free(names);
@@ -205,6 +238,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys, 
         d->acquire = (PFN_vkAcquireNextImageKHR)gdpa(dev, "vkAcquireNextImageKHR");
         d->acquire2 = (PFN_vkAcquireNextImage2KHR)gdpa(dev, "vkAcquireNextImage2KHR");
         d->wait_for_present = present_wait ? (PFN_vkWaitForPresentKHR)gdpa(dev, "vkWaitForPresentKHR") : NULL;
+        if (display_timing) {
+            d->past_timing = (PFN_vkGetPastPresentationTimingGOOGLE)gdpa(dev, "vkGetPastPresentationTimingGOOGLE");
+            d->refresh_cycle = (PFN_vkGetRefreshCycleDurationGOOGLE)gdpa(dev, "vkGetRefreshCycleDurationGOOGLE");
+        }
         pthread_mutex_lock(&mu);
         hook_table_put(&devices, key_of(dev), d);
         pthread_mutex_unlock(&mu);
@@ -225,6 +262,13 @@ static VKAPI_ATTR void VKAPI_CALL layer_DestroyDevice(VkDevice device, const VkA
 /* The frames' present times, once the swapchain ends: the waiter stopped, what it saw goes in. */
 static void present_times_close(struct hook_surface *s);
 
+/* A present the driver's display timing answered goes to the FrameTimeline and moves the grid. */
+static void display_presented(void *ctx, uint64_t token, int64_t at) {
+    struct hook_surface *s = ctx;
+    gfxstats_timeline_presented(s->tracker, (int64_t)token, at, s->interval, s->present_flags);
+    s->grid_present = at;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateSwapchainKHR(VkDevice device, const VkSwapchainCreateInfoKHR *info,
                                                                const VkAllocationCallbacks *alloc,
                                                                VkSwapchainKHR *out) {
@@ -239,11 +283,24 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateSwapchainKHR(VkDevice device, 
     VkResult r = d->create_swapchain(device, info, alloc, out);
     if (r == VK_SUCCESS) {
         struct hook_surface *s = hook_surface_new((uint64_t)*out, GFXSTATS_PIPELINE_VULKAN);
+        /* Without vsync (immediate mode) a present may tear: its time says nothing of a vsync. */
+        uint32_t vsync = info->presentMode == VK_PRESENT_MODE_IMMEDIATE_KHR ? 0 : GFXSTATS_PRESENT_VSYNC;
         if (s && d->wait_for_present) {
-            /* Without vsync (immediate mode) a present may tear: its time says nothing of a vsync. */
-            s->present_flags = info->presentMode == VK_PRESENT_MODE_IMMEDIATE_KHR ? 0 : GFXSTATS_PRESENT_VSYNC;
+            s->present_flags = vsync;
             s->present_wait = present_wait_start(device, d->wait_for_present, *out);
             if (s->present_wait) {
+                s->before_close = present_times_close;
+            }
+        } else if (s && d->past_timing) {
+            /* The driver's own time of the display (the spec's actualPresentTime), not the time
+             * the layer learnt of it: a late present can then count as a prediction error. */
+            s->present_flags = vsync | GFXSTATS_PRESENT_HW_CLOCK;
+            int64_t refresh = display_timing_refresh(device, d->refresh_cycle, *out);
+            if (refresh != 0) {
+                s->interval = refresh;
+            }
+            s->display_timing = display_timing_new(device, d->past_timing, *out);
+            if (s->display_timing) {
                 s->before_close = present_times_close;
             }
         }
@@ -255,7 +312,12 @@ static VKAPI_ATTR void VKAPI_CALL layer_DestroySwapchainKHR(VkDevice device, VkS
                                                             const VkAllocationCallbacks *alloc) {
     struct device_data *d = device_of(device);
     if (swapchain != VK_NULL_HANDLE) {
-        hook_surface_free(hook_surface_get((uint64_t)swapchain));
+        struct hook_surface *s = hook_surface_get((uint64_t)swapchain);
+        if (s && s->display_timing) {
+            /* The application destroys the swapchain: no present of it runs beside this query. */
+            display_timing_take(s->display_timing, gfxstats_now_ns(), display_presented, s);
+        }
+        hook_surface_free(s);
     }
     d->destroy_swapchain(device, swapchain, alloc);
 }
@@ -271,10 +333,18 @@ static void take_present_times(struct hook_surface *s) {
 }
 
 static void present_times_close(struct hook_surface *s) {
-    present_wait_stop(s->present_wait);
-    take_present_times(s);
-    present_wait_free(s->present_wait);
-    s->present_wait = NULL;
+    if (s->present_wait) {
+        present_wait_stop(s->present_wait);
+        take_present_times(s);
+        present_wait_free(s->present_wait);
+        s->present_wait = NULL;
+    }
+    if (s->display_timing) {
+        /* Its last answers were asked for at vkDestroySwapchainKHR; at unload or exit the driver
+         * may be gone, so it is not asked again. */
+        display_timing_free(s->display_timing);
+        s->display_timing = NULL;
+    }
 }
 
 /* A frame's prediction from the vsync grid of its swapchain's last present, as VsyncGrid does for
@@ -335,20 +405,29 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_AcquireNextImage2KHR(VkDevice device
 
 /* One frame per swapchain presented: it ends when the application presents it. With present
  * times, the frame also goes to the FrameTimeline under the present's id (the application's own
- * VkPresentIdKHR if it chains one, else the layer's), and the present is waited for. */
+ * VkPresentIdKHR if it chains one, else the layer's), and the present is waited for; or, with
+ * display timing, under the layer's VkPresentTimeGOOGLE id, and the driver is asked later. */
 static VKAPI_ATTR VkResult VKAPI_CALL layer_QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR *info) {
     struct device_data *d = device_of(queue);
     int64_t now = gfxstats_now_ns();
+    const int64_t called = now;
     const VkPresentIdKHR *app_ids = (const VkPresentIdKHR *)find_in_chain(info->pNext, VK_STRUCTURE_TYPE_PRESENT_ID_KHR);
     uint64_t ids[TIMED_MAX] = {0};
+    VkPresentTimeGOOGLE times[TIMED_MAX] = {{0}};
     int timed = 0;
+    int timed_by_display = 0;
     for (uint32_t i = 0; i < info->swapchainCount; i++) {
         struct hook_surface *s = hook_surface_get((uint64_t)info->pSwapchains[i]);
         if (!s) {
             continue;
         }
         int64_t start = hook_surface_present_begin(s, now);
-        if (s->present_wait && start != 0 && i < TIMED_MAX && (app_ids || info->swapchainCount <= TIMED_MAX)) {
+        if (s->display_timing && start != 0 && info->swapchainCount <= TIMED_MAX) {
+            display_timing_take(s->display_timing, now, display_presented, s);
+            ids[i] = display_timing_next(s->display_timing, &times[i].presentID);
+            commit_frame(s, ids[i], start, now);
+            timed_by_display = 1;
+        } else if (s->present_wait && start != 0 && i < TIMED_MAX && (app_ids || info->swapchainCount <= TIMED_MAX)) {
             take_present_times(s);
             uint64_t id = !app_ids ? present_wait_next_id(s->present_wait)
                     : app_ids->pPresentIds && i < app_ids->swapchainCount ? app_ids->pPresentIds[i] : 0;
@@ -360,6 +439,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_QueuePresentKHR(VkQueue queue, const
         }
     }
     VkPresentIdKHR present_ids;
+    VkPresentTimesInfoGOOGLE present_times;
     VkPresentInfoKHR with_ids;
     const VkPresentInfoKHR *call = info;
     if (timed && !app_ids) {
@@ -367,6 +447,14 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_QueuePresentKHR(VkQueue queue, const
                                        .swapchainCount = info->swapchainCount, .pPresentIds = ids};
         with_ids = *info;
         with_ids.pNext = &present_ids;
+        call = &with_ids;
+    } else if (timed_by_display) {
+        /* One entry per swapchain of the call (a swapchain without a tracker gets id 0). */
+        present_times = (VkPresentTimesInfoGOOGLE){.sType = VK_STRUCTURE_TYPE_PRESENT_TIMES_INFO_GOOGLE,
+                                                   .pNext = info->pNext, .swapchainCount = info->swapchainCount,
+                                                   .pTimes = times};
+        with_ids = *info;
+        with_ids.pNext = &present_times;
         call = &with_ids;
     }
     VkResult r = d->present(queue, call);
@@ -379,7 +467,11 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_QueuePresentKHR(VkQueue queue, const
         hook_surface_present_end(s, now);
         VkResult ri = info->pResults ? info->pResults[i] : r;
         if (i < TIMED_MAX && ids[i] != 0 && (ri == VK_SUCCESS || ri == VK_SUBOPTIMAL_KHR)) {
-            present_wait_queued(s->present_wait, ids[i]);
+            if (s->display_timing) {
+                display_timing_queued(s->display_timing, ids[i], called);
+            } else {
+                present_wait_queued(s->present_wait, ids[i]);
+            }
         }
     }
     return r;

@@ -1634,14 +1634,17 @@ static void deadline_after(struct timespec *ts, int32_t ms) {
     }
 }
 
-int gfxstats_session_wait_attached(gfxstats_session *s, int32_t timeout_ms) {
+/* Waits up to timeout_ms until the session has the daemon's buffer or is closed; with
+ * only_while_asking, also until the thread finds no daemon to ask (CONN_DOWN: no socket, a
+ * refusal, a lost connection), as close's wait does. */
+static int wait_for_buffer(struct gfxstats_session *s, int32_t timeout_ms, int only_while_asking) {
     if (!s) {
         return 0;
     }
     struct timespec until;
     deadline_after(&until, timeout_ms < 0 ? 0 : timeout_ms);
     pthread_mutex_lock(&s->mu);
-    while (s->cur == NULL && !s->closed) {
+    while (s->cur == NULL && !s->closed && (!only_while_asking || s->conn == CONN_INIT || s->conn == CONN_WAITING)) {
         if (pthread_cond_timedwait(&s->cv, &s->mu, &until) == ETIMEDOUT) {
             break;
         }
@@ -1649,6 +1652,14 @@ int gfxstats_session_wait_attached(gfxstats_session *s, int32_t timeout_ms) {
     int a = s->cur != NULL;
     pthread_mutex_unlock(&s->mu);
     return a;
+}
+
+int gfxstats_session_wait_attached(gfxstats_session *s, int32_t timeout_ms) {
+    return wait_for_buffer(s, timeout_ms, 0);
+}
+
+int gfxstats_session_wait_answer(gfxstats_session *s, int32_t timeout_ms) {
+    return wait_for_buffer(s, timeout_ms, 1);
 }
 
 void gfxstats_session_close(gfxstats_session *s) {

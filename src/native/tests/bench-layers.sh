@@ -7,11 +7,13 @@
 # under lavapipe. No daemon is needed (frames are kept in memory); usage: bench-layers.sh [N]
 #
 # bench-layers.sh --present-wait [N]: what present times add (docs/native.md, "Present times"):
-# vkcube on Khronos' mock driver with the gfxstats layer alone, GFXSTATS_PRESENT_WAIT=0 against
-# the default, N and 2N presents each, every thread counted apart: the render thread's
-# instructions in the present hook (inclusive: with the append, the clock reads and the mock's
-# own present), and per present those of the waiting thread (with the driver's wait) and of the
-# layer's code on the other threads (the session thread's drain).
+# vkcube on Khronos' mock driver with the gfxstats layer alone, without present times
+# (GFXSTATS_PRESENT_WAIT=0 GFXSTATS_DISPLAY_TIMING=0) against present wait (the default) and
+# display timing (GFXSTATS_PRESENT_WAIT=0), N and 2N presents each, every thread counted apart:
+# the render thread's instructions in the present hook (inclusive: with the append, the clock
+# reads, the mock's own present and, with display timing, its query, which answers no record),
+# and per present those of the waiting thread (with the driver's wait) and of the layer's code on
+# the other threads (the session thread's drain).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 command -v valgrind >/dev/null || t_fail "valgrind is not installed"
 if [ "${1:-}" = --present-wait ]; then
@@ -19,9 +21,11 @@ if [ "${1:-}" = --present-wait ]; then
   t_mock_icd
   make -s -C "$NATIVE" all
   t_start_xvfb
-  costs() { # $1: GFXSTATS_PRESENT_WAIT, $2: presents; prints "<present hook> <waiter> <layer, other threads>"
+  costs() { # $1: 0 (none), 1 (present wait) or d (display timing), $2: presents; prints "<present hook> <waiter> <layer, other threads>"
+    local wait=0 display=0
+    case "$1" in 1) wait=1 ;; d) display=1 ;; esac
     GFXSTATS_SOCKET="$T_DIR/none.sock" XDG_DATA_DIRS="$OUT/share:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
-      VK_ICD_FILENAMES="$T_MOCK_ICD" GFXSTATS=1 GFXSTATS_QUIET=1 GFXSTATS_PRESENT_WAIT="$1" \
+      VK_ICD_FILENAMES="$T_MOCK_ICD" GFXSTATS=1 GFXSTATS_QUIET=1 GFXSTATS_PRESENT_WAIT="$wait" GFXSTATS_DISPLAY_TIMING="$display" \
       valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$T_DIR/cg.$1.$2" vkcube --c "$2" \
       >"$T_DIR/cg.$1.$2.log" 2>&1 || { tail "$T_DIR/cg.$1.$2.log" >&2; t_fail "vkcube under callgrind failed"; }
     local f hook=0 waiter=0 other=0 h w o
@@ -41,11 +45,13 @@ if [ "${1:-}" = --present-wait ]; then
   read -r h0b w0b o0b < <(costs 0 $((2 * n)))
   read -r h1a w1a o1a < <(costs 1 "$n")
   read -r h1b w1b o1b < <(costs 1 $((2 * n)))
+  read -r hda _ oda < <(costs d "$n")
+  read -r hdb _ odb < <(costs d $((2 * n)))
   awk -v n="$n" -v h0a="$h0a" -v h0b="$h0b" -v h1a="$h1a" -v h1b="$h1b" -v w1a="$w1a" -v w1b="$w1b" \
-      -v o0a="$o0a" -v o0b="$o0b" -v o1a="$o1a" -v o1b="$o1b" 'BEGIN {
-    off = (h0b - h0a) / n; on = (h1b - h1a) / n
-    printf "instructions per present, render thread (present hook): without present times %.0f, with %.0f (%.2fx, +%.0f)\n", off, on, on / off, on - off
-    printf "per present, waiting thread: %.0f; the layer on the other threads: without %.0f, with %.0f\n", (w1b - w1a) / n, (o0b - o0a) / n, (o1b - o1a) / n }'
+      -v o0a="$o0a" -v o0b="$o0b" -v o1a="$o1a" -v o1b="$o1b" -v hda="$hda" -v hdb="$hdb" -v oda="$oda" -v odb="$odb" 'BEGIN {
+    off = (h0b - h0a) / n; on = (h1b - h1a) / n; dt = (hdb - hda) / n
+    printf "instructions per present, render thread (present hook): without present times %.0f, with present wait %.0f (%.2fx, +%.0f), with display timing %.0f (%.2fx, +%.0f)\n", off, on, on / off, on - off, dt, dt / off, dt - off
+    printf "per present, waiting thread: %.0f; the layer on the other threads: without %.0f, with present wait %.0f, with display timing %.0f\n", (w1b - w1a) / n, (o0b - o0a) / n, (o1b - o1a) / n, (odb - oda) / n }'
   exit 0
 fi
 command -v mangohud >/dev/null || t_fail "mangohud is not installed (scripts/ci-deps)"

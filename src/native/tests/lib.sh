@@ -48,18 +48,24 @@ t_wait_for() {
   done
 }
 
+# Succeeds once the daemon log says more than $1 daemons started.
+t_daemons_started_over() { [ "$(grep -c "gfxstatsd started" "$T_DIR/daemon.log" || true)" -gt "$1" ]; }
+
 # Starts a daemon on $T_DIR/state with the options given; sets GFXSTATS_SOCKET and DAEMON_PID, and
 # T_DAEMON_ARGS to the options (a restart after t_kill_daemon uses them again).
 t_start_daemon() {
+  local before
   T_DAEMON_ARGS=("$@")
   mkdir -p "$T_DIR/state"
+  # The log holds the earlier daemons' lines too: this one has started once there is one more.
+  before="$(grep -c "gfxstatsd started" "$T_DIR/daemon.log" 2>/dev/null || true)"
   # No hsperfdata file: a daemon these tests SIGKILL could not remove it from /tmp.
   GFXSTATSD_JAVA_OPTS="-XX:-UsePerfData ${GFXSTATSD_JAVA_OPTS:-}" \
     "$ROOT/scripts/gfxstatsd" --no-build --state-dir "$T_DIR/state" "$@" >>"$T_DIR/daemon.log" 2>&1 &
   DAEMON_PID=$!
   T_PIDS+=("$DAEMON_PID")
   export GFXSTATS_SOCKET="$T_DIR/state/gfxstatsd.sock"
-  t_wait_for 60 grep -q "gfxstatsd started" "$T_DIR/daemon.log" || t_fail "the daemon did not start"
+  t_wait_for 60 t_daemons_started_over "${before:-0}" || t_fail "the daemon did not start"
 }
 
 t_stop_daemon() {
@@ -132,6 +138,16 @@ t_mock_icd() {
   [ -f "$lib" ] || t_fail "$lib is missing (Debian's chromium-common; scripts/ci-deps installs it)"
   T_MOCK_ICD="$T_DIR/mock.json"
   printf '{"file_format_version": "1.0.1", "ICD": {"library_path": "%s", "api_version": "1.3.0"}}\n' "$lib" >"$T_MOCK_ICD"
+}
+
+# Runs a command on the mock driver (after t_mock_icd).
+t_on_mock() { VK_ICD_FILENAMES="$T_MOCK_ICD" "$@"; }
+
+# A FrameTimeline counter $2 of package $1 (`dump --frametimeline`), 0 without an entry.
+t_timeline() {
+  local v
+  v="$(gfx dump --frametimeline --package "$1" | sed -n "s/^$2 = \([0-9]*\)$/\1/p")"
+  echo "${v:-0}" # a package without FrameTimeline counters has no entry
 }
 
 gfx() {
@@ -293,14 +309,14 @@ t_vkcube_sigkill() {
   t_sigkill_keeps "$vk" "$pkg"
 }
 
-# A Vulkan program $1 (vkcube or vkcubepp) through `gfxstats run` as package $2, SIGKILLed by the
-# layer right after its Nth present (GFXSTATS_TEST_SIGKILL_AFTER, N random in 300..999; postmortem.sh,
-# and m32app.sh at 32 bits): exactly N frames in the dump. Sets T_SIGKILLED to "N of N (R from its
-# ring)", R being what the daemon counted from its ring stripe after the death (its log).
-t_vulkan_sigkill_after() {
-  local prog=$1 pkg=$2 k rc=0 got from_ring
-  k=$((300 + RANDOM % 700))
-  { GFXSTATS_TEST_SIGKILL_AFTER=$k "$ROOT/scripts/gfxstats" run --package "$pkg" -- "$prog" --c 1000000 \
+# A program through `gfxstats run` as package $1, SIGKILLed by the layer or the hook right after its
+# $2th present (GFXSTATS_TEST_SIGKILL_AFTER); the rest is the command: exactly $2 frames in the dump.
+# Sets T_SIGKILLED to "N of N (R from its ring)", R being what the daemon counted from its ring
+# stripe after the death (its log).
+t_sigkill_after() {
+  local pkg=$1 k=$2 rc=0 got from_ring
+  shift 2
+  { GFXSTATS_TEST_SIGKILL_AFTER=$k "$ROOT/scripts/gfxstats" run --package "$pkg" -- "$@" \
     >"$T_DIR/$pkg.out" 2>&1; } 2>/dev/null || rc=$?
   [ "$rc" = 137 ] || { cat "$T_DIR/$pkg.out" >&2; t_fail "$pkg was not SIGKILLed after $k presents (exit $rc)"; }
   t_wait_for 30 grep -qF "exit: $pkg/" "$T_DIR/daemon.log" || t_fail "the daemon did not see $pkg die"
@@ -308,6 +324,12 @@ t_vulkan_sigkill_after() {
   [ "$got" = "$k" ] || t_fail "$pkg SIGKILLed after $k presents: ${got:-no} frames in the dump"
   from_ring="$(sed -n "s/.*ring: buffer ${pkg//./\\.}\/.*: counted \([0-9]*\) entries.*/\1/p" "$T_DIR/daemon.log" | tail -1)"
   T_SIGKILLED="$k of $k (${from_ring:-0} from its ring)"
+}
+
+# A Vulkan program $1 (vkcube or vkcubepp) drawing without end as package $2, SIGKILLed after its
+# Nth present, N random in 300..999 (postmortem.sh, and m32app.sh at 32 bits): t_sigkill_after.
+t_vulkan_sigkill_after() {
+  t_sigkill_after "$2" "$((300 + RANDOM % 700))" "$1" --c 1000000
 }
 
 # Feeds the lines of file $1 to a sanitized driver (package c.handover) through a FIFO: the first
@@ -337,6 +359,14 @@ t_drive_across_handover() {
   wait "$drive" || { cat "$T_DIR/handover.out" >&2; t_fail "the sanitized driver failed across the handover"; }
 }
 
+# The fewest frames MangoHud must log in its 2 s window for a comparison with it to mean
+# anything: enough for the percentiles of t_vkcube_with_mangohud (nearest rank of 10: the 5th, 9th
+# and 10th). How many fall into the window depends on the load: 35 once, a 32-bit lavapipe vkcube
+# beside two other tests and the benchmarks' module; 19 with two busy loops beside the whole build
+# as well (session 23), where that run took 41 s and gfxstats still counted all 1,500; 38 of the
+# 32-bit glxgears there (session 24, m32app.sh).
+T_MANGO_MIN_LOGGED=10
+
 # MangoHud as the peer for what a present is, on one Vulkan run (mangohud.sh; m32app.sh at 32
 # bits): vkcube $1 --c $2 as package $3 through `gfxstats run` with MangoHud's layer loaded too
 # (MANGOHUD=1, every frame logged from 1 s after the start for 2 s). gfxstats must count exactly
@@ -360,11 +390,7 @@ t_vkcube_with_mangohud() {
   # frame time in microseconds in the second column.
   tail -n +4 "$csv" | cut -d, -f2 | sort -n >"$dir.us"
   logged="$(wc -l <"$dir.us")"
-  # At least 10, enough for the percentiles below (nearest rank of 10: the 5th, 9th and 10th).
-  # How many fall into MangoHud's 2 s depends on the load: 35 once, a 32-bit lavapipe vkcube beside
-  # two other tests and the benchmarks' module; 19 with two busy loops beside the whole build as
-  # well (session 23), where that run took 41 s and gfxstats still counted all 1,500.
-  [ "$logged" -ge 10 ] && [ "$logged" -lt "$n" ] || t_fail "MangoHud logged $logged frames of $n of $vkcube"
+  [ "$logged" -ge "$T_MANGO_MIN_LOGGED" ] && [ "$logged" -lt "$n" ] || t_fail "MangoHud logged $logged frames of $n of $vkcube"
   dump="$(gfx dump --package "$pkg")"
   T_MANGO_REPORT="$pkg: gfxstats $total frames, MangoHud logged $logged in its window;"
   for p in 50 90 95 99; do
@@ -385,16 +411,15 @@ t_vkcube_with_mangohud() {
 # The program keeps drawing while that is awaited: its newest frames wait in the ring for the
 # session thread's drain (at most 50 ms), so a stopped one would not show them (docs/native.md,
 # "The frame ring and the drain"); the exact count against MangoHud is vkcube's. $3: the
-# program's output, shown when MangoHud wrote no log. Sets T_MANGO_LOGGED. At least 10 frames in
-# MangoHud's window, so that the comparison is not empty: its window is a time, and on a loaded
-# machine (the build beside two busy loops) it held 38 frames of the 32-bit glxgears (m32app.sh).
+# program's output, shown when MangoHud wrote no log. Sets T_MANGO_LOGGED. At least
+# T_MANGO_MIN_LOGGED frames in MangoHud's window, so that the comparison is not empty.
 t_mangohud_gl_peer() {
   local dir=$1 pkg=$2 out=$3 csv
   mango_logged() { ls "$dir"/*_summary.csv >/dev/null 2>&1; }
   t_wait_for 90 mango_logged || { cat "$out" >&2; t_fail "MangoHud wrote no log of $pkg"; }
   csv="$(ls "$dir"/*.csv | grep -v _summary | head -1)"
   T_MANGO_LOGGED=$(($(wc -l <"$csv") - 3))
-  [ "$T_MANGO_LOGGED" -ge 10 ] || t_fail "MangoHud logged $T_MANGO_LOGGED frames of $pkg"
+  [ "$T_MANGO_LOGGED" -ge "$T_MANGO_MIN_LOGGED" ] || t_fail "MangoHud logged $T_MANGO_LOGGED frames of $pkg"
   t_wait_for 30 t_has_frames "$pkg" "$T_MANGO_LOGGED" \
     || t_fail "$pkg: gfxstats counted $(t_counter "$pkg" "Total frames rendered") frames, MangoHud logged $T_MANGO_LOGGED in its window alone"
 }

@@ -8,7 +8,8 @@
 #      scenes must equal the Java client's for the same stream (tests/SceneDrive.java), which
 #      computes them the way `gfxstats framestats` does.
 #  (b) vkcube and vkcubepp through `gfxstats run` with GFXSTATS_TEST_SIGKILL_AFTER=N (the layer
-#      SIGKILLs the process right after its Nth present) give exactly N frames in the dump.
+#      SIGKILLs the process right after its Nth present) give exactly N frames in the dump; so
+#      do vkcube killed after its 1st, 2nd and 3rd present and glxgears after its 1st.
 #  (c) against a daemon that adds no ring group (buffers.native.rings=false, as an earlier release):
 #      no ring group in the buffer, private rings, and a drive's dump equal to the Java client's.
 #  (d) a drive that recorded before the daemon started, and after its answer, SIGKILLed before
@@ -78,6 +79,17 @@ for prog in vkcube vkcubepp; do
   t_vulkan_sigkill_after "$prog" "$prog.pm"
   vks+="$prog $T_SIGKILLED, "
 done
+# The first presents: the layer and the hook wait for the daemon's answer before their first
+# tracker (GFXSTATS_OPEN_WAIT_MS), so even the first frame is in the daemon's buffer when the
+# process dies. Without that wait they were in the process's memory only: such runs kept no frame
+# in 6 of 6 (session 25: 1, 2 and 3 presents, twice each).
+firsts=""
+for k in 1 2 3; do
+  t_sigkill_after "vkcube.first$k" "$k" vkcube --c 1000000
+  firsts+="vkcube $T_SIGKILLED, "
+done
+t_sigkill_after gl.first 1 glxgears
+firsts+="glxgears $T_SIGKILLED"
 
 # (c) A daemon that adds no ring group (buffers.native.rings=false; a daemon of an earlier release
 # skips field 1000 alike): the buffer has only the counter groups, the rings stay in the client's memory,
@@ -142,4 +154,4 @@ t_counts java.pm.answer > "$T_DIR/java.answer.dump"
 diff "$T_DIR/java.answer.dump" "$T_DIR/c.answer.dump" >&2 \
   || t_fail "(d): SIGKILLed right after the daemon answered, the driver's dump differs from the stream's (seed $SEED)"
 
-t_pass "SIGKILL with frames in the ring: drive streams (seed $SEED; ${lefts}frames in the ring) equal the Java client's; without a ring group as well; SIGKILLed before the first drain after the answer as well; ${vks%, }"
+t_pass "SIGKILL with frames in the ring: drive streams (seed $SEED; ${lefts}frames in the ring) equal the Java client's; without a ring group as well; SIGKILLed before the first drain after the answer as well; ${vks%, }; right after the first presents: $firsts"

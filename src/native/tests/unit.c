@@ -7,6 +7,7 @@
 #include "../lib/rules.h"
 #include "../lib/ring.h"
 #include "../lib/display.h"
+#include "check.h"
 #include "test_buffer.h"
 
 #include <errno.h>
@@ -24,18 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                    \
-    do {                                                    \
-        checks++;                                           \
-        if (!(cond)) {                                      \
-            failures++;                                     \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-            fprintf(stderr, __VA_ARGS__);                   \
-            fputc('\n', stderr);                            \
-        }                                                   \
-    } while (0)
 
 static gfxstats_options opts(const char *pkg) {
     gfxstats_options o = {.struct_size = sizeof o, .package_name = pkg, .version_code = 1,
@@ -95,6 +84,9 @@ static void test_no_daemon(void) {
     CHECK(refused == 0, "%d frames refused", refused);
     CHECK(gfxstats_session_attached(s) == 0, "attached without daemon");
     CHECK(gfxstats_session_wait_attached(s, 50) == 0, "wait_attached without daemon");
+    int64_t before_wait = gfxstats_now_ns();
+    CHECK(gfxstats_session_wait_answer(s, 60000) == 0, "wait_answer without daemon");
+    CHECK(gfxstats_now_ns() - before_wait < 30000000000LL, "wait_answer waited for a daemon that is not there");
     for (int i = 0; i < 40; i++) {
         gfxstats_tracker_close(t[i]);
     }

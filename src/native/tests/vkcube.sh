@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # An unmodified Vulkan program through `gfxstats run`: vkcube --c N under Xvfb (lavapipe) gives
 # exactly N frames in `gfxstats dump` under package vkcube (the program's name), and N more on a
-# second run; --package and --version-code name another entry. Refused by a full daemon, or
-# without a daemon, it runs as usual.
+# second run; --package and --version-code name another entry. Refused by a full daemon, without
+# a daemon, or with one that does not answer, it runs as usual.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 command -v vkcube >/dev/null || t_fail "vkcube is not installed (scripts/ci-deps)"
 t_start_daemon
@@ -24,4 +24,14 @@ t_stop_daemon
 start=$SECONDS
 GFXSTATS_SOCKET="$T_DIR/none.sock" gfx run -- vkcube --c 100 >/dev/null 2>&1 || t_fail "vkcube without a daemon failed"
 [ $((SECONDS - start)) -lt 10 ] || t_fail "vkcube without a daemon took $((SECONDS - start)) s"
-t_pass "300 + 177 frames under vkcube, 50 under com.example.cube, runs when refused and without a daemon"
+# A daemon that does not answer (SIGSTOPped: the kernel still takes the connection and the
+# registration): the layer waits for it at most GFXSTATS_OPEN_WAIT_MS at the first swapchain and
+# GFXSTATS_CLOSE_WAIT_MS at exit, and says in one line that the frames were not kept.
+t_start_daemon
+kill -STOP "$DAEMON_PID"
+GFXSTATS_OPEN_WAIT_MS=300 GFXSTATS_CLOSE_WAIT_MS=300 timeout 60 "$ROOT/scripts/gfxstats" run --package vk.stalled -- vkcube --c 100 \
+  >"$T_DIR/stalled.out" 2>&1 || { kill -CONT "$DAEMON_PID"; cat "$T_DIR/stalled.out" >&2; t_fail "vkcube with a daemon that does not answer failed or hung"; }
+kill -CONT "$DAEMON_PID"
+grep -q "100 frames of vk.stalled were counted before a daemon answered and are not kept (the daemon did not answer in time)" \
+  "$T_DIR/stalled.out" || { cat "$T_DIR/stalled.out" >&2; t_fail "no line saying that the daemon did not answer"; }
+t_pass "300 + 177 frames under vkcube, 50 under com.example.cube, runs when refused, without a daemon and with one that does not answer"
