@@ -262,8 +262,9 @@ static VKAPI_ATTR void VKAPI_CALL layer_DestroyDevice(VkDevice device, const VkA
 /* The frames' present times, once the swapchain ends: the waiter stopped, what it saw goes in. */
 static void present_times_close(struct hook_surface *s);
 
-/* A present the driver's display timing answered goes to the FrameTimeline and moves the grid. */
-static void display_presented(void *ctx, uint64_t token, int64_t at) {
+/* A present whose time the layer learnt (from the waiting thread or the driver's display timing)
+ * goes to the FrameTimeline and moves the grid. */
+static void report_present(void *ctx, uint64_t token, int64_t at) {
     struct hook_surface *s = ctx;
     gfxstats_timeline_presented(s->tracker, (int64_t)token, at, s->interval, s->present_flags);
     s->grid_present = at;
@@ -315,7 +316,7 @@ static VKAPI_ATTR void VKAPI_CALL layer_DestroySwapchainKHR(VkDevice device, VkS
         struct hook_surface *s = hook_surface_get((uint64_t)swapchain);
         if (s && s->display_timing) {
             /* The application destroys the swapchain: no present of it runs beside this query. */
-            display_timing_take(s->display_timing, gfxstats_now_ns(), display_presented, s);
+            display_timing_take(s->display_timing, gfxstats_now_ns(), report_present, s);
         }
         hook_surface_free(s);
     }
@@ -327,8 +328,7 @@ static void take_present_times(struct hook_surface *s) {
     uint64_t id;
     int64_t at;
     while (present_wait_take(s->present_wait, &id, &at)) {
-        gfxstats_timeline_presented(s->tracker, (int64_t)id, at, s->interval, s->present_flags);
-        s->grid_present = at;
+        report_present(s, id, at);
     }
 }
 
@@ -423,7 +423,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_QueuePresentKHR(VkQueue queue, const
         }
         int64_t start = hook_surface_present_begin(s, now);
         if (s->display_timing && start != 0 && info->swapchainCount <= TIMED_MAX) {
-            display_timing_take(s->display_timing, now, display_presented, s);
+            display_timing_take(s->display_timing, now, report_present, s);
             ids[i] = display_timing_next(s->display_timing, &times[i].presentID);
             commit_frame(s, ids[i], start, now);
             timed_by_display = 1;

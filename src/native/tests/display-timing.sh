@@ -32,7 +32,7 @@ GFXSTATS_PRESENT_WAIT=0 t_on_mock validated gfx run --package mock.display -- vk
 [ -z "$(messages "$T_DIR/display.out")" ] || { show "$T_DIR/display.out"; t_fail "the layer's display timing calls draw validation messages"; }
 [ "$(t_counter mock.display "Total frames rendered")" = 300 ] || { gfx dump >&2; t_fail "display timing: not 300 frames in dump"; }
 gfx dump --frametimeline --package mock.display >"$T_DIR/display.ft"
-count() { sed -n "s/^$1 = \([0-9]*\)$/\1/p" "$T_DIR/display.ft"; }
+count() { t_ft_value "$1" <"$T_DIR/display.ft"; }
 [ "$(count recordedFrames)" = 284 ] || { cat "$T_DIR/display.ft" >&2; t_fail "display timing: $(count recordedFrames) FrameTimeline frames, not 300 - 16"; }
 [ "$(count predictionNoneFrames)" = 284 ] \
   || { cat "$T_DIR/display.ft" >&2; t_fail "display timing: a present time from a driver that gives none"; }

@@ -143,10 +143,13 @@ t_mock_icd() {
 # Runs a command on the mock driver (after t_mock_icd).
 t_on_mock() { VK_ICD_FILENAMES="$T_MOCK_ICD" "$@"; }
 
+# The value of FrameTimeline counter $1 in a `dump --frametimeline` on standard input.
+t_ft_value() { sed -n "s/^$1 = \([0-9]*\)$/\1/p"; }
+
 # A FrameTimeline counter $2 of package $1 (`dump --frametimeline`), 0 without an entry.
 t_timeline() {
   local v
-  v="$(gfx dump --frametimeline --package "$1" | sed -n "s/^$2 = \([0-9]*\)$/\1/p")"
+  v="$(gfx dump --frametimeline --package "$1" | t_ft_value "$2")"
   echo "${v:-0}" # a package without FrameTimeline counters has no entry
 }
 

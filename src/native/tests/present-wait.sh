@@ -22,7 +22,7 @@ MANGOHUD=1 MANGOHUD_CONFIG=fps_limit=300,no_display t_on_mock gfx run --package 
   >"$T_DIR/paced.out" 2>&1 || { cat "$T_DIR/paced.out" >&2; t_fail "vkcube on the mock driver with MangoHud failed"; }
 [ "$(t_counter mock.paced "Total frames rendered")" = 300 ] || { gfx dump >&2; t_fail "paced: not 300 frames in dump"; }
 gfx dump --frametimeline --package mock.paced >"$T_DIR/paced.ft"
-count() { sed -n "s/^$1 = \([0-9]*\)$/\1/p" "$T_DIR/paced.ft"; }
+count() { t_ft_value "$1" <"$T_DIR/paced.ft"; }
 [ "$(count recordedFrames)" = 300 ] || { cat "$T_DIR/paced.ft" >&2; t_fail "paced: $(count recordedFrames) FrameTimeline frames, not 300"; }
 [ "$(count presentUnknownFrames)" = 0 ] || { cat "$T_DIR/paced.ft" >&2; t_fail "paced: $(count presentUnknownFrames) frames without a present time"; }
 valid="$(count predictionValidFrames)"
