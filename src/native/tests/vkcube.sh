@@ -16,21 +16,20 @@ gfx dump --package com.example.cube | grep -qx "Version: 42" || t_fail "no versi
 [ "$(t_counter com.example.cube "Total frames rendered")" = 50 ] || t_fail "--package: not 50 frames"
 [ "$(t_counter vkcube "Total frames rendered")" = 477 ] || t_fail "--package run counted under vkcube"
 # A daemon that refuses (full: buffers.max=1, held by another client): vkcube runs as usual,
-# exits at once, and says why in one line.
+# does not wait for it, and says why in one line.
 t_stop_daemon
 t_vkcube_refused vkcube
-# No daemon: the program runs and exits as usual, at once.
+# No daemon: the program runs and exits as usual, without waiting for one.
 t_stop_daemon
-start=$SECONDS
-GFXSTATS_SOCKET="$T_DIR/none.sock" gfx run -- vkcube --c 100 >/dev/null 2>&1 || t_fail "vkcube without a daemon failed"
-[ $((SECONDS - start)) -lt 10 ] || t_fail "vkcube without a daemon took $((SECONDS - start)) s"
+GFXSTATS_SOCKET="$T_DIR/none.sock" t_gfx_no_wait run -- vkcube --c 100 >"$T_DIR/none.out" 2>&1 \
+  || { cat "$T_DIR/none.out" >&2; t_fail "vkcube without a daemon failed"; }
 # A daemon that does not answer (SIGSTOPped: the kernel still takes the connection and the
 # registration): the layer waits for it at most GFXSTATS_OPEN_WAIT_MS at the first swapchain and
 # GFXSTATS_CLOSE_WAIT_MS at exit, and says in one line that the frames were not kept.
 t_start_daemon
 kill -STOP "$DAEMON_PID"
-GFXSTATS_OPEN_WAIT_MS=300 GFXSTATS_CLOSE_WAIT_MS=300 timeout 60 "$ROOT/scripts/gfxstats" run --package vk.stalled -- vkcube --c 100 \
-  >"$T_DIR/stalled.out" 2>&1 || { kill -CONT "$DAEMON_PID"; cat "$T_DIR/stalled.out" >&2; t_fail "vkcube with a daemon that does not answer failed or hung"; }
+GFXSTATS_OPEN_WAIT_MS=300 GFXSTATS_CLOSE_WAIT_MS=300 t_gfx_guarded run --package vk.stalled -- vkcube --c 100 \
+  >"$T_DIR/stalled.out" 2>&1 || { cat "$T_DIR/stalled.out" >&2; t_fail "vkcube with a daemon that does not answer failed"; }
 kill -CONT "$DAEMON_PID"
 grep -q "100 frames of vk.stalled were counted before a daemon answered and are not kept (the daemon did not answer in time)" \
   "$T_DIR/stalled.out" || { cat "$T_DIR/stalled.out" >&2; t_fail "no line saying that the daemon did not answer"; }
