@@ -12,7 +12,12 @@ import java.util.List;
  * transport, JLine's terminal, sqlite), which JDK 24 and later otherwise warn about. Buffers are
  * mapped with the JDK alone ({@link BufferMemory}), so an application that embeds the client
  * needs none of these; it may add them to silence the JDK's native-access warning about Netty.
- * Every option is accepted by JDK 17 and JDK 25 alike.
+ * And {@code sun.misc.unsafe.memory.access=allow}: the command line's zstd decoder (aircompressor,
+ * for Perfetto traces) reads memory through {@code sun.misc.Unsafe}, which JDK 24 and later warn
+ * about on standard error at its first use, in the middle of a command's output. The system
+ * property is what the JDK's {@code --sun-misc-unsafe-memory-access} option sets; written as a
+ * property, JDK 17, which has no such option, ignores it. Every option is accepted by JDK 17 and
+ * JDK 25 alike.
  *
  * <p>The one list is the resource {@value #RESOURCE} beside this class, one option per line: a
  * JVM argument file ({@code java @jvm.args}), read as such by the build (surefire's
