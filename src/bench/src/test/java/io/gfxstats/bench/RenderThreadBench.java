@@ -216,12 +216,6 @@ public final class RenderThreadBench {
         return f;
     }
 
-    /**
-     * Rounds of the unrelated work: one multiply-add each, each dependent on the one before. Must not
-     * be inlined ({@link #DONT_INLINE}): the three loops that call it then run the same compiled code
-     * for it, so that subtracting the work's chunk leaves the path alone (inlined, C2 unrolls and
-     * schedules each copy differently: 3 % of 1 us is more than the path costs).
-     */
     /** Reads frames [from, to) once, untimed, so that both paths find them in L1. */
     static void warm(long[] f, int from, int to) {
         long warm = 0;
@@ -231,6 +225,12 @@ public final class RenderThreadBench {
         sink += warm;
     }
 
+    /**
+     * Rounds of the unrelated work: one multiply-add each, each dependent on the one before. Must not
+     * be inlined ({@link #DONT_INLINE}): the three loops that call it then run the same compiled code
+     * for it, so that subtracting the work's chunk leaves the path alone (inlined, C2 unrolls and
+     * schedules each copy differently: 3 % of 1 us is more than the path costs).
+     */
     static long spin(long x, int rounds) {
         for (int i = 0; i < rounds; i++) {
             x = x * 0x5851F42D4C957F2DL + i;
