@@ -9,7 +9,9 @@
  * thread's time (in an app the session thread does that every 1-50 ms); no frame may be dropped.
  * BENCH_METHOD says where (the same methods as the Java client's io.gfxstats.bench.RenderThreadBench,
  * on the same frames; with it set, the session thread is paused, a first round warms up and is not
- * counted, and the last line is "lang=c method=M record_ns=... peer_ns=... ratio=... work_ns=..."):
+ * counted, and the last line is "lang=c method=M record_ns=... peer_ns=... ratio=... work_ns=...
+ * ... transfer_before_ns=... transfer_after_ns=...", the last two a cache line's time between the
+ * two CPUs before and after the rounds, line_transfer_ns below):
  *   same (the default): on the render thread itself, so the ring's lines stay in its core's cache;
  *     the drain is timed separately as the classification's cost per frame off the render thread.
  *     Unset, the session thread drains too meanwhile, as in an app (the method before session 11).
@@ -125,6 +127,61 @@ static void pin(int cpu) {
     if (pthread_setaffinity_np(pthread_self(), sizeof set, &set) != 0) {
         fprintf(stderr, "bench: could not pin a thread to CPU %d\n", cpu);
     }
+}
+
+/* How long a cache line takes between the two CPUs right now (io.gfxstats.bench.LineTransfer in
+ * C): the calling thread, pinned to bench_cpus[0], and a thread pinned to bench_cpus[1] pass a
+ * counter back and forth in one line; half a round trip, median of LT_BURSTS bursts. On this
+ * project's two-CPU virtual machines the host moves the two CPUs between physical cores every few
+ * seconds, and this time with them (about 60 against 150-250 ns): the cross method pays it for
+ * every ring line the render thread writes again, the peer never (docs/benchmarks.md, "Session 27"). */
+#define LT_ROUND_TRIPS 2000
+#define LT_BURSTS 5
+static _Alignas(64) _Atomic long lt_ball;
+static int cmp(const void *a, const void *b);
+
+static inline void lt_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static void *lt_answer(void *arg) {
+    (void)arg;
+    pin(bench_cpus[1]);
+    for (long mine = 2; mine <= 2L * LT_ROUND_TRIPS * (LT_BURSTS + 1); mine += 2) {
+        while (atomic_load_explicit(&lt_ball, memory_order_acquire) != mine - 1) {
+            lt_pause();
+        }
+        atomic_store_explicit(&lt_ball, mine, memory_order_release);
+    }
+    return NULL;
+}
+
+static double line_transfer_ns(void) {
+    if (bench_cpus[0] < 0 || bench_cpus[1] < 0) {
+        return -1;
+    }
+    pthread_t b;
+    atomic_store(&lt_ball, 0);
+    if (pthread_create(&b, NULL, lt_answer, NULL) != 0) {
+        return -1;
+    }
+    double bursts[LT_BURSTS + 1];
+    long mine = 1;
+    for (int i = 0; i <= LT_BURSTS; i++) { /* burst 0 waits for the other thread to start: not counted */
+        int64_t t0 = gfxstats_now_ns();
+        for (int k = 0; k < LT_ROUND_TRIPS; k++, mine += 2) {
+            atomic_store_explicit(&lt_ball, mine, memory_order_release);
+            while (atomic_load_explicit(&lt_ball, memory_order_acquire) != mine + 1) {
+                lt_pause();
+            }
+        }
+        bursts[i] = (double)(gfxstats_now_ns() - t0) / (2.0 * LT_ROUND_TRIPS);
+    }
+    pthread_join(b, NULL);
+    qsort(bursts + 1, LT_BURSTS, sizeof(double), cmp);
+    return bursts[1 + LT_BURSTS / 2];
 }
 
 static void *drain_thread(void *arg) {
@@ -484,6 +541,8 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
+    /* The cross-core figures mean little without the line's time between the CPUs at that moment. */
+    double transfer_before = method == UNSET ? -1 : line_transfer_ns();
     size_t chunks = (size_t)((n + chunk - 1) / chunk) * (size_t)rounds, k = 0;
     double *c_ns = calloc(chunks, sizeof(double)), *a_ns = calloc(chunks, sizeof(double));
     double *d_ns = calloc(chunks, sizeof(double)), *w_ns = calloc(chunks, sizeof(double));
@@ -549,6 +608,7 @@ int main(int argc, char **argv) {
         }
     }
     work_sink = w;
+    double transfer_after = method == UNSET ? -1 : line_transfer_ns();
     if (method == CROSS || method == PACED) {
         pthread_mutex_lock(&drainer.mu);
         drainer.stop = 1;
@@ -576,9 +636,9 @@ int main(int argc, char **argv) {
         if (method != UNSET) {
             qsort(w_ns, chunks, sizeof(double), cmp);
             printf("lang=c method=%s record_ns=%.2f peer_ns=%.2f ratio=%.2f work_ns=%.1f frames=%ld rounds=%d chunk=%ld "
-                   "work=%d record_min=%.2f peer_min=%.2f\n",
+                   "work=%d record_min=%.2f peer_min=%.2f transfer_before_ns=%.1f transfer_after_ns=%.1f\n",
                    method_name, c_ns[chunks / 2], a_ns[chunks / 2], c_ns[chunks / 2] / a_ns[chunks / 2],
-                   w_ns[chunks / 2], n, rounds, chunk, paced_work, c_ns[0], a_ns[0]);
+                   w_ns[chunks / 2], n, rounds, chunk, paced_work, c_ns[0], a_ns[0], transfer_before, transfer_after);
         }
     }
     if (getenv("BENCH_PRINT_STREAM")) { /* to check the stream against Java's */

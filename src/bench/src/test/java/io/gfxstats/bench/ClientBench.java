@@ -84,6 +84,7 @@ public final class ClientBench {
                     .measurementTime(TimeValue.milliseconds(ITERATION_MILLIS))
                     .addProfiler(GCProfiler.class)
                     .addProfiler(CpuTimeProfiler.class)
+                    .addProfiler(LineTransferProfiler.class)
                     .jvmArgs(jvmArgs.toArray(new String[0]));
             Map<String, Double> roundMedian = new LinkedHashMap<>();
             for (RunResult r : new Runner(options.build()).run()) {
@@ -100,6 +101,8 @@ public final class ClientBench {
                         if (c != null) {
                             st.cpu.add(c.getScore());
                         }
+                        Result<?> t = ir.getSecondaryResults().get(LineTransferProfiler.LABEL);
+                        st.transfer.add(t == null ? Double.NaN : t.getScore());
                     }
                 }
                 roundMedian.put(name, median(wall));
@@ -131,7 +134,8 @@ public final class ClientBench {
         double ratio2 = ours2.wallMedian() / peer2.wallMedian();
         double ratioSame = same1.wallMedian() / peer1.wallMedian();
         double ratioTimer = timer1.wallMedian() / peer1.wallMedian();
-        String table = table(stats.values(), roundRatios, rounds, warmups, iterations);
+        Placement placement = Placement.of(ours1, peer1, stats.values());
+        String table = table(stats.values(), roundRatios, rounds, warmups, iterations) + placement.sentence();
         System.out.println();
         System.out.print(table);
         if (doc != null) {
@@ -146,6 +150,7 @@ public final class ClientBench {
                 same1.wallMedian(), peer1.wallMedian(), ratioSame));
         System.out.println(String.format(Locale.ROOT, "record_2t_ns=%.1f hdr_atomic_2t_ns=%.1f ratio_2t=%.2f",
                 ours2.wallMedian(), peer2.wallMedian(), ratio2));
+        System.out.println(placement.line());
         System.out.println(String.format(Locale.ROOT, "record_ns=%.1f hdr_atomic_ns=%.1f ratio=%.2f",
                 ours1.wallMedian(), peer1.wallMedian(), ratio1));
     }
@@ -155,6 +160,8 @@ public final class ClientBench {
         final String name;
         final List<Double> cpu = new ArrayList<>();
         final List<Double> wall = new ArrayList<>();
+        /** Per measured iteration, in the order of {@link #wall}: LineTransferProfiler's probe after it. */
+        final List<Double> transfer = new ArrayList<>();
         int threads;
         double alloc = -1;
 
@@ -179,6 +186,52 @@ public final class ClientBench {
         }
     }
 
+    /**
+     * The single-threaded woken-drain figure split by where the two CPUs were in each iteration
+     * (its line-transfer probe): near when under twice the least probe of the whole run, else far.
+     * Its ring lines were last read by the drain on the other CPU, so its time per frame follows
+     * the line's time between them; the peer's does not (it never leaves its core).
+     */
+    record Placement(double least, List<Double> near, List<Double> far, double peer) {
+        static Placement of(Stats ours, Stats peer, java.util.Collection<Stats> all) {
+            double least = all.stream().flatMap(st -> st.transfer.stream()).filter(t -> t > 0)
+                    .mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+            List<Double> near = new ArrayList<>();
+            List<Double> far = new ArrayList<>();
+            for (int i = 0; i < ours.wall.size() && i < ours.transfer.size(); i++) {
+                double t = ours.transfer.get(i);
+                if (t > 0) {
+                    (t < 2 * least ? near : far).add(ours.wall.get(i));
+                }
+            }
+            return new Placement(least, near, far, peer.wallMedian());
+        }
+
+        /** {@code record_near_ns=... ratio_near=... near_iterations=... record_far_ns=... ratio_far=... far_iterations=...}. */
+        String line() {
+            return String.format(Locale.ROOT,
+                    "line_transfer_least_ns=%.1f record_near_ns=%.1f ratio_near=%.2f near_iterations=%d "
+                            + "record_far_ns=%.1f ratio_far=%.2f far_iterations=%d",
+                    least, median(near), median(near) / peer, near.size(), median(far), median(far) / peer, far.size());
+        }
+
+        String sentence() {
+            return String.format(Locale.ROOT, "%n%s, by where the two CPUs were after each iteration (a cache line's "
+                            + "time between them, probed; near: under twice the run's least, %.0f ns): near in %d "
+                            + "iterations, median %.1f ns a frame (**%.2f** of AtomicHistogram's median); far in %d, "
+                            + "median %.1f ns (**%.2f**).%n", OURS_1T, least, near.size(), median(near),
+                    median(near) / peer, far.size(), median(far), median(far) / peer);
+        }
+    }
+
+    static double min(List<Double> values) {
+        return values.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+    }
+
+    static double max(List<Double> values) {
+        return values.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+    }
+
     static double median(List<Double> values) {
         double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         return v.length == 0 ? Double.NaN : v[v.length / 2];
@@ -188,18 +241,20 @@ public final class ClientBench {
                         int iterations) {
         StringBuilder sb = new StringBuilder();
         sb.append("| Benchmark | Threads | recording thread ns/frame (median) | recording thread ns/frame (best) "
-                + "| process CPU ns/frame, drain included (median) | bytes allocated/frame |\n");
-        sb.append("|---|---:|---:|---:|---:|---:|\n");
+                + "| process CPU ns/frame, drain included (median) | bytes allocated/frame "
+                + "| line between the CPUs, ns (median, range) |\n");
+        sb.append("|---|---:|---:|---:|---:|---:|---:|\n");
         for (Stats r : rows) {
-            sb.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f | %s |%n", r.name, r.threads,
-                    r.wallMedian(), r.wallBest(), r.cpuMedian(),
-                    r.alloc < 0 ? "n/a" : String.format(Locale.ROOT, "%.3f", r.alloc)));
+            sb.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f | %s | %.0f (%.0f-%.0f) |%n", r.name,
+                    r.threads, r.wallMedian(), r.wallBest(), r.cpuMedian(),
+                    r.alloc < 0 ? "n/a" : String.format(Locale.ROOT, "%.3f", r.alloc),
+                    median(r.transfer), min(r.transfer), max(r.transfer)));
         }
         sb.append("\nRatio of the recording thread's time to AtomicHistogram's per round (medians, 1 thread/2 threads/"
                 + "1 thread counting its own batches/1 thread, the drain on its period only): ")
                 .append(String.join(", ", roundRatios)).append(".\n");
         sb.append(String.format(Locale.ROOT, "%nJMH: %d rounds x 1 fork x (%d warmup + %d measurement iterations "
-                + "of %d ms), -prof gc; batches of %d frames per invocation, JMH's score per frame (the recording "
+                + "of %d ms), -prof gc, a line-transfer probe after each iteration; batches of %d frames per invocation, JMH's score per frame (the recording "
                 + "thread's time) and the process CPU time per frame (all threads' CPU, the drain thread's counting "
                 + "and the waits between batches included, over all threads' frames).%n", rounds, warmups, iterations, ITERATION_MILLIS,
                 ClientRecordBenchmark.BATCH));

@@ -39,8 +39,10 @@ import java.util.concurrent.locks.LockSupport;
  *     chunk (paired, per chunk), so the line transfers may overlap with work instead of stalling
  *     back-to-back appends.
  * </ul>
- * Prints one line, {@code lang=java method=M record_ns=R peer_ns=P ratio=R/P work_ns=W ...}
- * ({@code scripts/bench methods} collects them). A dropped frame fails the run.
+ * Prints one line, {@code lang=java method=M record_ns=R peer_ns=P ratio=R/P work_ns=W ...
+ * transfer_before_ns=B transfer_after_ns=A} ({@code scripts/bench methods} collects them), B and A
+ * a cache line's time between the two CPUs before and after the rounds ({@link LineTransfer}),
+ * which the other-core figures follow. A dropped frame fails the run.
  *
  * <p>Usage: {@code RenderThreadBench same|cross|paced [FRAMES [ROUNDS [CHUNK [WORK]]]]} (defaults
  * 1000000, 5, 256, 0; ROUNDS counts the measured rounds).
@@ -84,6 +86,8 @@ public final class RenderThreadBench {
         double[] alone = new double[method == Method.PACED ? rec.length : 0];
         AtomicHistogram histogram = new AtomicHistogram(HIGHEST_NANOS, 2);
         long dropped;
+        double transferBefore;
+        double transferAfter;
         try (BenchSession bench = new BenchSession(SceneOptions.DEFAULT)) {
             StatsSession session = bench.session;
             // The session's drain thread counts nothing meanwhile: the method says who drains.
@@ -92,7 +96,9 @@ public final class RenderThreadBench {
             int[] cpus = firstTwoCpus();
             pin(cpus[0]);
             Drainer drainer = method == Method.SAME ? null : new Drainer(session, cpus[1]);
-            try {
+            try (LineTransfer probe = new LineTransfer()) {
+                // The cross-core figures mean little without the line's time between the CPUs at that moment.
+                transferBefore = probe.oneWayNanos();
                 int k = 0;
                 for (int r = 0; r <= rounds; r++) {
                     for (int c = 0; c < n; c += chunk) {
@@ -127,6 +133,7 @@ public final class RenderThreadBench {
                         }
                     }
                 }
+                transferAfter = probe.oneWayNanos();
             } finally {
                 if (drainer != null) {
                     drainer.close();
@@ -146,9 +153,9 @@ public final class RenderThreadBench {
         double p = peer[peer.length / 2];
         System.out.println(String.format(Locale.ROOT,
                 "lang=java method=%s record_ns=%.2f peer_ns=%.2f ratio=%.2f work_ns=%.1f frames=%d rounds=%d chunk=%d "
-                        + "work=%d record_min=%.2f peer_min=%.2f",
+                        + "work=%d record_min=%.2f peer_min=%.2f transfer_before_ns=%.1f transfer_after_ns=%.1f",
                 method.name().toLowerCase(Locale.ROOT), r, p, r / p, alone.length == 0 ? 0 : alone[alone.length / 2],
-                n, rounds, chunk, work, rec[0], peer[0]));
+                n, rounds, chunk, work, rec[0], peer[0], transferBefore, transferAfter));
     }
 
     /**
