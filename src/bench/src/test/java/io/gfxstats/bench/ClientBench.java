@@ -189,8 +189,9 @@ public final class ClientBench {
     /**
      * The single-threaded woken-drain figure split by where the two CPUs were in each iteration
      * (its line-transfer probe): near when under twice the least probe of the whole run, else far.
-     * Its ring lines were last read by the drain on the other CPU, so its time per frame follows
-     * the line's time between them; the peer's does not (it never leaves its core).
+     * Its ring lines were last read by the drain, on the other CPU when the scheduler put it there,
+     * so its time per frame depends on the line's time between them (and on where the unpinned
+     * drain ran: docs/benchmarks.md, "Session 27"); the peer's does not, it never leaves its core.
      */
     record Placement(double least, List<Double> near, List<Double> far, double peer) {
         static Placement of(Stats ours, Stats peer, java.util.Collection<Stats> all) {
@@ -207,7 +208,10 @@ public final class ClientBench {
             return new Placement(least, near, far, peer.wallMedian());
         }
 
-        /** {@code record_near_ns=... ratio_near=... near_iterations=... record_far_ns=... ratio_far=... far_iterations=...}. */
+        /**
+         * {@code line_transfer_least_ns=... record_near_ns=... ratio_near=... near_iterations=...
+         * record_far_ns=... ratio_far=... far_iterations=...}.
+         */
         String line() {
             return String.format(Locale.ROOT,
                     "line_transfer_least_ns=%.1f record_near_ns=%.1f ratio_near=%.2f near_iterations=%d "

@@ -23,7 +23,8 @@ class ClientBenchPlacementTest {
         ClientBench.Stats ours = stats(ClientBench.OURS_1T, new double[] {14, 15, 37, 36, 16, 99},
                 new double[] {44, 46, 230, 240, 87.9, Double.NaN});
         // The least probe of the whole run may come from another benchmark's iterations.
-        ClientBench.Stats peer = stats(ClientBench.PEER_1T, new double[] {24, 24, 24}, new double[] {45, 231, 44});
+        ClientBench.Stats peer = stats(ClientBench.PEER_1T, new double[] {24, 24, 24},
+                new double[] {45, 231, 44});
         ClientBench.Placement p = ClientBench.Placement.of(ours, peer, List.of(ours, peer));
         assertEquals("line_transfer_least_ns=44.0 record_near_ns=15.0 ratio_near=0.63 near_iterations=3 "
                 + "record_far_ns=37.0 ratio_far=1.54 far_iterations=2", p.line());

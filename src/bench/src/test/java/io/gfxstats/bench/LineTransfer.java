@@ -14,10 +14,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Why it is measured with every cross-core figure: on this project's two-CPU virtual machines
  * the host moves the two virtual CPUs between physical cores every few seconds, and the time of a
- * line between them moves with it, from about 60 ns to 150-230 ns (docs/benchmarks.md, "Session
- * 27"). A render thread whose ring lines the drain read on the other CPU pays that time for every
- * line it writes again; a peer that never leaves its own core pays nothing. So a ratio against
- * such a peer means little without the transfer time of the same moment.
+ * line between them moves with it, from about 30-70 ns to 150-400 ns (docs/benchmarks.md,
+ * "Session 27"). A render thread whose ring lines the drain read on the other CPU pays that time
+ * for every line it writes again; a peer that never leaves its own core pays nothing. So a ratio
+ * against such a peer means little without the transfer time of the same moment.
  *
  * <p>The two threads are made once and parked between probes; a probe takes a few milliseconds,
  * both CPUs busy. Not for use while the measured code runs.
@@ -29,7 +29,7 @@ final class LineTransfer implements AutoCloseable {
 
     private final Side a;
     private final Side b;
-    /** The ball: odd after a's throw, even after b's; padded off other data by its own object. */
+    /** The ball: odd after a's throw, even after b's; nothing else is written while it flies. */
     private final AtomicLong ball = new AtomicLong();
 
     /** Both threads, pinned to the process's first two CPUs (none when it may run on fewer). */
