@@ -133,7 +133,7 @@ static void pin(int cpu) {
  * C): the calling thread, pinned to bench_cpus[0], and a thread pinned to bench_cpus[1] pass a
  * counter back and forth in one line; half a round trip, median of LT_BURSTS bursts. On this
  * project's two-CPU virtual machines the host moves the two CPUs between physical cores every few
- * seconds, and this time with them (about 60 against 150-250 ns): the cross method pays it for
+ * seconds, and this time with them (about 30-70 against 150-400 ns): the cross method pays it for
  * every ring line the render thread writes again, the peer never (docs/benchmarks.md, "Session 27"). */
 #define LT_ROUND_TRIPS 2000
 #define LT_BURSTS 5
