@@ -174,7 +174,7 @@ public final class ClientBench {
         }
 
         double cpuBest() {
-            return cpu.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+            return min(cpu);
         }
 
         double wallMedian() {
@@ -182,7 +182,7 @@ public final class ClientBench {
         }
 
         double wallBest() {
-            return wall.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+            return min(wall);
         }
     }
 
