@@ -8,7 +8,9 @@
  * a FrameTimeline call 7 words (its kind, then its arguments). What kind an entry is lives apart,
  * in one byte per word (kind[]): 0 for a times-path frame, which therefore writes only its five
  * words; the other producers write their entry's kind byte, and the consumer puts 0 back after
- * reading it, so every byte of a free word is 0.
+ * reading it, so every byte of a free word is 0. On x86-64 a times-path frame's words are
+ * streamed (GFX_RING_STREAM below): a consumer then reads them only after a barrier that follows
+ * its read of wp (session.c, ring_entries_visible).
  *
  * Positions. wp (the producer's next word, published with release after each entry) and rp (the
  * consumer's next word, published with release after each drain) are pointers into the ring. Once
@@ -40,6 +42,15 @@
  * unit tests' wrap checks do not depend on it). */
 #ifndef GFX_RING_WORDS
 #define GFX_RING_WORDS 8192u
+#endif
+/* Where times-path entries may be streamed: written with non-temporal stores (movnti), which
+ * leave no copy in the recording core's cache, so the next lap's stores do not have to take the
+ * lines back from the core that drained them (session.c, put_times and ring_entries_visible). Not
+ * under AddressSanitizer or ThreadSanitizer, which see plain stores only, nor on other targets. */
+#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#define GFX_RING_STREAM 1
+#else
+#define GFX_RING_STREAM 0
 #endif
 #define GFX_RING_TIMES_WORDS 5u                 /* intended, vsync, completed, gpu completed, interval */
 #define GFX_RING_FI_WORDS ((unsigned)GFXSTATS_FI_COUNT)

@@ -180,6 +180,8 @@ static void drain_all_locked(struct gfxstats_session *s);
 static void mapping_unref(struct gfx_mapping *m);
 static void checkpoint_locked(struct gfxstats_tracker *t);
 static struct gfx_ring *ring_want(struct gfxstats_tracker *t);
+static void ring_stream_off(void);
+static void ring_entries_visible(void);
 
 /* The parent counts what its rings hold before the fork, so the child's copies start empty. */
 static void fork_prepare(void) {
@@ -198,6 +200,7 @@ static void fork_parent(void) {
 }
 
 static void fork_child(void) {
+    ring_stream_off();
     for (struct gfxstats_session *s = sessions; s; s = s->next_session) {
         s->forked = 1;
         s->closed = 1;
@@ -779,6 +782,9 @@ static unsigned long drain_ring_locked(struct gfxstats_tracker *t, struct gfx_ri
             return 0;
         }
     }
+    if (q != head) {
+        ring_entries_visible();
+    }
     unsigned long n = 0;
     /* At most a ring of entries: a wrong size would otherwise step past head and go round. */
     for (; q != head && n <= GFX_RING_WORDS; n++) {
@@ -916,9 +922,22 @@ static void raise_dropped(struct gfx_ring *r, uint64_t v) {
 static int barrier_registered;
 static pthread_once_t barrier_once = PTHREAD_ONCE_INIT;
 
+/* Whether the frame path streams times-path entries (GFX_RING_STREAM): once the command is
+ * registered, never in a child after fork (its registration is not known). A non-temporal store
+ * is not ordered before the release store that publishes it, nor flushed by it; what makes it
+ * visible to a consumer on another core is an interrupt or a locked instruction on the recording
+ * core (both drain its write-combining buffers), which membarrier's command brings about on every
+ * running thread of the process before it returns. So every consumer reads the published position
+ * first, then calls render_threads_barrier, then reads the entries up to that position
+ * (ring_entries_visible); entries published after the call wait for the next drain. The recording
+ * thread itself pays nothing: no fence, and its next lap's stores find no line to take back from
+ * the draining core (docs/native.md, "Streamed entries"). */
+static int ring_stream;
+
 static void register_barrier_once(void) {
     int ok = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
     __atomic_store_n(&barrier_registered, ok, __ATOMIC_RELEASE);
+    __atomic_store_n(&ring_stream, ok && GFX_RING_STREAM, __ATOMIC_RELEASE);
 }
 
 static void register_render_threads_barrier(void) {
@@ -933,6 +952,25 @@ static void render_threads_barrier(void) {
         || syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0) {
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
     }
+}
+
+/* Makes the entries published up to the positions this consumer has read visible to it: with
+ * streamed entries, render_threads_barrier (see ring_stream); else the acquire load of the
+ * position did it already. Called after reading the positions and before reading any entry; the
+ * flag is read after the positions too, so a producer that streamed an entry this consumer saw
+ * published is seen streaming here. */
+static void ring_entries_visible(void) {
+    if (__atomic_load_n(&ring_stream, __ATOMIC_ACQUIRE)) {
+        render_threads_barrier();
+    }
+}
+
+static void ring_stream_off(void) {
+    __atomic_store_n(&ring_stream, 0, __ATOMIC_RELEASE);
+}
+
+int gfx_ring_streams(void) {
+    return __atomic_load_n(&ring_stream, __ATOMIC_ACQUIRE);
 }
 
 /* Starts moving the producer to ring `to` (in buffer m, NULL for its own): resets it, publishes it
@@ -1139,11 +1177,22 @@ static int64_t *ring_room(struct gfxstats_tracker *t, unsigned n, int *rc) {
 static inline int put_times(struct gfxstats_tracker *t, struct gfx_ring *r, int64_t *e, int64_t intended_vsync,
                             int64_t vsync, int64_t frame_completed, int64_t gpu_completed,
                             int64_t frame_interval_ns) {
-    e[0] = intended_vsync;
-    e[1] = vsync;
-    e[2] = frame_completed;
-    e[3] = gpu_completed;
-    e[4] = frame_interval_ns;
+#if GFX_RING_STREAM
+    if (__builtin_expect(__atomic_load_n(&ring_stream, __ATOMIC_RELAXED), 1)) {
+        __builtin_ia32_movnti64((long long *)&e[0], intended_vsync);
+        __builtin_ia32_movnti64((long long *)&e[1], vsync);
+        __builtin_ia32_movnti64((long long *)&e[2], frame_completed);
+        __builtin_ia32_movnti64((long long *)&e[3], gpu_completed);
+        __builtin_ia32_movnti64((long long *)&e[4], frame_interval_ns);
+    } else
+#endif
+    {
+        e[0] = intended_vsync;
+        e[1] = vsync;
+        e[2] = frame_completed;
+        e[3] = gpu_completed;
+        e[4] = frame_interval_ns;
+    }
     gfx_ring_publish(r, e, GFX_RING_TIMES_WORDS);
     return after_publish(t, r);
 }
@@ -1840,6 +1889,7 @@ int gfx_ring_finish(const struct gfx_ring *r, uint32_t *counters, struct gfx_sce
                     uint32_t *health, const struct gfx_dring *dring, char *why, size_t why_len) {
     uint64_t n = __atomic_load_n(&r->committed, __ATOMIC_ACQUIRE);
     uint64_t base = r->base_slot, wp = __atomic_load_n(&r->wp_slot, __ATOMIC_ACQUIRE);
+    ring_entries_visible(); /* a ring of a live thread of this process (the tests' finish) */
     const uint64_t ring_bytes = (uint64_t)GFX_RING_WORDS * 8u;
     if (r->words != GFX_RING_WORDS || wp < base || wp - base > ring_bytes || (wp - base) % 8 != 0) {
         snprintf(why, why_len, "the ring's write position is outside the ring");
