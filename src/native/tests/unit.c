@@ -2352,12 +2352,6 @@ static void test_ring_threads(void) {
  * the position (session.c, ring_entries_visible) read stale words here: in three runs on the
  * project's 2-core machine it counted 1.4 to 12.6 % of the frames otherwise, every counter differed
  * (docs/native.md, "Streamed entries"). */
-static int64_t stream_now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 struct stream_drain {
     gfxstats_tracker *t;
     int done, bad_calls;
@@ -2383,7 +2377,8 @@ static void test_ring_streamed(void) {
     long query = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
     int can_stream = GFX_RING_STREAM && query > 0 && (query & MEMBARRIER_CMD_PRIVATE_EXPEDITED);
     /* The session thread registers the barrier before it first connects (12-16 ms). */
-    for (int64_t until = stream_now_ms() + 10000; can_stream && !gfx_ring_streams() && stream_now_ms() < until;) {
+    int64_t until = gfxstats_now_ns() + 10000000000LL;
+    while (can_stream && !gfx_ring_streams() && gfxstats_now_ns() < until) {
         sched_yield();
     }
     CHECK(gfx_ring_streams() == can_stream, "streamed entries: %d, expected %d", gfx_ring_streams(), can_stream);
