@@ -16,7 +16,9 @@
  *     the drain is timed separately as the classification's cost per frame off the render thread.
  *     Unset, the session thread drains too meanwhile, as in an app (the method before session 11).
  *   cross: on a second thread, while the render thread spins until it is done: the render thread
- *     then writes ring lines that the other core read last, as with the session thread in an app.
+ *     then writes ring lines that the other core read last, as with the session thread in an app
+ *     (ordinary stores take each line back; streamed entries, x86-64, do not: docs/native.md,
+ *     "Streamed entries").
  *   paced: as cross, and every frame is followed by BENCH_WORK rounds of an unrelated computation
  *     (dependent multiply-adds, as between a render thread's frames); a third chunk runs the work
  *     alone, and each path's figure is its chunk minus that one (paired, per chunk).
