@@ -191,8 +191,9 @@ public final class ClientBench {
      * (its line-transfer probe): near when under twice the least probe of the whole run, else far.
      * Its ring lines were last read by the drain, on the other CPU when the scheduler put it there,
      * so its time per frame depends on the line's time between them and on how often the unpinned
-     * drain ran on the recording thread's own CPU instead (often: docs/benchmarks.md, "Session
-     * 27"); the peer's does not, it never leaves its core.
+     * drain ran on the recording thread's own CPU instead (often in one sampled run, seldom in
+     * another: docs/benchmarks.md, "Session 27" and "Session 28"); the peer's does not, it never
+     * leaves its core.
      */
     record Placement(double least, List<Double> near, List<Double> far, double peer) {
         static Placement of(Stats ours, Stats peer, java.util.Collection<Stats> all) {
