@@ -922,7 +922,7 @@ static void raise_dropped(struct gfx_ring *r, uint64_t v) {
 static int barrier_registered;
 static pthread_once_t barrier_once = PTHREAD_ONCE_INIT;
 
-/* Whether the frame path streams times-path entries (GFX_RING_STREAM): once the command is
+/* Streamed times-path entries (GFX_RING_STREAM) follow barrier_registered: once the command is
  * registered, never in a child after fork (its registration is not known). A non-temporal store
  * is not ordered before the release store that publishes it, nor flushed by it; what makes it
  * visible to a consumer on another core is an interrupt or a locked instruction on the recording
@@ -932,12 +932,9 @@ static pthread_once_t barrier_once = PTHREAD_ONCE_INIT;
  * (ring_entries_visible); entries published after the call wait for the next drain. The recording
  * thread itself pays nothing: no fence, and its next lap's stores find no line to take back from
  * the draining core (docs/native.md, "Streamed entries"). */
-static int ring_stream;
-
 static void register_barrier_once(void) {
     int ok = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
     __atomic_store_n(&barrier_registered, ok, __ATOMIC_RELEASE);
-    __atomic_store_n(&ring_stream, ok && GFX_RING_STREAM, __ATOMIC_RELEASE);
 }
 
 static void register_render_threads_barrier(void) {
@@ -955,22 +952,23 @@ static void render_threads_barrier(void) {
 }
 
 /* Makes the entries published up to the positions this consumer has read visible to it: with
- * streamed entries, render_threads_barrier (see ring_stream); else the acquire load of the
+ * streamed entries, render_threads_barrier (see barrier_registered); else the acquire load of the
  * position did it already. Called after reading the positions and before reading any entry; the
  * flag is read after the positions too, so a producer that streamed an entry this consumer saw
  * published is seen streaming here. */
 static void ring_entries_visible(void) {
-    if (__atomic_load_n(&ring_stream, __ATOMIC_ACQUIRE)) {
+    if (GFX_RING_STREAM && __atomic_load_n(&barrier_registered, __ATOMIC_ACQUIRE)) {
         render_threads_barrier();
     }
 }
 
+/* In a child after fork: its registration is not known, so no streaming and no membarrier. */
 static void ring_stream_off(void) {
-    __atomic_store_n(&ring_stream, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&barrier_registered, 0, __ATOMIC_RELEASE);
 }
 
 int gfx_ring_streams(void) {
-    return __atomic_load_n(&ring_stream, __ATOMIC_ACQUIRE);
+    return GFX_RING_STREAM && __atomic_load_n(&barrier_registered, __ATOMIC_ACQUIRE);
 }
 
 /* Starts moving the producer to ring `to` (in buffer m, NULL for its own): resets it, publishes it
@@ -1178,7 +1176,7 @@ static inline int put_times(struct gfxstats_tracker *t, struct gfx_ring *r, int6
                             int64_t vsync, int64_t frame_completed, int64_t gpu_completed,
                             int64_t frame_interval_ns) {
 #if GFX_RING_STREAM
-    if (__builtin_expect(__atomic_load_n(&ring_stream, __ATOMIC_RELAXED), 1)) {
+    if (__builtin_expect(__atomic_load_n(&barrier_registered, __ATOMIC_RELAXED), 1)) {
         __builtin_ia32_movnti64((long long *)&e[0], intended_vsync);
         __builtin_ia32_movnti64((long long *)&e[1], vsync);
         __builtin_ia32_movnti64((long long *)&e[2], frame_completed);
