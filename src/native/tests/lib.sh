@@ -76,10 +76,14 @@ t_stop_daemon() {
 }
 
 # An X server on a free display; sets DISPLAY. Xvfb picks the display itself (-displayfd: it takes
-# the first whose lock it can create), so that tests running at once never share one.
+# the first whose lock it can create), so that tests running at once never share one. -noreset:
+# by default the server resets when its last client is gone, and a client that connects during
+# the reset can be refused; the tests start programs one after another on one server, the next
+# often just after the last was SIGKILLed (postmortem.sh once failed so: vkcubepp's "Cannot
+# connect to XCB" right after vkcube).
 t_start_xvfb() {
   local file="$T_DIR/xvfb.${#T_DISPLAYS[@]}" n
-  Xvfb -displayfd 5 -screen 0 640x480x24 -nolisten tcp 5>"$file.display" >"$file.log" 2>&1 &
+  Xvfb -displayfd 5 -screen 0 640x480x24 -nolisten tcp -noreset 5>"$file.display" >"$file.log" 2>&1 &
   T_PIDS+=($!)
   # Written once the server accepts connections.
   t_wait_for 20 grep -q "^[0-9][0-9]*$" "$file.display" || { cat "$file.log" >&2; t_fail "no X server could be started"; }
