@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,9 @@ static struct hook_table surfaces;
 static int64_t sigkill_after;
 static int64_t presents;
 
-static int64_t env_long(const char *name, int64_t fallback) {
+/* A whole number from 0 to max, else fallback with one line: a value past max (a digit too many)
+ * would otherwise wrap where it is narrowed (a wait of 24 days, or a negative one). */
+static int64_t env_long(const char *name, int64_t fallback, int64_t max) {
     const char *v = getenv(name);
     if (!v || !*v) {
         return fallback;
@@ -26,8 +29,8 @@ static int64_t env_long(const char *name, int64_t fallback) {
     char *end;
     errno = 0;
     long long x = strtoll(v, &end, 10);
-    if (errno || *end || x < 0) {
-        fprintf(stderr, "gfxstats: ignoring %s=%s (not a whole number of 0 or more)\n", name, v);
+    if (errno || *end || x < 0 || x > max) {
+        fprintf(stderr, "gfxstats: ignoring %s=%s (not a whole number from 0 to %lld)\n", name, v, (long long)max);
         return fallback;
     }
     return x;
@@ -69,7 +72,7 @@ gfxstats_session *hook_session(int32_t pipeline) {
     if (!session && !session_failed) {
         char pkg[256];
         hook_package_name(pkg, sizeof pkg);
-        int64_t hz = env_long("GFXSTATS_REFRESH_HZ", 60);
+        int64_t hz = env_long("GFXSTATS_REFRESH_HZ", 60, 9999);
         refresh_ns = hz > 0 ? (1000000000LL + hz / 2) / hz : 0;
         /* GFXSTATS_SCENE: the scene frames count in until the scene file or nothing says otherwise. */
         const char *scene = getenv("GFXSTATS_SCENE");
@@ -82,11 +85,11 @@ gfxstats_session *hook_session(int32_t pipeline) {
         gfxstats_options o = {
             .struct_size = sizeof o,
             .package_name = pkg,
-            .version_code = env_long("GFXSTATS_VERSION_CODE", 0),
+            .version_code = env_long("GFXSTATS_VERSION_CODE", 0, INT64_MAX),
             .pipeline = pipeline,
             .refresh_interval_ns = refresh_ns,
-            .close_wait_ms = (int32_t)env_long("GFXSTATS_CLOSE_WAIT_MS", 2000),
-            .davey = env_long("GFXSTATS_DAVEY", 1) == 0 ? GFXSTATS_DAVEY_OFF : GFXSTATS_DAVEY_LOG,
+            .close_wait_ms = (int32_t)env_long("GFXSTATS_CLOSE_WAIT_MS", 2000, INT32_MAX),
+            .davey = env_long("GFXSTATS_DAVEY", 1, INT64_MAX) == 0 ? GFXSTATS_DAVEY_OFF : GFXSTATS_DAVEY_LOG,
             .default_scene = scene && *scene ? scene : NULL,
             .scene_file = getenv("GFXSTATS_SCENE_FILE"),
         };
@@ -96,7 +99,7 @@ gfxstats_session *hook_session(int32_t pipeline) {
         } else {
             /* Before the first tracker, so that its frames go straight into the daemon's buffer,
              * which outlives a SIGKILL of the app; a daemon that is not there costs no wait. */
-            gfxstats_session_wait_answer(created, (int32_t)env_long("GFXSTATS_OPEN_WAIT_MS", 500));
+            gfxstats_session_wait_answer(created, (int32_t)env_long("GFXSTATS_OPEN_WAIT_MS", 500, INT32_MAX));
         }
         __atomic_store_n(&session, created, __ATOMIC_RELEASE);
     }
@@ -138,7 +141,7 @@ struct hook_surface *hook_surface_new(uint64_t handle, int32_t pipeline) {
     }
     h->handle = handle;
     h->interval = refresh_ns; /* written before the session was published */
-    __atomic_store_n(&sigkill_after, env_long("GFXSTATS_TEST_SIGKILL_AFTER", 0), __ATOMIC_RELAXED);
+    __atomic_store_n(&sigkill_after, env_long("GFXSTATS_TEST_SIGKILL_AFTER", 0, INT64_MAX), __ATOMIC_RELAXED);
     if (gfxstats_tracker_new(s, &h->tracker) != GFXSTATS_OK) {
         free(h);
         return NULL;

@@ -30,7 +30,14 @@ t_start_daemon
 kill -STOP "$DAEMON_PID"
 GFXSTATS_OPEN_WAIT_MS=300 GFXSTATS_CLOSE_WAIT_MS=300 t_gfx_guarded run --package vk.stalled -- vkcube --c 100 \
   >"$T_DIR/stalled.out" 2>&1 || { cat "$T_DIR/stalled.out" >&2; t_fail "vkcube with a daemon that does not answer failed"; }
+# A digit too many in a wait (the library takes an int32: it wrapped to 14 days): ignored with one
+# line, and exit waits the default 2 s for the daemon that does not answer.
+GFXSTATS_OPEN_WAIT_MS=300 GFXSTATS_CLOSE_WAIT_MS=99999999999 T_HANG_GUARD_S=60 \
+  t_gfx_guarded run --package vk.stalled.env -- vkcube --c 20 >"$T_DIR/env.out" 2>&1 \
+  || { cat "$T_DIR/env.out" >&2; t_fail "vkcube with GFXSTATS_CLOSE_WAIT_MS=99999999999 failed"; }
+grep -qxF "gfxstats: ignoring GFXSTATS_CLOSE_WAIT_MS=99999999999 (not a whole number from 0 to 2147483647)" "$T_DIR/env.out" \
+  || { cat "$T_DIR/env.out" >&2; t_fail "no line ignoring GFXSTATS_CLOSE_WAIT_MS=99999999999"; }
 kill -CONT "$DAEMON_PID"
 grep -q "100 frames of vk.stalled were counted before a daemon answered and are not kept (the daemon did not answer in time)" \
   "$T_DIR/stalled.out" || { cat "$T_DIR/stalled.out" >&2; t_fail "no line saying that the daemon did not answer"; }
-t_pass "300 + 177 frames under vkcube, 50 under com.example.cube, runs when refused, without a daemon and with one that does not answer"
+t_pass "300 + 177 frames under vkcube, 50 under com.example.cube, runs when refused, without a daemon and with one that does not answer; a wait out of range ignored with a line"
