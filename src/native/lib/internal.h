@@ -153,6 +153,8 @@ void gfx_session_test_before_move(struct gfxstats_session *s, void (*fn)(void *a
 /* Tests: the same right after the move's mark (the producer's next entry switches there), before
  * the drain that follows it. */
 void gfx_session_test_after_mark(struct gfxstats_session *s, void (*fn)(void *arg), void *arg);
+/* Tests: the scene name the scene file gave when last read ("" for none). */
+const char *gfx_session_scene_file_name(struct gfxstats_session *s);
 /* Whether times-path entries are streamed now (session.c, barrier_registered): for the tests. */
 int gfx_ring_streams(void);
 /* Tests: the rest of gfxstats_record for a frame whose limit check passed at e of ring r (which

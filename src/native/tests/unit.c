@@ -98,6 +98,39 @@ static void test_no_daemon(void) {
     CHECK(ms < 4000, "a session without daemon took %lld ms", (long long)ms);
 }
 
+/* The scene file is read only when it is a regular file: a FIFO (which a reader's open waits on
+ * until a writer comes), a directory or a device give the configured scene, with one line, and
+ * opening returns at once. An alarm fails the run if opening waits. */
+static void test_scene_file_kinds(void) {
+    char dir[] = "/tmp/gfxstats-unit-scene.XXXXXX";
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp: %s", strerror(errno));
+    char regular[64], fifo[64];
+    snprintf(regular, sizeof regular, "%s/scene", dir);
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    FILE *f = fopen(regular, "w");
+    CHECK(f != NULL, "scene file");
+    fputs("menu\nlevel 1\n", f);
+    fclose(f);
+    CHECK(mkfifo(fifo, 0600) == 0, "mkfifo: %s", strerror(errno));
+    const char *paths[] = {regular, fifo, dir, "/dev/zero"};
+    const char *expected[] = {"menu", "", "", ""};
+    alarm(20);
+    for (int i = 0; i < 4; i++) {
+        gfxstats_options o = opts("com.example.scenefile");
+        o.scene_file = paths[i];
+        o.close_wait_ms = 0;
+        gfxstats_session *s;
+        CHECK(gfxstats_session_open(&o, &s) == GFXSTATS_OK, "open with scene file %s", paths[i]);
+        CHECK(strcmp(gfx_session_scene_file_name(s), expected[i]) == 0, "scene file %s gave \"%s\", not \"%s\"",
+              paths[i], gfx_session_scene_file_name(s), expected[i]);
+        gfxstats_session_close(s);
+    }
+    alarm(0);
+    unlink(regular);
+    unlink(fifo);
+    rmdir(dir);
+}
+
 /* Records after the session closed are refused, the tracker can still be closed. */
 static void test_closed(void) {
     gfxstats_options o = opts("com.example.closed");
@@ -2610,6 +2643,7 @@ int main(void) {
     test_davey();
     test_scene_options();
     test_no_daemon();
+    test_scene_file_kinds();
     test_closed();
     test_fork();
     test_scenes();
