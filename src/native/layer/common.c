@@ -20,7 +20,7 @@ static int64_t sigkill_after;
 static int64_t presents;
 
 /* A whole number from 0 to max, else fallback with one line: a value past max (a digit too many)
- * would otherwise wrap where it is narrowed (a wait of 24 days, or a negative one). */
+ * would otherwise wrap where it is narrowed (a wait of up to 24 days, or a negative one). */
 static int64_t env_long(const char *name, int64_t fallback, int64_t max) {
     const char *v = getenv(name);
     if (!v || !*v) {

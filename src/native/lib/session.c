@@ -93,7 +93,6 @@ struct gfxstats_session {
     char scene_file[4096];
     struct stat scene_file_stat;
     int scene_file_seen;      /* 0: never looked, 1: present, 2: absent */
-    int scene_file_odd_logged; /* the line saying it is not a regular file was written */
     char scene_file_name[GFX_SCENE_NAME_MAX + 2];
     int davey;                       /* GFXSTATS_DAVEY_* */
     gfxstats_davey_fn davey_callback;
@@ -2053,21 +2052,23 @@ void gfx_poll_scene_file(struct gfxstats_session *s) {
     char name[GFX_SCENE_NAME_MAX + 2] = "";
     /* A regular file only: opening a FIFO (`mkfifo`, for `echo menu > PATH`) waits for a writer,
      * in the app's thread at open and in the session thread after, and reading a device may never
-     * end. Non-blocking, and checked again on the open file, in case the path changed between. */
-    int fd = present && S_ISREG(st.st_mode)
-            ? open(s->scene_file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) : -1;
-    struct stat fst;
-    if (fd >= 0 && fstat(fd, &fst) == 0 && S_ISREG(fst.st_mode)) {
-        ssize_t n = read(fd, name, sizeof name - 1);
-        name[n > 0 ? n : 0] = 0;
-        name[strcspn(name, "\r\n")] = 0;
-    } else if (present && !s->scene_file_odd_logged) {
-        s->scene_file_odd_logged = 1;
-        logf_("scene file %s is not a regular file: ignored (write the scene name into a file)",
-              s->scene_file);
-    }
-    if (fd >= 0) {
-        close(fd);
+     * end. Non-blocking, and checked again on the open file, in case the path changed between.
+     * The path turning into one of those, or into a file that cannot be opened, gets a line. */
+    if (present && !S_ISREG(st.st_mode)) {
+        logf_("scene file %s is not a regular file: ignored (write the scene name into a file)", s->scene_file);
+    } else if (present) {
+        int fd = open(s->scene_file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        struct stat fst;
+        if (fd < 0) {
+            logf_("scene file %s cannot be read (%s): ignored", s->scene_file, strerror(errno));
+        } else if (fstat(fd, &fst) == 0 && S_ISREG(fst.st_mode)) {
+            ssize_t n = read(fd, name, sizeof name - 1);
+            name[n > 0 ? n : 0] = 0;
+            name[strcspn(name, "\r\n")] = 0;
+        }
+        if (fd >= 0) {
+            close(fd);
+        }
     }
     if (strcmp(name, s->scene_file_name) == 0) {
         return;
