@@ -276,8 +276,8 @@ t_vkcube_refused() {
 
 # Scenes through `gfxstats run` (layer-scenes.sh; m32app.sh at 32 bits) with vkcube $1, packages
 # named after $2: `--scene intro` counts all of a vkcube --c 200 in intro (none in default);
-# `--scene-file` follows the file while a vkcube --c 3000 runs ("menu", then "level 1" written as
-# a user would), and the scenes' frames add up to the dump's total, none in default. Sets
+# `--scene-file` (a relative path, the program started elsewhere) follows the file while a vkcube
+# --c 3000 runs ("menu", then "level 1" written as a user would), and the scenes' frames add up to the dump's total, none in default. Sets
 # T_SCENES (what was counted, for t_pass).
 t_layer_scenes() {
   local vkcube=$1 intro="$2.intro" cube="$2.scenecube" total menu level
@@ -287,9 +287,12 @@ t_layer_scenes() {
   [ -z "$(t_frames_in "$intro" default)" ] || [ "$(t_frames_in "$intro" default)" = 0 ] \
     || t_fail "--scene intro: frames in default"
   # vkcube ends by itself (a SIGKILL could fall between a frame's total and its scene's count).
-  # The launcher execs vkcube, so $! is vkcube.
+  # The launcher execs sh, which execs vkcube, so $! is vkcube. The scene file is named relative
+  # to the directory gfxstats run starts in, and the program is started from another one (as a
+  # game that cds into its data): the library must still find the file.
   echo menu > "$T_DIR/scene"
-  "$ROOT/scripts/gfxstats" run --package "$cube" --scene-file "$T_DIR/scene" -- "$vkcube" --c 3000 >"$T_DIR/cube.out" 2>&1 &
+  (cd "$T_DIR" && exec "$ROOT/scripts/gfxstats" run --package "$cube" --scene-file scene \
+      -- sh -c 'cd / && exec "$0" --c 3000' "$vkcube") >"$T_DIR/cube.out" 2>&1 &
   local pid=$!
   T_PIDS+=("$pid")
   above() { [ "$(t_frames_in "$cube" "$1")" -gt "$2" ] 2>/dev/null; }
