@@ -15,6 +15,13 @@ gfx run --package com.example.cube --version-code 42 -- vkcube --c 50 >/dev/null
 gfx dump --package com.example.cube | grep -qx "Version: 42" || t_fail "no version 42 entry"
 [ "$(t_counter com.example.cube "Total frames rendered")" = 50 ] || t_fail "--package: not 50 frames"
 [ "$(t_counter vkcube "Total frames rendered")" = 477 ] || t_fail "--package run counted under vkcube"
+# Prebuilt libraries named by a relative GFXSTATS_NATIVE_DIR, the program started from another
+# directory: the layer and the hook are still found.
+(cd "$NATIVE" && GFXSTATS_NATIVE_DIR=target "$ROOT/scripts/gfxstats" run --package vk.prebuilt \
+    -- sh -c 'cd / && exec vkcube --c 25') >"$T_DIR/prebuilt.out" 2>&1 \
+  || { cat "$T_DIR/prebuilt.out" >&2; t_fail "vkcube with GFXSTATS_NATIVE_DIR=target failed"; }
+[ "$(t_counter vk.prebuilt "Total frames rendered")" = 25 ] \
+  || { cat "$T_DIR/prebuilt.out" >&2; t_fail "GFXSTATS_NATIVE_DIR=target (relative), vkcube started from /: not 25 frames"; }
 # A daemon that refuses (full: buffers.max=1, held by another client): vkcube runs as usual,
 # does not wait for it, and says why in one line.
 t_stop_daemon
@@ -40,4 +47,4 @@ grep -qxF "gfxstats: ignoring GFXSTATS_CLOSE_WAIT_MS=99999999999 (not a whole nu
 kill -CONT "$DAEMON_PID"
 grep -q "100 frames of vk.stalled were counted before a daemon answered and are not kept (the daemon did not answer in time)" \
   "$T_DIR/stalled.out" || { cat "$T_DIR/stalled.out" >&2; t_fail "no line saying that the daemon did not answer"; }
-t_pass "300 + 177 frames under vkcube, 50 under com.example.cube, runs when refused, without a daemon and with one that does not answer; a wait out of range ignored with a line"
+t_pass "300 + 177 frames under vkcube, 50 under com.example.cube, 25 through a relative GFXSTATS_NATIVE_DIR, runs when refused, without a daemon and with one that does not answer; a wait out of range ignored with a line"
