@@ -39,11 +39,12 @@ static int64_t env_long(const char *name, int64_t fallback, int64_t max) {
 /* GFXSTATS_REFRESH_HZ (default 60) as a period in ns, 0 for 0 Hz: read when the session opens. */
 static int64_t refresh_ns;
 
-void hook_package_name(char *out, size_t cap) {
+const char *hook_package_name(char *out, size_t cap) {
+    /* As given, not copied: a copy would cut a name over 255 characters to one the library might
+     * take, where the whole name is refused with one line. */
     const char *env = getenv("GFXSTATS_PACKAGE");
     if (env && *env) {
-        snprintf(out, cap, "%s", env);
-        return;
+        return env;
     }
     /* The program's name as one segment: characters outside [A-Za-z0-9_-] become '_', and a
      * name that does not start with a letter gets an 'x' in front ("7zip" -> "x7zip"). */
@@ -61,6 +62,7 @@ void hook_package_name(char *out, size_t cap) {
         out[o++] = ok ? c : '_';
     }
     out[o] = 0;
+    return out;
 }
 
 gfxstats_session *hook_session(int32_t pipeline) {
@@ -70,8 +72,8 @@ gfxstats_session *hook_session(int32_t pipeline) {
     }
     pthread_mutex_lock(&mu);
     if (!session && !session_failed) {
-        char pkg[256];
-        hook_package_name(pkg, sizeof pkg);
+        char name[256];
+        const char *pkg = hook_package_name(name, sizeof name);
         int64_t hz = env_long("GFXSTATS_REFRESH_HZ", 60, 9999);
         refresh_ns = hz > 0 ? (1000000000LL + hz / 2) / hz : 0;
         /* GFXSTATS_SCENE: the scene frames count in until the scene file or nothing says otherwise. */

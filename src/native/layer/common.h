@@ -13,8 +13,9 @@
 gfxstats_session *hook_session(int32_t pipeline);
 /* Closes the session (at unload or exit): trackers of live surfaces first. */
 void hook_shutdown(void);
-/* The package name: GFXSTATS_PACKAGE, else the program's name mapped onto the package rule. */
-void hook_package_name(char *out, size_t cap);
+/* The package name: GFXSTATS_PACKAGE as it is, else the program's name mapped onto the package
+ * rule, written into out (cap bytes). */
+const char *hook_package_name(char *out, size_t cap);
 
 /* Frame timing of one surface (swapchain, GLX drawable, EGL surface). A frame starts when the
  * previous present returned (the first frame: when the surface was first acquired or made

@@ -15,6 +15,14 @@ gfx run --package com.example.cube --version-code 42 -- vkcube --c 50 >/dev/null
 gfx dump --package com.example.cube | grep -qx "Version: 42" || t_fail "no version 42 entry"
 [ "$(t_counter com.example.cube "Total frames rendered")" = 50 ] || t_fail "--package: not 50 frames"
 [ "$(t_counter vkcube "Total frames rendered")" = 477 ] || t_fail "--package run counted under vkcube"
+# A package name over 255 characters set in the environment (gfxstats run refuses it itself): the
+# library refuses the session with one line, and nothing is counted under the first 255 of them.
+long="$(printf 'a%.0s' $(seq 300))"
+XDG_DATA_DIRS="$OUT/share:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" GFXSTATS=1 GFXSTATS_PACKAGE="$long" \
+  vkcube --c 5 >"$T_DIR/long.out" 2>&1 || { cat "$T_DIR/long.out" >&2; t_fail "vkcube with a 300-character package name failed"; }
+grep -q "session not opened: package name \"$long\"" "$T_DIR/long.out" \
+  || { cat "$T_DIR/long.out" >&2; t_fail "no line refusing the 300-character package name"; }
+if gfx dump | grep -q "^Package: ${long:0:255}"; then t_fail "counted under the package name's first 255 characters"; fi
 # Prebuilt libraries named by a relative GFXSTATS_NATIVE_DIR, the program started from another
 # directory: the layer and the hook are still found.
 (cd "$NATIVE" && GFXSTATS_NATIVE_DIR=target "$ROOT/scripts/gfxstats" run --package vk.prebuilt \
@@ -47,4 +55,4 @@ grep -qxF "gfxstats: ignoring GFXSTATS_CLOSE_WAIT_MS=99999999999 (not a whole nu
 kill -CONT "$DAEMON_PID"
 grep -q "100 frames of vk.stalled were counted before a daemon answered and are not kept (the daemon did not answer in time)" \
   "$T_DIR/stalled.out" || { cat "$T_DIR/stalled.out" >&2; t_fail "no line saying that the daemon did not answer"; }
-t_pass "300 + 177 frames under vkcube, 50 under com.example.cube, 25 through a relative GFXSTATS_NATIVE_DIR, runs when refused, without a daemon and with one that does not answer; a wait out of range ignored with a line"
+t_pass "300 + 177 frames under vkcube, 50 under com.example.cube, 25 through a relative GFXSTATS_NATIVE_DIR, a 300-character package name refused, runs when refused, without a daemon and with one that does not answer; a wait out of range ignored with a line"
