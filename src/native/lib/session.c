@@ -2058,15 +2058,15 @@ void gfx_poll_scene_file(struct gfxstats_session *s) {
         logf_("scene file %s is not a regular file: ignored (write the scene name into a file)", s->scene_file);
     } else if (present) {
         int fd = open(s->scene_file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-        struct stat fst;
         if (fd < 0) {
             logf_("scene file %s cannot be read (%s): ignored", s->scene_file, strerror(errno));
-        } else if (fstat(fd, &fst) == 0 && S_ISREG(fst.st_mode)) {
-            ssize_t n = read(fd, name, sizeof name - 1);
-            name[n > 0 ? n : 0] = 0;
-            name[strcspn(name, "\r\n")] = 0;
-        }
-        if (fd >= 0) {
+        } else {
+            struct stat fst;
+            if (fstat(fd, &fst) == 0 && S_ISREG(fst.st_mode)) {
+                ssize_t n = read(fd, name, sizeof name - 1);
+                name[n > 0 ? n : 0] = 0;
+                name[strcspn(name, "\r\n")] = 0;
+            }
             close(fd);
         }
     }

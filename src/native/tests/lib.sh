@@ -277,8 +277,8 @@ t_vkcube_refused() {
 # Scenes through `gfxstats run` (layer-scenes.sh; m32app.sh at 32 bits) with vkcube $1, packages
 # named after $2: `--scene intro` counts all of a vkcube --c 200 in intro (none in default);
 # `--scene-file` (a relative path, the program started elsewhere) follows the file while a vkcube
-# --c 3000 runs ("menu", then "level 1" written as a user would), and the scenes' frames add up to the dump's total, none in default. Sets
-# T_SCENES (what was counted, for t_pass).
+# --c 3000 runs ("menu", then "level 1" written as a user would), and the scenes' frames add up
+# to the dump's total, none in default. Sets T_SCENES (what was counted, for t_pass).
 t_layer_scenes() {
   local vkcube=$1 intro="$2.intro" cube="$2.scenecube" total menu level
   gfx run --package "$intro" --scene intro -- "$vkcube" --c 200 >"$T_DIR/intro.out" 2>&1 \
