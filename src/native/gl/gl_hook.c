@@ -1,5 +1,6 @@
 /* libgfxstats_gl.so, loaded with LD_PRELOAD: counts every glXSwapBuffers and eglSwapBuffers of an
- * unmodified OpenGL application with Android's rules, one tracker per drawable (docs/native.md).
+ * unmodified OpenGL application, and the extensions' swaps that stand in for them, with Android's
+ * rules, one tracker per drawable (docs/native.md).
  * A frame runs from the return of the drawable's previous swap (the first: from when a context
  * was made current on the thread) to the application's next swap call. */
 #include <dlfcn.h>
@@ -17,6 +18,7 @@ typedef void *EGLDisplay;
 typedef void *EGLSurface;
 typedef void *EGLContext;
 typedef unsigned int EGLBoolean;
+typedef int32_t EGLint;
 typedef int Bool;
 typedef void (*any_fn)(void);
 
@@ -29,10 +31,11 @@ static __thread int64_t made_current;
  * (RTLD_LOCAL, as SDL does), so that RTLD_NEXT cannot see it - taken from the application's own
  * dlsym(handle, name) of that name, which the dlsym below intercepts. */
 enum { F_GLX_SWAP, F_EGL_SWAP, F_GLX_MAKE, F_GLX_MAKE_CTX, F_EGL_MAKE, F_GLX_GPA_ARB, F_GLX_GPA,
-       F_EGL_GPA, F_COUNT };
+       F_EGL_GPA, F_EGL_SWAP_DAMAGE_KHR, F_EGL_SWAP_DAMAGE_EXT, F_GLX_SWAP_MSC, F_COUNT };
 static const char *const names[F_COUNT] = {
     "glXSwapBuffers", "eglSwapBuffers", "glXMakeCurrent", "glXMakeContextCurrent", "eglMakeCurrent",
     "glXGetProcAddressARB", "glXGetProcAddress", "eglGetProcAddress",
+    "eglSwapBuffersWithDamageKHR", "eglSwapBuffersWithDamageEXT", "glXSwapBuffersMscOML",
 };
 static void *reals[F_COUNT];
 
@@ -125,6 +128,44 @@ EXPORT EGLBoolean eglSwapBuffers(EGLDisplay dpy, EGLSurface surface) {
     return r;
 }
 
+/* The swaps of EGL_KHR_swap_buffers_with_damage and EGL_EXT_swap_buffers_with_damage: GTK 4,
+ * weston's GL renderer and mutter's Cogl present every frame with one of them wherever the driver
+ * offers it (Mesa does on its GPU drivers), and then never call eglSwapBuffers. libEGL exports
+ * neither: a program finds them with eglGetProcAddress, which hands out these hooks. They
+ * are not exported here either, so that dlsym(RTLD_DEFAULT) still finds no such function where
+ * the driver has none; the same for glXSwapBuffersMscOML. */
+static EGLBoolean egl_swap_damage(int f, EGLDisplay dpy, EGLSurface surface, const EGLint *rects, EGLint n) {
+    EGLBoolean (*real)(EGLDisplay, EGLSurface, const EGLint *, EGLint) =
+        (EGLBoolean (*)(EGLDisplay, EGLSurface, const EGLint *, EGLint))real_of(f);
+    struct hook_surface *s;
+    swap_begin((uint64_t)(uintptr_t)surface, &s);
+    EGLBoolean r = real ? real(dpy, surface, rects, n) : 0;
+    swap_end(s);
+    return r;
+}
+
+static EGLBoolean eglSwapBuffersWithDamageKHR(EGLDisplay dpy, EGLSurface surface, const EGLint *rects, EGLint n) {
+    return egl_swap_damage(F_EGL_SWAP_DAMAGE_KHR, dpy, surface, rects, n);
+}
+
+static EGLBoolean eglSwapBuffersWithDamageEXT(EGLDisplay dpy, EGLSurface surface, const EGLint *rects, EGLint n) {
+    return egl_swap_damage(F_EGL_SWAP_DAMAGE_EXT, dpy, surface, rects, n);
+}
+
+/* GLX_OML_sync_control's swap at a chosen vblank count, which MangoHud counts too. A call is a
+ * frame, as for the other swaps: the hook does not look at what the driver answers (-1 where the
+ * extension is not enabled, and then nothing is swapped). */
+static int64_t glXSwapBuffersMscOML(Display *dpy, GLXDrawable drawable, int64_t target, int64_t divisor,
+                                    int64_t remainder) {
+    int64_t (*real)(Display *, GLXDrawable, int64_t, int64_t, int64_t) =
+        (int64_t (*)(Display *, GLXDrawable, int64_t, int64_t, int64_t))real_of(F_GLX_SWAP_MSC);
+    struct hook_surface *s;
+    swap_begin(GLX_TAG | (uint64_t)drawable, &s);
+    int64_t r = real ? real(dpy, drawable, target, divisor, remainder) : -1;
+    swap_end(s);
+    return r;
+}
+
 EXPORT Bool glXMakeCurrent(Display *dpy, GLXDrawable drawable, GLXContext ctx) {
     Bool (*real)(Display *, GLXDrawable, GLXContext) = (Bool (*)(Display *, GLXDrawable, GLXContext))real_of(F_GLX_MAKE);
     Bool r = real ? real(dpy, drawable, ctx) : 0;
@@ -160,7 +201,10 @@ static void *hook_fn(int f) {
     case F_EGL_MAKE: return (void *)eglMakeCurrent;
     case F_GLX_GPA_ARB: return (void *)glXGetProcAddressARB;
     case F_GLX_GPA: return (void *)glXGetProcAddress;
-    default: return (void *)eglGetProcAddress;
+    case F_EGL_GPA: return (void *)eglGetProcAddress;
+    case F_EGL_SWAP_DAMAGE_KHR: return (void *)eglSwapBuffersWithDamageKHR;
+    case F_EGL_SWAP_DAMAGE_EXT: return (void *)eglSwapBuffersWithDamageEXT;
+    default: return (void *)glXSwapBuffersMscOML;
     }
 }
 

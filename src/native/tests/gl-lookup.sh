@@ -4,12 +4,16 @@
 # glXGetProcAddressARB and from glXGetProcAddress, a third of the frames each) must be counted
 # exactly, and dlsym(RTLD_NEXT) from the program must still search after the program; and an
 # unmodified SDL2 OpenGL program from Debian (testgl2 of libsdl2-tests, which loads libGL the same
-# way) is counted through SDL_GL_SwapWindow.
+# way) is counted through SDL_GL_SwapWindow. And the extensions' swaps, which programs find only
+# through the GetProcAddress functions (tests/gl-swaps.c): eglSwapBuffersWithDamageKHR and EXT
+# beside eglSwapBuffers, glXSwapBuffersMscOML beside glXSwapBuffers, every call a frame.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 command -v gcc >/dev/null || t_fail "gcc is not installed (scripts/ci-deps)"
 [ -f /usr/include/X11/Xlib.h ] || t_fail "the X11 headers are not installed (libx11-dev; scripts/ci-deps)"
 gcc -std=gnu11 -Wall -Wextra -Werror -o "$T_DIR/gl-lookup" "$NATIVE/tests/gl-lookup.c" -ldl -lX11 \
   || t_fail "tests/gl-lookup.c does not build"
+gcc -std=gnu11 -Wall -Wextra -Werror -o "$T_DIR/gl-swaps" "$NATIVE/tests/gl-swaps.c" -ldl -lX11 \
+  || t_fail "tests/gl-swaps.c does not build"
 t_start_daemon
 t_start_xvfb
 "$T_DIR/gl-lookup" 30 all >/dev/null || t_fail "gl-lookup fails without the hook"
@@ -26,6 +30,8 @@ for mode in arb gpa dlsym all; do
   [ "$got" = "$expected" ] || { gfx dump --package gl.lookup >&2; t_fail "gl-lookup $mode: $expected swaps so far, the dump has $got"; }
 done
 
+t_gl_swaps_exact "$T_DIR/gl-swaps" gl.swaps ""
+
 # testgl2 draws until it is told to quit (SIGTERM is SDL's quit event) and then prints its frame
 # rate, not its frame count, so the check is: frames arrive through SDL's lookups at all (none
 # did before the dlsym interception), and none are lost when it is stopped and killed.
@@ -38,4 +44,4 @@ sdl_frames() { [ "$(t_counter testgl2 "Total frames rendered" 2>/dev/null || tru
 t_wait_for 60 sdl_frames 200 || { cat "$T_DIR/testgl2.out" >&2; t_fail "testgl2 (SDL2): no frames counted"; }
 t_sigkill_keeps "$SDL" testgl2
 sdl_live=$T_KEPT
-t_pass "gl-lookup: $expected of $expected swaps through glXGetProcAddressARB, glXGetProcAddress, dlsym(handle) and all three; SDL2 testgl2: $sdl_live frames"
+t_pass "gl-lookup: $expected of $expected swaps through glXGetProcAddressARB, glXGetProcAddress, dlsym(handle) and all three; 150 of 150 through eglSwapBuffers and both damage swaps, 150 of 150 through glXSwapBuffers and glXSwapBuffersMscOML; SDL2 testgl2: $sdl_live frames"

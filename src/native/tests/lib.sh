@@ -523,6 +523,25 @@ t_apitrace_replay_exact() {
   [ "$got" = "$T_SWAPS" ] || t_fail "$T_APITRACE_ARCH $retrace replayed $T_SWAPS $call calls, the dump has ${got:-no} frames"
 }
 
+# The extensions' swaps, exact (gl-lookup.sh at 64 bits, m32app.sh at 32): tests/gl-swaps.c built
+# as $1 draws 150 frames in each mode through gfxstats run into package $2.egl / $2.oml: a third
+# each through eglSwapBuffers and the two damage swaps, half each through glXSwapBuffers and
+# glXSwapBuffersMscOML. Before the hook knew the extensions' swaps, it counted 50 and 75. $3 names
+# the build in failures ("32-bit ", or empty).
+t_gl_swaps_exact() {
+  local bin=$1 pkg=$2 what="${3}gl-swaps" mode got
+  for mode in egl oml; do
+    "$bin" "$mode" 30 >/dev/null || t_fail "$what $mode fails without the hook"
+    gfx run --package "$pkg.$mode" -- "$bin" "$mode" 150 >"$T_DIR/swaps.out" 2>&1 \
+      || { cat "$T_DIR/swaps.out" >&2; t_fail "$what $mode failed under gfxstats run"; }
+    grep -qx "drew 150" "$T_DIR/swaps.out" || { cat "$T_DIR/swaps.out" >&2; t_fail "$what $mode did not draw 150 frames"; }
+    t_clean_output "$T_DIR/swaps.out" "$what $mode"
+    t_wait_for 30 grep -q "exit: $pkg.$mode/" "$T_DIR/daemon.log" || t_fail "the daemon did not see $what $mode exit"
+    got="$(t_counter "$pkg.$mode" "Total frames rendered" 2>/dev/null || true)"
+    [ "$got" = 150 ] || t_fail "$what $mode: 150 swaps, the dump has ${got:-none}"
+  done
+}
+
 t_pass() {
   echo "PASS $T_NAME${1:+: $1}"
 }

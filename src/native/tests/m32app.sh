@@ -5,7 +5,7 @@
 # 64-bit vkcube gives its M under another package; 32-bit vkcubepp (the C++ one) its N; both
 # SIGKILLed right after their Nth present give exactly N (the ring stripe, as postmortem.sh); 32-bit glxgears gives at least the frames of its
 # first FPS line, keeps what the dump showed across a SIGKILL, next to a 64-bit glxgears;
-# tests/gl-lookup.c built at 32 bits gives exactly its swaps; and apitrace's i386 glretrace (GLX)
+# tests/gl-lookup.c and tests/gl-swaps.c built at 32 bits give exactly their swaps; and apitrace's i386 glretrace (GLX)
 # and eglretrace (EGL), replaying recordings of i386 glxgears and es2gears_x11, give exactly the
 # swaps the recordings hold; SIGKILLs of the daemon and of the program, a full daemon's refusal
 # and the scene options of gfxstats run, as at 64 bits. No program's output has an ld.so line: each class loads its own
@@ -86,6 +86,10 @@ for mode in arb gpa dlsym all; do
   got="$(t_counter gl.lookup32 "Total frames rendered" 2>/dev/null || true)"
   [ "$got" = "$expected" ] || t_fail "32-bit gl-lookup $mode: $expected swaps so far, the dump has ${got:-none}"
 done
+# The extensions' swaps through the 32-bit hook (tests/gl-swaps.c, as in gl-lookup.sh).
+gcc -m32 -std=gnu11 -Wall -Wextra -Werror -o "$T_DIR/gl-swaps32" "$NATIVE/tests/gl-swaps.c" -ldl \
+  /usr/lib/i386-linux-gnu/libX11.so.6 || t_fail "tests/gl-swaps.c does not build at 32 bits (gcc-multilib, libx11-6:i386; scripts/ci-deps)"
+t_gl_swaps_exact "$T_DIR/gl-swaps32" gl.swaps32 "32-bit "
 
 # OpenGL (GLX) and EGL, exact, with unmodified programs (as glxgears.sh at 64 bits): apitrace's
 # i386 tracer records an i386 glxgears and an i386 es2gears_x11 while gfxstats counts them, and
@@ -144,4 +148,4 @@ scenes32=$T_SCENES
 t_stop_daemon
 t_vkcube_refused "$VKCUBE32"
 
-t_pass "32-bit vkcube: 300 of 300 frames (64-bit beside it: 200 of 200); 32-bit vkcubepp: 250 of 250; SIGKILLed after their Nth present: $pm32; 32-bit gl-lookup: $expected of $expected swaps; 32-bit glretrace (GLX): $glx_swaps of $glx_swaps, eglretrace (EGL): $egl_swaps of $egl_swaps; $mango_vk32; 32-bit glxgears: $printed in its first line, $total in the dump, at least the $T_MANGO_LOGGED MangoHud logged, none lost at SIGKILL; daemon SIGKILL during 32-bit vkcube: 3000 of 3000; 32-bit vkcube SIGKILL: $T_KEPT kept; refused by a full daemon, 32-bit vkcube runs and says why; 32-bit scenes: $scenes32"
+t_pass "32-bit vkcube: 300 of 300 frames (64-bit beside it: 200 of 200); 32-bit vkcubepp: 250 of 250; SIGKILLed after their Nth present: $pm32; 32-bit gl-lookup: $expected of $expected swaps; 32-bit gl-swaps: 150 of 150 through the EGL damage swaps and 150 of 150 through glXSwapBuffersMscOML; 32-bit glretrace (GLX): $glx_swaps of $glx_swaps, eglretrace (EGL): $egl_swaps of $egl_swaps; $mango_vk32; 32-bit glxgears: $printed in its first line, $total in the dump, at least the $T_MANGO_LOGGED MangoHud logged, none lost at SIGKILL; daemon SIGKILL during 32-bit vkcube: 3000 of 3000; 32-bit vkcube SIGKILL: $T_KEPT kept; refused by a full daemon, 32-bit vkcube runs and says why; 32-bit scenes: $scenes32"

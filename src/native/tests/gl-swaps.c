@@ -1,0 +1,177 @@
+/* A program that presents with the extensions' swap functions, which it can find only through the
+ * GetProcAddress functions: usage: gl-swaps egl FRAMES | gl-swaps oml FRAMES. Prints "drew N".
+ *
+ * egl: an OpenGL ES context on an X11 window through libEGL (dlopen()ed, as libepoxy does for GTK),
+ *   swapping in turn with eglSwapBuffers, eglSwapBuffersWithDamageKHR and
+ *   eglSwapBuffersWithDamageEXT (with one damage rectangle, the whole window). Mesa's software
+ *   driver on X11 offers neither extension but presents on both calls as eglSwapBuffers does; every
+ *   call must return EGL_TRUE.
+ * oml: a GLX context, swapping in turn with glXSwapBuffers and glXSwapBuffersMscOML (target 0,
+ *   divisor 0, remainder 0: as soon as possible). Where the server does not enable
+ *   GLX_OML_sync_control (Xvfb), the second answers -1 and swaps nothing; the call is made all the
+ *   same, and it is a frame to the hook, as to MangoHud.
+ *
+ * The program also checks that dlsym(RTLD_DEFAULT, ...) finds none of the three extension swaps: the
+ * hook does not export them, so a program that probes the global scope learns what it learnt without
+ * the hook. */
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef void (*any_fn)(void);
+typedef void (*clear_fn)(unsigned int);
+
+static void *must(void *p, const char *what) {
+    if (!p) {
+        fprintf(stderr, "gl-swaps: %s not found\n", what);
+        exit(1);
+    }
+    return p;
+}
+
+static Window window_for(Display *dpy, Visual *visual, int depth) {
+    Window root = RootWindow(dpy, DefaultScreen(dpy));
+    XSetWindowAttributes swa = {.colormap = XCreateColormap(dpy, root, visual, AllocNone)};
+    Window win = XCreateWindow(dpy, root, 0, 0, 64, 64, 0, depth, InputOutput, visual, CWColormap, &swa);
+    XMapWindow(dpy, win);
+    return win;
+}
+
+/* ---- EGL (the values of the Khronos headers, which this program does not need installed) */
+
+typedef void *EGLDisplay;
+typedef void *EGLConfig;
+typedef void *EGLSurface;
+typedef void *EGLContext;
+typedef int32_t EGLint;
+typedef unsigned int EGLBoolean;
+enum {
+    EGL_NONE = 0x3038, EGL_SURFACE_TYPE = 0x3033, EGL_WINDOW_BIT = 0x0004, EGL_RENDERABLE_TYPE = 0x3040,
+    EGL_OPENGL_ES2_BIT = 0x0004, EGL_RED_SIZE = 0x3024, EGL_CONTEXT_CLIENT_VERSION = 0x3098,
+    EGL_OPENGL_ES_API = 0x30A0, EGL_NATIVE_VISUAL_ID = 0x302E,
+};
+
+typedef any_fn (*egl_gpa_fn)(const char *);
+typedef EGLDisplay (*egl_get_display_fn)(void *);
+typedef EGLBoolean (*egl_init_fn)(EGLDisplay, EGLint *, EGLint *);
+typedef EGLBoolean (*egl_choose_fn)(EGLDisplay, const EGLint *, EGLConfig *, EGLint, EGLint *);
+typedef EGLBoolean (*egl_attrib_fn)(EGLDisplay, EGLConfig, EGLint, EGLint *);
+typedef EGLBoolean (*egl_bind_fn)(unsigned int);
+typedef EGLSurface (*egl_window_fn)(EGLDisplay, EGLConfig, unsigned long, const EGLint *);
+typedef EGLContext (*egl_context_fn)(EGLDisplay, EGLConfig, EGLContext, const EGLint *);
+typedef EGLBoolean (*egl_make_fn)(EGLDisplay, EGLSurface, EGLSurface, EGLContext);
+typedef EGLBoolean (*egl_swap_fn)(EGLDisplay, EGLSurface);
+typedef EGLBoolean (*egl_swap_damage_fn)(EGLDisplay, EGLSurface, const EGLint *, EGLint);
+typedef EGLBoolean (*egl_terminate_fn)(EGLDisplay);
+
+static int draw_egl(Display *dpy, int frames) {
+    void *egl = must(dlopen("libEGL.so.1", RTLD_NOW | RTLD_LOCAL), "libEGL.so.1");
+    egl_gpa_fn gpa = (egl_gpa_fn)must(dlsym(egl, "eglGetProcAddress"), "eglGetProcAddress");
+    EGLDisplay edpy = ((egl_get_display_fn)must(dlsym(egl, "eglGetDisplay"), "eglGetDisplay"))(dpy);
+    if (!((egl_init_fn)must(dlsym(egl, "eglInitialize"), "eglInitialize"))(edpy, NULL, NULL)) {
+        fprintf(stderr, "gl-swaps: eglInitialize failed\n");
+        return 1;
+    }
+    const EGLint want[] = {EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT,
+                           EGL_RED_SIZE, 8, EGL_NONE};
+    EGLConfig config;
+    EGLint n = 0;
+    if (!((egl_choose_fn)must(dlsym(egl, "eglChooseConfig"), "eglChooseConfig"))(edpy, want, &config, 1, &n) || n < 1) {
+        fprintf(stderr, "gl-swaps: no EGL config for an OpenGL ES 2 window\n");
+        return 1;
+    }
+    EGLint visual_id = 0;
+    ((egl_attrib_fn)must(dlsym(egl, "eglGetConfigAttrib"), "eglGetConfigAttrib"))(edpy, config, EGL_NATIVE_VISUAL_ID, &visual_id);
+    XVisualInfo templ = {.visualid = (VisualID)visual_id}, *vi;
+    int count = 0;
+    vi = must(XGetVisualInfo(dpy, VisualIDMask, &templ, &count), "the EGL config's X visual");
+    Window win = window_for(dpy, vi->visual, vi->depth);
+    ((egl_bind_fn)must(dlsym(egl, "eglBindAPI"), "eglBindAPI"))(EGL_OPENGL_ES_API);
+    EGLSurface surface = ((egl_window_fn)must(dlsym(egl, "eglCreateWindowSurface"), "eglCreateWindowSurface"))(edpy, config, win, NULL);
+    const EGLint es2[] = {EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE};
+    EGLContext ctx = ((egl_context_fn)must(dlsym(egl, "eglCreateContext"), "eglCreateContext"))(edpy, config, NULL, es2);
+    egl_make_fn make = (egl_make_fn)must(dlsym(egl, "eglMakeCurrent"), "eglMakeCurrent");
+    if (!surface || !ctx || !make(edpy, surface, surface, ctx)) {
+        fprintf(stderr, "gl-swaps: no EGL window surface and context\n");
+        return 1;
+    }
+    clear_fn clear = (clear_fn)must((void *)gpa("glClear"), "glClear");
+    egl_swap_fn swap = (egl_swap_fn)must(dlsym(egl, "eglSwapBuffers"), "eglSwapBuffers");
+    egl_swap_damage_fn khr = (egl_swap_damage_fn)must((void *)gpa("eglSwapBuffersWithDamageKHR"), "eglSwapBuffersWithDamageKHR");
+    egl_swap_damage_fn ext = (egl_swap_damage_fn)must((void *)gpa("eglSwapBuffersWithDamageEXT"), "eglSwapBuffersWithDamageEXT");
+    const EGLint whole[] = {0, 0, 64, 64};
+    for (int i = 0; i < frames; i++) {
+        clear(0x4000 /* GL_COLOR_BUFFER_BIT */);
+        EGLBoolean ok = i % 3 == 0 ? swap(edpy, surface) : (i % 3 == 1 ? khr : ext)(edpy, surface, whole, 1);
+        if (!ok) {
+            fprintf(stderr, "gl-swaps: swap %d (%s) failed\n", i,
+                    i % 3 == 0 ? "eglSwapBuffers" : i % 3 == 1 ? "eglSwapBuffersWithDamageKHR" : "eglSwapBuffersWithDamageEXT");
+            return 1;
+        }
+    }
+    make(edpy, NULL, NULL, NULL);
+    ((egl_terminate_fn)must(dlsym(egl, "eglTerminate"), "eglTerminate"))(edpy);
+    return 0;
+}
+
+/* ---- GLX */
+
+typedef struct GLXContextRec *GLXContext;
+typedef XID GLXDrawable;
+typedef XVisualInfo *(*choose_fn)(Display *, int, int *);
+typedef GLXContext (*create_fn)(Display *, XVisualInfo *, GLXContext, Bool);
+typedef Bool (*make_fn)(Display *, GLXDrawable, GLXContext);
+typedef void (*swap_fn)(Display *, GLXDrawable);
+typedef int64_t (*swap_msc_fn)(Display *, GLXDrawable, int64_t, int64_t, int64_t);
+typedef any_fn (*gpa_fn)(const unsigned char *);
+
+static int draw_oml(Display *dpy, int frames) {
+    void *gl = must(dlopen("libGL.so.1", RTLD_NOW | RTLD_LOCAL), "libGL.so.1");
+    gpa_fn gpa = (gpa_fn)must(dlsym(gl, "glXGetProcAddressARB"), "glXGetProcAddressARB");
+    int attrs[] = {4 /* GLX_RGBA */, 5 /* GLX_DOUBLEBUFFER */, 0};
+    XVisualInfo *vi = must(((choose_fn)must(dlsym(gl, "glXChooseVisual"), "glXChooseVisual"))(dpy, DefaultScreen(dpy), attrs),
+                           "a double-buffered RGBA visual");
+    Window win = window_for(dpy, vi->visual, vi->depth);
+    GLXContext ctx = must(((create_fn)must(dlsym(gl, "glXCreateContext"), "glXCreateContext"))(dpy, vi, NULL, True), "a GLX context");
+    make_fn make = (make_fn)must(dlsym(gl, "glXMakeCurrent"), "glXMakeCurrent");
+    make(dpy, win, ctx);
+    clear_fn clear = (clear_fn)must(dlsym(gl, "glClear"), "glClear");
+    swap_fn swap = (swap_fn)must(dlsym(gl, "glXSwapBuffers"), "glXSwapBuffers");
+    swap_msc_fn oml = (swap_msc_fn)must((void *)gpa((const unsigned char *)"glXSwapBuffersMscOML"), "glXSwapBuffersMscOML");
+    for (int i = 0; i < frames; i++) {
+        clear(0x4000 /* GL_COLOR_BUFFER_BIT */);
+        if (i % 2 == 0) {
+            swap(dpy, win);
+        } else {
+            oml(dpy, win, 0, 0, 0);
+        }
+    }
+    make(dpy, None, NULL);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    const char *mode = argc > 1 ? argv[1] : "";
+    int frames = argc > 2 ? atoi(argv[2]) : 0;
+    if ((strcmp(mode, "egl") != 0 && strcmp(mode, "oml") != 0) || frames < 1) {
+        fprintf(stderr, "usage: gl-swaps egl|oml FRAMES\n");
+        return 2;
+    }
+    const char *exported[] = {"eglSwapBuffersWithDamageKHR", "eglSwapBuffersWithDamageEXT", "glXSwapBuffersMscOML"};
+    for (int i = 0; i < 3; i++) {
+        if (dlsym(RTLD_DEFAULT, exported[i])) {
+            fprintf(stderr, "gl-swaps: dlsym(RTLD_DEFAULT, %s) found a function\n", exported[i]);
+            return 1;
+        }
+    }
+    Display *dpy = must(XOpenDisplay(NULL), "X display");
+    int rc = strcmp(mode, "egl") == 0 ? draw_egl(dpy, frames) : draw_oml(dpy, frames);
+    if (rc == 0) {
+        printf("drew %d\n", frames);
+    }
+    return rc;
+}
