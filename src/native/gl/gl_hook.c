@@ -96,17 +96,32 @@ static struct hook_surface *surface_for(uint64_t key) {
     return s;
 }
 
+/* How many swaps this thread is inside. A GL implementation layered on another one calls a swap of
+ * the one below from inside the application's swap: ANGLE on its GL backend calls glXSwapBuffers
+ * (found through dlopen and dlsym, so it gets this hook) inside the eglSwapBuffers the application
+ * called, and on its Vulkan backend vkQueuePresentKHR (the layer asks gfxstats_gl_in_swap). The
+ * application's swap is the frame; the swaps inside it are not counted again. */
+static __thread int swap_depth;
+
 static void swap_begin(uint64_t key, struct hook_surface **out) {
-    *out = surface_for(key);
+    *out = swap_depth++ == 0 ? surface_for(key) : NULL;
     if (*out) {
         hook_surface_present_begin(*out, gfxstats_now_ns());
     }
 }
 
 static void swap_end(struct hook_surface *s) {
+    swap_depth--;
     if (s) {
         hook_surface_present_end(s, gfxstats_now_ns());
     }
+}
+
+/* For the Vulkan layer, which looks it up in the global scope (this library is preloaded): whether
+ * the calling thread is inside a GL swap, so that a present made by the GL implementation below
+ * that swap is not a second frame. */
+EXPORT int gfxstats_gl_in_swap(void) {
+    return swap_depth > 0;
 }
 
 EXPORT void glXSwapBuffers(Display *dpy, GLXDrawable drawable) {

@@ -1,6 +1,7 @@
 /* VK_LAYER_GFXSTATS_frame_stats: an implicit Vulkan layer that counts every present of an
  * unmodified application with Android's rules, one tracker per swapchain (docs/native.md).
  * Enabled by GFXSTATS=1 (as MANGOHUD=1 enables MangoHud's); GFXSTATS_DISABLE=1 turns it off. */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,13 @@ static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static struct hook_table instances; /* by dispatch key */
 static struct hook_table devices;   /* by dispatch key: a device's queues share its key */
 
+/* The GL hook's gfxstats_gl_in_swap, when the hook is loaded too (gfxstats run preloads it): a
+ * present made inside a GL swap on the same thread is the GL implementation's own (ANGLE on its
+ * Vulkan backend, zink), and the hook counts that swap already. Looked up once, when the first
+ * instance is made. */
+typedef int (*gl_in_swap_fn)(void);
+static gl_in_swap_fn gl_in_swap;
+
 static uint64_t key_of(const void *dispatchable) {
     return (uint64_t)(uintptr_t) * (void *const *)dispatchable;
 }
@@ -68,6 +76,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateInstance(const VkInstanceCreat
     VkResult r = create(info, alloc, out);
     if (r != VK_SUCCESS) {
         return r;
+    }
+    if (!__atomic_load_n(&gl_in_swap, __ATOMIC_RELAXED)) {
+        __atomic_store_n(&gl_in_swap, (gl_in_swap_fn)dlsym(RTLD_DEFAULT, "gfxstats_gl_in_swap"), __ATOMIC_RELAXED);
     }
     struct instance_data *d = calloc(1, sizeof *d);
     if (d) {
@@ -409,6 +420,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_AcquireNextImage2KHR(VkDevice device
  * display timing, under the layer's VkPresentTimeGOOGLE id, and the driver is asked later. */
 static VKAPI_ATTR VkResult VKAPI_CALL layer_QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR *info) {
     struct device_data *d = device_of(queue);
+    gl_in_swap_fn in_gl = __atomic_load_n(&gl_in_swap, __ATOMIC_RELAXED);
+    if (in_gl && in_gl()) {
+        return d->present(queue, info);
+    }
     int64_t now = gfxstats_now_ns();
     const int64_t called = now;
     const VkPresentIdKHR *app_ids = (const VkPresentIdKHR *)find_in_chain(info->pNext, VK_STRUCTURE_TYPE_PRESENT_ID_KHR);

@@ -1,11 +1,14 @@
 /* A program that presents with the extensions' swap functions, which it can find only through the
- * GetProcAddress functions: usage: gl-swaps egl FRAMES | gl-swaps oml FRAMES. Prints "drew N".
+ * GetProcAddress functions: usage: gl-swaps egl|egl1|oml FRAMES. Prints "drew N".
  *
  * egl: an OpenGL ES context on an X11 window through libEGL (dlopen()ed, as libepoxy does for GTK),
  *   swapping in turn with eglSwapBuffers, eglSwapBuffersWithDamageKHR and
- *   eglSwapBuffersWithDamageEXT (with one damage rectangle, the whole window). Mesa's software
- *   driver on X11 offers neither extension but presents on both calls as eglSwapBuffers does; every
- *   call must return EGL_TRUE.
+ *   eglSwapBuffersWithDamageEXT (with one damage rectangle, the whole window; where the library
+ *   has no EXT one, as ANGLE, the KHR one again), and saying which in a "swaps:" line. Mesa's
+ *   software driver on X11 offers neither extension but presents on both calls as eglSwapBuffers
+ *   does; every call must return EGL_TRUE.
+ * egl1: the same with eglSwapBuffers alone (for an EGL whose damage swaps fail where it does not
+ *   list them, as ANGLE on its GL backend).
  * oml: a GLX context, swapping in turn with glXSwapBuffers and glXSwapBuffersMscOML (target 0,
  *   divisor 0, remainder 0: as soon as possible). Where the server does not enable
  *   GLX_OML_sync_control (Xvfb), the second answers -1 and swaps nothing; the call is made all the
@@ -38,6 +41,9 @@ static Window window_for(Display *dpy, Visual *visual, int depth) {
     XSetWindowAttributes swa = {.colormap = XCreateColormap(dpy, root, visual, AllocNone)};
     Window win = XCreateWindow(dpy, root, 0, 0, 64, 64, 0, depth, InputOutput, visual, CWColormap, &swa);
     XMapWindow(dpy, win);
+    /* On the server before the window is handed to EGL: an implementation with a connection of its
+     * own (ANGLE on Vulkan) would not find it while the requests wait in Xlib's buffer. */
+    XSync(dpy, False);
     return win;
 }
 
@@ -67,8 +73,9 @@ typedef EGLBoolean (*egl_make_fn)(EGLDisplay, EGLSurface, EGLSurface, EGLContext
 typedef EGLBoolean (*egl_swap_fn)(EGLDisplay, EGLSurface);
 typedef EGLBoolean (*egl_swap_damage_fn)(EGLDisplay, EGLSurface, const EGLint *, EGLint);
 typedef EGLBoolean (*egl_terminate_fn)(EGLDisplay);
+typedef EGLint (*egl_error_fn)(void);
 
-static int draw_egl(Display *dpy, int frames) {
+static int draw_egl(Display *dpy, int frames, int plain) {
     void *egl = must(dlopen("libEGL.so.1", RTLD_NOW | RTLD_LOCAL), "libEGL.so.1");
     egl_gpa_fn gpa = (egl_gpa_fn)must(dlsym(egl, "eglGetProcAddress"), "eglGetProcAddress");
     EGLDisplay edpy = ((egl_get_display_fn)must(dlsym(egl, "eglGetDisplay"), "eglGetDisplay"))(dpy);
@@ -91,27 +98,43 @@ static int draw_egl(Display *dpy, int frames) {
     vi = must(XGetVisualInfo(dpy, VisualIDMask, &templ, &count), "the EGL config's X visual");
     Window win = window_for(dpy, vi->visual, vi->depth);
     ((egl_bind_fn)must(dlsym(egl, "eglBindAPI"), "eglBindAPI"))(EGL_OPENGL_ES_API);
+    egl_error_fn error = (egl_error_fn)must(dlsym(egl, "eglGetError"), "eglGetError");
     EGLSurface surface = ((egl_window_fn)must(dlsym(egl, "eglCreateWindowSurface"), "eglCreateWindowSurface"))(edpy, config, win, NULL);
+    if (!surface) {
+        fprintf(stderr, "gl-swaps: no EGL window surface (EGL error 0x%x)\n", (unsigned)error());
+        return 1;
+    }
     const EGLint es2[] = {EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE};
     EGLContext ctx = ((egl_context_fn)must(dlsym(egl, "eglCreateContext"), "eglCreateContext"))(edpy, config, NULL, es2);
     egl_make_fn make = (egl_make_fn)must(dlsym(egl, "eglMakeCurrent"), "eglMakeCurrent");
-    if (!surface || !ctx || !make(edpy, surface, surface, ctx)) {
-        fprintf(stderr, "gl-swaps: no EGL window surface and context\n");
+    if (!ctx || !make(edpy, surface, surface, ctx)) {
+        fprintf(stderr, "gl-swaps: no current EGL context (EGL error 0x%x)\n", (unsigned)error());
         return 1;
     }
     clear_fn clear = (clear_fn)must((void *)gpa("glClear"), "glClear");
     egl_swap_fn swap = (egl_swap_fn)must(dlsym(egl, "eglSwapBuffers"), "eglSwapBuffers");
     egl_swap_damage_fn khr = (egl_swap_damage_fn)must((void *)gpa("eglSwapBuffersWithDamageKHR"), "eglSwapBuffersWithDamageKHR");
-    egl_swap_damage_fn ext = (egl_swap_damage_fn)must((void *)gpa("eglSwapBuffersWithDamageEXT"), "eglSwapBuffersWithDamageEXT");
+    /* ANGLE offers only the KHR one: the KHR one stands in (the "swaps:" line says so). */
+    egl_swap_damage_fn ext = (egl_swap_damage_fn)gpa("eglSwapBuffersWithDamageEXT");
+    const char *third = "eglSwapBuffersWithDamageEXT";
+    if (!ext) {
+        ext = khr;
+        third = "eglSwapBuffersWithDamageKHR";
+    }
     const EGLint whole[] = {0, 0, 64, 64};
     for (int i = 0; i < frames; i++) {
         clear(0x4000 /* GL_COLOR_BUFFER_BIT */);
-        EGLBoolean ok = i % 3 == 0 ? swap(edpy, surface) : (i % 3 == 1 ? khr : ext)(edpy, surface, whole, 1);
+        EGLBoolean ok = plain || i % 3 == 0 ? swap(edpy, surface) : (i % 3 == 1 ? khr : ext)(edpy, surface, whole, 1);
         if (!ok) {
             fprintf(stderr, "gl-swaps: swap %d (%s) failed\n", i,
-                    i % 3 == 0 ? "eglSwapBuffers" : i % 3 == 1 ? "eglSwapBuffersWithDamageKHR" : "eglSwapBuffersWithDamageEXT");
+                    plain || i % 3 == 0 ? "eglSwapBuffers" : i % 3 == 1 ? "eglSwapBuffersWithDamageKHR" : third);
             return 1;
         }
+    }
+    if (plain) {
+        printf("swaps: eglSwapBuffers\n");
+    } else {
+        printf("swaps: eglSwapBuffers eglSwapBuffersWithDamageKHR %s\n", third);
     }
     make(edpy, NULL, NULL, NULL);
     ((egl_terminate_fn)must(dlsym(egl, "eglTerminate"), "eglTerminate"))(edpy);
@@ -157,8 +180,8 @@ static int draw_oml(Display *dpy, int frames) {
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "";
     int frames = argc > 2 ? atoi(argv[2]) : 0;
-    if ((strcmp(mode, "egl") != 0 && strcmp(mode, "oml") != 0) || frames < 1) {
-        fprintf(stderr, "usage: gl-swaps egl|oml FRAMES\n");
+    if ((strcmp(mode, "egl") != 0 && strcmp(mode, "egl1") != 0 && strcmp(mode, "oml") != 0) || frames < 1) {
+        fprintf(stderr, "usage: gl-swaps egl|egl1|oml FRAMES\n");
         return 2;
     }
     const char *exported[] = {"eglSwapBuffersWithDamageKHR", "eglSwapBuffersWithDamageEXT", "glXSwapBuffersMscOML"};
@@ -169,7 +192,7 @@ int main(int argc, char **argv) {
         }
     }
     Display *dpy = must(XOpenDisplay(NULL), "X display");
-    int rc = strcmp(mode, "egl") == 0 ? draw_egl(dpy, frames) : draw_oml(dpy, frames);
+    int rc = strcmp(mode, "oml") == 0 ? draw_oml(dpy, frames) : draw_egl(dpy, frames, strcmp(mode, "egl1") == 0);
     if (rc == 0) {
         printf("drew %d\n", frames);
     }

@@ -535,6 +535,8 @@ t_gl_swaps_exact() {
     gfx run --package "$pkg.$mode" -- "$bin" "$mode" 150 >"$T_DIR/swaps.out" 2>&1 \
       || { cat "$T_DIR/swaps.out" >&2; t_fail "$what $mode failed under gfxstats run"; }
     grep -qx "drew 150" "$T_DIR/swaps.out" || { cat "$T_DIR/swaps.out" >&2; t_fail "$what $mode did not draw 150 frames"; }
+    [ "$mode" = oml ] || grep -qx "swaps: eglSwapBuffers eglSwapBuffersWithDamageKHR eglSwapBuffersWithDamageEXT" "$T_DIR/swaps.out" \
+      || { cat "$T_DIR/swaps.out" >&2; t_fail "$what $mode did not swap through all three EGL swaps"; }
     t_clean_output "$T_DIR/swaps.out" "$what $mode"
     t_wait_for 30 grep -q "exit: $pkg.$mode/" "$T_DIR/daemon.log" || t_fail "the daemon did not see $what $mode exit"
     got="$(t_counter "$pkg.$mode" "Total frames rendered" 2>/dev/null || true)"
