@@ -72,4 +72,12 @@ class RunScriptTest {
             assertRefused(2, option + " needs a value", option, "", "--", "true");
         }
     }
+
+    @Test
+    void shouldNotTakeTheSeparatorForAnOptionsValue() throws Exception {
+        for (String option : List.of("--package", "--version-code", "--refresh-hz", "--scene", "--scene-file", "--socket")) {
+            assertRefused(2, option + " needs a value", option, "--", "true");
+            assertRefused(2, option + " needs a value", option);
+        }
+    }
 }
