@@ -43,8 +43,8 @@ static struct hook_table devices;   /* by dispatch key: a device's queues share 
 
 /* The GL hook's gfxstats_gl_in_swap, when the hook is loaded too (gfxstats run preloads it): a
  * present made inside a GL swap on the same thread is the GL implementation's own (ANGLE on its
- * Vulkan backend, zink), and the hook counts that swap already. Looked up once, when the first
- * instance is made. */
+ * Vulkan backend, zink), and the hook counts that swap already. Looked up when an instance is
+ * made, until found. */
 typedef int (*gl_in_swap_fn)(void);
 static gl_in_swap_fn gl_in_swap;
 
