@@ -523,25 +523,30 @@ t_apitrace_replay_exact() {
   [ "$got" = "$T_SWAPS" ] || t_fail "$T_APITRACE_ARCH $retrace replayed $T_SWAPS $call calls, the dump has ${got:-no} frames"
 }
 
+# One run of tests/gl-swaps.c (built as $1) in mode $2, 150 swaps through gfxstats run into package
+# $3, must give exactly 150 frames (it is run once without gfxstats first, which must succeed).
+# $4: the list its "swaps:" line must hold (empty for oml, which prints none). $5 names the
+# run in failures. The environment passes to both runs (angle.sh: which EGL, which backend).
+t_gl_swaps_counted() {
+  local bin=$1 mode=$2 pkg=$3 swaps=$4 what=$5 out="$T_DIR/$3.out" got
+  "$bin" "$mode" 30 >/dev/null || t_fail "$what fails without the hook"
+  gfx run --package "$pkg" -- "$bin" "$mode" 150 >"$out" 2>&1 || { cat "$out" >&2; t_fail "$what failed under gfxstats run"; }
+  grep -qx "drew 150" "$out" || { cat "$out" >&2; t_fail "$what did not draw 150 frames"; }
+  [ -z "$swaps" ] || grep -qx "swaps: $swaps" "$out" || { cat "$out" >&2; t_fail "$what did not swap through $swaps"; }
+  t_clean_output "$out" "$what"
+  t_wait_for 30 grep -q "exit: $pkg/" "$T_DIR/daemon.log" || t_fail "the daemon did not see $what exit"
+  got="$(t_counter "$pkg" "Total frames rendered" 2>/dev/null || true)"
+  [ "$got" = 150 ] || t_fail "$what: 150 swaps, the dump has ${got:-none}"
+}
+
 # The extensions' swaps, exact (gl-lookup.sh at 64 bits, m32app.sh at 32): tests/gl-swaps.c built
 # as $1 draws 150 frames in each mode through gfxstats run into package $2.egl / $2.oml: a third
 # each through eglSwapBuffers and the two damage swaps, half each through glXSwapBuffers and
 # glXSwapBuffersMscOML. Before the hook knew the extensions' swaps, it counted 50 and 75. $3 names
 # the build in failures ("32-bit ", or empty).
 t_gl_swaps_exact() {
-  local bin=$1 pkg=$2 what="${3}gl-swaps" mode got
-  for mode in egl oml; do
-    "$bin" "$mode" 30 >/dev/null || t_fail "$what $mode fails without the hook"
-    gfx run --package "$pkg.$mode" -- "$bin" "$mode" 150 >"$T_DIR/swaps.out" 2>&1 \
-      || { cat "$T_DIR/swaps.out" >&2; t_fail "$what $mode failed under gfxstats run"; }
-    grep -qx "drew 150" "$T_DIR/swaps.out" || { cat "$T_DIR/swaps.out" >&2; t_fail "$what $mode did not draw 150 frames"; }
-    [ "$mode" = oml ] || grep -qx "swaps: eglSwapBuffers eglSwapBuffersWithDamageKHR eglSwapBuffersWithDamageEXT" "$T_DIR/swaps.out" \
-      || { cat "$T_DIR/swaps.out" >&2; t_fail "$what $mode did not swap through all three EGL swaps"; }
-    t_clean_output "$T_DIR/swaps.out" "$what $mode"
-    t_wait_for 30 grep -q "exit: $pkg.$mode/" "$T_DIR/daemon.log" || t_fail "the daemon did not see $what $mode exit"
-    got="$(t_counter "$pkg.$mode" "Total frames rendered" 2>/dev/null || true)"
-    [ "$got" = 150 ] || t_fail "$what $mode: 150 swaps, the dump has ${got:-none}"
-  done
+  t_gl_swaps_counted "$1" egl "$2.egl" "eglSwapBuffers eglSwapBuffersWithDamageKHR eglSwapBuffersWithDamageEXT" "${3}gl-swaps egl"
+  t_gl_swaps_counted "$1" oml "$2.oml" "" "${3}gl-swaps oml"
 }
 
 t_pass() {
