@@ -36,7 +36,8 @@ import java.lang.invoke.VarHandle;
  * two plain long stores and one release store of {@link #published}; no lock, no
  * compare-and-set, no allocation, no system call. The consumer's position {@link #head} is read
  * only when the producer reaches its limit (about once per capacity frames while the drain keeps
- * up), so the two threads do not share a written cache line on every frame.
+ * up), so the two threads do not share a written cache line on every frame; there the producer
+ * also claims the lines up to its new limit in one burst ({@link #claimAhead}).
  *
  * <p>Closing goes through the same limit: {@link #close} sets it below any position, so the
  * producer's next frame takes the slow path, which throws. When the consumer lags by a whole
@@ -46,6 +47,8 @@ final class FrameRing {
     static final int DEFAULT_CAPACITY = 1024;
     /** Longs per entry: 2, so that an entry's index is a shift. */
     private static final int SHIFT = 1;
+    /** Entries per 64-byte cache line. */
+    private static final int PER_LINE = 4;
     /** The low int of an entry's long. */
     private static final long LOW = 0xFFFF_FFFFL;
     /** The first int of an escape entry; a difference is never negative. */
@@ -159,6 +162,7 @@ final class FrameRing {
                 putBlocked(t, intendedVsync, vsync, frameCompleted, gpuCompleted, interval);
                 return;
             }
+            claimAhead(t, room);
         }
         int i = ((int) t & mask) << SHIFT;
         long d0 = intendedVsync - putBase;
@@ -170,6 +174,23 @@ final class FrameRing {
             return;
         }
         putFitting(t, i, d0, d1, d2, d3);
+    }
+
+    /**
+     * Claims the lines of the entries after {@code t} up to {@code room}, the ones the limit just
+     * freed, with one plain store into each; called when the limit moves. The drain read these lines
+     * on the last lap, from its own core, and a frame's store into such a line waits until the other
+     * core gave it up: frame by frame that is one wait per line, each after the other. Claimed in
+     * one burst, the lines are asked for together and their waits overlap; the frames that follow
+     * find them in this core's cache (docs/benchmarks.md, "Session 31: the lap ahead claimed in one
+     * burst"). Every slot written here was taken by the drain before it moved its head, so the
+     * drain reads none of them until the producer has written its entry there and published it.
+     */
+    private void claimAhead(long t, long room) {
+        long[] e = entries;
+        for (long p = t + PER_LINE; p < room; p += PER_LINE) {
+            e[((int) p & mask) << SHIFT] = 0;
+        }
     }
 
     /** The entry of a frame whose differences fit, at position t (entry index i), published. */
@@ -227,7 +248,11 @@ final class FrameRing {
     private boolean roomAt(long t) {
         long room = (long) HEAD.getAcquire(this) + capacity;
         LIMIT.setVolatile(this, room);
-        return t < room && closedReason == null || makeRoom(t);
+        if (t < room && closedReason == null) {
+            claimAhead(t, room);
+            return true;
+        }
+        return makeRoom(t);
     }
 
     /** Appends a copy of {@code frame}'s fields, or counts it as dropped. */

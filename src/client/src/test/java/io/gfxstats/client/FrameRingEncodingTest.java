@@ -3,6 +3,7 @@ package io.gfxstats.client;
 import io.gfxstats.frame.FrameInfo;
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -175,6 +176,55 @@ class FrameRingEncodingTest {
         assertArrayEquals(first, taken.frames.get(0));
         assertArrayEquals(second, taken.frames.get(1));
         assertArrayEquals(fourth, taken.frames.get(2));
+    }
+
+    @Test
+    void shouldClaimTheLinesUpToTheNewLimitAndLeaveTheEntriesNotYetTakenAsTheyAre() throws Exception {
+        // 16 frames a ring: 10 put and taken, 6 more put and not taken, then the 17th moves the
+        // limit to 26. It claims the lines of positions 20 and 24 (slots 4 and 8, taken on the
+        // first lap) and must not touch slots 10-15, which hold frames the drain has not taken.
+        FrameRing r = ring(16);
+        Taken taken = new Taken();
+        List<long[]> frames = new ArrayList<>();
+        for (int k = 0; k < 26; k++) {
+            long intended = 1_000_000_000L + k * 16_666_667L;
+            frames.add(times(intended, intended + 1_000 + k, intended + 5_000_000 + k, intended + 6_000_000 + k,
+                    16_666_667L));
+        }
+        for (int k = 0; k < 10; k++) {
+            put(r, frames.get(k));
+        }
+        r.drain(taken);
+        for (int k = 10; k < 16; k++) {
+            put(r, frames.get(k));
+        }
+        long[] entries = entries(r);
+        long[] before = entries.clone();
+        put(r, frames.get(16));
+
+        assertEquals(0, entries[4 << 1], "slot 4 claimed");
+        assertEquals(0, entries[8 << 1], "slot 8 claimed");
+        assertNotEquals(0, before[4 << 1]);
+        assertNotEquals(0, before[8 << 1]);
+        for (int slot = 10; slot < 16; slot++) {
+            assertEquals(before[slot << 1], entries[slot << 1], "slot " + slot);
+            assertEquals(before[(slot << 1) + 1], entries[(slot << 1) + 1], "slot " + slot);
+        }
+        for (int k = 17; k < 26; k++) {
+            put(r, frames.get(k));
+        }
+        r.drain(taken);
+        assertEquals(0, r.dropped());
+        assertEquals(26, taken.frames.size());
+        for (int k = 0; k < 26; k++) {
+            assertArrayEquals(frames.get(k), taken.frames.get(k), "frame " + k);
+        }
+    }
+
+    private static long[] entries(FrameRing r) throws ReflectiveOperationException {
+        Field f = FrameRing.class.getDeclaredField("entries");
+        f.setAccessible(true);
+        return (long[]) f.get(r);
     }
 
     @Test
