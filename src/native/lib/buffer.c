@@ -178,6 +178,16 @@ struct gfx_ring *gfx_ring_stripe(struct gfx_mapping *m, uint32_t index) {
     return m->rings ? (struct gfx_ring *)(m->rings + (size_t)(index - 1) * GFX_RING_STRIPE_BYTES) : NULL;
 }
 
+void gfx_ring_stripe_populate(struct gfx_ring *r) {
+#ifdef MADV_POPULATE_WRITE
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    uintptr_t from = (uintptr_t)r & ~(page - 1), to = ((uintptr_t)r + sizeof *r + page - 1) & ~(page - 1);
+    (void)madvise((void *)from, to - from, MADV_POPULATE_WRITE); /* before Linux 5.14 EINVAL: faulted as used */
+#else
+    (void)r;
+#endif
+}
+
 static uint32_t *claim_word(struct gfx_mapping *m, uint32_t index) {
     return (uint32_t *)(m->base + GFX_OFF_CLAIMS_V2 + 4 * (index - 1));
 }

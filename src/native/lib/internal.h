@@ -143,6 +143,9 @@ struct gfx_ring;
 struct gfx_ring *gfx_tracker_ring(struct gfxstats_tracker *t);
 /* The ring stripe of writer stripe `index` (1..N); NULL when the buffer has no ring group. */
 struct gfx_ring *gfx_ring_stripe(struct gfx_mapping *m, uint32_t index);
+/* Faults the pages of ring stripe r in, writable, without writing them (page-aligned outward: the
+ * neighbours' pages are left as they are): a ring stripe's first use then takes no page faults. */
+void gfx_ring_stripe_populate(struct gfx_ring *r);
 /* Tests: installs m as the session's buffer, as an answer of the daemon does (a test without a
  * daemon counts into a real mapped buffer with it). */
 void gfx_session_install(struct gfxstats_session *s, struct gfx_mapping *m);
@@ -153,6 +156,10 @@ void gfx_session_test_before_move(struct gfxstats_session *s, void (*fn)(void *a
 /* Tests: the same right after the move's mark (the producer's next entry switches there), before
  * the drain that follows it. */
 void gfx_session_test_after_mark(struct gfxstats_session *s, void (*fn)(void *arg), void *arg);
+/* Tests: the same right after the move's first checkpoint into the new ring (before the copy of
+ * what came meanwhile), and right before the mark (after that copy). */
+void gfx_session_test_after_checkpoint(struct gfxstats_session *s, void (*fn)(void *arg), void *arg);
+void gfx_session_test_before_mark(struct gfxstats_session *s, void (*fn)(void *arg), void *arg);
 /* Tests: the scene name the scene file gave when last read ("" for none). */
 const char *gfx_session_scene_file_name(struct gfxstats_session *s);
 /* Whether times-path entries are streamed now (session.c, barrier_registered): for the tests. */

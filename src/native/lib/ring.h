@@ -281,13 +281,17 @@ static inline int gfx_ring_claim(struct gfx_ring *r, int64_t **from, int64_t *to
     return __atomic_compare_exchange_n(&r->rp, from, to, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
-/* Copies the entries of ring r from `from` to `end` into the empty ring `to`, from its start and
- * without a wrap; returns how many words they take there (kind bytes set for the kinds that have
- * one). Reads r's kind bytes with relaxed atomics: when the consumer claims the range meanwhile, it
- * may zero some, and the caller's claim then fails and it copies again from the new rp. The
- * entries of a ring take fewer words than the ring has, so they always fit. Producer only. */
+/* Copies the entries of ring r from `from` to `end` into ring `to` from its word `at` on, without a
+ * wrap and not up to word `limit` (at most GFX_RING_WORDS); returns how many words they take there
+ * (kind bytes set for the kinds that have one) and, when stop is not NULL, where in r it stopped
+ * (`end` when it copied them all). Reads r's kind
+ * bytes with relaxed atomics: when the consumer claims the range meanwhile, it may zero some, and
+ * the producer's claim then fails and it copies again from the new rp. The entries a ring holds
+ * take fewer words than the ring has, and what `to` holds before `at` came out of r's same lap
+ * (start_move_locked in session.c), so they always fit. The producer's, or the consumer's before
+ * the producer may switch. */
 static inline uint32_t gfx_ring_forward(const struct gfx_ring *r, const int64_t *from, const int64_t *end,
-                                        struct gfx_ring *to) {
+                                        struct gfx_ring *to, uint32_t at, uint32_t limit, const int64_t **stop) {
     const int64_t *q = from;
     uint32_t n = 0;
     for (unsigned steps = 0; q != end && steps <= GFX_RING_WORDS; steps++) {
@@ -297,13 +301,16 @@ static inline uint32_t gfx_ring_forward(const struct gfx_ring *r, const int64_t 
             continue;
         }
         unsigned w = gfx_ring_words(kind);
-        if (q + w > r->w + GFX_RING_WORDS || n + w >= GFX_RING_WORDS) {
-            break; /* a torn read of a claimed range: the claim fails, the caller copies again */
+        if (q + w > r->w + GFX_RING_WORDS || at + n + w >= limit) {
+            break; /* the limit, or a torn read of a claimed range: the claim fails, the caller copies again */
         }
-        memcpy(to->w + n, q, w * sizeof(int64_t));
-        to->kind[n] = (uint8_t)kind;
+        memcpy(to->w + at + n, q, w * sizeof(int64_t));
+        to->kind[at + n] = (uint8_t)kind;
         n += w;
         q += w;
+    }
+    if (stop) {
+        *stop = q;
     }
     return n;
 }

@@ -107,6 +107,10 @@ struct gfxstats_session {
     void *before_move_arg;
     void (*after_mark)(void *arg); /* gfx_session_test_after_mark */
     void *after_mark_arg;
+    void (*after_checkpoint)(void *arg); /* gfx_session_test_after_checkpoint */
+    void *after_checkpoint_arg;
+    void (*before_mark)(void *arg); /* gfx_session_test_before_mark */
+    void *before_mark_arg;
     /* Compositor mode, under mu: the display-frame ring beside the buffer (NULL: none mapped), the
      * trackers joined with it, when the session thread last looked for it, and whether its last
      * failure to map a ring was logged. */
@@ -132,6 +136,12 @@ struct gfxstats_tracker {
     struct gfx_ring *cons;
     struct gfx_mapping *cons_map;
     struct gfx_mapping *next_map;
+    /* At a move, the old ring's entries from carried_from to carried_to are in the next ring
+     * already (carry_ahead_locked), so that neither the drain's claim nor the producer's switch
+     * takes them again. Written under s->mu before the old ring is marked moved; read by the
+     * producer when it switches. */
+    int64_t *carried_from;
+    int64_t *carried_to;
     /* everything else under s->mu (the ring's consumer) */
     struct gfxstats_tracker *next_tracker;
     uint32_t *counters;  /* where frames are counted: a claimed stripe or local */
@@ -391,6 +401,11 @@ static void tracker_move_locked(struct gfxstats_tracker *t) {
         /* A checkpoint left by the stripe's previous tracker would give the daemon that tracker's
          * images for counts that now grow: none until this tracker's first (drain_locked). */
         __atomic_store_n(&rs->committed, 0, __ATOMIC_RELEASE);
+        /* Before the drain that decides the move, not during it: what the producer appends from
+         * that drain on is lost to a SIGKILL until the move has it in the ring stripe, and the
+         * stripe's first touches (page faults: 1-2 us a page on tmpfs, more where the kernel
+         * allocates file blocks) would otherwise be made while it waits there. */
+        gfx_ring_stripe_populate(rs);
     }
     uint32_t *dst = gfx_stripe(m, idx);
     /* The tracker is this stripe's only writer from now on: plain adds, total first. */
@@ -971,19 +986,62 @@ int gfx_ring_streams(void) {
     return GFX_RING_STREAM && __atomic_load_n(&barrier_registered, __ATOMIC_ACQUIRE);
 }
 
+/* Before the mark this drain is the old ring's only consumer and the new ring's only writer: it
+ * copies what the producer appended to the old ring since the drain that decided the move (from
+ * t->carried_to on) into the new ring and publishes it there, where the daemon counts it after a
+ * SIGKILL (the new ring's first checkpoint, written just before, counts everything older, rp 0).
+ * Published an entry or a few at a time (a release store: a plain one on x86), as a SIGKILL during
+ * the copy loses what is not published yet; the drops go along once a page of words. The old
+ * ring's rp stays where it is until after the mark, so that the producer's room there does not
+ * grow: the copy and what the producer appends behind it come out of one lap and fit into the new
+ * ring together. Each pass copies what the one before took the time for. */
+static void carry_ahead_locked(struct gfxstats_tracker *t, struct gfx_ring *old, struct gfx_ring *to, int passes) {
+    enum { STEP_WORDS = GFX_RING_FI_WORDS + 1, DROPS_WORDS = 4096 / sizeof(int64_t) };
+    uint32_t since_drops = 0;
+    for (int pass = 0; pass < passes; pass++) {
+        int64_t *end = __atomic_load_n(&old->wp, __ATOMIC_ACQUIRE);
+        if (end == t->carried_to) {
+            break;
+        }
+        ring_entries_visible();
+        while (t->carried_to != end) {
+            uint32_t at = (uint32_t)(to->wp - to->w);
+            uint32_t limit = at + STEP_WORDS < GFX_RING_WORDS ? at + STEP_WORDS : GFX_RING_WORDS;
+            const int64_t *stop;
+            uint32_t words = gfx_ring_forward(old, t->carried_to, end, to, at, limit, &stop);
+            if (words == 0) { /* not expected (see gfx_ring_forward): the rest goes along as without a copy */
+                pass = passes;
+                break;
+            }
+            gfx_ring_publish(to, to->wp, words);
+            t->carried_to = (int64_t *)stop;
+            if ((since_drops += words) >= DROPS_WORDS) {
+                raise_dropped(to, __atomic_load_n(&old->dropped, __ATOMIC_RELAXED));
+                since_drops = 0;
+            }
+        }
+    }
+    raise_dropped(to, __atomic_load_n(&old->dropped, __ATOMIC_RELAXED));
+}
+
 /* Starts moving the producer to ring `to` (in buffer m, NULL for its own): resets it, publishes it
  * as next, then marks the current ring moved, which sends the producer's next entry through its
  * slow path, where it switches (ring_room). Nothing waits: drain_locked completes the move once it
  * sees the switch. One move at a time. Under mu.
  *
- * The new ring gets its first checkpoint before the mark, so that its entries always have one; then
- * the old ring is drained once more after the mark and checkpointed again. From the mark on, the
- * old ring's entries are claimed (gfx_ring_claim) by this drain or by the producer, which takes the
- * rest along into the new ring when it switches: at its next entry, or right after publishing the
- * one that had passed the limit check before the mark (frame_kicked). So once this returns, each
- * entry is either in a checkpoint of the new ring or among its entries, or goes there before its
- * call returns; what a SIGKILL can still take is what this is handling while it runs (the drain's
- * claim is counted and checkpointed below; docs/native.md, "The window"). */
+ * The new ring gets its first checkpoint before the mark, so that its entries always have one;
+ * when it is a ring stripe, the old ring's entries since the drain that decided the move are
+ * copied into it right after that checkpoint, before the mark (carry_ahead_locked: until the
+ * checkpoint is committed nothing in the new ring counts, so the copy does not delay it); then the
+ * old ring is drained once more
+ * after the mark and the new ring checkpointed again. From the mark on, the old ring's rest is
+ * claimed (gfx_ring_claim) by this drain or by the producer, which takes it along into the new ring
+ * when it switches: at its next entry, or right after publishing the one that had passed the limit
+ * check before the mark (frame_kicked). So once this returns, each entry is either in a checkpoint
+ * of the new ring or among its entries, or goes there before its call returns; what a SIGKILL can
+ * still take is what this is handling while it runs: what the drain claims after the mark, counted
+ * and checkpointed below, which with the copy is at most what the producer appended while the last
+ * pass of the copy ran (docs/native.md, "The window"). */
 static void start_move_locked(struct gfxstats_tracker *t, struct gfx_ring *to, struct gfx_mapping *m) {
     struct gfx_ring *old = t->cons;
     gfx_ring_reset(to);
@@ -996,6 +1054,16 @@ static void start_move_locked(struct gfxstats_tracker *t, struct gfx_ring *to, s
     __atomic_store_n(&to->dropped, t->drops_counted, __ATOMIC_RELAXED);
     __atomic_store_n(&t->next, to, __ATOMIC_RELEASE);
     checkpoint_locked(t); /* before the producer can switch: the first entry there has one */
+    if (t->s->after_checkpoint) {
+        t->s->after_checkpoint(t->s->after_checkpoint_arg);
+    }
+    t->carried_from = t->carried_to = m ? old->rp : NULL;
+    if (m) {
+        carry_ahead_locked(t, old, to, 3);
+    }
+    if (t->s->before_mark) {
+        t->s->before_mark(t->s->before_mark_arg);
+    }
     gfx_ring_close_as(old, GFX_RING_MOVED);
     /* A full barrier on the render thread too, so that either the drain below sees the entry that
      * was past the limit check at the mark, or that entry's publication sees the kick and goes
@@ -1006,7 +1074,15 @@ static void start_move_locked(struct gfxstats_tracker *t, struct gfx_ring *to, s
         t->s->after_mark(t->s->after_mark_arg);
     }
     uint64_t before = t->drops_counted;
-    unsigned long taken = drain_ring_locked(t, old);
+    unsigned long taken = 0;
+    if (t->carried_from != t->carried_to) {
+        /* The copy first (the oldest), with whatever the producer put behind it if it switched;
+         * then the copied range of the old ring is claimed, unless the producer claimed past it. */
+        taken += drain_ring_locked(t, to);
+        int64_t *from = t->carried_from;
+        gfx_ring_claim(old, &from, t->carried_to);
+    }
+    taken += drain_ring_locked(t, old);
     count_drops_locked(t, __atomic_load_n(&old->dropped, __ATOMIC_RELAXED));
     if (taken > 0 || before != t->drops_counted) {
         raise_dropped(to, t->drops_counted);
@@ -1034,7 +1110,7 @@ static unsigned long drain_locked(struct gfxstats_tracker *t) {
     if (t->next != t->cons && __atomic_load_n(&t->ring, __ATOMIC_ACQUIRE) == t->next) {
         /* The producer switched: it claimed what was left in the old ring and took it along, so
          * the old ring has nothing more (a claim finds it empty), and the new ring is counted from
-         * its start. */
+         * where start_move_locked left it (its start, or behind the copy made before the mark). */
         struct gfx_ring *old = t->cons;
         n += drain_ring_locked(t, old);
         count_drops_locked(t, __atomic_load_n(&old->dropped, __ATOMIC_RELAXED));
@@ -1043,7 +1119,7 @@ static unsigned long drain_locked(struct gfxstats_tracker *t) {
         t->cons_map = t->next_map;
         t->next_map = NULL;
         t->cons = t->next;
-        checkpoint_locked(t); /* the first one: rp 0 */
+        checkpoint_locked(t); /* the first one in the ring the producer records into */
     }
     struct gfx_ring *r = t->cons;
     unsigned long taken = drain_ring_locked(t, r);
@@ -1089,7 +1165,8 @@ static void drain_all_locked(struct gfxstats_session *s) {
 
 /* The producer's move to the ring the consumer published before it marked the current one
  * GFX_RING_MOVED (acquire: its reset is seen). The entries the consumer has not claimed yet go
- * along: copied to the new ring's start, claimed, then published there, so that from the claim on
+ * along: copied into the new ring (behind what the consumer copied there before the mark, which
+ * is not copied again), claimed, then published there, so that from the claim on
  * (the next instruction publishes them) they are in the ring whose checkpoints hold everything
  * counted before them. Copied before the claim, so that no SIGKILL can find them claimed and not
  * yet in the new ring while the copy runs; when the drain claims part of them first, the copy is
@@ -1101,19 +1178,22 @@ __attribute__((noinline, cold)) static void producer_switch(struct gfxstats_trac
     struct gfx_ring *to = __atomic_load_n(&t->next, __ATOMIC_ACQUIRE);
     int64_t *end = old->wp; /* ours */
     int64_t *from = __atomic_load_n(&old->rp, __ATOMIC_ACQUIRE);
+    int64_t *at = to->wp; /* behind the drain's copy (carry_ahead_locked), if it made one */
     uint32_t words = 0;
     for (;;) {
         if (words > 0) {
-            memset(to->kind, 0, words); /* a copy made before the consumer claimed part of it */
+            memset(to->kind + (at - to->w), 0, words); /* a copy made before the consumer claimed part of it */
         }
-        words = from == end ? 0 : gfx_ring_forward(old, from, end, to);
+        /* The drain's copy is in the new ring already: from its end on, until the drain claims it. */
+        const int64_t *start = from == t->carried_from ? t->carried_to : from;
+        words = start == end ? 0 : gfx_ring_forward(old, start, end, to, (uint32_t)(at - to->w), GFX_RING_WORDS, NULL);
         if (from == end || gfx_ring_claim(old, &from, end)) {
             break;
         }
     }
     __atomic_store_n(&to->dropped, __atomic_load_n(&old->dropped, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
     if (words > 0) {
-        gfx_ring_publish(to, to->w, words);
+        gfx_ring_publish(to, at, words);
     }
     __atomic_store_n(&t->ring, to, __ATOMIC_RELEASE); /* after it, nothing more in the old ring */
 }
@@ -1862,6 +1942,20 @@ void gfx_session_test_after_mark(struct gfxstats_session *s, void (*fn)(void *ar
     pthread_mutex_lock(&s->mu);
     s->after_mark = fn;
     s->after_mark_arg = arg;
+    pthread_mutex_unlock(&s->mu);
+}
+
+void gfx_session_test_after_checkpoint(struct gfxstats_session *s, void (*fn)(void *arg), void *arg) {
+    pthread_mutex_lock(&s->mu);
+    s->after_checkpoint = fn;
+    s->after_checkpoint_arg = arg;
+    pthread_mutex_unlock(&s->mu);
+}
+
+void gfx_session_test_before_mark(struct gfxstats_session *s, void (*fn)(void *arg), void *arg) {
+    pthread_mutex_lock(&s->mu);
+    s->before_mark = fn;
+    s->before_mark_arg = arg;
     pthread_mutex_unlock(&s->mu);
 }
 

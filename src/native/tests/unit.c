@@ -1426,8 +1426,9 @@ static void test_ring_move_in_flight_killed(void) {
 }
 
 /* Both take the old ring's rest at once: the render thread records between the mark and the drain
- * that follows it (test hook), so its switch takes the 40 frames recorded before the mark along
- * into the ring stripe; that drain then claims nothing and counts none of them a second time. */
+ * that follows it (test hook), so its switch takes the 40 frames recorded after the drain's copy
+ * (right before the mark) along into the ring stripe, behind the 10 the copy took there before;
+ * that drain then claims nothing and counts none of them a second time. */
 static void test_ring_move_claimed(void) {
     gfxstats_session *s;
     struct frames_at_move f;
@@ -1435,22 +1436,109 @@ static void test_ring_move_claimed(void) {
     if (!m) {
         return;
     }
-    struct frames_at_move g = {.t = f.t, .frames = 1};
-    f.frames = 40;
-    f.calls = 0;
-    gfx_session_test_before_move(s, record_at_move, &f);
+    struct frames_at_move c = {.t = f.t, .frames = 10, .at = f.at};
+    struct frames_at_move b = {.t = f.t, .frames = 40, .at = f.at + 10 * 16666667LL};
+    struct frames_at_move g = {.t = f.t, .frames = 1, .at = f.at + 50 * 16666667LL};
+    gfx_session_test_before_move(s, record_at_move, &c);
+    gfx_session_test_before_mark(s, record_at_move, &b);
     gfx_session_test_after_mark(s, record_at_move, &g);
-    g.at = f.at + 40 * 16666667LL;
     gfx_session_install(s, m);
     gfx_session_test_before_move(s, NULL, NULL);
+    gfx_session_test_before_mark(s, NULL, NULL);
     gfx_session_test_after_mark(s, NULL, NULL);
     struct gfx_ring *rs = gfx_ring_stripe(m, 1);
-    CHECK(f.calls == 1 && g.calls == 1 && gfx_tracker_ring(f.t) == rs, "the hooks ran %d and %d times; the producer %s",
-          f.calls, g.calls, gfx_tracker_ring(f.t) == rs ? "switched" : "did not switch");
-    CHECK(rs->wp_slot - rs->base_slot == 41 * GFX_RING_TIMES_WORDS * 8,
-          "the ring stripe holds %llu words, not the 40 frames taken along and the one after them",
+    CHECK(c.calls == 1 && b.calls == 1 && g.calls == 1 && gfx_tracker_ring(f.t) == rs,
+          "the hooks ran %d, %d and %d times; the producer %s", c.calls, b.calls, g.calls,
+          gfx_tracker_ring(f.t) == rs ? "switched" : "did not switch");
+    CHECK(rs->wp_slot - rs->base_slot == 51 * GFX_RING_TIMES_WORDS * 8,
+          "the ring stripe holds %llu words, not the 10 frames copied, the 40 taken along and the one after them",
           (unsigned long long)((rs->wp_slot - rs->base_slot) / 8));
-    expect_finished_then_close(m, s, f.t, 141, "after the frames taken along");
+    expect_finished_then_close(m, s, f.t, 151, "after the frames taken along");
+}
+
+/* What a SIGKILL right after the mark finds: gfx_ring_finish over the ring stripe, run in the test
+ * hook there (before the drain that follows the mark has claimed anything). */
+struct finish_at_mark {
+    struct gfx_mapping *m;
+    uint32_t counted;
+    int rc;
+};
+
+static void finish_at_mark(void *arg) {
+    struct finish_at_mark *a = arg;
+    static struct finished fin;
+    char why[256];
+    a->rc = finish_ring(gfx_ring_stripe(a->m, 1), &fin, why, sizeof why);
+    a->counted = fin.counters[0];
+}
+
+/* The frames recorded while the answer runs are in the ring stripe before the mark: 40 between the
+ * drain that decides the move and its start, 40 right after the move's first checkpoint, both
+ * copied there right after that checkpoint, so that a SIGKILL right after the mark counts all 180
+ * (100 without the copy: until session 32 they stayed in the private ring until the drain after
+ * the mark had claimed, counted and checkpointed them, tens of microseconds later). The producer's
+ * next frame then switches and takes nothing along again: 181. */
+static void test_ring_move_carried(void) {
+    gfxstats_session *s;
+    struct frames_at_move f;
+    struct gfx_mapping *m = start_move_test("carried", &s, &f);
+    if (!m) {
+        return;
+    }
+    struct frames_at_move c = {.t = f.t, .frames = 40, .at = f.at};
+    struct frames_at_move d = {.t = f.t, .frames = 40, .at = f.at + 40 * 16666667LL};
+    struct finish_at_mark k = {.m = m, .rc = -1};
+    gfx_session_test_before_move(s, record_at_move, &c);
+    gfx_session_test_after_checkpoint(s, record_at_move, &d);
+    gfx_session_test_after_mark(s, finish_at_mark, &k);
+    gfx_session_install(s, m);
+    gfx_session_test_before_move(s, NULL, NULL);
+    gfx_session_test_after_checkpoint(s, NULL, NULL);
+    gfx_session_test_after_mark(s, NULL, NULL);
+    CHECK(k.rc == 0 && k.counted == 180, "a SIGKILL right after the mark would count %u of 180 frames (rc %d)",
+          k.counted, k.rc);
+    int64_t at = d.at;
+    gfxstats_record(f.t, at, at, at + 5000000, at + 9000000, 16666667);
+    struct gfx_ring *rs = gfx_ring_stripe(m, 1);
+    CHECK(gfx_tracker_ring(f.t) == rs && rs->wp_slot - rs->base_slot == 81 * GFX_RING_TIMES_WORDS * 8,
+          "the producer %s; the ring stripe holds %llu words, not the 80 frames copied and the one after them",
+          gfx_tracker_ring(f.t) == rs ? "switched" : "did not switch",
+          (unsigned long long)((rs->wp_slot - rs->base_slot) / 8));
+    expect_finished_then_close(m, s, f.t, 181, "after the switch");
+}
+
+/* The drain after the mark takes what the copy did not: 10 frames copied (recorded before the move
+ * starts) and 40 recorded right before the mark, with the producer idle until the answer has
+ * returned. The drain counts the copy first, then claims and counts the 40 from the old ring, in
+ * that order, and none twice: the finish then counts 150; the producer's next frame switches and
+ * takes nothing along: 151. */
+static void test_ring_move_drain_claims_rest(void) {
+    gfxstats_session *s;
+    struct frames_at_move f;
+    struct gfx_mapping *m = start_move_test("rest", &s, &f);
+    if (!m) {
+        return;
+    }
+    struct frames_at_move c = {.t = f.t, .frames = 10, .at = f.at};
+    struct frames_at_move b = {.t = f.t, .frames = 40, .at = f.at + 10 * 16666667LL};
+    gfx_session_test_before_move(s, record_at_move, &c);
+    gfx_session_test_before_mark(s, record_at_move, &b);
+    gfx_session_install(s, m);
+    gfx_session_test_before_move(s, NULL, NULL);
+    gfx_session_test_before_mark(s, NULL, NULL);
+    struct gfx_ring *rs = gfx_ring_stripe(m, 1);
+    static struct finished fin;
+    char why[256];
+    int rc = finish_ring(rs, &fin, why, sizeof why);
+    CHECK(rc == 0 && fin.counters[0] == 150 && gfx_tracker_ring(f.t) != rs,
+          "before the switch the finish counted %u of 150 frames: %s", fin.counters[0], rc ? why : "");
+    int64_t at = b.at;
+    gfxstats_record(f.t, at, at, at + 5000000, at + 9000000, 16666667);
+    CHECK(gfx_tracker_ring(f.t) == rs && rs->wp_slot - rs->base_slot == 11 * GFX_RING_TIMES_WORDS * 8,
+          "the producer %s; the ring stripe holds %llu words, not the 10 frames copied and the one after them",
+          gfx_tracker_ring(f.t) == rs ? "switched" : "did not switch",
+          (unsigned long long)((rs->wp_slot - rs->base_slot) / 8));
+    expect_finished_then_close(m, s, f.t, 151, "after the switch");
 }
 
 /* A SIGKILL right after the registration: the daemon's answer drains the private ring and starts
@@ -1688,6 +1776,12 @@ struct kill_shared {
     int installed; /* 1 before the answer, 2 after it */
     uint32_t rings_off;
     uint64_t size;
+    /* measure_answer_kill's: frames this far apart (0: flat out); > 0: SIGKILLed this long after
+     * the move starts (arm_kill); the calls returned when it started and right after the mark
+     * (ANSWER_KILL_DEBUG prints them) */
+    int64_t pace_ns;
+    int64_t delay_ns;
+    long at_move, at_mark;
 };
 
 struct kill_producer {
@@ -1697,12 +1791,39 @@ struct kill_producer {
 
 static void *kill_produce(void *arg) {
     struct kill_producer *p = arg;
+    int64_t pace = p->sh->pace_ns, due = 0;
     for (long i = 0;; i++) {
+        if (pace > 0) {
+            struct timespec ts;
+            do {
+                clock_gettime(CLOCK_MONOTONIC, &ts);
+            } while ((int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec < due);
+            due = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec + pace;
+        }
         int64_t at = 1000000000LL + i * 16666667LL;
         gfxstats_record(p->t, at, at, at + 5000000 + (i % 7) * 3000000, at + 9000000, 16666667);
         __atomic_store_n(&p->sh->returned, i + 1, __ATOMIC_RELEASE);
     }
     return NULL;
+}
+
+static void note_mark(void *arg) {
+    struct kill_shared *sh = arg;
+    sh->at_mark = __atomic_load_n(&sh->returned, __ATOMIC_ACQUIRE);
+}
+
+/* measure_answer_kill's: at the start of the move (the hook before it), a timer that SIGKILLs the
+ * process sh->delay_ns later, wherever its threads are then (the kernel sends it: no thread of the
+ * process has to run for it). */
+static void arm_kill(void *arg) {
+    struct kill_shared *sh = arg;
+    sh->at_move = __atomic_load_n(&sh->returned, __ATOMIC_ACQUIRE);
+    struct sigevent ev = {.sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGKILL};
+    timer_t timer;
+    struct itimerspec at = {.it_value = {.tv_sec = 0, .tv_nsec = (long)sh->delay_ns}};
+    if (timer_create(CLOCK_MONOTONIC, &ev, &timer) != 0 || timer_settime(timer, 0, &at, NULL) != 0) {
+        _exit(6);
+    }
 }
 
 static void move_kill_child(struct kill_shared *sh, const char *path, int delay_us) {
@@ -1728,6 +1849,10 @@ static void move_kill_child(struct kill_shared *sh, const char *path, int delay_
     }
     sh->size = size;
     __atomic_store_n(&sh->installed, 1, __ATOMIC_RELEASE);
+    if (sh->delay_ns > 0) {
+        gfx_session_test_before_move(s, arm_kill, sh);
+        gfx_session_test_after_mark(s, note_mark, sh);
+    }
     gfx_session_install(s, m);
     __atomic_store_n(&sh->installed, 2, __ATOMIC_RELEASE);
     for (;;) {
@@ -1811,6 +1936,100 @@ static void test_ring_move_kill(void) {
     rmdir(dir);
     munmap(sh, sizeof *sh);
     CHECK(exact > 0 || rounds == 0, "no round ended with exactly the calls that had returned");
+}
+
+/* ---- A measurement, not a check (GFXSTATS_ANSWER_KILL_ROUNDS=N runs only this; `make
+ * answer-kill`): the child of test_ring_move_kill, its render thread recording flat out or paced,
+ * SIGKILLed by a timer 1-81 us after the move to the ring stripe starts. Counts, by where the kill
+ * struck (before the move's first checkpoint, after it while the answer ran, after the answer) and
+ * by pace, the kills after which fewer frames and drops are counted than calls had returned, and
+ * how many were lost (before the first checkpoint, what the daemon keeps: the stripes as the answer
+ * left them). docs/benchmarks.md, "Session 32: the answer's copy". Not a check: what is left
+ * (docs/native.md, "The window") depends on where the kernel and the host put the threads. */
+static void measure_answer_kill(int rounds) {
+    struct kill_shared *sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (sh == MAP_FAILED) {
+        return;
+    }
+    char dir[256], path[300];
+    unit_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/answerkill.buffer", dir);
+    struct pm_rng g = {(uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull + 11};
+    static const int64_t paces[] = {0, 200, 1000, 5000, 20000};
+    /* by where the kill struck: before the move's first checkpoint, after it while the answer ran,
+     * after the answer */
+    int kills[3][5] = {{0}}, losing[3][5] = {{0}};
+    long lost[3] = {0};
+    for (int r = 0; r < rounds; r++) {
+        memset(sh, 0, sizeof *sh);
+        unlink(path);
+        int delay_us = (int)(pm_next(&g) % 3000);
+        int64_t delay_ns = 1000 + (int64_t)(pm_next(&g) % 80000);
+        int pace = (int)(pm_next(&g) % 5);
+        sh->pace_ns = paces[pace];
+        sh->delay_ns = delay_ns;
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0) {
+            move_kill_child(sh, path, delay_us);
+        }
+        if (pid <= 0) {
+            break;
+        }
+        waitpid(pid, NULL, 0);
+        int fd = open(path, O_RDWR | O_CLOEXEC);
+        uint8_t *b = fd < 0 ? MAP_FAILED : mmap(NULL, sh->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (fd >= 0) {
+            close(fd);
+        }
+        if (b == MAP_FAILED) {
+            break;
+        }
+        const struct gfx_ring *ring = (const struct gfx_ring *)(b + sh->rings_off);
+        int was = __atomic_load_n(&sh->installed, __ATOMIC_ACQUIRE);
+        long returned = __atomic_load_n(&sh->returned, __ATOMIC_ACQUIRE);
+        static struct finished f;
+        char why[256];
+        int rc = finish_ring(ring, &f, why, sizeof why);
+        long counted = (long)f.counters[0] + (long)f.health[0];
+        uint64_t committed = ring->committed, words = (ring->wp_slot - ring->base_slot) / 8;
+        munmap(b, sh->size);
+        if (committed != 0 && rc != 0) {
+            printf("answer kill: the finish failed: %s\n", why);
+        }
+        if (committed == 0) {
+            /* no checkpoint yet: the daemon keeps the stripes as the answer's drain left them */
+            struct pm_view v;
+            if (pm_open(path, &v) == 0) {
+                counted = (long)get32(v.b + v.header + GFX_STRIPE_LENGTH) + (long)get32(v.b + v.health + GFX_HEALTH_STRIPE_BYTES);
+                if (getenv("ANSWER_KILL_DEBUG")) {
+                    printf("pm: header %u health %u stripe0 %u stripe1 %u h1 %u\n", v.header, v.health, get32(v.b + v.header), get32(v.b + v.header + GFX_STRIPE_LENGTH), get32(v.b + v.health + GFX_HEALTH_STRIPE_BYTES));
+                }
+                munmap(v.b, v.size);
+            }
+        }
+        int phase = committed == 0 ? 0 : was == 1 ? 1 : 2;
+        kills[phase][pace]++;
+        losing[phase][pace] += counted < returned;
+        lost[phase] += counted < returned ? returned - counted : 0;
+        if (getenv("ANSWER_KILL_DEBUG")) {
+            printf("move %ld mark %ld pace %d was %d delay %lld returned %ld counted %ld (%u+%u) committed %llu words %llu\n",
+                   sh->at_move, sh->at_mark, pace, was,
+                   (long long)delay_ns, returned, counted, f.counters[0], f.health[0],
+                   (unsigned long long)committed, (unsigned long long)words);
+        }
+    }
+    unlink(path);
+    rmdir(dir);
+    munmap(sh, sizeof *sh);
+    static const char *const where[] = {"before the first checkpoint", "during the answer after it", "after the answer"};
+    for (int ph = 0; ph < 3; ph++) {
+        printf("answer kill %s: lost frames in", where[ph]);
+        for (int i = 0; i < 5; i++) {
+            printf(" %d of %d%s", losing[ph][i], kills[ph][i], i < 4 ? "," : "");
+        }
+        printf(" kills (flat out, 0.2, 1, 5, 20 us apart); %ld frames in all\n", lost[ph]);
+    }
 }
 
 static void test_ring_postmortem(void) {
@@ -2636,6 +2855,10 @@ static void test_ring_timeline(void) {
 }
 
 int main(void) {
+    if (getenv("GFXSTATS_ANSWER_KILL_ROUNDS")) {
+        measure_answer_kill(atoi(getenv("GFXSTATS_ANSWER_KILL_ROUNDS")));
+        return 0;
+    }
     test_arguments();
     test_helpers();
     test_extremes();
@@ -2670,6 +2893,8 @@ int main(void) {
     test_ring_move_exact();
     test_ring_move_in_flight_killed();
     test_ring_move_claimed();
+    test_ring_move_carried();
+    test_ring_move_drain_claims_rest();
     test_ring_kill_after_registration();
     printf("unit: %d checks, %d failed\n", checks, failures);
     printf("%d passed, %d failed\n", checks - failures, failures);
