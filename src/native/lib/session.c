@@ -1241,9 +1241,11 @@ static int64_t *ring_room(struct gfxstats_tracker *t, unsigned n, int *rc) {
     __atomic_store_n(&full->dropped, __atomic_load_n(&full->dropped, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
     /* A drop counted in a ring marked moved after the fullness check above, and after the drain
      * that follows the mark read the count, goes along now (the switch carries the count), as an
-     * entry does (frame_kicked). Ordered against the mark by a fence: only a full ring pays it. */
+     * entry does (frame_kicked). Ordered against the mark by a fence: only a full ring pays it.
+     * An acquire load (a plain one on x86): what the consumer wrote before the mark (its copy into
+     * the next ring and where that copy ends, start_move_locked) is seen by the switch. */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    if (__atomic_load_n(&full->closed, __ATOMIC_RELAXED) == GFX_RING_MOVED) {
+    if (__atomic_load_n(&full->closed, __ATOMIC_ACQUIRE) == GFX_RING_MOVED) {
         producer_switch(t);
     }
     *rc = GFXSTATS_OK;
