@@ -284,12 +284,11 @@ static inline int gfx_ring_claim(struct gfx_ring *r, int64_t **from, int64_t *to
 /* Copies the entries of ring r from `from` to `end` into ring `to` from its word `at` on, without a
  * wrap and not up to word `limit` (at most GFX_RING_WORDS); returns how many words they take there
  * (kind bytes set for the kinds that have one) and, when stop is not NULL, where in r it stopped
- * (`end` when it copied them all). Reads r's kind
- * bytes with relaxed atomics: when the consumer claims the range meanwhile, it may zero some, and
- * the producer's claim then fails and it copies again from the new rp. The entries a ring holds
- * take fewer words than the ring has, and what `to` holds before `at` came out of r's same lap
- * (start_move_locked in session.c), so they always fit. The producer's, or the consumer's before
- * the producer may switch. */
+ * (`end` when it copied them all). Reads r's kind bytes with relaxed atomics: when the consumer
+ * claims the range meanwhile, it may zero some, and the producer's claim then fails and it copies
+ * again from the new rp. The entries a ring holds take fewer words than the ring has, and what `to`
+ * holds before `at` came out of r's same lap (start_move_locked in session.c), so they always fit.
+ * The producer's, or the consumer's before the producer may switch. */
 static inline uint32_t gfx_ring_forward(const struct gfx_ring *r, const int64_t *from, const int64_t *end,
                                         struct gfx_ring *to, uint32_t at, uint32_t limit, const int64_t **stop) {
     const int64_t *q = from;

@@ -1033,15 +1033,15 @@ static void carry_ahead_locked(struct gfxstats_tracker *t, struct gfx_ring *old,
  * when it is a ring stripe, the old ring's entries since the drain that decided the move are
  * copied into it right after that checkpoint, before the mark (carry_ahead_locked: until the
  * checkpoint is committed nothing in the new ring counts, so the copy does not delay it); then the
- * old ring is drained once more
- * after the mark and the new ring checkpointed again. From the mark on, the old ring's rest is
- * claimed (gfx_ring_claim) by this drain or by the producer, which takes it along into the new ring
- * when it switches: at its next entry, or right after publishing the one that had passed the limit
- * check before the mark (frame_kicked). So once this returns, each entry is either in a checkpoint
- * of the new ring or among its entries, or goes there before its call returns; what a SIGKILL can
- * still take is what this is handling while it runs: what the drain claims after the mark, counted
- * and checkpointed below, which with the copy is at most what the producer appended while the last
- * pass of the copy ran (docs/native.md, "The window"). */
+ * old ring is drained once more after the mark and the new ring checkpointed again. From the mark
+ * on, the old ring's rest is claimed (gfx_ring_claim) by this drain or by the producer, which takes
+ * it along into the new ring when it switches: at its next entry, or right after publishing the
+ * one that had passed the limit check before the mark (frame_kicked). So once this returns, each
+ * entry is either in a checkpoint of the new ring or among its entries, or goes there before its
+ * call returns; what a SIGKILL can still take is what this is handling while it runs: the entry
+ * being copied, and what the drain claims after the mark, counted and checkpointed below, which
+ * with the copy is at most what the producer appended while the last pass of the copy ran
+ * (docs/native.md, "The window"). */
 static void start_move_locked(struct gfxstats_tracker *t, struct gfx_ring *to, struct gfx_mapping *m) {
     struct gfx_ring *old = t->cons;
     gfx_ring_reset(to);
@@ -1166,8 +1166,8 @@ static void drain_all_locked(struct gfxstats_session *s) {
 /* The producer's move to the ring the consumer published before it marked the current one
  * GFX_RING_MOVED (acquire: its reset is seen). The entries the consumer has not claimed yet go
  * along: copied into the new ring (behind what the consumer copied there before the mark, which
- * is not copied again), claimed, then published there, so that from the claim on
- * (the next instruction publishes them) they are in the ring whose checkpoints hold everything
+ * is not copied again), claimed, then published there, so that from the claim on (the next
+ * instruction publishes them) they are in the ring whose checkpoints hold everything
  * counted before them. Copied before the claim, so that no SIGKILL can find them claimed and not
  * yet in the new ring while the copy runs; when the drain claims part of them first, the copy is
  * made again from where it stopped. The drops go along too, so that the count the daemon sees
@@ -1186,7 +1186,8 @@ __attribute__((noinline, cold)) static void producer_switch(struct gfxstats_trac
         }
         /* The drain's copy is in the new ring already: from its end on, until the drain claims it. */
         const int64_t *start = from == t->carried_from ? t->carried_to : from;
-        words = start == end ? 0 : gfx_ring_forward(old, start, end, to, (uint32_t)(at - to->w), GFX_RING_WORDS, NULL);
+        words = start == end ? 0
+                             : gfx_ring_forward(old, start, end, to, (uint32_t)(at - to->w), GFX_RING_WORDS, NULL);
         if (from == end || gfx_ring_claim(old, &from, end)) {
             break;
         }

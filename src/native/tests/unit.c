@@ -2001,10 +2001,8 @@ static void measure_answer_kill(int rounds) {
             /* no checkpoint yet: the daemon keeps the stripes as the answer's drain left them */
             struct pm_view v;
             if (pm_open(path, &v) == 0) {
-                counted = (long)get32(v.b + v.header + GFX_STRIPE_LENGTH) + (long)get32(v.b + v.health + GFX_HEALTH_STRIPE_BYTES);
-                if (getenv("ANSWER_KILL_DEBUG")) {
-                    printf("pm: header %u health %u stripe0 %u stripe1 %u h1 %u\n", v.header, v.health, get32(v.b + v.header), get32(v.b + v.header + GFX_STRIPE_LENGTH), get32(v.b + v.health + GFX_HEALTH_STRIPE_BYTES));
-                }
+                counted = (long)get32(v.b + v.header + GFX_STRIPE_LENGTH)
+                          + (long)get32(v.b + v.health + GFX_HEALTH_STRIPE_BYTES);
                 munmap(v.b, v.size);
             }
         }
@@ -2013,7 +2011,8 @@ static void measure_answer_kill(int rounds) {
         losing[phase][pace] += counted < returned;
         lost[phase] += counted < returned ? returned - counted : 0;
         if (getenv("ANSWER_KILL_DEBUG")) {
-            printf("move %ld mark %ld pace %d was %d delay %lld returned %ld counted %ld (%u+%u) committed %llu words %llu\n",
+            printf("move %ld mark %ld pace %d was %d delay %lld returned %ld counted %ld (%u+%u) committed %llu"
+                   " words %llu\n",
                    sh->at_move, sh->at_mark, pace, was,
                    (long long)delay_ns, returned, counted, f.counters[0], f.health[0],
                    (unsigned long long)committed, (unsigned long long)words);
@@ -2022,7 +2021,8 @@ static void measure_answer_kill(int rounds) {
     unlink(path);
     rmdir(dir);
     munmap(sh, sizeof *sh);
-    static const char *const where[] = {"before the first checkpoint", "during the answer after it", "after the answer"};
+    static const char *const where[] = {"before the first checkpoint", "during the answer after it",
+                                        "after the answer"};
     for (int ph = 0; ph < 3; ph++) {
         printf("answer kill %s: lost frames in", where[ph]);
         for (int i = 0; i < 5; i++) {
