@@ -149,17 +149,17 @@ void gfx_ring_stripe_populate(struct gfx_ring *r);
 /* Tests: installs m as the session's buffer, as an answer of the daemon does (a test without a
  * daemon counts into a real mapped buffer with it). */
 void gfx_session_install(struct gfxstats_session *s, struct gfx_mapping *m);
-/* Tests: fn(arg) runs under the session's mutex right before a drain starts moving a tracker to
- * another ring (after the drain that decided it), where a render thread's frames can arrive; it
- * must not take the mutex (recording frames is fine). NULL: nothing. */
-void gfx_session_test_before_move(struct gfxstats_session *s, void (*fn)(void *arg), void *arg);
-/* Tests: the same right after the move's mark (the producer's next entry switches there), before
- * the drain that follows it. */
-void gfx_session_test_after_mark(struct gfxstats_session *s, void (*fn)(void *arg), void *arg);
-/* Tests: the same right after the move's first checkpoint into the new ring (before the copy of
- * what came meanwhile), and right before the mark (after that copy). */
-void gfx_session_test_after_checkpoint(struct gfxstats_session *s, void (*fn)(void *arg), void *arg);
-void gfx_session_test_before_mark(struct gfxstats_session *s, void (*fn)(void *arg), void *arg);
+/* Tests: points in a move between rings (session.c, start_move_locked) where fn(arg) runs under
+ * the session's mutex, as a render thread's frames could arrive there; fn must not take the mutex
+ * (recording frames is fine). NULL: nothing. */
+enum gfx_move_hook {
+    GFX_HOOK_BEFORE_MOVE,      /* after the drain that decided the move, before the move starts */
+    GFX_HOOK_AFTER_CHECKPOINT, /* right after the new ring's first checkpoint, before the copy */
+    GFX_HOOK_BEFORE_MARK,      /* after the copy, right before the old ring is marked moved */
+    GFX_HOOK_AFTER_MARK,       /* right after the mark, before the drain that follows it */
+    GFX_HOOKS
+};
+void gfx_session_test_hook(struct gfxstats_session *s, enum gfx_move_hook at, void (*fn)(void *arg), void *arg);
 /* Tests: the scene name the scene file gave when last read ("" for none). */
 const char *gfx_session_scene_file_name(struct gfxstats_session *s);
 /* Whether times-path entries are streamed now (session.c, barrier_registered): for the tests. */

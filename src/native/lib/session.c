@@ -101,16 +101,11 @@ struct gfxstats_session {
     struct gfxstats_tracker *trackers; /* open trackers, under mu */
     int drain_ms;    /* the background thread's drain period, under mu */
     int drain_paused; /* GFXSTATS_TEST_DRAIN_PAUSED: only explicit drains (tests fill a ring) */
-    /* Tests (gfx_session_test_before_move): run under mu between the drain that decides a move
-     * and the move's start, where a render thread's frames can arrive. NULL otherwise. */
-    void (*before_move)(void *arg);
-    void *before_move_arg;
-    void (*after_mark)(void *arg); /* gfx_session_test_after_mark */
-    void *after_mark_arg;
-    void (*after_checkpoint)(void *arg); /* gfx_session_test_after_checkpoint */
-    void *after_checkpoint_arg;
-    void (*before_mark)(void *arg); /* gfx_session_test_before_mark */
-    void *before_mark_arg;
+    /* Tests (gfx_session_test_hook): run under mu at points of a move. NULL otherwise. */
+    struct {
+        void (*fn)(void *arg);
+        void *arg;
+    } hook[GFX_HOOKS];
     /* Compositor mode, under mu: the display-frame ring beside the buffer (NULL: none mapped), the
      * trackers joined with it, when the session thread last looked for it, and whether its last
      * failure to map a ring was logged. */
@@ -986,6 +981,13 @@ int gfx_ring_streams(void) {
     return GFX_RING_STREAM && __atomic_load_n(&barrier_registered, __ATOMIC_ACQUIRE);
 }
 
+/* A test's hook at that point of a move (gfx_session_test_hook), if one is set. Under mu. */
+static void run_hook(struct gfxstats_session *s, enum gfx_move_hook at) {
+    if (s->hook[at].fn) {
+        s->hook[at].fn(s->hook[at].arg);
+    }
+}
+
 /* Before the mark this drain is the old ring's only consumer and the new ring's only writer: it
  * copies what the producer appended to the old ring since the drain that decided the move (from
  * t->carried_to on) into the new ring and publishes it there, where the daemon counts it after a
@@ -1054,25 +1056,19 @@ static void start_move_locked(struct gfxstats_tracker *t, struct gfx_ring *to, s
     __atomic_store_n(&to->dropped, t->drops_counted, __ATOMIC_RELAXED);
     __atomic_store_n(&t->next, to, __ATOMIC_RELEASE);
     checkpoint_locked(t); /* before the producer can switch: the first entry there has one */
-    if (t->s->after_checkpoint) {
-        t->s->after_checkpoint(t->s->after_checkpoint_arg);
-    }
+    run_hook(t->s, GFX_HOOK_AFTER_CHECKPOINT);
     t->carried_from = t->carried_to = m ? old->rp : NULL;
     if (m) {
         carry_ahead_locked(t, old, to, 3);
     }
-    if (t->s->before_mark) {
-        t->s->before_mark(t->s->before_mark_arg);
-    }
+    run_hook(t->s, GFX_HOOK_BEFORE_MARK);
     gfx_ring_close_as(old, GFX_RING_MOVED);
     /* A full barrier on the render thread too, so that either the drain below sees the entry that
      * was past the limit check at the mark, or that entry's publication sees the kick and goes
      * along into the next ring (frame_kicked) before its call returns. The render thread's side
      * is then only a load, no fence on the frame path. */
     render_threads_barrier();
-    if (t->s->after_mark) {
-        t->s->after_mark(t->s->after_mark_arg);
-    }
+    run_hook(t->s, GFX_HOOK_AFTER_MARK);
     uint64_t before = t->drops_counted;
     unsigned long taken = 0;
     if (t->carried_from != t->carried_to) {
@@ -1146,9 +1142,7 @@ static unsigned long drain_locked(struct gfxstats_tracker *t) {
     if (t->next == t->cons && !s->closed) {
         struct gfx_ring *want = ring_want(t);
         if (want != t->cons) {
-            if (s->before_move) {
-                s->before_move(s->before_move_arg);
-            }
+            run_hook(s, GFX_HOOK_BEFORE_MOVE);
             start_move_locked(t, want, want == &t->own ? NULL : t->map);
         }
     }
@@ -1934,31 +1928,10 @@ void gfx_session_install(struct gfxstats_session *s, struct gfx_mapping *m) {
     pthread_mutex_unlock(&s->mu);
 }
 
-void gfx_session_test_before_move(struct gfxstats_session *s, void (*fn)(void *arg), void *arg) {
+void gfx_session_test_hook(struct gfxstats_session *s, enum gfx_move_hook at, void (*fn)(void *arg), void *arg) {
     pthread_mutex_lock(&s->mu);
-    s->before_move = fn;
-    s->before_move_arg = arg;
-    pthread_mutex_unlock(&s->mu);
-}
-
-void gfx_session_test_after_mark(struct gfxstats_session *s, void (*fn)(void *arg), void *arg) {
-    pthread_mutex_lock(&s->mu);
-    s->after_mark = fn;
-    s->after_mark_arg = arg;
-    pthread_mutex_unlock(&s->mu);
-}
-
-void gfx_session_test_after_checkpoint(struct gfxstats_session *s, void (*fn)(void *arg), void *arg) {
-    pthread_mutex_lock(&s->mu);
-    s->after_checkpoint = fn;
-    s->after_checkpoint_arg = arg;
-    pthread_mutex_unlock(&s->mu);
-}
-
-void gfx_session_test_before_mark(struct gfxstats_session *s, void (*fn)(void *arg), void *arg) {
-    pthread_mutex_lock(&s->mu);
-    s->before_mark = fn;
-    s->before_mark_arg = arg;
+    s->hook[at].fn = fn;
+    s->hook[at].arg = arg;
     pthread_mutex_unlock(&s->mu);
 }
 

@@ -1392,9 +1392,9 @@ static void test_ring_move_exact(void) {
     }
     f.frames = 40;
     f.calls = 0;
-    gfx_session_test_before_move(s, record_at_move, &f);
+    gfx_session_test_hook(s, GFX_HOOK_BEFORE_MOVE, record_at_move, &f);
     gfx_session_install(s, m);
-    gfx_session_test_before_move(s, NULL, NULL);
+    gfx_session_test_hook(s, GFX_HOOK_BEFORE_MOVE, NULL, NULL);
     gfxstats_record(f.t, f.at, f.at, f.at + 5000000, f.at + 9000000, 16666667);
     struct gfx_ring *rs = gfx_ring_stripe(m, 1);
     CHECK(f.calls == 1 && gfx_tracker_ring(f.t) == rs, "the hook ran %d times; the producer %s", f.calls,
@@ -1439,13 +1439,13 @@ static void test_ring_move_claimed(void) {
     struct frames_at_move c = {.t = f.t, .frames = 10, .at = f.at};
     struct frames_at_move b = {.t = f.t, .frames = 40, .at = f.at + 10 * 16666667LL};
     struct frames_at_move g = {.t = f.t, .frames = 1, .at = f.at + 50 * 16666667LL};
-    gfx_session_test_before_move(s, record_at_move, &c);
-    gfx_session_test_before_mark(s, record_at_move, &b);
-    gfx_session_test_after_mark(s, record_at_move, &g);
+    gfx_session_test_hook(s, GFX_HOOK_BEFORE_MOVE, record_at_move, &c);
+    gfx_session_test_hook(s, GFX_HOOK_BEFORE_MARK, record_at_move, &b);
+    gfx_session_test_hook(s, GFX_HOOK_AFTER_MARK, record_at_move, &g);
     gfx_session_install(s, m);
-    gfx_session_test_before_move(s, NULL, NULL);
-    gfx_session_test_before_mark(s, NULL, NULL);
-    gfx_session_test_after_mark(s, NULL, NULL);
+    gfx_session_test_hook(s, GFX_HOOK_BEFORE_MOVE, NULL, NULL);
+    gfx_session_test_hook(s, GFX_HOOK_BEFORE_MARK, NULL, NULL);
+    gfx_session_test_hook(s, GFX_HOOK_AFTER_MARK, NULL, NULL);
     struct gfx_ring *rs = gfx_ring_stripe(m, 1);
     CHECK(c.calls == 1 && b.calls == 1 && g.calls == 1 && gfx_tracker_ring(f.t) == rs,
           "the hooks ran %d, %d and %d times; the producer %s", c.calls, b.calls, g.calls,
@@ -1488,13 +1488,13 @@ static void test_ring_move_carried(void) {
     struct frames_at_move c = {.t = f.t, .frames = 40, .at = f.at};
     struct frames_at_move d = {.t = f.t, .frames = 40, .at = f.at + 40 * 16666667LL};
     struct finish_at_mark k = {.m = m, .rc = -1};
-    gfx_session_test_before_move(s, record_at_move, &c);
-    gfx_session_test_after_checkpoint(s, record_at_move, &d);
-    gfx_session_test_after_mark(s, finish_at_mark, &k);
+    gfx_session_test_hook(s, GFX_HOOK_BEFORE_MOVE, record_at_move, &c);
+    gfx_session_test_hook(s, GFX_HOOK_AFTER_CHECKPOINT, record_at_move, &d);
+    gfx_session_test_hook(s, GFX_HOOK_AFTER_MARK, finish_at_mark, &k);
     gfx_session_install(s, m);
-    gfx_session_test_before_move(s, NULL, NULL);
-    gfx_session_test_after_checkpoint(s, NULL, NULL);
-    gfx_session_test_after_mark(s, NULL, NULL);
+    gfx_session_test_hook(s, GFX_HOOK_BEFORE_MOVE, NULL, NULL);
+    gfx_session_test_hook(s, GFX_HOOK_AFTER_CHECKPOINT, NULL, NULL);
+    gfx_session_test_hook(s, GFX_HOOK_AFTER_MARK, NULL, NULL);
     CHECK(k.rc == 0 && k.counted == 180, "a SIGKILL right after the mark would count %u of 180 frames (rc %d)",
           k.counted, k.rc);
     int64_t at = d.at;
@@ -1521,11 +1521,11 @@ static void test_ring_move_drain_claims_rest(void) {
     }
     struct frames_at_move c = {.t = f.t, .frames = 10, .at = f.at};
     struct frames_at_move b = {.t = f.t, .frames = 40, .at = f.at + 10 * 16666667LL};
-    gfx_session_test_before_move(s, record_at_move, &c);
-    gfx_session_test_before_mark(s, record_at_move, &b);
+    gfx_session_test_hook(s, GFX_HOOK_BEFORE_MOVE, record_at_move, &c);
+    gfx_session_test_hook(s, GFX_HOOK_BEFORE_MARK, record_at_move, &b);
     gfx_session_install(s, m);
-    gfx_session_test_before_move(s, NULL, NULL);
-    gfx_session_test_before_mark(s, NULL, NULL);
+    gfx_session_test_hook(s, GFX_HOOK_BEFORE_MOVE, NULL, NULL);
+    gfx_session_test_hook(s, GFX_HOOK_BEFORE_MARK, NULL, NULL);
     struct gfx_ring *rs = gfx_ring_stripe(m, 1);
     static struct finished fin;
     char why[256];
@@ -1850,8 +1850,8 @@ static void move_kill_child(struct kill_shared *sh, const char *path, int delay_
     sh->size = size;
     __atomic_store_n(&sh->installed, 1, __ATOMIC_RELEASE);
     if (sh->delay_ns > 0) {
-        gfx_session_test_before_move(s, arm_kill, sh);
-        gfx_session_test_after_mark(s, note_mark, sh);
+        gfx_session_test_hook(s, GFX_HOOK_BEFORE_MOVE, arm_kill, sh);
+        gfx_session_test_hook(s, GFX_HOOK_AFTER_MARK, note_mark, sh);
     }
     gfx_session_install(s, m);
     __atomic_store_n(&sh->installed, 2, __ATOMIC_RELEASE);
