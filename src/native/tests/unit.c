@@ -1346,6 +1346,24 @@ static void record_at_move(void *arg) {
     }
 }
 
+/* A test's hook at a point of the move (gfx_session_test_hook). */
+struct move_hook {
+    void (*fn)(void *arg);
+    void *arg;
+};
+
+/* The daemon's answer, with hooks (indexed by enum gfx_move_hook, {NULL} where none) set for it
+ * alone. */
+static void install_hooked(gfxstats_session *s, struct gfx_mapping *m, const struct move_hook hooks[GFX_HOOKS]) {
+    for (int i = 0; i < GFX_HOOKS; i++) {
+        gfx_session_test_hook(s, (enum gfx_move_hook)i, hooks[i].fn, hooks[i].arg);
+    }
+    gfx_session_install(s, m);
+    for (int i = 0; i < GFX_HOOKS; i++) {
+        gfx_session_test_hook(s, (enum gfx_move_hook)i, NULL, NULL);
+    }
+}
+
 /* Where the move tests start: a session without a daemon and a tracker with 100 frames in its
  * private ring (f->t, f->at after them), and a mapped one-stripe ring buffer for the answer, not
  * installed yet (NULL when it could not be mapped). */
@@ -1392,9 +1410,7 @@ static void test_ring_move_exact(void) {
     }
     f.frames = 40;
     f.calls = 0;
-    gfx_session_test_hook(s, GFX_HOOK_BEFORE_MOVE, record_at_move, &f);
-    gfx_session_install(s, m);
-    gfx_session_test_hook(s, GFX_HOOK_BEFORE_MOVE, NULL, NULL);
+    install_hooked(s, m, (struct move_hook[GFX_HOOKS]){[GFX_HOOK_BEFORE_MOVE] = {record_at_move, &f}});
     gfxstats_record(f.t, f.at, f.at, f.at + 5000000, f.at + 9000000, 16666667);
     struct gfx_ring *rs = gfx_ring_stripe(m, 1);
     CHECK(f.calls == 1 && gfx_tracker_ring(f.t) == rs, "the hook ran %d times; the producer %s", f.calls,
@@ -1439,13 +1455,9 @@ static void test_ring_move_claimed(void) {
     struct frames_at_move c = {.t = f.t, .frames = 10, .at = f.at};
     struct frames_at_move b = {.t = f.t, .frames = 40, .at = f.at + 10 * 16666667LL};
     struct frames_at_move g = {.t = f.t, .frames = 1, .at = f.at + 50 * 16666667LL};
-    gfx_session_test_hook(s, GFX_HOOK_BEFORE_MOVE, record_at_move, &c);
-    gfx_session_test_hook(s, GFX_HOOK_BEFORE_MARK, record_at_move, &b);
-    gfx_session_test_hook(s, GFX_HOOK_AFTER_MARK, record_at_move, &g);
-    gfx_session_install(s, m);
-    gfx_session_test_hook(s, GFX_HOOK_BEFORE_MOVE, NULL, NULL);
-    gfx_session_test_hook(s, GFX_HOOK_BEFORE_MARK, NULL, NULL);
-    gfx_session_test_hook(s, GFX_HOOK_AFTER_MARK, NULL, NULL);
+    install_hooked(s, m, (struct move_hook[GFX_HOOKS]){[GFX_HOOK_BEFORE_MOVE] = {record_at_move, &c},
+                                                        [GFX_HOOK_BEFORE_MARK] = {record_at_move, &b},
+                                                        [GFX_HOOK_AFTER_MARK] = {record_at_move, &g}});
     struct gfx_ring *rs = gfx_ring_stripe(m, 1);
     CHECK(c.calls == 1 && b.calls == 1 && g.calls == 1 && gfx_tracker_ring(f.t) == rs,
           "the hooks ran %d, %d and %d times; the producer %s", c.calls, b.calls, g.calls,
@@ -1488,13 +1500,9 @@ static void test_ring_move_carried(void) {
     struct frames_at_move c = {.t = f.t, .frames = 40, .at = f.at};
     struct frames_at_move d = {.t = f.t, .frames = 40, .at = f.at + 40 * 16666667LL};
     struct finish_at_mark k = {.m = m, .rc = -1};
-    gfx_session_test_hook(s, GFX_HOOK_BEFORE_MOVE, record_at_move, &c);
-    gfx_session_test_hook(s, GFX_HOOK_AFTER_CHECKPOINT, record_at_move, &d);
-    gfx_session_test_hook(s, GFX_HOOK_AFTER_MARK, finish_at_mark, &k);
-    gfx_session_install(s, m);
-    gfx_session_test_hook(s, GFX_HOOK_BEFORE_MOVE, NULL, NULL);
-    gfx_session_test_hook(s, GFX_HOOK_AFTER_CHECKPOINT, NULL, NULL);
-    gfx_session_test_hook(s, GFX_HOOK_AFTER_MARK, NULL, NULL);
+    install_hooked(s, m, (struct move_hook[GFX_HOOKS]){[GFX_HOOK_BEFORE_MOVE] = {record_at_move, &c},
+                                                        [GFX_HOOK_AFTER_CHECKPOINT] = {record_at_move, &d},
+                                                        [GFX_HOOK_AFTER_MARK] = {finish_at_mark, &k}});
     CHECK(k.rc == 0 && k.counted == 180, "a SIGKILL right after the mark would count %u of 180 frames (rc %d)",
           k.counted, k.rc);
     int64_t at = d.at;
@@ -1521,11 +1529,8 @@ static void test_ring_move_drain_claims_rest(void) {
     }
     struct frames_at_move c = {.t = f.t, .frames = 10, .at = f.at};
     struct frames_at_move b = {.t = f.t, .frames = 40, .at = f.at + 10 * 16666667LL};
-    gfx_session_test_hook(s, GFX_HOOK_BEFORE_MOVE, record_at_move, &c);
-    gfx_session_test_hook(s, GFX_HOOK_BEFORE_MARK, record_at_move, &b);
-    gfx_session_install(s, m);
-    gfx_session_test_hook(s, GFX_HOOK_BEFORE_MOVE, NULL, NULL);
-    gfx_session_test_hook(s, GFX_HOOK_BEFORE_MARK, NULL, NULL);
+    install_hooked(s, m, (struct move_hook[GFX_HOOKS]){[GFX_HOOK_BEFORE_MOVE] = {record_at_move, &c},
+                                                        [GFX_HOOK_BEFORE_MARK] = {record_at_move, &b}});
     struct gfx_ring *rs = gfx_ring_stripe(m, 1);
     static struct finished fin;
     char why[256];
