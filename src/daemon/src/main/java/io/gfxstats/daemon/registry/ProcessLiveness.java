@@ -10,6 +10,8 @@ import java.util.Optional;
 /** Whether a buffer's owner still runs: its pid exists and it kept its heartbeat fresh. */
 public final class ProcessLiveness {
     private static final boolean PROC_MOUNTED = Files.isDirectory(Path.of("/proc/self"));
+    /** The kernel's flag of a task in its exit (include/linux/sched.h). */
+    private static final long PF_EXITING = 0x4;
 
     private ProcessLiveness() {
     }
@@ -26,11 +28,14 @@ public final class ProcessLiveness {
     }
 
     /**
-     * Whether a process with this pid runs and is not a zombie. A SIGKILLed client stays a zombie
-     * until its parent waits for it (a launcher or shell may take its time, or never do), and
-     * {@link #pidAlive} (ProcessHandle) counts a zombie as alive; what a zombie left in shared
-     * memory will not change any more. Reads /proc/PID/stat: the state is the first field after
-     * the command's closing parenthesis. Falls back to {@link #pidAlive} without /proc.
+     * Whether a process with this pid can still run its own code: it exists, is not a zombie and
+     * is not exiting. A SIGKILLed client stays a zombie until its parent waits for it (a launcher
+     * or shell may take its time, or never do), and {@link #pidAlive} (ProcessHandle) counts a
+     * zombie as alive. Before it is a zombie it is exiting: the kernel marks the task (PF_EXITING)
+     * first, then frees its memory and closes its files, and only then makes it a zombie, so the
+     * daemon sees the client's connection close while the state still reads R. What such a
+     * process left in shared memory will not change any more either. Reads /proc/PID/stat. Falls
+     * back to {@link #pidAlive} without /proc.
      */
     public static boolean running(int pid) {
         if (!PROC_MOUNTED) {
@@ -45,12 +50,33 @@ public final class ProcessLiveness {
         } catch (IOException | UncheckedIOException e) {
             return false; // gone (or never was)
         }
+        Boolean runs = runs(stat);
+        return runs != null ? runs : pidAlive(pid); // not the format the kernel writes: ask the JDK
+    }
+
+    /**
+     * Whether a /proc/PID/stat line is a task that can still run its code, null when the line is
+     * not in the kernel's format. After the command's closing parenthesis come the state (field
+     * 3), then ppid, pgrp, session, tty_nr, tpgid and the flags (field 9).
+     */
+    static Boolean runs(String stat) {
         int close = stat.lastIndexOf(')');
         if (close < 0 || close + 2 >= stat.length()) {
-            return pidAlive(pid); // not the format the kernel writes: ask the JDK
+            return null;
         }
-        char state = stat.charAt(close + 2);
-        return state != 'Z' && state != 'X' && state != 'x';
+        String[] f = stat.substring(close + 2).trim().split(" ");
+        if (f.length < 7 || f[0].length() != 1) {
+            return null;
+        }
+        char state = f[0].charAt(0);
+        if (state == 'Z' || state == 'X' || state == 'x') {
+            return false;
+        }
+        try {
+            return (Long.parseUnsignedLong(f[6]) & PF_EXITING) == 0;
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     public static boolean pidAlive(int pid) {
