@@ -149,14 +149,16 @@ void gfx_ring_stripe_populate(struct gfx_ring *r);
 /* Tests: installs m as the session's buffer, as an answer of the daemon does (a test without a
  * daemon counts into a real mapped buffer with it). */
 void gfx_session_install(struct gfxstats_session *s, struct gfx_mapping *m);
-/* Tests: points in a move between rings (session.c, start_move_locked) where fn(arg) runs under
- * the session's mutex, as a render thread's frames could arrive there; fn must not take the mutex
- * (recording frames is fine). NULL: nothing. */
+/* Tests: points in a move between rings (session.c, start_move_locked) and in a ring's drain
+ * (drain_ring_locked) where fn(arg) runs under the session's mutex, as a render thread's frames
+ * could arrive there; fn must not take the mutex (recording frames is fine). NULL: nothing. */
 enum gfx_move_hook {
-    GFX_HOOK_BEFORE_MOVE,      /* after the drain that decided the move, before the move starts */
-    GFX_HOOK_AFTER_CHECKPOINT, /* right after the new ring's first checkpoint, before the copy */
-    GFX_HOOK_BEFORE_MARK,      /* after the copy, right before the old ring is marked moved */
-    GFX_HOOK_AFTER_MARK,       /* right after the mark, before the drain that follows it */
+    GFX_HOOK_BEFORE_MOVE,       /* after the drain that decided the move, before the move starts */
+    GFX_HOOK_AFTER_CHECKPOINT,  /* right after the new ring's first checkpoint, before the copy */
+    GFX_HOOK_BEFORE_MARK,       /* after the copy, right before the old ring is marked moved */
+    GFX_HOOK_AFTER_MARK,        /* right after the mark, before the drain that follows it */
+    GFX_HOOK_DRAIN_COUNTED,     /* a drain counted a ring's entries, before it checkpoints */
+    GFX_HOOK_DRAIN_CHECKPOINTED, /* and checkpointed, before it clears their kinds and gives them back */
     GFX_HOOKS
 };
 void gfx_session_test_hook(struct gfxstats_session *s, enum gfx_move_hook at, void (*fn)(void *arg), void *arg);

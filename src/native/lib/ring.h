@@ -7,8 +7,9 @@
  * cache lines and every value stays exact without any encoding), a FrameInfo frame its 23 fields,
  * a FrameTimeline call 7 words (its kind, then its arguments). What kind an entry is lives apart,
  * in one byte per word (kind[]): 0 for a times-path frame, which therefore writes only its five
- * words; the other producers write their entry's kind byte, and the consumer puts 0 back after
- * reading it, so every byte of a free word is 0. On x86-64 a times-path frame's words are
+ * words; the other producers write their entry's kind byte, and the consumer puts 0 back before
+ * it gives the words back (after its checkpoint, so that what a checkpoint covers keeps its
+ * kinds), so every byte of a free word is 0. On x86-64 a times-path frame's words are
  * streamed (GFX_RING_STREAM below): a consumer then reads them only after a barrier that follows
  * its read of wp (session.c, ring_entries_visible).
  *
@@ -246,25 +247,39 @@ static inline unsigned gfx_ring_words(unsigned k) {
 }
 
 /* The entry at *q, which must not be the published wp: returns its first word and its kind (*k),
- * and moves *q past it. Follows a GFX_RING_WRAP (an entry always comes after one) and puts 0 back
- * in every kind byte it read. Consumer only; then publish *q with gfx_ring_consumed. */
-static inline int64_t *gfx_ring_take(struct gfx_ring *r, int64_t **q, unsigned *k) {
+ * and moves *q past it, following a GFX_RING_WRAP (an entry always comes after one). Reads only:
+ * the kind bytes stay until gfx_ring_clear, after the drain's checkpoint, so that a process
+ * killed in between leaves the entries that checkpoint covers as they were. Consumer only. */
+static inline int64_t *gfx_ring_peek(const struct gfx_ring *r, int64_t **q, unsigned *k) {
     int64_t *e = *q;
     /* Relaxed atomics (plain moves on x86): a producer forwarding a moved ring may read these bytes
      * of a range this consumer claimed first; it then discards what it read (gfx_ring_forward). */
     unsigned kind = __atomic_load_n(&r->kind[e - r->w], __ATOMIC_RELAXED);
     if (kind == GFX_RING_WRAP) {
-        __atomic_store_n(&r->kind[e - r->w], 0, __ATOMIC_RELAXED);
-        e = r->w;
+        e = (int64_t *)r->w;
         kind = __atomic_load_n(&r->kind[0], __ATOMIC_RELAXED);
-    }
-    if (kind != 0) {
-        /* every free word's kind is 0: the times path does not write it */
-        __atomic_store_n(&r->kind[e - r->w], 0, __ATOMIC_RELAXED);
     }
     *k = kind;
     *q = e + gfx_ring_words(kind);
     return e;
+}
+
+/* Puts 0 back in the kind bytes of the entries from `from` to `to` (as gfx_ring_peek walked
+ * them), so that every free word's kind is 0 again (the times path does not write it) before the
+ * words go back to the producer (gfx_ring_consumed). Consumer only. */
+static inline void gfx_ring_clear(struct gfx_ring *r, int64_t *from, const int64_t *to) {
+    for (unsigned steps = 0; from != to && steps <= GFX_RING_WORDS; steps++) {
+        unsigned kind = __atomic_load_n(&r->kind[from - r->w], __ATOMIC_RELAXED);
+        if (kind == GFX_RING_WRAP) {
+            __atomic_store_n(&r->kind[from - r->w], 0, __ATOMIC_RELAXED);
+            from = r->w;
+            continue;
+        }
+        if (kind != 0) {
+            __atomic_store_n(&r->kind[from - r->w], 0, __ATOMIC_RELAXED);
+        }
+        from += gfx_ring_words(kind);
+    }
 }
 
 /* Gives the words before q back to the producer. Consumer only. */

@@ -184,6 +184,8 @@ static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
 static void drain_all_locked(struct gfxstats_session *s);
 static void mapping_unref(struct gfx_mapping *m);
 static void checkpoint_locked(struct gfxstats_tracker *t);
+static void checkpoint_at_locked(struct gfxstats_tracker *t, const int64_t *rp);
+static void run_hook(struct gfxstats_session *s, enum gfx_move_hook at);
 static struct gfx_ring *ring_want(struct gfxstats_tracker *t);
 static void ring_stream_off(void);
 static void ring_entries_visible(void);
@@ -781,7 +783,10 @@ static void count_drops_locked(struct gfxstats_tracker *t, uint64_t dropped) {
 
 /* Counts every entry ring r holds, oldest first; returns how many. A ring the producer was moved
  * away from is claimed first (gfx_ring_claim): what the producer claimed instead went along into
- * its next ring. Under mu. */
+ * its next ring. The ring the producer records into (t->next) is checkpointed right after its
+ * entries are counted and before their kind bytes are cleared and their words given back to the
+ * producer, so that a SIGKILL at any point leaves a checkpoint whose entries are in the ring as
+ * they were recorded (docs/native.md, "What is kept"). Under mu. */
 static unsigned long drain_ring_locked(struct gfxstats_tracker *t, struct gfx_ring *r) {
     int64_t *head = __atomic_load_n(&r->wp, __ATOMIC_ACQUIRE);
     int64_t *q = __atomic_load_n(&r->rp, __ATOMIC_ACQUIRE);
@@ -792,14 +797,19 @@ static unsigned long drain_ring_locked(struct gfxstats_tracker *t, struct gfx_ri
             return 0;
         }
     }
-    if (q != head) {
-        ring_entries_visible();
+    if (q == head) {
+        return 0;
     }
+    ring_entries_visible();
+    int64_t *first = q;
+    int marked = 0; /* a kind byte to clear: an entry that is not a times-path frame, or a wrap */
     unsigned long n = 0;
     /* At most a ring of entries: a wrong size would otherwise step past head and go round. */
     for (; q != head && n <= GFX_RING_WORDS; n++) {
         unsigned k;
-        int64_t *e = gfx_ring_take(r, &q, &k);
+        int64_t *at = q;
+        int64_t *e = gfx_ring_peek(r, &q, &k);
+        marked |= k != 0 || e != at;
         if (k == 0) {
             count_times_locked(t, e[0], e[1], e[2], e[3], e[4]);
         } else if (k == GFX_RING_FRAMEINFO) {
@@ -807,6 +817,14 @@ static unsigned long drain_ring_locked(struct gfxstats_tracker *t, struct gfx_ri
         } else {
             drain_tl_locked(t, e);
         }
+    }
+    run_hook(t->s, GFX_HOOK_DRAIN_COUNTED);
+    if (r == t->next) {
+        checkpoint_at_locked(t, q);
+        run_hook(t->s, GFX_HOOK_DRAIN_CHECKPOINTED);
+    }
+    if (marked) {
+        gfx_ring_clear(r, first, q);
     }
     if (!moved) {
         gfx_ring_consumed(r, q);
@@ -841,6 +859,12 @@ static uint8_t *put_u64(uint8_t *p, uint64_t v) {
  * entry). The old ring is never checkpointed during the move: its checkpoint would pair its entries
  * with counts that are elsewhere. Under mu. */
 static void checkpoint_locked(struct gfxstats_tracker *t) {
+    checkpoint_at_locked(t, t->next->rp);
+}
+
+/* checkpoint_locked with the ring's position rp, which the drain gives the producer back only
+ * after this (drain_ring_locked). Under mu. */
+static void checkpoint_at_locked(struct gfxstats_tracker *t, const int64_t *rp) {
     struct gfx_ring *r = t->next;
     struct gfxstats_session *s = t->s;
     if (s->forked || r == &t->own || t->stripe == 0 || r != gfx_ring_stripe(t->map, t->stripe)) {
@@ -852,7 +876,7 @@ static void checkpoint_locked(struct gfxstats_tracker *t) {
     memset(slot, 0, GFX_RING_CKPT_BYTES);
     uint8_t *p = slot;
     p = put_u64(p, n);
-    p = put_u32(p, (uint32_t)(r->rp - r->w));
+    p = put_u32(p, (uint32_t)(rp - r->w));
     uint32_t flags = (t->scenes ? 1u : 0u) | (t->tl_counters ? 2u : 0u) | (t->own_scene ? 4u : 0u)
                      | (t->compositor ? 8u : 0u) | (m->health ? 16u : 0u);
     p = put_u32(p, flags);
@@ -1070,15 +1094,15 @@ static void start_move_locked(struct gfxstats_tracker *t, struct gfx_ring *to, s
     render_threads_barrier();
     run_hook(t->s, GFX_HOOK_AFTER_MARK);
     uint64_t before = t->drops_counted;
-    unsigned long taken = 0;
     if (t->carried_from != t->carried_to) {
-        /* The copy first (the oldest), with whatever the producer put behind it if it switched;
-         * then the copied range of the old ring is claimed, unless the producer claimed past it. */
-        taken += drain_ring_locked(t, to);
+        /* The copy first (the oldest), with whatever the producer put behind it if it switched
+         * (the new ring is checkpointed by its drain); then the copied range of the old ring is
+         * claimed, unless the producer claimed past it. */
+        drain_ring_locked(t, to);
         int64_t *from = t->carried_from;
         gfx_ring_claim(old, &from, t->carried_to);
     }
-    taken += drain_ring_locked(t, old);
+    unsigned long taken = drain_ring_locked(t, old);
     count_drops_locked(t, __atomic_load_n(&old->dropped, __ATOMIC_RELAXED));
     if (taken > 0 || before != t->drops_counted) {
         raise_dropped(to, t->drops_counted);
@@ -1136,7 +1160,8 @@ static unsigned long drain_locked(struct gfxstats_tracker *t) {
         }
         r->dropped_logged = dropped;
     }
-    if (taken > 0 || before != t->drops_counted) {
+    /* The drain checkpointed r if the producer records there; the drops since need one more. */
+    if ((taken > 0 && r != t->next) || before != t->drops_counted) {
         checkpoint_locked(t);
     }
     if (t->next == t->cons && !s->closed) {

@@ -1218,6 +1218,80 @@ static void test_ring_finish_at_end(void) {
     gfxstats_session_close(s);
 }
 
+/* What a SIGKILL at a point of a drain would leave: gfx_ring_finish over ring stripe 1 of m, run in
+ * the test hook there. */
+struct finish_in_drain {
+    struct gfx_mapping *m;
+    struct finished fin;
+    int rc, runs;
+    char why[256];
+};
+
+static void finish_in_drain(void *arg) {
+    struct finish_in_drain *a = arg;
+    if (a->runs++ == 0) {
+        a->rc = finish_ring(gfx_ring_stripe(a->m, 1), &a->fin, a->why, sizeof a->why);
+    }
+}
+
+/* A SIGKILL in the middle of a drain, after it counted the ring's entries and before its checkpoint,
+ * and after that checkpoint and before it gave the words back: at both points gfx_ring_finish must
+ * count what the drain counts, for a ring holding FrameInfo frames, FrameTimeline calls and
+ * times-path frames on both sides of its wrap, whose kind bytes the drain clears. Until session 33
+ * the drain cleared each as it read the entry, before its checkpoint: a SIGKILL there left a
+ * checkpoint whose wrap mark was gone (the finish refused the ring) or whose FrameInfo frames read
+ * as times-path frames. */
+static void test_ring_drain_killed(void) {
+    struct gfx_mapping *m = map_unlinked_ring_buffer("drain.buffer", 1, GFX_RING_STRIPE_BYTES);
+    if (!m) {
+        return;
+    }
+    gfxstats_session *s = ring_session("com.example.ring.drain");
+    gfx_session_install(s, m);
+    gfxstats_tracker *t;
+    CHECK(gfxstats_tracker_new(s, &t) == GFXSTATS_OK, "tracker");
+    struct gfx_ring *rs = gfx_ring_stripe(m, 1);
+    int64_t at = 1000000000, f[GFXSTATS_FI_COUNT];
+    /* 300 FrameInfo frames (6900 words), drained; then 60 more, each with a FrameTimeline commit
+     * and 3 times-path frames (2700 words: a times-path frame does not fit at word 8190, which
+     * gets the wrap mark). */
+    for (int i = 0; i < 300; i++, at += 16666667) {
+        gfx_main_times_fields(f, at, at + 100000, at + 4000000 + (i % 9) * 4000000, at + 9000000, 16666667);
+        gfxstats_record_frameinfo(t, f);
+    }
+    gfxstats_tracker_flush(t);
+    for (int i = 0; i < 60; i++, at += 16666667) {
+        gfx_main_times_fields(f, at, at + 100000, at + 4000000 + (i % 9) * 4000000, at + 9000000, 16666667);
+        gfxstats_record_frameinfo(t, f);
+        gfxstats_timeline_commit(t, i + 1, at, at + 16666667, at + 33333333, at + 1000000, at + (i % 5) * 9000000);
+        for (int j = 0; j < 3; j++) {
+            gfxstats_record(t, at, at, at + 1000000 + (i + j) % 7 * 5000000, at + 9000000, 16666667);
+        }
+    }
+    CHECK(rs->kind[8190] == GFX_RING_WRAP && rs->wp < rs->rp, "the entries wrap at word 8190");
+    struct finish_in_drain counted = {.m = m, .rc = -1}, checkpointed = {.m = m, .rc = -1};
+    gfx_session_test_hook(s, GFX_HOOK_DRAIN_COUNTED, finish_in_drain, &counted);
+    gfx_session_test_hook(s, GFX_HOOK_DRAIN_CHECKPOINTED, finish_in_drain, &checkpointed);
+    gfxstats_tracker_flush(t);
+    gfx_session_test_hook(s, GFX_HOOK_DRAIN_COUNTED, NULL, NULL);
+    gfx_session_test_hook(s, GFX_HOOK_DRAIN_CHECKPOINTED, NULL, NULL);
+    CHECK(gfx_stripe(m, 1)[0] == 540, "the drain counted %u of 540 frames", gfx_stripe(m, 1)[0]);
+    CHECK(counted.rc == 0 && finished_as_stripe(&counted.fin, m),
+          "a SIGKILL after the drain counted, before its checkpoint: %u frames counted otherwise than the drain (%s)",
+          counted.fin.counters[0], counted.rc ? counted.why : "");
+    CHECK(checkpointed.rc == 0 && finished_as_stripe(&checkpointed.fin, m),
+          "a SIGKILL after the drain's checkpoint, before it gave the words back: %u frames counted otherwise "
+          "than the drain (%s)", checkpointed.fin.counters[0], checkpointed.rc ? checkpointed.why : "");
+    int kinds_left = 0;
+    for (unsigned j = 0; j <= GFX_RING_WORDS; j++) {
+        kinds_left += rs->kind[j] != 0;
+    }
+    CHECK(kinds_left == 0 && rs->rp == rs->wp, "after the drain %d kind bytes are left and rp is %ld words before wp",
+          kinds_left, (long)(rs->wp - rs->rp));
+    gfxstats_tracker_close(t);
+    gfxstats_session_close(s);
+}
+
 /* The move's race, made deterministic: a frame the producer had passed the limit check for
  * before the consumer marked its ring moved is published into the old ring after the move began,
  * and even after a drain that ran before the producer switched (its store is done here with the
@@ -2386,7 +2460,7 @@ static void test_ring_order(void) {
     gfxstats_session_close(s);
 }
 
-/* The ring's entries, read back as the drain reads them (gfx_ring_take), are exactly what was
+/* The ring's entries, read back as the drain reads them (gfx_ring_peek), are exactly what was
  * recorded, in order, over many laps: times-path frames with values at the edges of 32 and 64 bits
  * (a ring that kept deltas or narrowed a word would change them), intervals changing from frame to
  * frame, FrameInfo frames (23 words) and FrameTimeline calls (7) in between, so that entries of
@@ -2469,11 +2543,12 @@ static void test_ring_entries(void) {
         }
         if (--until_read <= 0) { /* read everything published, as the drain does */
             int64_t *head = __atomic_load_n(&r->wp, __ATOMIC_ACQUIRE);
+            int64_t *first = q;
             while (q != head && qtail < qhead) {
                 at_end += q == r->w + GFX_RING_WORDS;
                 wrapped += r->kind[q - r->w] == GFX_RING_WRAP;
                 unsigned k;
-                int64_t *e = gfx_ring_take(r, &q, &k);
+                int64_t *e = gfx_ring_peek(r, &q, &k);
                 unsigned m = gfx_ring_words(k);
                 wrong += k != want_kind[qtail % EXPECT];
                 for (unsigned j = 0; j < m && k == want_kind[qtail % EXPECT]; j++) {
@@ -2484,6 +2559,7 @@ static void test_ring_entries(void) {
                 read++;
             }
             wrong += q != head || qtail != qhead;
+            gfx_ring_clear(r, first, q);
             gfx_ring_consumed(r, q);
             /* mostly soon, every 16th time a ring or more later (it fills) */
             uint64_t y = ring_next();
@@ -2893,6 +2969,7 @@ int main(void) {
     test_ring_move_threads();
     test_ring_fork();
     test_ring_finish_at_end();
+    test_ring_drain_killed();
     test_ring_move_in_flight();
     test_ring_move_window();
     test_ring_move_exact();
