@@ -1808,16 +1808,23 @@ struct pm_view {
     uint32_t header, scenes, timeline, health, rings;
 };
 
+/* Maps the buffer file at path whole, with its groups' offsets: 0, or -1 (v->b NULL). */
 static int pm_open(const char *path, struct pm_view *v) {
+    v->b = NULL;
     int fd = open(path, O_RDWR | O_CLOEXEC);
     if (fd < 0) {
         return -1;
     }
     struct stat st;
-    fstat(fd, &st);
-    v->size = (uint64_t)st.st_size;
-    v->b = mmap(NULL, v->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    void *b = fstat(fd, &st) == 0 && st.st_size > 0
+                  ? mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+                  : MAP_FAILED;
     close(fd);
+    if (b == MAP_FAILED) {
+        return -1;
+    }
+    v->b = b;
+    v->size = (uint64_t)st.st_size;
     v->header = get32(v->b + GFX_OFF_HEADER_LENGTH);
     uint32_t dir = get32(v->b + GFX_OFF_GROUP_DIRECTORY);
     v->scenes = get32(v->b + dir + 8);
@@ -1853,8 +1860,6 @@ static int pm_same(const struct pm_view *k, const struct pm_view *r, uint32_t st
 struct kill_shared {
     long returned; /* calls that had returned, noted after each */
     int installed; /* 1 before the answer, 2 after it */
-    uint32_t rings_off;
-    uint64_t size;
     /* measure_answer_kill's: frames this far apart (0: flat out); > 0: SIGKILLed this long after
      * the move starts (arm_kill); the calls returned when it started and right after the mark
      * (ANSWER_KILL_DEBUG prints them) */
@@ -1921,12 +1926,11 @@ static void move_kill_child(struct kill_shared *sh, const char *path, int delay_
     }
     usleep((useconds_t)delay_us);
     char why[256];
-    uint64_t size = make_ring_buffer(path, (uint32_t)getpid(), 1, GFX_RING_STRIPE_BYTES, &sh->rings_off);
+    uint64_t size = make_ring_buffer(path, (uint32_t)getpid(), 1, GFX_RING_STRIPE_BYTES, NULL);
     struct gfx_mapping *m = gfx_map_buffer(path, "movekill", size, why, sizeof why);
     if (!m) {
         _exit(5);
     }
-    sh->size = size;
     __atomic_store_n(&sh->installed, 1, __ATOMIC_RELEASE);
     if (sh->delay_ns > 0) {
         gfx_session_test_hook(s, GFX_HOOK_BEFORE_MOVE, arm_kill, sh);
@@ -1990,26 +1994,22 @@ static void test_ring_move_kill(void) {
         int st;
         waitpid(pid, &st, 0);
         long returned = __atomic_load_n(&sh->returned, __ATOMIC_ACQUIRE);
-        int fd = open(path, O_RDWR | O_CLOEXEC);
-        uint8_t *b = fd < 0 ? MAP_FAILED : mmap(NULL, sh->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        if (fd >= 0) {
-            close(fd);
-        }
-        CHECK(b != MAP_FAILED, "round %d: the buffer", r);
-        if (b == MAP_FAILED) {
+        struct pm_view v;
+        CHECK(pm_open(path, &v) == 0, "round %d: the buffer", r);
+        if (!v.b) {
             bad++;
             continue;
         }
         static struct finished f;
         char why[256];
-        int rc = finish_ring((const struct gfx_ring *)(b + sh->rings_off), &f, why, sizeof why);
+        int rc = finish_ring((const struct gfx_ring *)(v.b + v.rings), &f, why, sizeof why);
         long counted = (long)f.counters[0] + (long)f.health[0];
         int ok = rc == 0 && counted >= returned && counted <= returned + 2;
         CHECK(ok, "round %d: a SIGKILL %ld spins after the answer: %ld frames and drops counted (%u, %u) of %ld calls"
                   " returned%s%s", r, spin, counted, f.counters[0], f.health[0], returned, rc ? ": " : "", rc ? why : "");
         bad += !ok;
         exact += ok && counted == returned;
-        munmap(b, sh->size);
+        munmap(v.b, v.size);
     }
     unlink(path);
     rmdir(dir);
@@ -2056,15 +2056,11 @@ static void measure_answer_kill(int rounds) {
             break;
         }
         waitpid(pid, NULL, 0);
-        int fd = open(path, O_RDWR | O_CLOEXEC);
-        uint8_t *b = fd < 0 ? MAP_FAILED : mmap(NULL, sh->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        if (fd >= 0) {
-            close(fd);
-        }
-        if (b == MAP_FAILED) {
+        struct pm_view v;
+        if (pm_open(path, &v) != 0) {
             break;
         }
-        const struct gfx_ring *ring = (const struct gfx_ring *)(b + sh->rings_off);
+        const struct gfx_ring *ring = (const struct gfx_ring *)(v.b + v.rings);
         int was = __atomic_load_n(&sh->installed, __ATOMIC_ACQUIRE);
         long returned = __atomic_load_n(&sh->returned, __ATOMIC_ACQUIRE);
         static struct finished f;
@@ -2072,19 +2068,15 @@ static void measure_answer_kill(int rounds) {
         int rc = finish_ring(ring, &f, why, sizeof why);
         long counted = (long)f.counters[0] + (long)f.health[0];
         uint64_t committed = ring->committed, words = (ring->wp_slot - ring->base_slot) / 8;
-        munmap(b, sh->size);
         if (committed != 0 && rc != 0) {
             printf("answer kill: the finish failed: %s\n", why);
         }
         if (committed == 0) {
             /* no checkpoint yet: the daemon keeps the stripes as the answer's drain left them */
-            struct pm_view v;
-            if (pm_open(path, &v) == 0) {
-                counted = (long)get32(v.b + v.header + GFX_STRIPE_LENGTH)
-                          + (long)get32(v.b + v.health + GFX_HEALTH_STRIPE_BYTES);
-                munmap(v.b, v.size);
-            }
+            counted = (long)get32(v.b + v.header + GFX_STRIPE_LENGTH)
+                      + (long)get32(v.b + v.health + GFX_HEALTH_STRIPE_BYTES);
         }
+        munmap(v.b, v.size);
         int phase = committed == 0 ? 0 : was == 1 ? 1 : 2;
         kills[phase][pace]++;
         losing[phase][pace] += counted < returned;
@@ -2143,7 +2135,7 @@ static void test_ring_postmortem(void) {
         char kp[300], rp[300];
         snprintf(kp, sizeof kp, "%s/k.%s", dir, which);
         snprintf(rp, sizeof rp, "%s/r.%s", dir, which);
-        struct pm_view k, r;
+        struct pm_view k = {0}, r = {0};
         if (pm_open(kp, &k) == 0 && pm_open(rp, &r) == 0) {
             for (uint32_t stripe = 1; stripe <= PM_TRACKERS; stripe++) {
                 struct gfx_ring *ring = (struct gfx_ring *)(k.b + k.rings + (stripe - 1) * GFX_RING_STRIPE_BYTES);
