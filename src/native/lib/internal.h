@@ -149,8 +149,8 @@ void gfx_ring_stripe_populate(struct gfx_ring *r);
 /* Tests: installs m as the session's buffer, as an answer of the daemon does (a test without a
  * daemon counts into a real mapped buffer with it). */
 void gfx_session_install(struct gfxstats_session *s, struct gfx_mapping *m);
-/* Tests: points in a move between rings (session.c, start_move_locked) and in a ring's drain
- * (drain_ring_locked) where fn(arg) runs under the session's mutex, as a render thread's frames
+/* Tests: points in a move between rings (move.c, gfx_start_move_locked) and in a ring's drain
+ * (drain.c, gfx_drain_ring_locked) where fn(arg) runs under the session's mutex, as a render thread's frames
  * could arrive there; fn must not take the mutex (recording frames is fine). NULL: nothing. */
 enum gfx_move_hook {
     GFX_HOOK_BEFORE_MOVE,       /* after the drain that decided the move, before the move starts */
@@ -164,7 +164,7 @@ enum gfx_move_hook {
 void gfx_session_test_hook(struct gfxstats_session *s, enum gfx_move_hook at, void (*fn)(void *arg), void *arg);
 /* Tests: the scene name the scene file gave when last read ("" for none). */
 const char *gfx_session_scene_file_name(struct gfxstats_session *s);
-/* Whether times-path entries are streamed now (session.c, barrier_registered): for the tests. */
+/* Whether times-path entries are streamed now (barrier.c, gfx_barrier_registered): for the tests. */
 int gfx_ring_streams(void);
 /* Tests: the rest of gfxstats_record for a frame whose limit check passed at e of ring r (which
  * must be the tracker's ring, e its wp, and the check passed then): writes, publishes and looks at

@@ -11,7 +11,7 @@
  * it gives the words back (after its checkpoint, so that what a checkpoint covers keeps its
  * kinds), so every byte of a free word is 0. On x86-64 a times-path frame's words are
  * streamed (GFX_RING_STREAM below): a consumer then reads them only after a barrier that follows
- * its read of wp (session.c, ring_entries_visible).
+ * its read of wp (barrier.c, gfx_ring_entries_visible).
  *
  * Positions. wp (the producer's next word, published with release after each entry) and rp (the
  * consumer's next word, published with release after each drain) are pointers into the ring. Once
@@ -27,7 +27,7 @@
  * may set it to 0 (gfx_ring_kick) to send the producer through the slow path at its next entry,
  * which is how a closed session reaches the frame path. The frame path also looks at it once more
  * right after each publication, so that an entry published into a ring just marked moved goes
- * along into the next ring before its call returns (session.c, frame_kicked). */
+ * along into the next ring before its call returns (record.c, frame_kicked). */
 #ifndef GFXSTATS_RING_H
 #define GFXSTATS_RING_H
 
@@ -46,7 +46,7 @@
 #endif
 /* Where times-path entries may be streamed: written with non-temporal stores (movnti), which
  * leave no copy in the recording core's cache, so the next lap's stores do not have to take the
- * lines back from the core that drained them (session.c, put_times and ring_entries_visible). Not
+ * lines back from the core that drained them (record.c, put_times, and barrier.c). Not
  * under AddressSanitizer or ThreadSanitizer, which see plain stores only, nor on other targets. */
 #if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define GFX_RING_STREAM 1
@@ -61,7 +61,7 @@
 
 /* Kinds (kind[]): 0 is a times-path frame. */
 #define GFX_RING_FRAMEINFO 1
-/* FrameTimeline calls (GFX_RING_TL_WORDS each: kind, then the call's arguments; session.c). Any
+/* FrameTimeline calls (GFX_RING_TL_WORDS each: kind, then the call's arguments; record.c). Any
  * kind from 2 to GFX_RING_WRAP - 1 is one of these. */
 #define GFX_RING_TL_COMMIT 2
 #define GFX_RING_TL_UNPREDICTED 3
@@ -114,7 +114,7 @@ struct gfx_ring {
     uint32_t words;
     int64_t w[GFX_RING_WORDS] __attribute__((aligned(64)));
     uint8_t kind[GFX_RING_WORDS + 1];
-    /* The consumer's checkpoints (session.c): the slot `committed` names is complete. */
+    /* The consumer's checkpoints (drain.c): the slot `committed` names is complete. */
     _Alignas(64) uint64_t committed;
     uint8_t slot[2][GFX_RING_CKPT_BYTES] __attribute__((aligned(64)));
 };
@@ -178,7 +178,7 @@ over:
 }
 
 /* Whether the consumer kicked ring r (its limit is 0), looked at right after a publication, so that
- * an entry published into a ring just marked moved goes along at once (session.c, frame_kicked).
+ * an entry published into a ring just marked moved goes along at once (record.c, frame_kicked).
  * The signal fence keeps the compiler from moving the load before the publication; the processor
  * may still do so (x86 lets a load pass an earlier store), which the consumer's barrier after its
  * kick covers. On x86 compared in memory, as in gfx_ring_over (a load into a register and a test
@@ -302,7 +302,7 @@ static inline int gfx_ring_claim(struct gfx_ring *r, int64_t **from, int64_t *to
  * (`end` when it copied them all). Reads r's kind bytes with relaxed atomics: when the consumer
  * claims the range meanwhile, it may zero some, and the producer's claim then fails and it copies
  * again from the new rp. The entries a ring holds take fewer words than the ring has, and what `to`
- * holds before `at` came out of r's same lap (start_move_locked in session.c), so they always fit.
+ * holds before `at` came out of r's same lap (gfx_start_move_locked in move.c), so they always fit.
  * The producer's, or the consumer's before the producer may switch. */
 static inline uint32_t gfx_ring_forward(const struct gfx_ring *r, const int64_t *from, const int64_t *end,
                                         struct gfx_ring *to, uint32_t at, uint32_t limit, const int64_t **stop) {

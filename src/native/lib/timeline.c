@@ -4,7 +4,7 @@
  * TimelineCounters.count,
  * ported with the same thresholds, the same order of decisions and Java's wrapping long
  * arithmetic (unsigned here, so that hostile times are defined behaviour). It runs in the ring's
- * drain, under the session mutex (session.c); it allocates nothing and makes no system call: the
+ * drain, under the session mutex (drain.c); it allocates nothing and makes no system call: the
  * pending table lives in the tracker. */
 #include "timeline.h"
 

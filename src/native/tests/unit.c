@@ -2674,7 +2674,7 @@ static void test_ring_threads(void) {
  * thread drains as fast as it can. Every frame the drain counts must be the frame recorded there:
  * the counts equal the rules' on the frames that were not dropped (a full ring drops some, the
  * producer's own count says which). A consumer that read the entries without the barrier after
- * the position (session.c, ring_entries_visible) read stale words here: in three runs on the
+ * the position (barrier.c, gfx_ring_entries_visible) read stale words here: in three runs on the
  * project's 2-core machine it counted 1.4 to 12.6 % of the frames otherwise, every counter differed
  * (docs/native.md, "Streamed entries"). */
 struct stream_drain {
