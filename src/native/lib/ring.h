@@ -269,16 +269,15 @@ static inline int64_t *gfx_ring_peek(const struct gfx_ring *r, int64_t **q, unsi
  * words go back to the producer (gfx_ring_consumed). Consumer only. */
 static inline void gfx_ring_clear(struct gfx_ring *r, int64_t *from, const int64_t *to) {
     for (unsigned steps = 0; from != to && steps <= GFX_RING_WORDS; steps++) {
-        unsigned kind = __atomic_load_n(&r->kind[from - r->w], __ATOMIC_RELAXED);
-        if (kind == GFX_RING_WRAP) {
-            __atomic_store_n(&r->kind[from - r->w], 0, __ATOMIC_RELAXED);
-            from = r->w;
-            continue;
+        int64_t *at = from;
+        unsigned kind;
+        int64_t *e = gfx_ring_peek(r, &from, &kind);
+        if (e != at) { /* the wrap mark it followed */
+            __atomic_store_n(&r->kind[at - r->w], 0, __ATOMIC_RELAXED);
         }
         if (kind != 0) {
-            __atomic_store_n(&r->kind[from - r->w], 0, __ATOMIC_RELAXED);
+            __atomic_store_n(&r->kind[e - r->w], 0, __ATOMIC_RELAXED);
         }
-        from += gfx_ring_words(kind);
     }
 }
 

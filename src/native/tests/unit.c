@@ -1218,17 +1218,17 @@ static void test_ring_finish_at_end(void) {
     gfxstats_session_close(s);
 }
 
-/* What a SIGKILL at a point of a drain would leave: gfx_ring_finish over ring stripe 1 of m, run in
- * the test hook there. */
-struct finish_in_drain {
+/* What a SIGKILL at a point of a drain or a move would leave: gfx_ring_finish over ring stripe 1 of
+ * m, run in the test hook there (the first time it runs). */
+struct finish_in_hook {
     struct gfx_mapping *m;
     struct finished fin;
     int rc, runs;
     char why[256];
 };
 
-static void finish_in_drain(void *arg) {
-    struct finish_in_drain *a = arg;
+static void finish_in_hook(void *arg) {
+    struct finish_in_hook *a = arg;
     if (a->runs++ == 0) {
         a->rc = finish_ring(gfx_ring_stripe(a->m, 1), &a->fin, a->why, sizeof a->why);
     }
@@ -1269,9 +1269,9 @@ static void test_ring_drain_killed(void) {
         }
     }
     CHECK(rs->kind[8190] == GFX_RING_WRAP && rs->wp < rs->rp, "the entries wrap at word 8190");
-    struct finish_in_drain counted = {.m = m, .rc = -1}, checkpointed = {.m = m, .rc = -1};
-    gfx_session_test_hook(s, GFX_HOOK_DRAIN_COUNTED, finish_in_drain, &counted);
-    gfx_session_test_hook(s, GFX_HOOK_DRAIN_CHECKPOINTED, finish_in_drain, &checkpointed);
+    struct finish_in_hook counted = {.m = m, .rc = -1}, checkpointed = {.m = m, .rc = -1};
+    gfx_session_test_hook(s, GFX_HOOK_DRAIN_COUNTED, finish_in_hook, &counted);
+    gfx_session_test_hook(s, GFX_HOOK_DRAIN_CHECKPOINTED, finish_in_hook, &checkpointed);
     gfxstats_tracker_flush(t);
     gfx_session_test_hook(s, GFX_HOOK_DRAIN_COUNTED, NULL, NULL);
     gfx_session_test_hook(s, GFX_HOOK_DRAIN_CHECKPOINTED, NULL, NULL);
@@ -1542,22 +1542,6 @@ static void test_ring_move_claimed(void) {
     expect_finished_then_close(m, s, f.t, 151, "after the frames taken along");
 }
 
-/* What a SIGKILL right after the mark finds: gfx_ring_finish over the ring stripe, run in the test
- * hook there (before the drain that follows the mark has claimed anything). */
-struct finish_at_mark {
-    struct gfx_mapping *m;
-    uint32_t counted;
-    int rc;
-};
-
-static void finish_at_mark(void *arg) {
-    struct finish_at_mark *a = arg;
-    static struct finished fin;
-    char why[256];
-    a->rc = finish_ring(gfx_ring_stripe(a->m, 1), &fin, why, sizeof why);
-    a->counted = fin.counters[0];
-}
-
 /* The frames recorded while the answer runs are in the ring stripe before the mark: 40 between the
  * drain that decides the move and its start, 40 right after the move's first checkpoint, both
  * copied there right after that checkpoint, so that a SIGKILL right after the mark counts all 180
@@ -1573,12 +1557,12 @@ static void test_ring_move_carried(void) {
     }
     struct frames_at_move c = {.t = f.t, .frames = 40, .at = f.at};
     struct frames_at_move d = {.t = f.t, .frames = 40, .at = f.at + 40 * 16666667LL};
-    struct finish_at_mark k = {.m = m, .rc = -1};
+    struct finish_in_hook k = {.m = m, .rc = -1};
     install_hooked(s, m, (struct move_hook[GFX_HOOKS]){[GFX_HOOK_BEFORE_MOVE] = {record_at_move, &c},
                                                         [GFX_HOOK_AFTER_CHECKPOINT] = {record_at_move, &d},
-                                                        [GFX_HOOK_AFTER_MARK] = {finish_at_mark, &k}});
-    CHECK(k.rc == 0 && k.counted == 180, "a SIGKILL right after the mark would count %u of 180 frames (rc %d)",
-          k.counted, k.rc);
+                                                        [GFX_HOOK_AFTER_MARK] = {finish_in_hook, &k}});
+    CHECK(k.rc == 0 && k.fin.counters[0] == 180,
+          "a SIGKILL right after the mark would count %u of 180 frames (rc %d)", k.fin.counters[0], k.rc);
     int64_t at = d.at;
     gfxstats_record(f.t, at, at, at + 5000000, at + 9000000, 16666667);
     struct gfx_ring *rs = gfx_ring_stripe(m, 1);
