@@ -14,6 +14,9 @@
 #      no ring group in the buffer, private rings, and a drive's dump equal to the Java client's.
 #  (d) a drive that recorded before the daemon started, and after its answer, SIGKILLed before
 #      any drain followed the answer: every frame counted.
+#  (e) a drive that exec()s another program after its last frame (same pid, running on): its ring
+#      counted as after a SIGKILL; (f) the same with an exec into vkcube under `gfxstats run`: the
+#      drive's ring counted, and vkcube's 57 frames under its own package.
 # GFXSTATS_POSTMORTEM_FRAMES (default 20000) sets the stream length, GFXSTATS_DIFF_SEED the seed.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 N="${GFXSTATS_POSTMORTEM_FRAMES:-20000}"
@@ -70,6 +73,22 @@ for run in times frameinfo times.m32; do
   lefts+="$run $left, "
 done
 
+# (e) exec() instead of SIGKILL: the same times stream, then the driver replaces itself with a
+# sleep (same pid, still running when the daemon sees its connection close, but no longer mapping
+# the buffer): what its ring held is counted as after a SIGKILL.
+GFXSTATS_TEST_DRAIN_PAUSED=1 "${DRIVES[0]}" --package c.pm.exec --version-code 1 --wait-attached 30000 \
+  --exec-at-end 'exec sleep 600' < "$T_DIR/times.txt" >/dev/null 2>"$T_DIR/exec.log" &
+EXECED=$!
+T_PIDS+=("$EXECED")
+t_wait_for 30 grep -qF "exit: c.pm.exec/" "$T_DIR/daemon.log" || { cat "$T_DIR/exec.log" >&2; t_fail "(e): the daemon did not see the driver's connection close at its exec"; }
+kill -0 "$EXECED" 2>/dev/null || { cat "$T_DIR/exec.log" >&2; t_fail "(e): the driver did not run on after its exec"; }
+exec_left="$(sed -n 's/.*, \([0-9]*\) since the last drain.*/\1/p' "$T_DIR/exec.log")"
+[ "${exec_left:-0}" -gt 0 ] || { cat "$T_DIR/exec.log" >&2; t_fail "(e): no frame was left in the ring at the exec"; }
+t_counts c.pm.exec > "$T_DIR/c.exec.dump"
+kill "$EXECED" 2>/dev/null; wait "$EXECED" 2>/dev/null || true
+diff "$T_DIR/java.times.dump" "$T_DIR/c.exec.dump" >&2 \
+  || t_fail "(e): the driver that exec'ed has a dump different from the stream's ($exec_left frames were in its ring; seed $SEED)"
+
 # (b) vkcube, and vkcubepp (the C++ one, on vulkan.hpp), SIGKILLed by the layer right after the
 # Nth present: exactly N frames. How many of them the daemon took from the ring is in its log.
 t_start_xvfb
@@ -79,6 +98,19 @@ for prog in vkcube vkcubepp; do
   t_vulkan_sigkill_after "$prog" "$prog.pm"
   vks+="$prog $T_SIGKILLED, "
 done
+# (f) An exec into a renderer, under the layer and hook `gfxstats run` set up: the drive's ring is
+# counted as in (e), and vkcube, the same process after the exec, counts into a session of its own.
+GFXSTATS_TEST_DRAIN_PAUSED=1 gfx run -- "${DRIVES[0]}" --package c.pm.exec.vk --version-code 1 --wait-attached 30000 \
+  --exec-at-end 'exec env -u GFXSTATS_TEST_DRAIN_PAUSED vkcube --c 57' < "$T_DIR/times.txt" >/dev/null 2>"$T_DIR/exec.vk.log" \
+  || { cat "$T_DIR/exec.vk.log" >&2; t_fail "(f): the drive that exec'ed vkcube failed"; }
+t_wait_for 30 grep -qF "exit: c.pm.exec.vk/" "$T_DIR/daemon.log" || t_fail "(f): the daemon did not see the drive's exec"
+t_wait_for 30 grep -qF "exit: vkcube/" "$T_DIR/daemon.log" || t_fail "(f): the daemon did not see vkcube exit"
+t_counts c.pm.exec.vk > "$T_DIR/c.exec.vk.dump"
+diff "$T_DIR/java.times.dump" "$T_DIR/c.exec.vk.dump" >&2 \
+  || t_fail "(f): the drive that exec'ed vkcube has a dump different from the stream's (seed $SEED)"
+[ "$(t_counter vkcube "Total frames rendered")" = 57 ] \
+  || t_fail "(f): vkcube after the drive's exec counted $(t_counter vkcube "Total frames rendered"), not 57 frames"
+
 # The first presents: the layer and the hook wait for the daemon's answer before their first
 # tracker (GFXSTATS_OPEN_WAIT_MS), so even the first frame is in the daemon's buffer when the
 # process dies. Without that wait they were in the process's memory only: such runs kept no frame
@@ -154,4 +186,4 @@ t_counts java.pm.answer > "$T_DIR/java.answer.dump"
 diff "$T_DIR/java.answer.dump" "$T_DIR/c.answer.dump" >&2 \
   || t_fail "(d): SIGKILLed right after the daemon answered, the driver's dump differs from the stream's (seed $SEED)"
 
-t_pass "SIGKILL with frames in the ring: drive streams (seed $SEED; ${lefts}frames in the ring) equal the Java client's; without a ring group as well; SIGKILLed before the first drain after the answer as well; ${vks%, }; right after the first presents: $firsts"
+t_pass "SIGKILL with frames in the ring: drive streams (seed $SEED; ${lefts}frames in the ring) equal the Java client's; without a ring group as well; SIGKILLed before the first drain after the answer as well; exec'ed with $exec_left frames in its ring as well, and into vkcube (57 of 57); ${vks%, }; right after the first presents: $firsts"

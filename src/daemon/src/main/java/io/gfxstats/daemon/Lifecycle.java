@@ -30,7 +30,7 @@ final class Lifecycle {
     private final Queue<String> gone = new ConcurrentLinkedQueue<>();
     private final SaveBackoff backoff = new SaveBackoff();
     /** Counts what dead native clients left in their rings, before the final save. */
-    private final RingFinisher finisher = new RingFinisher(ProcessLiveness::running);
+    private final RingFinisher finisher = new RingFinisher(ProcessLiveness::writesInto);
     private long nextFlush;
     private long nextMidnight;
     private long nextLivenessCheck;

@@ -29,7 +29,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.IntPredicate;
+import java.util.function.BiPredicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,14 +54,15 @@ public final class RingFinisher {
     private static final int TIMELINE = CounterGroups.KNOWN.indexOf(CounterGroups.FRAMETIMELINE);
     private static final int HEALTH = CounterGroups.KNOWN.indexOf(CounterGroups.CLIENT_HEALTH);
 
-    private final IntPredicate pidAlive;
+    private final BiPredicate<Integer, Path> claimantWrites;
 
     /**
-     * @param pidAlive whether a claim word's pid still runs (then its stripe is its own business);
-     *                 a zombie must count as not running, its memory will not change any more
+     * @param claimantWrites whether a claim word's pid still writes into the buffer at the path
+     *                       (then its stripe is its own business); a zombie, or a process that
+     *                       exec'd another program, does not: its old memory will not change
      */
-    public RingFinisher(IntPredicate pidAlive) {
-        this.pidAlive = Objects.requireNonNull(pidAlive, "pidAlive");
+    public RingFinisher(BiPredicate<Integer, Path> claimantWrites) {
+        this.claimantWrites = Objects.requireNonNull(claimantWrites, "claimantWrites");
     }
 
     /** What one buffer gave: ring stripes counted, entries counted in them, stripes refused. */
@@ -92,8 +93,8 @@ public final class RingFinisher {
             long entries = 0;
             for (int s = 1; s <= w.stripeCount(); s++) {
                 int claim = w.claimOf(s);
-                if (claim == 0 || pidAlive.test(claim)) {
-                    continue; // free, or its claimant still counts (or is another live process)
+                if (claim == 0 || claimantWrites.test(claim, path)) {
+                    continue; // free, or its claimant still counts
                 }
                 try {
                     long n = finishStripe(w, s);

@@ -1,9 +1,12 @@
 package io.gfxstats.daemon.registry;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -77,6 +80,79 @@ public final class ProcessLiveness {
         } catch (NumberFormatException e) {
             return null;
         }
+    }
+
+    /**
+     * Whether a running process still writes into a buffer file: {@link #running} and
+     * {@link #mayMap}. A native client that exec()s another program keeps its pid and runs on, but
+     * its old image is gone with its mappings (the kernel replaces the memory before it closes the
+     * descriptors marked close-on-exec, such as the client's connection): what its rings hold is
+     * then as final as after a SIGKILL.
+     */
+    public static boolean writesInto(int pid, Path buffer) {
+        return running(pid) && mayMap(pid, buffer);
+    }
+
+    /**
+     * Whether process {@code pid} may map {@code file}: false only when its /proc/PID/maps could
+     * be read and no line names the file (by its name, or by its inode), true when the maps
+     * cannot be read (another user's process and no capability to trace it, or no /proc).
+     */
+    public static boolean mayMap(int pid, Path file) {
+        if (!PROC_MOUNTED) {
+            return true;
+        }
+        long inode;
+        try {
+            inode = ((Number) Files.getAttribute(file, "unix:ino")).longValue();
+        } catch (IOException | UnsupportedOperationException | UncheckedIOException e) {
+            inode = -1; // only the name then
+        }
+        String name = file.getFileName().toString();
+        try (BufferedReader in = Files.newBufferedReader(Path.of("/proc", Integer.toString(pid), "maps"),
+                StandardCharsets.ISO_8859_1)) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                if (mapsLineNames(line, name, inode)) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (NoSuchFileException e) {
+            return false; // gone
+        } catch (AccessDeniedException e) {
+            return true; // not ours to read: assume it does
+        } catch (IOException | UncheckedIOException e) {
+            // A process gone while its maps were read gives ESRCH; anything else: assume it does.
+            return !Files.isDirectory(Path.of("/proc", Integer.toString(pid)));
+        }
+    }
+
+    /**
+     * Whether a /proc/PID/maps line ("start-end perms offset dev inode path") maps the file with
+     * this name or inode; the path ends in " (deleted)" once the file was unlinked. A same-named
+     * file elsewhere, or another device's equal inode, answers true: the caller then only waits.
+     */
+    static boolean mapsLineNames(String line, String name, long inode) {
+        String[] f = line.trim().split("\\s+", 6);
+        if (f.length < 5) {
+            return false;
+        }
+        try {
+            if (inode > 0 && Long.parseLong(f[4]) == inode) {
+                return true;
+            }
+        } catch (NumberFormatException e) {
+            // not the kernel's format: the name alone
+        }
+        if (f.length < 6) {
+            return false; // anonymous memory
+        }
+        String path = f[5];
+        if (path.endsWith(" (deleted)")) {
+            path = path.substring(0, path.length() - " (deleted)".length());
+        }
+        return path.equals(name) || path.endsWith("/" + name);
     }
 
     public static boolean pidAlive(int pid) {

@@ -545,7 +545,7 @@ class RingFinisherTest {
         long[] reference = reference(c, "ref-" + seed);
         int s = 1 + new SplittableRandom(seed).nextInt(STRIPES);
         Path file = deadClientBuffer(c, "dead-" + seed, s, seed, ring -> { });
-        RingFinisher finisher = new RingFinisher(pid -> pid != DEAD);
+        RingFinisher finisher = new RingFinisher((pid, path) -> pid != DEAD);
         RingFinisher.Result first = finisher.finish(file, "dead-" + seed);
         assertEquals(new RingFinisher.Result(1, c.ops.size() - c.checkpointAt, 0), first, "seed " + seed);
         long[] expected = plusDrops(reference, c.dropped);
@@ -593,11 +593,11 @@ class RingFinisherTest {
             Path file = deadClientBuffer(c, "live", 2, 21, ring -> { });
             byte[] before = Files.readAllBytes(file);
             // The claimant is alive (a buffer retired because its connection closed, its process still running).
-            assertEquals(new RingFinisher.Result(0, 0, 0), new RingFinisher(pid -> true).finish(file, "live"));
+            assertEquals(new RingFinisher.Result(0, 0, 0), new RingFinisher((pid, path) -> true).finish(file, "live"));
             assertArrayEquals(before, Files.readAllBytes(file));
             RingStripeSpecWriter.claim(file, 2, 0);
             before = Files.readAllBytes(file);
-            assertEquals(new RingFinisher.Result(0, 0, 0), new RingFinisher(pid -> false).finish(file, "live"));
+            assertEquals(new RingFinisher.Result(0, 0, 0), new RingFinisher((pid, path) -> false).finish(file, "live"));
             assertArrayEquals(before, Files.readAllBytes(file));
         } finally {
             closeAll();
@@ -667,7 +667,7 @@ class RingFinisherTest {
                 RingFinisher.Result r;
                 System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
                 try {
-                    r = new RingFinisher(pid -> pid != DEAD).finish(file, name);
+                    r = new RingFinisher((pid, path) -> pid != DEAD).finish(file, name);
                 } finally {
                     System.setErr(err);
                 }
@@ -700,7 +700,7 @@ class RingFinisherTest {
             garbage.writeInto(file, 4);
             RingStripeSpecWriter.claim(file, 4, DEAD);
             byte[][] before = stripes(file, 4);
-            RingFinisher.Result result = new RingFinisher(pid -> pid != DEAD).finish(file, "garbage");
+            RingFinisher.Result result = new RingFinisher((pid, path) -> pid != DEAD).finish(file, "garbage");
             assertEquals(new RingFinisher.Result(1, c.ops.size() - c.checkpointAt, 1), result);
             assertArrayEquals(plusDrops(reference, c.dropped), vector(file));
             byte[][] after = stripes(file, 4);

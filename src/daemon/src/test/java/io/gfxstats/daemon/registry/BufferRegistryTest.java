@@ -10,9 +10,12 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 
@@ -132,6 +135,60 @@ class BufferRegistryTest {
             assertFalse(ProcessLiveness.running((int) p.pid()), "killed, its files closed: run " + i);
             p.waitFor();
         }
+    }
+
+    @Test
+    void shouldSeeWhetherAProcessStillMapsABufferFile(@TempDir Path dir) throws Exception {
+        int self = (int) ProcessHandle.current().pid();
+        Path mapped = dir.resolve("c.pkg-1-" + self + "-2f1e.gfxbuf");
+        Path other = dir.resolve("c.pkg-1-" + self + "-77aa.gfxbuf");
+        Files.write(mapped, new byte[4096]);
+        Files.write(other, new byte[4096]);
+        MappedByteBuffer m;
+        try (FileChannel ch = FileChannel.open(mapped, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            m = ch.map(FileChannel.MapMode.READ_WRITE, 0, 4096);
+        }
+        m.put(0, (byte) 1);
+        assertTrue(ProcessLiveness.mayMap(self, mapped));
+        assertTrue(ProcessLiveness.writesInto(self, mapped));
+        assertFalse(ProcessLiveness.mayMap(self, other), "open and closed, never mapped");
+        assertFalse(ProcessLiveness.writesInto(self, other));
+        Files.delete(mapped);
+        assertTrue(ProcessLiveness.mayMap(self, mapped), "unlinked: its maps line ends in (deleted)");
+        assertEquals(1, m.get(0));
+        assertFalse(ProcessLiveness.mayMap(Integer.MAX_VALUE, other), "no such process");
+    }
+
+    @Test
+    void shouldCountAProcessThatExecdAnotherProgramAsNotWritingIntoItsBuffer(@TempDir Path dir) throws Exception {
+        // Running on with the same pid, but with another program's memory: nothing of the buffer.
+        Path buffer = Files.write(dir.resolve("c.pkg-1-9-5e.gfxbuf"), new byte[4096]);
+        Process p = new ProcessBuilder("sh", "-c", "exec sleep 600").start();
+        try {
+            int pid = (int) p.pid();
+            Path comm = Path.of("/proc", Integer.toString(pid), "comm");
+            Await.until(() -> Files.readString(comm).trim().equals("sleep"), Duration.ofSeconds(30), "the exec");
+            assertTrue(ProcessLiveness.running(pid));
+            assertFalse(ProcessLiveness.writesInto(pid, buffer));
+        } finally {
+            p.destroyForcibly();
+            p.waitFor();
+        }
+    }
+
+    @Test
+    void shouldReadTheFileOfAMapsLine() {
+        String line = "7f1c2a000000-7f1c2a101000 rw-s 00000000 00:1a 123456                     "
+                + "/run/user/1000/gfxstats/buffers/c.pkg-1-9-5e.gfxbuf";
+        assertTrue(ProcessLiveness.mapsLineNames(line, "c.pkg-1-9-5e.gfxbuf", -1), "by name");
+        assertTrue(ProcessLiveness.mapsLineNames(line, "renamed", 123456), "by inode");
+        assertTrue(ProcessLiveness.mapsLineNames(line + " (deleted)", "c.pkg-1-9-5e.gfxbuf", -1), "unlinked");
+        assertTrue(ProcessLiveness.mapsLineNames("7f-8f rw-s 0 00:1a 1 /a dir/with space/x.gfxbuf", "x.gfxbuf", -1),
+                "a path with spaces");
+        assertFalse(ProcessLiveness.mapsLineNames(line, "pkg-1-9-5e.gfxbuf", 7), "a name's tail is not the name");
+        assertFalse(ProcessLiveness.mapsLineNames("7f1c2a000000-7f1c2a101000 rw-p 00000000 00:00 0", "x", -1),
+                "anonymous memory");
+        assertFalse(ProcessLiveness.mapsLineNames("garbage", "x", -1));
     }
 
     @Test
