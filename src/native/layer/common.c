@@ -65,6 +65,26 @@ const char *hook_package_name(char *out, size_t cap) {
     return out;
 }
 
+/* In a child after fork() without exec: the session and the surfaces are the parent's (the library
+ * has closed the child's copies of its sessions, and the parent's windows and swapchains are not
+ * the child's to present), so they are forgotten here, untouched, and a child that renders opens a
+ * session of its own at its first surface, as any process. Only the forking thread runs in the
+ * child, so whatever another thread held at the fork is given up with a fresh lock. */
+static void hook_after_fork(void) {
+    pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+    mu = fresh;
+    session = NULL;
+    session_failed = 0;
+    memset(&surfaces, 0, sizeof surfaces);
+    presents = 0;
+}
+
+/* pthread_atfork's handlers of a library go with it when it is unloaded (the loader unloads the
+ * layer at vkDestroyInstance). */
+__attribute__((constructor)) static void hook_load(void) {
+    pthread_atfork(NULL, NULL, hook_after_fork);
+}
+
 gfxstats_session *hook_session(int32_t pipeline) {
     gfxstats_session *s = __atomic_load_n(&session, __ATOMIC_ACQUIRE);
     if (s || __atomic_load_n(&session_failed, __ATOMIC_RELAXED)) {

@@ -6,7 +6,8 @@
 # unmodified SDL2 OpenGL program from Debian (testgl2 of libsdl2-tests, which loads libGL the same
 # way) is counted through SDL_GL_SwapWindow. And the extensions' swaps, which programs find only
 # through the GetProcAddress functions (tests/gl-swaps.c): eglSwapBuffersWithDamageKHR and EXT
-# beside eglSwapBuffers, glXSwapBuffersMscOML beside glXSwapBuffers, every call a frame.
+# beside eglSwapBuffers, glXSwapBuffersMscOML beside glXSwapBuffers, every call a frame; and a
+# process that forks after it rendered, whose child renders too (its frames in its own session).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 command -v gcc >/dev/null || t_fail "gcc is not installed (scripts/ci-deps)"
 [ -f /usr/include/X11/Xlib.h ] || t_fail "the X11 headers are not installed (libx11-dev; scripts/ci-deps)"
@@ -32,6 +33,18 @@ done
 
 t_gl_swaps_exact "$T_DIR/gl-swaps" gl.swaps ""
 
+# A process that forks after it rendered, without exec (tests/gl-swaps.c fork): the child's 50
+# swaps count in a session of its own (its pid, the same package), the parent's 100 in the
+# parent's. Before the hook forgot the parent's session in the child, the child's were lost.
+gfx run --package gl.fork -- "$T_DIR/gl-swaps" fork 150 >"$T_DIR/fork.out" 2>&1 \
+  || { cat "$T_DIR/fork.out" >&2; t_fail "gl-swaps fork failed under gfxstats run"; }
+grep -qx "drew 150" "$T_DIR/fork.out" || { cat "$T_DIR/fork.out" >&2; t_fail "gl-swaps fork did not draw 150 frames"; }
+t_clean_output "$T_DIR/fork.out" "gl-swaps fork"
+fork_done() { [ "$(grep -c "exit: gl.fork/" "$T_DIR/daemon.log")" -ge 2 ]; }
+t_wait_for 30 fork_done || t_fail "the daemon did not see gl-swaps fork's two processes exit"
+got="$(t_counter gl.fork "Total frames rendered")"
+[ "$got" = 150 ] || t_fail "gl-swaps fork: 150 swaps in a parent and its forked child, the dump has $got"
+
 # testgl2 draws until it is told to quit (SIGTERM is SDL's quit event) and then prints its frame
 # rate, not its frame count, so the check is: frames arrive through SDL's lookups at all (none
 # did before the dlsym interception), and none are lost when it is stopped and killed.
@@ -44,4 +57,4 @@ sdl_frames() { [ "$(t_counter testgl2 "Total frames rendered" 2>/dev/null || tru
 t_wait_for 60 sdl_frames 200 || { cat "$T_DIR/testgl2.out" >&2; t_fail "testgl2 (SDL2): no frames counted"; }
 t_sigkill_keeps "$SDL" testgl2
 sdl_live=$T_KEPT
-t_pass "gl-lookup: $expected of $expected swaps through glXGetProcAddressARB, glXGetProcAddress, dlsym(handle) and all three; 150 of 150 through eglSwapBuffers and both damage swaps, 150 of 150 through glXSwapBuffers and glXSwapBuffersMscOML; SDL2 testgl2: $sdl_live frames"
+t_pass "gl-lookup: $expected of $expected swaps through glXGetProcAddressARB, glXGetProcAddress, dlsym(handle) and all three; 150 of 150 through eglSwapBuffers and both damage swaps, 150 of 150 through glXSwapBuffers and glXSwapBuffersMscOML; 150 of 150 from a parent and its forked child; SDL2 testgl2: $sdl_live frames"

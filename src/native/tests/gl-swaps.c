@@ -1,5 +1,5 @@
 /* A program that presents with the extensions' swap functions, which it can find only through the
- * GetProcAddress functions: usage: gl-swaps egl|egl1|oml FRAMES. Prints "drew N".
+ * GetProcAddress functions (and one that forks): usage: gl-swaps egl|egl1|oml|fork FRAMES. Prints "drew N".
  *
  * egl: an OpenGL ES context on an X11 window through libEGL (dlopen()ed, as libepoxy does for GTK),
  *   swapping in turn with eglSwapBuffers, eglSwapBuffersWithDamageKHR and
@@ -13,6 +13,10 @@
  *   divisor 0, remainder 0: as soon as possible). Where the server does not enable
  *   GLX_OML_sync_control (Xvfb), the second answers -1 and swaps nothing; the call is made all the
  *   same, and it is a frame to the hook, as to MangoHud.
+ * fork: a process that forks after it rendered, without exec: a third of the frames through
+ *   glXSwapBuffers, then fork(); the child, on a display connection and a window of its own, swaps
+ *   a third and exits; the parent waits for it and swaps the rest on a new window. Every swap is a
+ *   frame, the child's in a session of its own.
  *
  * The program also checks that dlsym(RTLD_DEFAULT, ...) finds none of the three extension swaps: the
  * hook does not export them, so a program that probes the global scope learns what it learnt without
@@ -24,6 +28,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 typedef void (*any_fn)(void);
 typedef void (*clear_fn)(unsigned int);
@@ -152,7 +158,8 @@ typedef void (*swap_fn)(Display *, GLXDrawable);
 typedef int64_t (*swap_msc_fn)(Display *, GLXDrawable, int64_t, int64_t, int64_t);
 typedef any_fn (*gpa_fn)(const unsigned char *);
 
-static int draw_oml(Display *dpy, int frames) {
+/* GLX on a window of its own: glXSwapBuffers, or in turn with glXSwapBuffersMscOML (oml). */
+static int draw_glx(Display *dpy, int frames, int oml_too) {
     void *gl = must(dlopen("libGL.so.1", RTLD_NOW | RTLD_LOCAL), "libGL.so.1");
     gpa_fn gpa = (gpa_fn)must(dlsym(gl, "glXGetProcAddressARB"), "glXGetProcAddressARB");
     int attrs[] = {4 /* GLX_RGBA */, 5 /* GLX_DOUBLEBUFFER */, 0};
@@ -167,7 +174,7 @@ static int draw_oml(Display *dpy, int frames) {
     swap_msc_fn oml = (swap_msc_fn)must((void *)gpa((const unsigned char *)"glXSwapBuffersMscOML"), "glXSwapBuffersMscOML");
     for (int i = 0; i < frames; i++) {
         clear(0x4000 /* GL_COLOR_BUFFER_BIT */);
-        if (i % 2 == 0) {
+        if (i % 2 == 0 || !oml_too) {
             swap(dpy, win);
         } else {
             oml(dpy, win, 0, 0, 0);
@@ -177,11 +184,36 @@ static int draw_oml(Display *dpy, int frames) {
     return 0;
 }
 
+static int draw_fork(Display *dpy, int frames) {
+    int first = frames / 3, child = frames / 3;
+    draw_glx(dpy, first, 0);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("gl-swaps: fork");
+        return 1;
+    }
+    if (pid == 0) {
+        /* The parent's connection is the parent's: a second user would break its request stream. */
+        Display *own = must(XOpenDisplay(NULL), "X display (child)");
+        draw_glx(own, child, 0);
+        XCloseDisplay(own);
+        exit(0);
+    }
+    int status;
+    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "gl-swaps: the child failed\n");
+        return 1;
+    }
+    return draw_glx(dpy, frames - first - child, 0);
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "";
     int frames = argc > 2 ? atoi(argv[2]) : 0;
-    if ((strcmp(mode, "egl") != 0 && strcmp(mode, "egl1") != 0 && strcmp(mode, "oml") != 0) || frames < 1) {
-        fprintf(stderr, "usage: gl-swaps egl|egl1|oml FRAMES\n");
+    if ((strcmp(mode, "egl") != 0 && strcmp(mode, "egl1") != 0 && strcmp(mode, "oml") != 0 && strcmp(mode, "fork") != 0)
+        || frames < 1) {
+        fprintf(stderr, "usage: gl-swaps egl|egl1|oml|fork FRAMES\n");
         return 2;
     }
     const char *exported[] = {"eglSwapBuffersWithDamageKHR", "eglSwapBuffersWithDamageEXT", "glXSwapBuffersMscOML"};
@@ -192,7 +224,9 @@ int main(int argc, char **argv) {
         }
     }
     Display *dpy = must(XOpenDisplay(NULL), "X display");
-    int rc = strcmp(mode, "oml") == 0 ? draw_oml(dpy, frames) : draw_egl(dpy, frames, strcmp(mode, "egl1") == 0);
+    int rc = strcmp(mode, "oml") == 0 ? draw_glx(dpy, frames, 1)
+           : strcmp(mode, "fork") == 0 ? draw_fork(dpy, frames)
+           : draw_egl(dpy, frames, strcmp(mode, "egl1") == 0);
     if (rc == 0) {
         printf("drew %d\n", frames);
     }
