@@ -10,18 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t get_u32(const uint8_t *p) {
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
-static int64_t get_i64(const uint8_t *p) {
-    int64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
 int gfx_ring_finish(const struct gfx_ring *r, uint32_t *counters, struct gfx_scene_rec *scenes, uint32_t *timeline,
                     uint32_t *health, const struct gfx_dring *dring, char *why, size_t why_len) {
     uint64_t n = __atomic_load_n(&r->committed, __ATOMIC_ACQUIRE);
@@ -41,13 +29,13 @@ int gfx_ring_finish(const struct gfx_ring *r, uint32_t *counters, struct gfx_sce
         return -1;
     }
     const uint8_t *c = r->slot[n & 1];
-    uint32_t rp = get_u32(c + 8), flags = get_u32(c + 12), kind = get_u32(c + 24), ext = get_u32(c + 28);
-    uint32_t mode = get_u32(c + 80);
-    uint32_t own_slot = get_u32(c + 104), own_prev = get_u32(c + 108), def_slot = get_u32(c + 120),
-             def_prev = get_u32(c + 124), tl_next = get_u32(c + 136);
-    if ((uint64_t)get_i64(c) != n || rp > GFX_RING_WORDS || kind > 1 || ext > 1 || mode > 2 || own_slot >= GFX_SCENE_SLOTS
+    uint32_t rp = gfx_get_u32(c + 8), flags = gfx_get_u32(c + 12), kind = gfx_get_u32(c + 24), ext = gfx_get_u32(c + 28);
+    uint32_t mode = gfx_get_u32(c + 80);
+    uint32_t own_slot = gfx_get_u32(c + 104), own_prev = gfx_get_u32(c + 108), def_slot = gfx_get_u32(c + 120),
+             def_prev = gfx_get_u32(c + 124), tl_next = gfx_get_u32(c + 136);
+    if (gfx_get_u64(c) != n || rp > GFX_RING_WORDS || kind > 1 || ext > 1 || mode > 2 || own_slot >= GFX_SCENE_SLOTS
         || own_prev >= GFX_SCENE_SLOTS || def_slot >= GFX_SCENE_SLOTS || def_prev >= GFX_SCENE_SLOTS
-        || tl_next >= GFX_TL_CAPACITY || get_i64(c + 32) <= 0 || get_i64(c + 40) <= 0 || get_i64(c + 72) <= 0) {
+        || tl_next >= GFX_TL_CAPACITY || gfx_get_i64(c + 32) <= 0 || gfx_get_i64(c + 40) <= 0 || gfx_get_i64(c + 72) <= 0) {
         snprintf(why, why_len, "the ring's checkpoint %llu is out of range", (unsigned long long)n);
         return -1;
     }
@@ -90,10 +78,10 @@ int gfx_ring_finish(const struct gfx_ring *r, uint32_t *counters, struct gfx_sce
     if ((flags & 16) && health) {
         memcpy(health, c + 6656, GFX_HEALTH_STRIPE_BYTES);
     }
-    gfx_rules_init_config(&t->rules, (int)kind, get_i64(c + 32), get_i64(c + 40), get_i64(c + 48), ext != 0);
-    t->rules.swap_deadline = get_i64(c + 56);
-    t->rules.next_frame_start_unstuffed = get_i64(c + 64);
-    t->default_interval = get_i64(c + 72);
+    gfx_rules_init_config(&t->rules, (int)kind, gfx_get_i64(c + 32), gfx_get_i64(c + 40), gfx_get_i64(c + 48), ext != 0);
+    t->rules.swap_deadline = gfx_get_i64(c + 56);
+    t->rules.next_frame_start_unstuffed = gfx_get_i64(c + 64);
+    t->default_interval = gfx_get_i64(c + 72);
     int32_t levels[4];
     memcpy(levels, c + 84, sizeof levels);
     float hz;
@@ -102,36 +90,36 @@ int gfx_ring_finish(const struct gfx_ring *r, uint32_t *counters, struct gfx_sce
     t->own_scene = (flags & 4) != 0;
     t->scene_slot = (int)own_slot;
     t->scene_prev = (int)own_prev;
-    t->scene_since = get_i64(c + 112);
+    t->scene_since = gfx_get_i64(c + 112);
     s->default_slot = (int)def_slot;
     s->default_prev = (int)def_prev;
-    s->default_since = get_i64(c + 128);
+    s->default_since = gfx_get_i64(c + 128);
     gfx_tl_init(&t->tl);
     t->tl.next = (int)tl_next;
-    t->tl.awaiting = (int)get_u32(c + 140);
-    t->tl.prev_predicted_present = get_i64(c + 144);
-    t->tl.prev_present = get_i64(c + 152);
-    t->tl.join_wait = get_i64(c + 160);
-    t->tl.last_presented = get_i64(c + 168);
+    t->tl.awaiting = (int)gfx_get_u32(c + 140);
+    t->tl.prev_predicted_present = gfx_get_i64(c + 144);
+    t->tl.prev_present = gfx_get_i64(c + 152);
+    t->tl.join_wait = gfx_get_i64(c + 160);
+    t->tl.last_presented = gfx_get_i64(c + 168);
     t->tl.ring = (flags & 8) ? dring : NULL;
     for (int j = 0; j < GFX_TL_CAPACITY; j++) {
         struct gfx_tl_slot *e = &t->tl.slot[j];
         const uint8_t *q = c + 256 + 128 * j;
-        e->token = get_i64(q);
-        e->predicted_start = get_i64(q + 8);
-        e->predicted_end = get_i64(q + 16);
-        e->predicted_present = get_i64(q + 24);
-        e->actual_start = get_i64(q + 32);
-        e->actual_end = get_i64(q + 40);
+        e->token = gfx_get_i64(q);
+        e->predicted_start = gfx_get_i64(q + 8);
+        e->predicted_end = gfx_get_i64(q + 16);
+        e->predicted_present = gfx_get_i64(q + 24);
+        e->actual_start = gfx_get_i64(q + 32);
+        e->actual_end = gfx_get_i64(q + 40);
         e->used = q[48];
         e->predicted = q[49];
         e->awaiting = q[50];
-        e->flags_at = get_u32(q + 52);
-        e->presented_at = get_i64(q + 56);
-        e->refresh_at = get_i64(q + 64);
-        e->latch_at = get_i64(q + 72);
-        e->output_at = get_i64(q + 80);
-        e->msc_at = get_i64(q + 88);
+        e->flags_at = gfx_get_u32(q + 52);
+        e->presented_at = gfx_get_i64(q + 56);
+        e->refresh_at = gfx_get_i64(q + 64);
+        e->latch_at = gfx_get_i64(q + 72);
+        e->output_at = gfx_get_i64(q + 80);
+        e->msc_at = gfx_get_i64(q + 88);
     }
     /* The drain's own code over a copy (it puts the kind bytes it read back to 0, and the ring
      * stripe is never written), positioned as the checkpoint and the write position say. */
@@ -148,7 +136,7 @@ int gfx_ring_finish(const struct gfx_ring *r, uint32_t *counters, struct gfx_sce
     gfx_drain_ring_locked(t, copy);
     free(copy);
     if ((flags & 16) && health) {
-        health[0] += (uint32_t)(__atomic_load_n(&r->dropped, __ATOMIC_RELAXED) - (uint64_t)get_i64(c + 16));
+        health[0] += (uint32_t)(__atomic_load_n(&r->dropped, __ATOMIC_RELAXED) - (uint64_t)gfx_get_i64(c + 16));
     }
     free(t);
     free(s);

@@ -9,6 +9,24 @@
 #include "scenes.h"
 #include "timeline.h"
 
+/* A little-endian field at any byte of a copy (a ring stripe's checkpoint, a buffer's header),
+ * aligned or not. */
+static inline uint32_t gfx_get_u32(const uint8_t *p) {
+    uint32_t v;
+    __builtin_memcpy(&v, p, 4);
+    return v;
+}
+
+static inline uint64_t gfx_get_u64(const uint8_t *p) {
+    uint64_t v;
+    __builtin_memcpy(&v, p, 8);
+    return v;
+}
+
+static inline int64_t gfx_get_i64(const uint8_t *p) {
+    return (int64_t)gfx_get_u64(p);
+}
+
 /* Buffer layout (docs/buffer-format.md). */
 #define GFX_MAGIC 0x53584647u
 #define GFX_LAYOUT_VERSION 2u

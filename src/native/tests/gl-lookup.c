@@ -6,30 +6,11 @@
  * its own checks that the hook found the real function through that path alone. It also checks that dlsym(RTLD_NEXT, ...) from the program still means "after the
  * program": with the hook preloaded that is the hook's glXSwapBuffers; a dlsym interposer that
  * lost the caller would search after itself and find nothing. Prints "drew N" and exits 0. */
-#include <X11/Xlib.h>
-#include <X11/Xutil.h>
+#define GL_TEST_NAME "gl-lookup"
+#include "gl-test.h"
+
 #include <dlfcn.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-typedef struct GLXContextRec *GLXContext;
-typedef XID GLXDrawable;
-typedef void (*any_fn)(void);
-typedef XVisualInfo *(*choose_fn)(Display *, int, int *);
-typedef GLXContext (*create_fn)(Display *, XVisualInfo *, GLXContext, Bool);
-typedef Bool (*make_fn)(Display *, GLXDrawable, GLXContext);
-typedef void (*swap_fn)(Display *, GLXDrawable);
-typedef any_fn (*gpa_fn)(const unsigned char *);
-typedef void (*clear_fn)(unsigned int);
-
-static void *must(void *p, const char *what) {
-    if (!p) {
-        fprintf(stderr, "gl-lookup: %s not found\n", what);
-        exit(1);
-    }
-    return p;
-}
 
 int main(int argc, char **argv) {
     int frames = argc > 1 ? atoi(argv[1]) : 100;
@@ -66,10 +47,7 @@ int main(int argc, char **argv) {
     Display *dpy = must(XOpenDisplay(NULL), "X display");
     int attrs[] = {4 /* GLX_RGBA */, 5 /* GLX_DOUBLEBUFFER */, 0};
     XVisualInfo *vi = must(choose(dpy, DefaultScreen(dpy), attrs), "a double-buffered RGBA visual");
-    XSetWindowAttributes swa = {.colormap = XCreateColormap(dpy, RootWindow(dpy, vi->screen), vi->visual, AllocNone)};
-    Window win = XCreateWindow(dpy, RootWindow(dpy, vi->screen), 0, 0, 64, 64, 0, vi->depth, InputOutput,
-                               vi->visual, CWColormap, &swa);
-    XMapWindow(dpy, win);
+    Window win = window_for(dpy, vi->visual, vi->depth);
     GLXContext ctx = must(create(dpy, vi, NULL, True), "a GLX context");
     make(dpy, win, ctx);
     for (int i = 0; i < frames; i++) {

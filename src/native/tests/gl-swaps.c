@@ -21,37 +21,14 @@
  * The program also checks that dlsym(RTLD_DEFAULT, ...) finds none of the three extension swaps: the
  * hook does not export them, so a program that probes the global scope learns what it learnt without
  * the hook. */
-#include <X11/Xlib.h>
-#include <X11/Xutil.h>
+#define GL_TEST_NAME "gl-swaps"
+#include "gl-test.h"
+
 #include <dlfcn.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-typedef void (*any_fn)(void);
-typedef void (*clear_fn)(unsigned int);
-
-static void *must(void *p, const char *what) {
-    if (!p) {
-        fprintf(stderr, "gl-swaps: %s not found\n", what);
-        exit(1);
-    }
-    return p;
-}
-
-static Window window_for(Display *dpy, Visual *visual, int depth) {
-    Window root = RootWindow(dpy, DefaultScreen(dpy));
-    XSetWindowAttributes swa = {.colormap = XCreateColormap(dpy, root, visual, AllocNone)};
-    Window win = XCreateWindow(dpy, root, 0, 0, 64, 64, 0, depth, InputOutput, visual, CWColormap, &swa);
-    XMapWindow(dpy, win);
-    /* On the server before the window is handed to EGL: an implementation with a connection of its
-     * own (ANGLE on Vulkan) would not find it while the requests wait in Xlib's buffer. */
-    XSync(dpy, False);
-    return win;
-}
 
 /* ---- EGL (the values of the Khronos headers, which this program does not need installed) */
 
@@ -149,14 +126,7 @@ static int draw_egl(Display *dpy, int frames, int plain) {
 
 /* ---- GLX */
 
-typedef struct GLXContextRec *GLXContext;
-typedef XID GLXDrawable;
-typedef XVisualInfo *(*choose_fn)(Display *, int, int *);
-typedef GLXContext (*create_fn)(Display *, XVisualInfo *, GLXContext, Bool);
-typedef Bool (*make_fn)(Display *, GLXDrawable, GLXContext);
-typedef void (*swap_fn)(Display *, GLXDrawable);
 typedef int64_t (*swap_msc_fn)(Display *, GLXDrawable, int64_t, int64_t, int64_t);
-typedef any_fn (*gpa_fn)(const unsigned char *);
 
 /* GLX on a window of its own: glXSwapBuffers, or in turn with glXSwapBuffersMscOML (oml). */
 static int draw_glx(Display *dpy, int frames, int oml_too) {

@@ -929,18 +929,6 @@ static struct gfx_mapping *map_ring_buffer(const char *path, uint32_t n, uint64_
     return m;
 }
 
-static uint32_t get32(const uint8_t *p) {
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
-static uint64_t get64(const uint8_t *p) {
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
 static void unit_dir(char *dir, size_t cap) {
     snprintf(dir, cap, "%s/gfxstats-unit.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
@@ -985,25 +973,25 @@ static void test_ring_layout(void) {
     const uint8_t *rs = f + roff; /* ring stripe 0: writer stripe 1 */
     const uint8_t *w0 = m->base + roff + 128;
     CHECK(gfx_tracker_ring(t) == (struct gfx_ring *)(m->base + roff), "the tracker records in ring stripe 0");
-    CHECK(get64(rs + 88) == (uint64_t)(uintptr_t)w0 && get64(rs) == get64(rs + 88) && get64(rs + 64) == get64(rs + 88)
-              && get32(rs + 96) == 8192, "base, wp, rp, words");
-    CHECK(get64(rs + GFX_RING_OFF_COMMITTED) == 1 && get64(rs + 80704) == 1 && get32(rs + 80704 + 8) == 0,
-          "a checkpoint before the first frame: committed %llu", (unsigned long long)get64(rs + GFX_RING_OFF_COMMITTED));
+    CHECK(gfx_get_u64(rs + 88) == (uint64_t)(uintptr_t)w0 && gfx_get_u64(rs) == gfx_get_u64(rs + 88) && gfx_get_u64(rs + 64) == gfx_get_u64(rs + 88)
+              && gfx_get_u32(rs + 96) == 8192, "base, wp, rp, words");
+    CHECK(gfx_get_u64(rs + GFX_RING_OFF_COMMITTED) == 1 && gfx_get_u64(rs + 80704) == 1 && gfx_get_u32(rs + 80704 + 8) == 0,
+          "a checkpoint before the first frame: committed %llu", (unsigned long long)gfx_get_u64(rs + GFX_RING_OFF_COMMITTED));
     CHECK(gfxstats_record(t, 1000000000, 1000000000, 1005000000, 1006000000, 16666667) == GFXSTATS_OK, "record");
-    CHECK(get64(rs) == get64(rs + 88) + 40 && get64(rs + 128) == 1000000000 && get64(rs + 128 + 32) == 16666667,
+    CHECK(gfx_get_u64(rs) == gfx_get_u64(rs + 88) + 40 && gfx_get_u64(rs + 128) == 1000000000 && gfx_get_u64(rs + 128 + 32) == 16666667,
           "the frame's five words at word 0");
     int64_t fi[GFXSTATS_FI_COUNT];
     gfx_main_times_fields(fi, 1016666667, 1016666667, 1020000000, 1021000000, 16666667);
     CHECK(gfxstats_record_frameinfo(t, fi) == GFXSTATS_OK, "frameinfo");
-    CHECK(rs[65664 + 5] == GFX_RING_FRAMEINFO && get64(rs) == get64(rs + 88) + 8 * 28, "its kind byte at 65,664 + 5");
+    CHECK(rs[65664 + 5] == GFX_RING_FRAMEINFO && gfx_get_u64(rs) == gfx_get_u64(rs + 88) + 8 * 28, "its kind byte at 65,664 + 5");
     CHECK(gfxstats_tracker_flush(t) == GFXSTATS_OK, "flush");
     const uint8_t *slot0 = rs + GFX_RING_OFF_SLOTS;
-    CHECK(get64(rs + GFX_RING_OFF_COMMITTED) == 2 && get64(slot0) == 2 && get32(slot0 + 8) == 28
-              && get64(rs + 64) == get64(rs + 88) + 8 * 28, "checkpoint 2 in slot 0 after the drain, rp 28");
-    CHECK(get32(slot0 + 2304) == 2 && get32(slot0 + 2304) == get32(f + m->header_length + GFX_STRIPE_LENGTH),
+    CHECK(gfx_get_u64(rs + GFX_RING_OFF_COMMITTED) == 2 && gfx_get_u64(slot0) == 2 && gfx_get_u32(slot0 + 8) == 28
+              && gfx_get_u64(rs + 64) == gfx_get_u64(rs + 88) + 8 * 28, "checkpoint 2 in slot 0 after the drain, rp 28");
+    CHECK(gfx_get_u32(slot0 + 2304) == 2 && gfx_get_u32(slot0 + 2304) == gfx_get_u32(f + m->header_length + GFX_STRIPE_LENGTH),
           "the counter image holds the two frames as stripe 1 does");
-    CHECK(get64(slot0 + 32) == 16666667 && get64(slot0 + 72) == 16666667 && get32(slot0 + 12) == (1 | 2 | 16)
-              && get32(slot0 + 104) == 1 && get32(slot0 + 120) == 1, "refresh, interval, flags, scene slots");
+    CHECK(gfx_get_u64(slot0 + 32) == 16666667 && gfx_get_u64(slot0 + 72) == 16666667 && gfx_get_u32(slot0 + 12) == (1 | 2 | 16)
+              && gfx_get_u32(slot0 + 104) == 1 && gfx_get_u32(slot0 + 120) == 1, "refresh, interval, flags, scene slots");
     CHECK(rs[65664 + 5] == 0, "the consumer put the kind byte back to 0");
     gfxstats_tracker_close(t);
     gfxstats_session_close(s);
@@ -1205,7 +1193,7 @@ static void test_ring_finish_at_end(void) {
     CHECK(rs->wp == rs->w + GFX_RING_WORDS, "the last entry ends at the ring's end: wp %ld",
           (long)(rs->wp - rs->w));
     gfxstats_tracker_flush(t);
-    CHECK(get32(rs->slot[rs->committed & 1] + 8) == GFX_RING_WORDS, "the checkpoint's rp is 8192");
+    CHECK(gfx_get_u32(rs->slot[rs->committed & 1] + 8) == GFX_RING_WORDS, "the checkpoint's rp is 8192");
     gfxstats_record(t, at, at, at + 30000000, at + 31000000, 16666667); /* at word 0, after a wrap mark */
     static struct finished f;
     char why[256];
@@ -1809,12 +1797,12 @@ static int pm_open(const char *path, struct pm_view *v) {
     }
     v->b = b;
     v->size = (uint64_t)st.st_size;
-    v->header = get32(v->b + GFX_OFF_HEADER_LENGTH);
-    uint32_t dir = get32(v->b + GFX_OFF_GROUP_DIRECTORY);
-    v->scenes = get32(v->b + dir + 8);
-    v->timeline = get32(v->b + dir + 16 + 8);
-    v->health = get32(v->b + dir + 32 + 8);
-    v->rings = get32(v->b + dir + 48 + 8);
+    v->header = gfx_get_u32(v->b + GFX_OFF_HEADER_LENGTH);
+    uint32_t dir = gfx_get_u32(v->b + GFX_OFF_GROUP_DIRECTORY);
+    v->scenes = gfx_get_u32(v->b + dir + 8);
+    v->timeline = gfx_get_u32(v->b + dir + 16 + 8);
+    v->health = gfx_get_u32(v->b + dir + 32 + 8);
+    v->rings = gfx_get_u32(v->b + dir + 48 + 8);
     return 0;
 }
 
@@ -1828,8 +1816,8 @@ static int pm_same(const struct pm_view *k, const struct pm_view *r, uint32_t st
     same &= memcmp(k->b + k->health + stripe * GFX_HEALTH_STRIPE_BYTES,
                    r->b + r->health + stripe * GFX_HEALTH_STRIPE_BYTES, GFX_HEALTH_STRIPE_BYTES) == 0;
     CHECK(same, "seed %llu: stripe %u after the SIGKILL (total %u) differs from the stream drained to its end (%u)",
-          (unsigned long long)seed, stripe, get32(k->b + k->header + stripe * GFX_STRIPE_LENGTH),
-          get32(r->b + r->header + stripe * GFX_STRIPE_LENGTH));
+          (unsigned long long)seed, stripe, gfx_get_u32(k->b + k->header + stripe * GFX_STRIPE_LENGTH),
+          gfx_get_u32(r->b + r->header + stripe * GFX_STRIPE_LENGTH));
     return same;
 }
 
@@ -2057,8 +2045,8 @@ static void measure_answer_kill(int rounds) {
         }
         if (committed == 0) {
             /* no checkpoint yet: the daemon keeps the stripes as the answer's drain left them */
-            counted = (long)get32(v.b + v.header + GFX_STRIPE_LENGTH)
-                      + (long)get32(v.b + v.health + GFX_HEALTH_STRIPE_BYTES);
+            counted = (long)gfx_get_u32(v.b + v.header + GFX_STRIPE_LENGTH)
+                      + (long)gfx_get_u32(v.b + v.health + GFX_HEALTH_STRIPE_BYTES);
         }
         munmap(v.b, v.size);
         int phase = committed == 0 ? 0 : was == 1 ? 1 : 2;
