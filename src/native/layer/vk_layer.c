@@ -19,10 +19,12 @@ struct instance_data {
     VkInstance instance;
     PFN_vkGetInstanceProcAddr gipa;
     PFN_vkDestroyInstance destroy;
+    int gl_implementation; /* made by an OpenGL implementation on Vulkan (gl_implementation_engine) */
 };
 
 struct device_data {
     VkDevice device;
+    int gl_implementation; /* its instance's */
     PFN_vkGetDeviceProcAddr gdpa;
     PFN_vkDestroyDevice destroy;
     PFN_vkCreateSwapchainKHR create_swapchain;
@@ -47,6 +49,23 @@ static struct hook_table devices;   /* by dispatch key: a device's queues share 
  * made, until found. */
 typedef int (*gl_in_swap_fn)(void);
 static gl_in_swap_fn gl_in_swap;
+
+/* The engine names (VkApplicationInfo) of OpenGL implementations that present through Vulkan:
+ * Mesa's zink, and ANGLE on its Vulkan backend. When the GL hook is loaded, it counts the
+ * application's swaps, and the swapchains of such an instance get no tracker: their presents are
+ * those swaps again, made on whatever thread the implementation presents from (zink presents from
+ * a thread of its own, after the application's swap has returned, where gfxstats_gl_in_swap
+ * cannot see them). Without the hook, they are the application's frames and are counted. */
+static int gl_implementation_engine(const VkApplicationInfo *app) {
+    static const char *const engines[] = {"mesa zink", "ANGLE"};
+    const char *name = app ? app->pEngineName : NULL;
+    for (size_t i = 0; name && i < sizeof engines / sizeof engines[0]; i++) {
+        if (strcmp(name, engines[i]) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
 
 static uint64_t key_of(const void *dispatchable) {
     return (uint64_t)(uintptr_t) * (void *const *)dispatchable;
@@ -84,6 +103,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateInstance(const VkInstanceCreat
     if (d) {
         d->instance = *out;
         d->gipa = gipa;
+        d->gl_implementation = gl_implementation_engine(info->pApplicationInfo);
         d->destroy = (PFN_vkDestroyInstance)gipa(*out, "vkDestroyInstance");
         pthread_mutex_lock(&mu);
         hook_table_put(&instances, key_of(*out), d);
@@ -241,6 +261,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys, 
     if (d) {
         VkDevice dev = *out;
         d->device = dev;
+        struct instance_data *inst = instance_of(phys); /* a physical device has its instance's key */
+        d->gl_implementation = inst && inst->gl_implementation;
         d->gdpa = gdpa;
         d->destroy = (PFN_vkDestroyDevice)gdpa(dev, "vkDestroyDevice");
         d->create_swapchain = (PFN_vkCreateSwapchainKHR)gdpa(dev, "vkCreateSwapchainKHR");
@@ -293,7 +315,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateSwapchainKHR(VkDevice device, 
         }
     }
     VkResult r = d->create_swapchain(device, info, alloc, out);
-    if (r == VK_SUCCESS) {
+    if (r == VK_SUCCESS && !(d->gl_implementation && __atomic_load_n(&gl_in_swap, __ATOMIC_RELAXED))) {
         struct hook_surface *s = hook_surface_new((uint64_t)*out, GFXSTATS_PIPELINE_VULKAN);
         /* Without vsync (immediate mode) a present may tear: its time says nothing of a vsync. */
         uint32_t vsync = info->presentMode == VK_PRESENT_MODE_IMMEDIATE_KHR ? 0 : GFXSTATS_PRESENT_VSYNC;
