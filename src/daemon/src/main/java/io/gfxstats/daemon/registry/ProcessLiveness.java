@@ -123,8 +123,8 @@ public final class ProcessLiveness {
         } catch (AccessDeniedException e) {
             return true; // not ours to read: assume it does
         } catch (IOException | UncheckedIOException e) {
-            // A process gone while its maps were read gives ESRCH; anything else: assume it does.
-            return !Files.isDirectory(Path.of("/proc", Integer.toString(pid)));
+            // A process gone while its maps were read (ESRCH) maps nothing; else: assume it does.
+            return Files.isDirectory(Path.of("/proc", Integer.toString(pid)));
         }
     }
 
