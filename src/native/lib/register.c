@@ -63,9 +63,13 @@ void gfx_reg_close(struct gfx_reg_conn *c) {
     c->fd = -1;
 }
 
+/* Never waits: a peer that does not read what it is sent (its acks piling up in the socket) is
+ * no daemon, and the session thread must stay free to stop when the session closes (it is joined
+ * then, at the app's exit too). Until session 34 a peer flooding PINGs without reading the answers
+ * blocked the thread in send() for good, and the app's exit with it. */
 static int write_all(int fd, const uint8_t *p, size_t n) {
     while (n > 0) {
-        ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+        ssize_t w = send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (w < 0) {
             if (errno == EINTR) {
                 continue;

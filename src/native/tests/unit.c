@@ -24,6 +24,7 @@
 #include <sys/syscall.h>
 #include <sched.h>
 #include <time.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -2899,6 +2900,208 @@ static void test_ring_timeline(void) {
     gfxstats_session_close(s);
 }
 
+/* ---- the Register call's reader against what a peer that is not a daemon may send */
+
+static size_t h2(uint8_t *p, const void *payload, uint32_t len, uint8_t type, uint8_t flags, uint32_t stream) {
+    p[0] = (uint8_t)(len >> 16);
+    p[1] = (uint8_t)(len >> 8);
+    p[2] = (uint8_t)len;
+    p[3] = type;
+    p[4] = flags;
+    p[5] = (uint8_t)(stream >> 24);
+    p[6] = (uint8_t)(stream >> 16);
+    p[7] = (uint8_t)(stream >> 8);
+    p[8] = (uint8_t)stream;
+    memcpy(p + 9, payload, len);
+    return 9 + len;
+}
+
+static size_t hpack_new_name(uint8_t *p, const char *name, const char *value) {
+    size_t n = strlen(name), v = strlen(value), o = 0;
+    p[o++] = 0x00;
+    p[o++] = (uint8_t)n;
+    memcpy(p + o, name, n);
+    o += n;
+    p[o++] = (uint8_t)v;
+    memcpy(p + o, value, v);
+    return o + v;
+}
+
+/* What a daemon answers a Register call with: SETTINGS, the response headers, a BufferAssigned
+ * event, a PING, the trailers. */
+static size_t register_answer(uint8_t *out) {
+    size_t o = h2(out, "", 0, 0x4, 0, 0);
+    uint8_t hb[128];
+    size_t h = hpack_new_name(hb, ":status", "200");
+    h += hpack_new_name(hb + h, "content-type", "application/grpc");
+    o += h2(out + o, hb, (uint32_t)h, 0x1, 0x4, 1);
+    static const char path[] = "/run/gfxstats/buffers/c.pkg-1-42-5e.gfxbuf", id[] = "5e0f";
+    uint8_t inner[128], msg[160];
+    size_t i = 0;
+    inner[i++] = 1 << 3 | 2;
+    inner[i++] = sizeof path - 1;
+    memcpy(inner + i, path, sizeof path - 1);
+    i += sizeof path - 1;
+    inner[i++] = 2 << 3 | 2;
+    inner[i++] = sizeof id - 1;
+    memcpy(inner + i, id, sizeof id - 1);
+    i += sizeof id - 1;
+    inner[i++] = 3 << 3;
+    inner[i++] = 2;
+    inner[i++] = 4 << 3;
+    inner[i++] = 0x80; /* 8192 */
+    inner[i++] = 0x40;
+    size_t m = 5;
+    msg[m++] = 1 << 3 | 2;
+    msg[m++] = (uint8_t)i;
+    memcpy(msg + m, inner, i);
+    m += i;
+    msg[0] = 0;
+    msg[1] = msg[2] = msg[3] = 0;
+    msg[4] = (uint8_t)(m - 5);
+    o += h2(out + o, msg, (uint32_t)m, 0x0, 0, 1);
+    o += h2(out + o, "pingping", 8, 0x6, 0, 0);
+    h = hpack_new_name(hb, "grpc-status", "0");
+    o += h2(out + o, hb, (uint32_t)h, 0x1, 0x4 | 0x1, 1);
+    return o;
+}
+
+/* Feeds in[0..n) to gfx_reg_read as the peer's bytes, then the peer's end: how many events of each
+ * kind came before the end, or -1 when the reader returned something else or never ended. */
+static int read_register_answer(const uint8_t *in, size_t n, int *assigned, struct gfx_assigned *a) {
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+        return -1;
+    }
+    for (size_t o = 0; o < n;) {
+        ssize_t w = write(sv[1], in + o, n - o);
+        if (w <= 0) {
+            close(sv[0]);
+            close(sv[1]);
+            return -1;
+        }
+        o += (size_t)w;
+    }
+    shutdown(sv[1], SHUT_WR);
+    struct gfx_reg_conn c;
+    memset(&c, 0, sizeof c);
+    c.fd = sv[0];
+    c.grpc_status = -1;
+    int result = -1;
+    *assigned = 0;
+    for (int calls = 0; calls < 100000; calls++) {
+        int e = gfx_reg_read(&c, a);
+        if (e == GFX_REG_ENDED) {
+            result = 0;
+            break;
+        }
+        if (e == GFX_REG_ASSIGNED) {
+            (*assigned)++;
+            if (!memchr(a->path, 0, sizeof a->path) || !memchr(a->reg_id, 0, sizeof a->reg_id) || !a->path[0]) {
+                break;
+            }
+        } else if (e != GFX_REG_IDLE) {
+            break;
+        }
+    }
+    gfx_reg_close(&c); /* closes sv[0] */
+    close(sv[1]);
+    return result;
+}
+
+static uint64_t fuzz_next(uint64_t *x) {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+/* A peer on GFXSTATS_SOCKET that is not a daemon, or a broken one: the reader (HTTP/2 frames, HPACK,
+ * the gRPC message, the protobuf event) must end the call or wait, never read or write outside its
+ * buffers (this runs under ASan and UBSan), never loop; a daemon's answer must still give its buffer. */
+static void register_reader_stuck(int sig) {
+    (void)sig;
+    static const char line[] = "FAIL test_register_reader: the reader has not ended the call in 120 s: stuck on "
+                               "a peer that does not read (a blocking send of an ack)\n";
+    ssize_t w = write(2, line, sizeof line - 1);
+    (void)w;
+    _exit(1);
+}
+
+static void test_register_reader(void) {
+    static uint8_t good[1024], in[1 << 17];
+    signal(SIGALRM, register_reader_stuck);
+    alarm(120);
+    size_t n = register_answer(good);
+    struct gfx_assigned a;
+    int assigned;
+    CHECK(read_register_answer(good, n, &assigned, &a) == 0 && assigned == 1
+          && strcmp(a.path, "/run/gfxstats/buffers/c.pkg-1-42-5e.gfxbuf") == 0 && strcmp(a.reg_id, "5e0f") == 0
+          && a.layout_version == 2 && a.size == 8192 && !a.adopted, "a daemon's answer: %d assigned, path %s", assigned,
+          a.path);
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    int rounds = 4000, still_assigned = 0, bad = 0;
+    for (int r = 0; r < rounds; r++) {
+        size_t len = n;
+        memcpy(in, good, n);
+        switch (fuzz_next(&x) % 6) {
+        case 0: /* bytes flipped */
+            for (int k = 1 + (int)(fuzz_next(&x) % 8); k > 0; k--) {
+                in[fuzz_next(&x) % len] ^= (uint8_t)(1 + fuzz_next(&x) % 255);
+            }
+            break;
+        case 1: /* cut short */
+            len = fuzz_next(&x) % n;
+            break;
+        case 2: { /* random bytes put in */
+            size_t at = fuzz_next(&x) % n, k = 1 + fuzz_next(&x) % 64;
+            memmove(in + at + k, in + at, n - at);
+            for (size_t i = 0; i < k; i++) {
+                in[at + i] = (uint8_t)fuzz_next(&x);
+            }
+            len = n + k;
+            break;
+        }
+        case 3: /* nothing of HTTP/2 at all */
+            len = fuzz_next(&x) % sizeof in;
+            for (size_t i = 0; i < len; i++) {
+                in[i] = (uint8_t)fuzz_next(&x);
+            }
+            break;
+        case 4: { /* a frame of the answer repeated many times (a flood of PINGs, SETTINGS, DATA) */
+            size_t from = 0, frame = 9 + ((size_t)good[0] << 16 | (size_t)good[1] << 8 | good[2]);
+            for (int skip = (int)(fuzz_next(&x) % 5); skip > 0 && from + frame < n; skip--) {
+                from += frame;
+                frame = 9 + ((size_t)good[from] << 16 | (size_t)good[from + 1] << 8 | good[from + 2]);
+            }
+            len = 0;
+            while (len + frame <= sizeof in) {
+                memcpy(in + len, good + from, frame);
+                len += frame;
+            }
+            break;
+        }
+        default: { /* a length, type, flags or stream byte of one frame set to an extreme */
+            static const uint8_t extremes[] = {0x00, 0x01, 0x7f, 0x80, 0xfe, 0xff};
+            size_t at = fuzz_next(&x) % n;
+            in[at] = extremes[fuzz_next(&x) % sizeof extremes];
+            break;
+        }
+        }
+        int got = read_register_answer(in, len, &assigned, &a);
+        bad += got != 0;
+        still_assigned += assigned > 0;
+        if (got != 0 && bad <= 3) {
+            CHECK(0, "round %d: the reader did not end on %zu bytes from a peer (%d assigned)", r, len, assigned);
+        }
+    }
+    CHECK(bad == 0, "%d of %d peers' answers did not end the call", bad, rounds);
+    CHECK(still_assigned > 0 && still_assigned < rounds, "%d of %d changed answers still assigned a buffer",
+          still_assigned, rounds);
+    alarm(0);
+    signal(SIGALRM, SIG_DFL);
+}
+
 int main(void) {
     if (getenv("GFXSTATS_ANSWER_KILL_ROUNDS")) {
         measure_answer_kill(atoi(getenv("GFXSTATS_ANSWER_KILL_ROUNDS")));
@@ -2942,6 +3145,7 @@ int main(void) {
     test_ring_move_carried();
     test_ring_move_drain_claims_rest();
     test_ring_kill_after_registration();
+    test_register_reader();
     printf("unit: %d checks, %d failed\n", checks, failures);
     printf("%d passed, %d failed\n", checks - failures, failures);
     return failures ? 1 : 0;

@@ -55,4 +55,31 @@ grep -qxF "gfxstats: ignoring GFXSTATS_CLOSE_WAIT_MS=99999999999 (not a whole nu
 kill -CONT "$DAEMON_PID"
 grep -q "100 frames of vk.stalled were counted before a daemon answered and are not kept (the daemon did not answer in time)" \
   "$T_DIR/stalled.out" || { cat "$T_DIR/stalled.out" >&2; t_fail "no line saying that the daemon did not answer"; }
-t_pass "300 + 177 frames under vkcube, 50 under com.example.cube, 25 through a relative GFXSTATS_NATIVE_DIR, a 300-character package name refused, runs when refused, without a daemon and with one that does not answer; a wait out of range ignored with a line"
+# A peer on the socket that is not a daemon: it takes the connection and sends HTTP/2 PINGs without
+# end, never reading a byte, so the library's acks pile up in the socket. vkcube runs and exits as
+# usual; until session 34 its exit hung for good (the library's thread blocked sending the acks,
+# and the session's close joins it).
+python3 -c '
+import socket, sys, threading
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.listen(16)
+ping = bytes([0, 0, 8, 6, 0, 0, 0, 0, 0]) + b"pingping"
+def flood(c):
+    try:
+        while True:
+            c.sendall(ping * 512)
+    except OSError:
+        c.close()
+while True:
+    c, _ = s.accept()
+    threading.Thread(target=flood, args=(c,), daemon=True).start()
+' "$T_DIR/flood.sock" &
+FLOOD=$!
+T_PIDS+=("$FLOOD")
+t_wait_for 30 test -S "$T_DIR/flood.sock" || t_fail "the PING flood's socket did not appear"
+GFXSTATS_SOCKET="$T_DIR/flood.sock" GFXSTATS_CLOSE_WAIT_MS=300 T_HANG_GUARD_S=60 T_HUNG="its exit hung on a peer that does not read" \
+  t_gfx_guarded run --package vk.flood -- vkcube --c 100 >"$T_DIR/flood.out" 2>&1 \
+  || { cat "$T_DIR/flood.out" >&2; t_fail "vkcube with a peer that floods PINGs failed"; }
+kill "$FLOOD"
+t_pass "300 + 177 frames under vkcube, 50 under com.example.cube, 25 through a relative GFXSTATS_NATIVE_DIR, a 300-character package name refused, runs when refused, without a daemon, with one that does not answer and with a peer that floods PINGs and reads nothing; a wait out of range ignored with a line"
