@@ -286,7 +286,12 @@ void *gfx_session_thread(void *arg) {
                 }
                 struct gfx_mapping *m = gfx_map_buffer(a.path, a.reg_id, (uint64_t)a.size, why, sizeof why);
                 if (!m) {
-                    gfx_logf("cannot count into the daemon's buffer: %s", why);
+                    /* One line, as for a refusal, until a buffer is taken: the call is made again
+                     * every few seconds, and the answer is likely the same. */
+                    if (!s->logged_refused) {
+                        s->logged_refused = 1;
+                        gfx_logf("cannot count into the daemon's buffer: %s", why);
+                    }
                     e = GFX_REG_ENDED;
                     break;
                 }

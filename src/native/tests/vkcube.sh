@@ -82,4 +82,48 @@ GFXSTATS_SOCKET="$T_DIR/flood.sock" GFXSTATS_CLOSE_WAIT_MS=300 T_HANG_GUARD_S=60
   t_gfx_guarded run --package vk.flood -- vkcube --c 100 >"$T_DIR/flood.out" 2>&1 \
   || { cat "$T_DIR/flood.out" >&2; t_fail "vkcube with a peer that floods PINGs failed"; }
 kill "$FLOOD"
-t_pass "300 + 177 frames under vkcube, 50 under com.example.cube, 25 through a relative GFXSTATS_NATIVE_DIR, a 300-character package name refused, runs when refused, without a daemon, with one that does not answer and with a peer that floods PINGs and reads nothing; a wait out of range ignored with a line"
+# A daemon (or a peer posing as one) whose buffer this process cannot use (here a path that does
+# not exist; as well a file of another user, or of another process): the library says so in one
+# line, although it asks again every few seconds (before session 34, a line at every call).
+python3 -c '
+import socket, sys, threading
+path, rid = b"/nonexistent/gfxstats/c.vk.unusable-1-2-ab12.gfxbuf", b"ab12"
+inner = bytes([0x0a, len(path)]) + path + bytes([0x12, len(rid)]) + rid + bytes([0x18, 2, 0x20, 0x80, 0x40])
+event = bytes([0x0a, len(inner)]) + inner
+def frame(kind, flags, stream, payload):
+    return len(payload).to_bytes(3, "big") + bytes([kind, flags]) + stream.to_bytes(4, "big") + payload
+def literal(name, value):
+    return b"\0" + bytes([len(name)]) + name + bytes([len(value)]) + value
+answer = (frame(4, 0, 0, b"") + frame(1, 4, 1, literal(b":status", b"200") + literal(b"content-type", b"application/grpc"))
+          + frame(0, 0, 1, b"\0" + len(event).to_bytes(4, "big") + event) + frame(1, 5, 1, literal(b"grpc-status", b"0")))
+def serve(c):
+    try:
+        c.sendall(answer)
+        while c.recv(4096):
+            pass
+    except OSError:
+        pass
+    c.close()
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.listen(16)
+calls = 0
+while True:
+    c, _ = s.accept()
+    calls += 1
+    with open(sys.argv[2], "w") as f:
+        f.write(str(calls))
+    threading.Thread(target=serve, args=(c,), daemon=True).start()
+' "$T_DIR/unusable.sock" "$T_DIR/unusable.calls" &
+UNUSABLE=$!
+T_PIDS+=("$UNUSABLE")
+t_wait_for 30 test -S "$T_DIR/unusable.sock" || t_fail "the unusable daemon's socket did not appear"
+GFXSTATS_SOCKET="$T_DIR/unusable.sock" GFXSTATS_CLOSE_WAIT_MS=300 T_HANG_GUARD_S=60 \
+  t_gfx_guarded run --package vk.unusable -- vkcube --c 2000 >"$T_DIR/unusable.out" 2>&1 \
+  || { cat "$T_DIR/unusable.out" >&2; t_fail "vkcube with a daemon whose buffer it cannot use failed"; }
+kill "$UNUSABLE"
+calls="$(cat "$T_DIR/unusable.calls")"
+lines="$(grep -c "cannot count into the daemon's buffer: cannot open buffer /nonexistent/" "$T_DIR/unusable.out" || true)"
+[ "$calls" -ge 3 ] || t_fail "vkcube asked the unusable daemon $calls times in its run, not 3 or more (a shorter run?)"
+[ "$lines" = 1 ] || { cat "$T_DIR/unusable.out" >&2; t_fail "$lines lines for $calls answers with a buffer that cannot be used, not 1"; }
+t_pass "300 + 177 frames under vkcube, 50 under com.example.cube, 25 through a relative GFXSTATS_NATIVE_DIR, a 300-character package name refused, runs when refused, without a daemon, with one that does not answer and with a peer that floods PINGs and reads nothing; $lines line for $calls answers with a buffer it cannot use; a wait out of range ignored with a line"
