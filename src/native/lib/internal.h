@@ -140,6 +140,11 @@ int gfx_reg_send(struct gfx_reg_conn *c, const char *package, int64_t version, i
  * (call or connection over), GFX_REG_IDLE (nothing complete yet). */
 int gfx_reg_read(struct gfx_reg_conn *c, struct gfx_assigned *out);
 void gfx_reg_close(struct gfx_reg_conn *c);
+/* An HTTP/2 frame header (9 bytes) at p; returns 9. */
+size_t gfx_h2_frame_header(uint8_t *p, uint32_t length, uint8_t type, uint8_t flags, uint32_t stream);
+/* An HPACK literal header field without indexing, new name (lengths under 127, no Huffman) at p;
+ * returns its length. */
+size_t gfx_hpack_literal(uint8_t *p, const char *name, const char *value);
 
 /* Package-name rule of io.gfxstats.stats.PackageRules: NULL when valid, else the problem. */
 const char *gfx_package_problem(const char *name);

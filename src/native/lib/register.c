@@ -82,7 +82,7 @@ static int write_all(int fd, const uint8_t *p, size_t n) {
     return 0;
 }
 
-static size_t frame_header(uint8_t *p, uint32_t length, uint8_t type, uint8_t flags, uint32_t stream) {
+size_t gfx_h2_frame_header(uint8_t *p, uint32_t length, uint8_t type, uint8_t flags, uint32_t stream) {
     p[0] = (uint8_t)(length >> 16);
     p[1] = (uint8_t)(length >> 8);
     p[2] = (uint8_t)length;
@@ -96,7 +96,7 @@ static size_t frame_header(uint8_t *p, uint32_t length, uint8_t type, uint8_t fl
 }
 
 /* HPACK "literal header field without indexing, new name", lengths under 127, no Huffman. */
-static size_t hpack_literal(uint8_t *p, const char *name, const char *value) {
+size_t gfx_hpack_literal(uint8_t *p, const char *name, const char *value) {
     size_t n = strlen(name);
     size_t v = strlen(value);
     size_t o = 0;
@@ -153,23 +153,23 @@ int gfx_reg_send(struct gfx_reg_conn *c, const char *package, int64_t version, i
     memcpy(out, PREFACE, sizeof PREFACE - 1);
     o += sizeof PREFACE - 1;
     /* SETTINGS: no push. */
-    o += frame_header(out + o, 6, H2_SETTINGS, 0, 0);
+    o += gfx_h2_frame_header(out + o, 6, H2_SETTINGS, 0, 0);
     static const uint8_t no_push[6] = {0, 2, 0, 0, 0, 0};
     memcpy(out + o, no_push, 6);
     o += 6;
     uint8_t hb[512];
     size_t h = 0;
-    h += hpack_literal(hb + h, ":method", "POST");
-    h += hpack_literal(hb + h, ":scheme", "http");
-    h += hpack_literal(hb + h, ":path", "/gfxstats.v1.GfxStats/Register");
-    h += hpack_literal(hb + h, ":authority", "localhost");
-    h += hpack_literal(hb + h, "content-type", "application/grpc");
-    h += hpack_literal(hb + h, "te", "trailers");
-    h += hpack_literal(hb + h, "user-agent", "gfxstats-native/1");
-    o += frame_header(out + o, (uint32_t)h, H2_HEADERS, FLAG_END_HEADERS, 1);
+    h += gfx_hpack_literal(hb + h, ":method", "POST");
+    h += gfx_hpack_literal(hb + h, ":scheme", "http");
+    h += gfx_hpack_literal(hb + h, ":path", "/gfxstats.v1.GfxStats/Register");
+    h += gfx_hpack_literal(hb + h, ":authority", "localhost");
+    h += gfx_hpack_literal(hb + h, "content-type", "application/grpc");
+    h += gfx_hpack_literal(hb + h, "te", "trailers");
+    h += gfx_hpack_literal(hb + h, "user-agent", "gfxstats-native/1");
+    o += gfx_h2_frame_header(out + o, (uint32_t)h, H2_HEADERS, FLAG_END_HEADERS, 1);
     memcpy(out + o, hb, h);
     o += h;
-    o += frame_header(out + o, (uint32_t)(5 + r), H2_DATA, FLAG_END_STREAM, 1);
+    o += gfx_h2_frame_header(out + o, (uint32_t)(5 + r), H2_DATA, FLAG_END_STREAM, 1);
     out[o++] = 0;
     out[o++] = (uint8_t)(r >> 24);
     out[o++] = (uint8_t)(r >> 16);
@@ -408,14 +408,14 @@ static int on_frame(struct gfx_reg_conn *c, uint32_t length, uint8_t type, uint8
     case H2_SETTINGS:
         if (!(flags & FLAG_ACK)) {
             uint8_t ack[9];
-            frame_header(ack, 0, H2_SETTINGS, FLAG_ACK, 0);
+            gfx_h2_frame_header(ack, 0, H2_SETTINGS, FLAG_ACK, 0);
             if (write_all(c->fd, ack, 9)) return GFX_REG_ENDED;
         }
         return 0;
     case H2_PING:
         if (!(flags & FLAG_ACK) && length == 8) {
             uint8_t pong[17];
-            frame_header(pong, 8, H2_PING, FLAG_ACK, 0);
+            gfx_h2_frame_header(pong, 8, H2_PING, FLAG_ACK, 0);
             memcpy(pong + 9, payload, 8);
             if (write_all(c->fd, pong, 17)) return GFX_REG_ENDED;
         }

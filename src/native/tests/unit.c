@@ -2902,29 +2902,11 @@ static void test_ring_timeline(void) {
 
 /* ---- the Register call's reader against what a peer that is not a daemon may send */
 
+/* A frame of the peer: header and payload. */
 static size_t h2(uint8_t *p, const void *payload, uint32_t len, uint8_t type, uint8_t flags, uint32_t stream) {
-    p[0] = (uint8_t)(len >> 16);
-    p[1] = (uint8_t)(len >> 8);
-    p[2] = (uint8_t)len;
-    p[3] = type;
-    p[4] = flags;
-    p[5] = (uint8_t)(stream >> 24);
-    p[6] = (uint8_t)(stream >> 16);
-    p[7] = (uint8_t)(stream >> 8);
-    p[8] = (uint8_t)stream;
-    memcpy(p + 9, payload, len);
-    return 9 + len;
-}
-
-static size_t hpack_new_name(uint8_t *p, const char *name, const char *value) {
-    size_t n = strlen(name), v = strlen(value), o = 0;
-    p[o++] = 0x00;
-    p[o++] = (uint8_t)n;
-    memcpy(p + o, name, n);
-    o += n;
-    p[o++] = (uint8_t)v;
-    memcpy(p + o, value, v);
-    return o + v;
+    size_t o = gfx_h2_frame_header(p, len, type, flags, stream);
+    memcpy(p + o, payload, len);
+    return o + len;
 }
 
 /* What a daemon answers a Register call with: SETTINGS, the response headers, a BufferAssigned
@@ -2932,8 +2914,8 @@ static size_t hpack_new_name(uint8_t *p, const char *name, const char *value) {
 static size_t register_answer(uint8_t *out) {
     size_t o = h2(out, "", 0, 0x4, 0, 0);
     uint8_t hb[128];
-    size_t h = hpack_new_name(hb, ":status", "200");
-    h += hpack_new_name(hb + h, "content-type", "application/grpc");
+    size_t h = gfx_hpack_literal(hb, ":status", "200");
+    h += gfx_hpack_literal(hb + h, "content-type", "application/grpc");
     o += h2(out + o, hb, (uint32_t)h, 0x1, 0x4, 1);
     static const char path[] = "/run/gfxstats/buffers/c.pkg-1-42-5e.gfxbuf", id[] = "5e0f";
     uint8_t inner[128], msg[160];
@@ -2961,7 +2943,7 @@ static size_t register_answer(uint8_t *out) {
     msg[4] = (uint8_t)(m - 5);
     o += h2(out + o, msg, (uint32_t)m, 0x0, 0, 1);
     o += h2(out + o, "pingping", 8, 0x6, 0, 0);
-    h = hpack_new_name(hb, "grpc-status", "0");
+    h = gfx_hpack_literal(hb, "grpc-status", "0");
     o += h2(out + o, hb, (uint32_t)h, 0x1, 0x4 | 0x1, 1);
     return o;
 }
