@@ -344,6 +344,9 @@ unsigned long gfx_drain_locked(struct gfxstats_tracker *t) {
     if ((taken > 0 && r != t->next) || before != t->drops_counted) {
         gfx_checkpoint_locked(t);
     }
+    if (t->stripe == 0 && s->cur != NULL && !s->closed) {
+        gfx_tracker_hand_over_locked(t);
+    }
     if (t->next == t->cons && !s->closed) {
         struct gfx_ring *want = gfx_ring_want(t);
         if (want != t->cons) {

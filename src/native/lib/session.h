@@ -164,6 +164,7 @@ void gfx_add_shared_tl(struct gfx_mapping *m, const uint32_t *c);
 
 /* tracker.c */
 void gfx_tracker_move_locked(struct gfxstats_tracker *t);
+void gfx_tracker_hand_over_locked(struct gfxstats_tracker *t);
 
 /* drain.c */
 unsigned long gfx_drain_locked(struct gfxstats_tracker *t);

@@ -43,7 +43,7 @@ void gfx_tracker_move_locked(struct gfxstats_tracker *t) {
     }
     uint32_t idx = gfx_claim_stripe(m, s->pid);
     if (idx == 0) {
-        t->counters = t->local; /* every stripe taken: counted here, handed over at close */
+        t->counters = t->local; /* every stripe taken: counted here, handed over at each drain */
         t->scenes = s->scenes_on ? &t->local_scenes : NULL;
         t->tl_counters = t->local_tl;
         return;
@@ -243,6 +243,29 @@ uint64_t gfxstats_tracker_dropped(const gfxstats_tracker *t) {
     return __atomic_load_n(&r->dropped, __ATOMIC_RELAXED);
 }
 
+/* A tracker without a stripe of its own (every one was taken when it was made or moved) counts in
+ * its own memory; what it counted goes to the current buffer's shared stripe (atomic adds, as
+ * other such trackers may add there too), and its memory starts again from zero. At each drain,
+ * not only at its close: the daemon then shows its frames within a drain period, and a SIGKILL
+ * loses only what its private ring holds. Under mu, with a current buffer. */
+void gfx_tracker_hand_over_locked(struct gfxstats_tracker *t) {
+    struct gfx_mapping *m = t->s->cur;
+    if (gfx_any_counts(t->local)) {
+        gfx_add_shared(m, t->local);
+        memset(t->local, 0, sizeof t->local);
+    }
+    gfx_add_shared_scenes(m, &t->local_scenes);
+    memset(&t->local_scenes, 0, sizeof t->local_scenes);
+    if (gfx_tl_any(t->local_tl)) {
+        gfx_add_shared_tl(m, t->local_tl);
+        memset(t->local_tl, 0, sizeof t->local_tl);
+    }
+    if (m->health && t->local_drops) {
+        __atomic_fetch_add(gfx_health_dropped(m, 0), t->local_drops, __ATOMIC_RELAXED);
+        t->local_drops = 0;
+    }
+}
+
 void gfxstats_tracker_close(gfxstats_tracker *t) {
     if (!t) {
         return;
@@ -272,12 +295,7 @@ void gfxstats_tracker_close(gfxstats_tracker *t) {
         gfx_mapping_unref(t->map);
     } else if ((gfx_any_counts(t->local) || gfx_tl_any(t->local_tl) || t->local_drops) && !s->forked) {
         if (s->cur && !s->closed) {
-            gfx_add_shared(s->cur, t->local);
-            gfx_add_shared_scenes(s->cur, &t->local_scenes);
-            gfx_add_shared_tl(s->cur, t->local_tl);
-            if (s->cur->health && t->local_drops) {
-                __atomic_fetch_add(gfx_health_dropped(s->cur, 0), t->local_drops, __ATOMIC_RELAXED);
-            }
+            gfx_tracker_hand_over_locked(t);
         } else if (!s->closed) {
             gfx_add_counts(s->pending, t->local);
             gfx_add_scenes(&s->pending_scenes, &t->local_scenes);

@@ -27,10 +27,20 @@ done
 janky="$(t_counter c.example "Janky frames")"
 [ "$janky" -ge 1 ] || t_fail "C: no janky frame although every 50th takes 25 ms"
 # More trackers than the buffer has writer stripes (16): the others count in their own memory and
-# hand over at close; every frame arrives.
+# hand it over to the shared stripe at each drain; every frame arrives.
 python3 "$NATIVE/tests/gen-frames.py" --seed 8 --count 50000 > "$T_DIR/many"
 "$OUT/bin/gfxstats-drive" --package many.trackers --trackers 40 < "$T_DIR/many" >/dev/null || t_fail "40 trackers failed"
 expected="$("$OUT/bin/gfxstats-drive" --rules-only < "$T_DIR/many" | head -1)"
 [ "$(t_counter many.trackers "Total frames rendered")" = "$expected" ] \
   || t_fail "40 trackers: $(t_counter many.trackers "Total frames rendered") frames, expected $expected"
-t_pass "C (800 frames, 2 threads, started before the daemon) and Python ctypes (300 frames) count as Java does; 40 trackers on 16 stripes lose nothing"
+# The same, SIGKILLed right after every tracker was drained: the 24 trackers without a stripe of
+# their own handed what they counted over to the shared stripe at their drains, so the daemon has
+# every frame (before session 34 they kept it in the process's memory until their close: lost).
+rc=0
+{ "$OUT/bin/gfxstats-drive" --package many.killed --trackers 40 --wait-attached 30000 --drain-at-end --sigkill-at-end \
+  < "$T_DIR/many" >/dev/null 2>"$T_DIR/many.log"; } 2>/dev/null || rc=$?
+[ "$rc" = 137 ] || { cat "$T_DIR/many.log" >&2; t_fail "40 trackers, SIGKILLed: the driver was not SIGKILLed (exit $rc)"; }
+t_wait_for 30 grep -qF "exit: many.killed/" "$T_DIR/daemon.log" || t_fail "the daemon did not see the driver of 40 trackers die"
+[ "$(t_counter many.killed "Total frames rendered")" = "$expected" ] \
+  || t_fail "40 trackers, SIGKILLed after their drains: $(t_counter many.killed "Total frames rendered") frames, expected $expected"
+t_pass "C (800 frames, 2 threads, started before the daemon) and Python ctypes (300 frames) count as Java does; 40 trackers on 16 stripes lose nothing, also SIGKILLed after their drains"

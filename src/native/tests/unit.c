@@ -2900,6 +2900,95 @@ static void test_ring_timeline(void) {
     gfxstats_session_close(s);
 }
 
+/* ---- a tracker without a stripe of its own */
+
+/* Frames n of 60 Hz, the first at frame number from, each on time. */
+static void record_steady(gfxstats_tracker *t, int64_t from, int n) {
+    for (int64_t i = from; i < from + n; i++) {
+        int64_t v = 1000000000 + i * 16666667;
+        gfxstats_record(t, v, v, v + 4000000, v + 5000000, 16666667);
+    }
+}
+
+/* Stripe i's total frames in a buffer as the daemon reads it (its own mapping of the file). */
+static uint32_t seen_total(const uint8_t *b, uint32_t i) {
+    return gfx_get_u32(b + gfx_get_u32(b + GFX_OFF_HEADER_LENGTH) + (size_t)i * GFX_STRIPE_LENGTH
+                       + 4 * GFX_TOTAL_FRAMES);
+}
+
+static const uint8_t *view_of(const char *path, size_t *len) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        CHECK(0, "cannot open %s", path);
+        if (fd >= 0) {
+            close(fd);
+        }
+        return NULL;
+    }
+    *len = (size_t)st.st_size;
+    void *p = mmap(NULL, *len, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+/* When every stripe is taken, a tracker counts in its own memory. Each drain hands that over to
+ * the shared stripe, where the daemon sees it (before session 34 only its close did: until then
+ * the daemon showed none of its frames, and a SIGKILL lost them all); a move to a new buffer and
+ * the close hand over only the rest, so nothing counts twice. */
+static void test_stripeless_hand_over(void) {
+    char dir[256], a_path[300], b_path[300];
+    unit_dir(dir, sizeof dir);
+    snprintf(a_path, sizeof a_path, "%s/a.buffer", dir);
+    snprintf(b_path, sizeof b_path, "%s/b.buffer", dir);
+    gfxstats_session *s = ring_session("com.example.stripeless"); /* drains only when flushed */
+    struct gfx_mapping *a = map_ring_buffer(a_path, 2, 2ull * GFX_RING_STRIPE_BYTES);
+    size_t a_len = 0, b_len = 0;
+    const uint8_t *va = view_of(a_path, &a_len);
+    if (!s || !a || !va) {
+        return;
+    }
+    gfx_session_install(s, a);
+    gfxstats_tracker *t[3];
+    for (int i = 0; i < 3; i++) {
+        CHECK(gfxstats_tracker_new(s, &t[i]) == GFXSTATS_OK, "tracker %d", i);
+    }
+    record_steady(t[2], 0, 100);
+    gfxstats_tracker_flush(t[2]);
+    CHECK(seen_total(va, 0) == 100 && seen_total(va, 1) == 0 && seen_total(va, 2) == 0,
+          "the third tracker's 100 frames in the shared stripe after its drain: %u, %u, %u", seen_total(va, 0),
+          seen_total(va, 1), seen_total(va, 2));
+    record_steady(t[2], 100, 50);
+    record_steady(t[0], 0, 10);
+    gfxstats_tracker_flush(t[2]);
+    gfxstats_tracker_flush(t[0]);
+    CHECK(seen_total(va, 0) == 150 && seen_total(va, 1) == 10, "after a second drain: shared %u, stripe 1 %u",
+          seen_total(va, 0), seen_total(va, 1));
+    /* A new buffer of two stripes: every tracker moves at its next drain, the third first. */
+    struct gfx_mapping *b = map_ring_buffer(b_path, 2, 2ull * GFX_RING_STRIPE_BYTES);
+    const uint8_t *vb = view_of(b_path, &b_len);
+    if (b && vb) {
+        gfx_session_install(s, b);
+        record_steady(t[2], 150, 20);
+        record_steady(t[1], 0, 5);
+        for (int i = 2; i >= 0; i--) {
+            gfxstats_tracker_flush(t[i]);
+        }
+        for (int i = 0; i < 3; i++) {
+            gfxstats_tracker_close(t[i]);
+        }
+        uint32_t sum = seen_total(vb, 0) + seen_total(vb, 1) + seen_total(vb, 2);
+        CHECK(sum == 185, "the new buffer holds %u frames (%u, %u, %u), not 185", sum, seen_total(vb, 0),
+              seen_total(vb, 1), seen_total(vb, 2));
+        munmap((void *)vb, b_len);
+    }
+    gfxstats_session_close(s);
+    munmap((void *)va, a_len);
+    unlink(a_path);
+    unlink(b_path);
+    rmdir(dir);
+}
+
 /* ---- the Register call's reader against what a peer that is not a daemon may send */
 
 /* A frame of the peer: header and payload. */
@@ -3128,6 +3217,7 @@ int main(void) {
     test_ring_move_drain_claims_rest();
     test_ring_kill_after_registration();
     test_register_reader();
+    test_stripeless_hand_over();
     printf("unit: %d checks, %d failed\n", checks, failures);
     printf("%d passed, %d failed\n", checks - failures, failures);
     return failures ? 1 : 0;

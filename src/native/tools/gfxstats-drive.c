@@ -28,6 +28,8 @@
  * the rings hold (with GFXSTATS_TEST_DRAIN_PAUSED, all since the last explicit drain) to the daemon
  * (tests/postmortem.sh); it says on stderr how many frames that is. --exec-at-end CMD: the same, but
  * the driver replaces itself with `sh -c CMD` (the same process, its mappings and connection gone).
+ * --drain-at-end: before that, every tracker is drained (tests/clients.sh: what a tracker without a
+ * stripe of its own counted must then be in the buffer, not only in the process's memory).
  * Used by the differential and end-to-end tests; prints "recorded N frames" (and ", T timeline
  * lines" when there were any). */
 #include "gfxstats.h"
@@ -44,7 +46,7 @@ static void usage(void) {
     fprintf(stderr, "usage: gfxstats-drive [--package P] [--version-code N] [--pipeline 0|1|2] "
                     "[--refresh NS] [--frameinfo [--replay]] [--rules android12|android9] [--dequeue-forgiveness NS] [--davey off|log] [--no-scenes] [--scene-max N] [--default-scene NAME] "
                     "[--matrix 2.1|legacy|time] [--levels N,M,H,F] [--refresh-hz HZ] [--rules-only] [--wait-attached MS] [--trackers N] [--no-flush] "
-                    "[--timeline-tracker K] [--compositor WAIT_NS] [--sigkill-at-end | --exec-at-end CMD] < frames\n"
+                    "[--timeline-tracker K] [--compositor WAIT_NS] [--sigkill-at-end | --exec-at-end CMD] [--drain-at-end] < frames\n"
                     "  frame lines: intended_vsync,vsync,frame_completed,gpu_completed,frame_interval "
                     "(--frameinfo: the 23 FrameInfo fields); scene lines: @SINCE,NAME, @@SINCE,NAME;\n"
                     "  FrameTimeline lines: C,TOKEN,PREDICTED_START,PREDICTED_END,PREDICTED_PRESENT,ACTUAL_START,ACTUAL_END | "
@@ -86,6 +88,7 @@ int main(int argc, char **argv) {
     int64_t join_wait = -1;
     int sigkill = 0; /* tests/postmortem.sh: SIGKILL itself after the last line, frames left in the rings */
     const char *exec_cmd = NULL; /* tests/postmortem.sh: exec this instead, frames left in the rings */
+    int drain_at_end = 0;         /* tests/clients.sh: every tracker drained before the SIGKILL */
     int pipeline = 1, frameinfo = 0, rules_only = 0, wait_ms = -1, replay = 0, ntrackers = 1, flush = 1, tl_tracker = 0;
     gfxstats_tracker_options topt = {.struct_size = sizeof topt, .rules = GFXSTATS_RULES_ANDROID12};
     for (int i = 1; i < argc; i++) {
@@ -130,6 +133,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--no-flush")) flush = 0; /* tests/drops.sh: lets a ring fill */
         else if (!strcmp(a, "--sigkill-at-end")) sigkill = 1;
         else if (!strcmp(a, "--exec-at-end") && v) { exec_cmd = v; i++; }
+        else if (!strcmp(a, "--drain-at-end")) drain_at_end = 1;
         else usage();
     }
     int want = frameinfo ? GFXSTATS_FI_COUNT : 5;
@@ -291,6 +295,10 @@ int main(int argc, char **argv) {
         frames++;
     }
     if ((sigkill || exec_cmd) && !rules_only) {
+        for (int k = 0; drain_at_end && k < ntrackers; k++) {
+            gfxstats_tracker_flush(trackers[k]);
+            since_drain = 0;
+        }
         /* What the rings hold since their last drain (every 256 frames a tracker, at each scene
          * line; no other with GFXSTATS_TEST_DRAIN_PAUSED) is left for the daemon to count. */
         fprintf(stderr, "gfxstats-drive: %s after %lld frames, %lld since the last drain of tracker 0\n",
