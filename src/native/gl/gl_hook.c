@@ -31,11 +31,13 @@ static __thread int64_t made_current;
  * (RTLD_LOCAL, as SDL does), so that RTLD_NEXT cannot see it - taken from the application's own
  * dlsym(handle, name) of that name, which the dlsym below intercepts. */
 enum { F_GLX_SWAP, F_EGL_SWAP, F_GLX_MAKE, F_GLX_MAKE_CTX, F_EGL_MAKE, F_GLX_GPA_ARB, F_GLX_GPA,
-       F_EGL_GPA, F_EGL_SWAP_DAMAGE_KHR, F_EGL_SWAP_DAMAGE_EXT, F_GLX_SWAP_MSC, F_COUNT };
+       F_EGL_GPA, F_EGL_SWAP_DAMAGE_KHR, F_EGL_SWAP_DAMAGE_EXT, F_GLX_SWAP_MSC, F_EGL_DESTROY, F_GLX_DESTROY,
+       F_X_DESTROY, F_COUNT };
 static const char *const names[F_COUNT] = {
     "glXSwapBuffers", "eglSwapBuffers", "glXMakeCurrent", "glXMakeContextCurrent", "eglMakeCurrent",
     "glXGetProcAddressARB", "glXGetProcAddress", "eglGetProcAddress",
     "eglSwapBuffersWithDamageKHR", "eglSwapBuffersWithDamageEXT", "glXSwapBuffersMscOML",
+    "eglDestroySurface", "glXDestroyWindow", "XDestroyWindow",
 };
 static void *reals[F_COUNT];
 
@@ -75,7 +77,8 @@ static void *real_of(int f) {
              * the hook, and RTLD_NEXT cannot see the private library: take the function from the
              * library already loaded (RTLD_NOLOAD matches its soname, so "libEGL.so" loaded by
              * that name is found too). The handle is kept: the function must outlive the lookup. */
-            void *lib = dlopen(names[f][0] == 'e' ? "libEGL.so.1" : "libGL.so.1", RTLD_LAZY | RTLD_NOLOAD);
+            void *lib = dlopen(names[f][0] == 'e' ? "libEGL.so.1" : names[f][0] == 'X' ? "libX11.so.6" : "libGL.so.1",
+                               RTLD_LAZY | RTLD_NOLOAD);
             r = lib ? d(lib, names[f]) : NULL;
         }
         if (r) {
@@ -104,16 +107,22 @@ static struct hook_surface *surface_for(uint64_t key) {
 static __thread int swap_depth;
 
 static void swap_begin(uint64_t key, struct hook_surface **out) {
-    *out = swap_depth++ == 0 ? surface_for(key) : NULL;
-    if (*out) {
-        hook_surface_present_begin(*out, gfxstats_now_ns());
+    *out = NULL;
+    if (swap_depth++ == 0) {
+        hook_swap_enter(); /* before the look-up: a surface destroyed meanwhile waits for the swap */
+        *out = surface_for(key);
+        if (*out) {
+            hook_surface_present_begin(*out, gfxstats_now_ns());
+        }
     }
 }
 
 static void swap_end(struct hook_surface *s) {
-    swap_depth--;
     if (s) {
         hook_surface_present_end(s, gfxstats_now_ns());
+    }
+    if (--swap_depth == 0) {
+        hook_swap_leave();
     }
 }
 
@@ -181,6 +190,28 @@ static int64_t glXSwapBuffersMscOML(Display *dpy, GLXDrawable drawable, int64_t 
     return r;
 }
 
+/* A surface the application destroys: its tracker closes (see hook_surface_retire). GLX draws into
+ * an X window directly (glxgears, SDL, GLFW) or into a GLX window made for one (GLX 1.3). */
+EXPORT EGLBoolean eglDestroySurface(EGLDisplay dpy, EGLSurface surface) {
+    EGLBoolean (*real)(EGLDisplay, EGLSurface) = (EGLBoolean (*)(EGLDisplay, EGLSurface))real_of(F_EGL_DESTROY);
+    hook_surface_retire((uint64_t)(uintptr_t)surface);
+    return real ? real(dpy, surface) : 0;
+}
+
+EXPORT void glXDestroyWindow(Display *dpy, GLXDrawable window) {
+    void (*real)(Display *, GLXDrawable) = (void (*)(Display *, GLXDrawable))real_of(F_GLX_DESTROY);
+    hook_surface_retire(GLX_TAG | (uint64_t)window);
+    if (real) {
+        real(dpy, window);
+    }
+}
+
+EXPORT int XDestroyWindow(Display *dpy, unsigned long window) {
+    int (*real)(Display *, unsigned long) = (int (*)(Display *, unsigned long))real_of(F_X_DESTROY);
+    hook_surface_retire(GLX_TAG | (uint64_t)window);
+    return real ? real(dpy, window) : 0;
+}
+
 EXPORT Bool glXMakeCurrent(Display *dpy, GLXDrawable drawable, GLXContext ctx) {
     Bool (*real)(Display *, GLXDrawable, GLXContext) = (Bool (*)(Display *, GLXDrawable, GLXContext))real_of(F_GLX_MAKE);
     Bool r = real ? real(dpy, drawable, ctx) : 0;
@@ -219,6 +250,9 @@ static void *hook_fn(int f) {
     case F_EGL_GPA: return (void *)eglGetProcAddress;
     case F_EGL_SWAP_DAMAGE_KHR: return (void *)eglSwapBuffersWithDamageKHR;
     case F_EGL_SWAP_DAMAGE_EXT: return (void *)eglSwapBuffersWithDamageEXT;
+    case F_EGL_DESTROY: return (void *)eglDestroySurface;
+    case F_GLX_DESTROY: return (void *)glXDestroyWindow;
+    case F_X_DESTROY: return (void *)XDestroyWindow;
     default: return (void *)glXSwapBuffersMscOML;
     }
 }

@@ -14,6 +14,9 @@ static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static gfxstats_session *session;
 static int session_failed;
 static struct hook_table surfaces;
+/* Swaps in progress on any thread (the GL hook's), and the surfaces destroyed while one was. */
+static int swaps_in_progress;
+static struct hook_surface *retired;
 /* GFXSTATS_TEST_SIGKILL_AFTER=N (tests/postmortem.sh): the process SIGKILLs itself right after
  * recording its Nth present, with frames still in a ring; 0: never. Read when a surface is made. */
 static int64_t sigkill_after;
@@ -76,6 +79,8 @@ static void hook_after_fork(void) {
     session = NULL;
     session_failed = 0;
     memset(&surfaces, 0, sizeof surfaces);
+    retired = NULL;
+    swaps_in_progress = 0;
     presents = 0;
 }
 
@@ -146,6 +151,11 @@ struct hook_surface *hook_surface_get(uint64_t handle) {
 void hook_shutdown(void) {
     pthread_mutex_lock(&mu);
     hook_table_drain(&surfaces, close_surface);
+    while (retired) { /* unloading: no swap runs any more */
+        struct hook_surface *next = retired->next_retired;
+        close_surface(retired);
+        retired = next;
+    }
     gfxstats_session *s = session;
     session = NULL;
     pthread_mutex_unlock(&mu);
@@ -200,6 +210,43 @@ int64_t hook_surface_present_begin(struct hook_surface *s, int64_t now) {
 void hook_surface_present_end(struct hook_surface *s, int64_t now) {
     s->frame_start = now;
     __atomic_store_n(&s->blocked, 0, __ATOMIC_RELAXED);
+}
+
+void hook_swap_enter(void) {
+    __atomic_add_fetch(&swaps_in_progress, 1, __ATOMIC_SEQ_CST);
+}
+
+void hook_swap_leave(void) {
+    __atomic_sub_fetch(&swaps_in_progress, 1, __ATOMIC_RELEASE);
+}
+
+/* A program that makes and destroys surfaces as it runs (windows, dialogs, a toolkit's popups)
+ * would otherwise keep a tracker for each until it exits: a stripe held (the 17th surface on
+ * counts in memory), a ring drained every period, and once the table is full (1,024 surfaces) no
+ * tracker for the next. EGL lets a program destroy a surface that is current to another thread,
+ * which may be inside a swap with its record: a swap enters (hook_swap_enter, sequentially
+ * consistent) before it looks the surface up, and the record is removed before the count of swaps
+ * is read, so either that swap sees the removal or the removal sees the swap, and then the record
+ * waits on the retired list until a retirement finds no swap in progress (or the unload). */
+void hook_surface_retire(uint64_t handle) {
+    pthread_mutex_lock(&mu);
+    struct hook_surface *s = hook_table_remove(&surfaces, handle);
+    if (s) {
+        s->next_retired = retired;
+        retired = s;
+    }
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    struct hook_surface *gone = NULL;
+    if (retired && __atomic_load_n(&swaps_in_progress, __ATOMIC_SEQ_CST) == 0) {
+        gone = retired;
+        retired = NULL;
+    }
+    pthread_mutex_unlock(&mu);
+    while (gone) {
+        struct hook_surface *next = gone->next_retired;
+        close_surface(gone);
+        gone = next;
+    }
 }
 
 void hook_surface_free(struct hook_surface *s) {

@@ -36,6 +36,7 @@ struct hook_surface {
     uint32_t present_flags;
     /* Called before the tracker closes (the last present times go in), if set. */
     void (*before_close)(struct hook_surface *s);
+    struct hook_surface *next_retired; /* hook_surface_retire's list */
 };
 
 struct hook_surface *hook_surface_new(uint64_t handle, int32_t pipeline);
@@ -47,6 +48,13 @@ int64_t hook_surface_present_begin(struct hook_surface *s, int64_t now);
 /* The present returned: the next frame starts. */
 void hook_surface_present_end(struct hook_surface *s, int64_t now);
 void hook_surface_free(struct hook_surface *s);
+/* The GL hook's swaps: enter before the surface is looked up, leave after the present's end. */
+void hook_swap_enter(void);
+void hook_swap_leave(void);
+/* The application destroyed the surface of this handle (a GL hook's EGL surface or GLX drawable):
+ * its tracker closes and its entry leaves the table, now or - when a swap on another thread may
+ * still hold it - at a later retirement or at unload. */
+void hook_surface_retire(uint64_t handle);
 
 /* Lock-free lookup table, handle -> pointer (inserts and removals under a mutex). */
 #define HOOK_TABLE_SLOTS 1024

@@ -33,6 +33,21 @@ done
 
 t_gl_swaps_exact "$T_DIR/gl-swaps" gl.swaps ""
 
+# A program that opens and closes windows as it runs (tests/gl-swaps.c eglsurfaces, glxsurfaces):
+# 1,100 surfaces one after another, each swapped once and destroyed (an EGL window surface, an X
+# window as the GLX drawable): exactly 1,100 each. The hook closes a surface's tracker when the
+# program destroys it; before session 34 it kept every one until the exit, and had no tracker for
+# any surface after the 1,024th (its table was full).
+for mode in eglsurfaces glxsurfaces; do
+  gfx run --package "gl.$mode" -- "$T_DIR/gl-swaps" "$mode" 1100 >"$T_DIR/$mode.out" 2>&1 \
+    || { cat "$T_DIR/$mode.out" >&2; t_fail "gl-swaps $mode failed under gfxstats run"; }
+  grep -qx "drew 1100" "$T_DIR/$mode.out" || { cat "$T_DIR/$mode.out" >&2; t_fail "gl-swaps $mode did not draw 1100 frames"; }
+  t_clean_output "$T_DIR/$mode.out" "gl-swaps $mode"
+  t_wait_for 30 grep -q "exit: gl.$mode/" "$T_DIR/daemon.log" || t_fail "the daemon did not see gl-swaps $mode exit"
+  got="$(t_counter "gl.$mode" "Total frames rendered")"
+  [ "$got" = 1100 ] || t_fail "gl-swaps $mode: 1100 surfaces swapped once each, the dump has $got frames"
+done
+
 # A process that forks after it rendered, without exec (tests/gl-swaps.c fork): the child's 50
 # swaps count in a session of its own (its pid, the same package), the parent's 100 in the
 # parent's. Before the hook forgot the parent's session in the child, the child's were lost.
@@ -57,4 +72,4 @@ sdl_frames() { [ "$(t_counter testgl2 "Total frames rendered" 2>/dev/null || tru
 t_wait_for 60 sdl_frames 200 || { cat "$T_DIR/testgl2.out" >&2; t_fail "testgl2 (SDL2): no frames counted"; }
 t_sigkill_keeps "$SDL" testgl2
 sdl_live=$T_KEPT
-t_pass "gl-lookup: $expected of $expected swaps through glXGetProcAddressARB, glXGetProcAddress, dlsym(handle) and all three; 150 of 150 through eglSwapBuffers and both damage swaps, 150 of 150 through glXSwapBuffers and glXSwapBuffersMscOML; 150 of 150 from a parent and its forked child; SDL2 testgl2: $sdl_live frames"
+t_pass "gl-lookup: $expected of $expected swaps through glXGetProcAddressARB, glXGetProcAddress, dlsym(handle) and all three; 150 of 150 through eglSwapBuffers and both damage swaps, 150 of 150 through glXSwapBuffers and glXSwapBuffersMscOML; 150 of 150 from a parent and its forked child; 1100 of 1100 from 1,100 EGL surfaces and 1,100 GLX windows made and destroyed one after another; SDL2 testgl2: $sdl_live frames"

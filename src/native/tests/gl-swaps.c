@@ -1,5 +1,5 @@
 /* A program that presents with the extensions' swap functions, which it can find only through the
- * GetProcAddress functions (and one that forks): usage: gl-swaps egl|egl1|oml|fork FRAMES. Prints "drew N".
+ * GetProcAddress functions, and other shapes of a GL program: usage: gl-swaps egl|egl1|eglsurfaces|oml|glxsurfaces|fork FRAMES. Prints "drew N".
  *
  * egl: an OpenGL ES context on an X11 window through libEGL (dlopen()ed, as libepoxy does for GTK),
  *   swapping in turn with eglSwapBuffers, eglSwapBuffersWithDamageKHR and
@@ -13,6 +13,10 @@
  *   divisor 0, remainder 0: as soon as possible). Where the server does not enable
  *   GLX_OML_sync_control (Xvfb), the second answers -1 and swaps nothing; the call is made all the
  *   same, and it is a frame to the hook, as to MangoHud.
+ * eglsurfaces, glxsurfaces: FRAMES surfaces one after another, each swapped once and destroyed: an
+ *   EGL window surface and its X window (eglDestroySurface, XDestroyWindow), or an X window used
+ *   as the GLX drawable (XDestroyWindow), as a program that opens and closes windows does. More
+ *   than the hook's table holds (1,024) at once, had it kept them.
  * fork: a process that forks after it rendered, without exec: a third of the frames through
  *   glXSwapBuffers, then fork(); the child, on a display connection and a window of its own, swaps
  *   a third and exits; the parent waits for it and swaps the rest on a new window. Every swap is a
@@ -56,9 +60,10 @@ typedef EGLBoolean (*egl_make_fn)(EGLDisplay, EGLSurface, EGLSurface, EGLContext
 typedef EGLBoolean (*egl_swap_fn)(EGLDisplay, EGLSurface);
 typedef EGLBoolean (*egl_swap_damage_fn)(EGLDisplay, EGLSurface, const EGLint *, EGLint);
 typedef EGLBoolean (*egl_terminate_fn)(EGLDisplay);
+typedef EGLBoolean (*egl_destroy_fn)(EGLDisplay, EGLSurface);
 typedef EGLint (*egl_error_fn)(void);
 
-static int draw_egl(Display *dpy, int frames, int plain) {
+static int draw_egl(Display *dpy, int frames, int plain, int surfaces) {
     void *egl = must(dlopen("libEGL.so.1", RTLD_NOW | RTLD_LOCAL), "libEGL.so.1");
     egl_gpa_fn gpa = (egl_gpa_fn)must(dlsym(egl, "eglGetProcAddress"), "eglGetProcAddress");
     EGLDisplay edpy = ((egl_get_display_fn)must(dlsym(egl, "eglGetDisplay"), "eglGetDisplay"))(dpy);
@@ -96,6 +101,29 @@ static int draw_egl(Display *dpy, int frames, int plain) {
     }
     clear_fn clear = (clear_fn)must((void *)gpa("glClear"), "glClear");
     egl_swap_fn swap = (egl_swap_fn)must(dlsym(egl, "eglSwapBuffers"), "eglSwapBuffers");
+    if (surfaces) {
+        egl_window_fn create = (egl_window_fn)must(dlsym(egl, "eglCreateWindowSurface"), "eglCreateWindowSurface");
+        egl_destroy_fn destroy = (egl_destroy_fn)must(dlsym(egl, "eglDestroySurface"), "eglDestroySurface");
+        for (int i = 0; i < frames; i++) {
+            Window w = window_for(dpy, vi->visual, vi->depth);
+            EGLSurface one = create(edpy, config, w, NULL);
+            if (!one || !make(edpy, one, one, ctx)) {
+                fprintf(stderr, "gl-swaps: surface %d: no current EGL surface (EGL error 0x%x)\n", i, (unsigned)error());
+                return 1;
+            }
+            clear(0x4000 /* GL_COLOR_BUFFER_BIT */);
+            if (!swap(edpy, one)) {
+                fprintf(stderr, "gl-swaps: surface %d: eglSwapBuffers failed\n", i);
+                return 1;
+            }
+            make(edpy, NULL, NULL, NULL);
+            destroy(edpy, one);
+            XDestroyWindow(dpy, w);
+        }
+        printf("swaps: eglSwapBuffers\n");
+        ((egl_terminate_fn)must(dlsym(egl, "eglTerminate"), "eglTerminate"))(edpy);
+        return 0;
+    }
     egl_swap_damage_fn khr = (egl_swap_damage_fn)must((void *)gpa("eglSwapBuffersWithDamageKHR"), "eglSwapBuffersWithDamageKHR");
     /* ANGLE offers only the KHR one: the KHR one stands in (the "swaps:" line says so). */
     egl_swap_damage_fn ext = (egl_swap_damage_fn)gpa("eglSwapBuffersWithDamageEXT");
@@ -129,7 +157,7 @@ static int draw_egl(Display *dpy, int frames, int plain) {
 typedef int64_t (*swap_msc_fn)(Display *, GLXDrawable, int64_t, int64_t, int64_t);
 
 /* GLX on a window of its own: glXSwapBuffers, or in turn with glXSwapBuffersMscOML (oml). */
-static int draw_glx(Display *dpy, int frames, int oml_too) {
+static int draw_glx(Display *dpy, int frames, int oml_too, int surfaces) {
     void *gl = must(dlopen("libGL.so.1", RTLD_NOW | RTLD_LOCAL), "libGL.so.1");
     gpa_fn gpa = (gpa_fn)must(dlsym(gl, "glXGetProcAddressARB"), "glXGetProcAddressARB");
     int attrs[] = {4 /* GLX_RGBA */, 5 /* GLX_DOUBLEBUFFER */, 0};
@@ -142,7 +170,15 @@ static int draw_glx(Display *dpy, int frames, int oml_too) {
     clear_fn clear = (clear_fn)must(dlsym(gl, "glClear"), "glClear");
     swap_fn swap = (swap_fn)must(dlsym(gl, "glXSwapBuffers"), "glXSwapBuffers");
     swap_msc_fn oml = (swap_msc_fn)must((void *)gpa((const unsigned char *)"glXSwapBuffersMscOML"), "glXSwapBuffersMscOML");
-    for (int i = 0; i < frames; i++) {
+    for (int i = 0; surfaces && i < frames; i++) {
+        Window w = window_for(dpy, vi->visual, vi->depth);
+        make(dpy, w, ctx);
+        clear(0x4000 /* GL_COLOR_BUFFER_BIT */);
+        swap(dpy, w);
+        make(dpy, None, NULL);
+        XDestroyWindow(dpy, w);
+    }
+    for (int i = 0; !surfaces && i < frames; i++) {
         clear(0x4000 /* GL_COLOR_BUFFER_BIT */);
         if (i % 2 == 0 || !oml_too) {
             swap(dpy, win);
@@ -156,7 +192,7 @@ static int draw_glx(Display *dpy, int frames, int oml_too) {
 
 static int draw_fork(Display *dpy, int frames) {
     int first = frames / 3, child = frames / 3;
-    draw_glx(dpy, first, 0);
+    draw_glx(dpy, first, 0, 0);
     fflush(stdout);
     pid_t pid = fork();
     if (pid < 0) {
@@ -166,7 +202,7 @@ static int draw_fork(Display *dpy, int frames) {
     if (pid == 0) {
         /* The parent's connection is the parent's: a second user would break its request stream. */
         Display *own = must(XOpenDisplay(NULL), "X display (child)");
-        draw_glx(own, child, 0);
+        draw_glx(own, child, 0, 0);
         XCloseDisplay(own);
         exit(0);
     }
@@ -175,15 +211,19 @@ static int draw_fork(Display *dpy, int frames) {
         fprintf(stderr, "gl-swaps: the child failed\n");
         return 1;
     }
-    return draw_glx(dpy, frames - first - child, 0);
+    return draw_glx(dpy, frames - first - child, 0, 0);
 }
 
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "";
     int frames = argc > 2 ? atoi(argv[2]) : 0;
-    if ((strcmp(mode, "egl") != 0 && strcmp(mode, "egl1") != 0 && strcmp(mode, "oml") != 0 && strcmp(mode, "fork") != 0)
-        || frames < 1) {
-        fprintf(stderr, "usage: gl-swaps egl|egl1|oml|fork FRAMES\n");
+    const char *const modes[] = {"egl", "egl1", "eglsurfaces", "oml", "glxsurfaces", "fork"};
+    int known = 0;
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        known |= strcmp(mode, modes[i]) == 0;
+    }
+    if (!known || frames < 1) {
+        fprintf(stderr, "usage: gl-swaps egl|egl1|eglsurfaces|oml|glxsurfaces|fork FRAMES\n");
         return 2;
     }
     const char *exported[] = {"eglSwapBuffersWithDamageKHR", "eglSwapBuffersWithDamageEXT", "glXSwapBuffersMscOML"};
@@ -194,9 +234,10 @@ int main(int argc, char **argv) {
         }
     }
     Display *dpy = must(XOpenDisplay(NULL), "X display");
-    int rc = strcmp(mode, "oml") == 0 ? draw_glx(dpy, frames, 1)
+    int rc = strcmp(mode, "oml") == 0 ? draw_glx(dpy, frames, 1, 0)
+           : strcmp(mode, "glxsurfaces") == 0 ? draw_glx(dpy, frames, 0, 1)
            : strcmp(mode, "fork") == 0 ? draw_fork(dpy, frames)
-           : draw_egl(dpy, frames, strcmp(mode, "egl1") == 0);
+           : draw_egl(dpy, frames, strcmp(mode, "egl1") == 0, strcmp(mode, "eglsurfaces") == 0);
     if (rc == 0) {
         printf("drew %d\n", frames);
     }
