@@ -48,6 +48,15 @@ for mode in eglsurfaces glxsurfaces; do
   [ "$got" = 1100 ] || t_fail "gl-swaps $mode: 1100 surfaces swapped once each, the dump has $got frames"
 done
 
+# Destroys while another thread is inside its swaps (gl-swaps threads): one thread swaps 1,000 times
+# on its own window while the main thread makes, swaps once and destroys 250 windows: 1,250.
+gfx run --package gl.threads -- "$T_DIR/gl-swaps" threads 1000 >"$T_DIR/threads.out" 2>&1 \
+  || { cat "$T_DIR/threads.out" >&2; t_fail "gl-swaps threads failed under gfxstats run"; }
+t_clean_output "$T_DIR/threads.out" "gl-swaps threads"
+t_wait_for 30 grep -q "exit: gl.threads/" "$T_DIR/daemon.log" || t_fail "the daemon did not see gl-swaps threads exit"
+got="$(t_counter gl.threads "Total frames rendered")"
+[ "$got" = 1250 ] || t_fail "gl-swaps threads: 1000 swaps on one thread and 250 windows on another, the dump has $got frames"
+
 # A process that forks after it rendered, without exec (tests/gl-swaps.c fork): the child's 50
 # swaps count in a session of its own (its pid, the same package), the parent's 100 in the
 # parent's. Before the hook forgot the parent's session in the child, the child's were lost.
@@ -72,4 +81,4 @@ sdl_frames() { [ "$(t_counter testgl2 "Total frames rendered" 2>/dev/null || tru
 t_wait_for 60 sdl_frames 200 || { cat "$T_DIR/testgl2.out" >&2; t_fail "testgl2 (SDL2): no frames counted"; }
 t_sigkill_keeps "$SDL" testgl2
 sdl_live=$T_KEPT
-t_pass "gl-lookup: $expected of $expected swaps through glXGetProcAddressARB, glXGetProcAddress, dlsym(handle) and all three; 150 of 150 through eglSwapBuffers and both damage swaps, 150 of 150 through glXSwapBuffers and glXSwapBuffersMscOML; 150 of 150 from a parent and its forked child; 1100 of 1100 from 1,100 EGL surfaces and 1,100 GLX windows made and destroyed one after another; SDL2 testgl2: $sdl_live frames"
+t_pass "gl-lookup: $expected of $expected swaps through glXGetProcAddressARB, glXGetProcAddress, dlsym(handle) and all three; 150 of 150 through eglSwapBuffers and both damage swaps, 150 of 150 through glXSwapBuffers and glXSwapBuffersMscOML; 150 of 150 from a parent and its forked child; 1100 of 1100 from 1,100 EGL surfaces and 1,100 GLX windows made and destroyed one after another; 1250 of 1250 with the destroys beside another thread's swaps; SDL2 testgl2: $sdl_live frames"

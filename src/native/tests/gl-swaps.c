@@ -1,5 +1,5 @@
 /* A program that presents with the extensions' swap functions, which it can find only through the
- * GetProcAddress functions, and other shapes of a GL program: usage: gl-swaps egl|egl1|eglsurfaces|oml|glxsurfaces|fork FRAMES. Prints "drew N".
+ * GetProcAddress functions, and other shapes of a GL program: usage: gl-swaps egl|egl1|eglsurfaces|oml|glxsurfaces|threads|fork FRAMES. Prints "drew N".
  *
  * egl: an OpenGL ES context on an X11 window through libEGL (dlopen()ed, as libepoxy does for GTK),
  *   swapping in turn with eglSwapBuffers, eglSwapBuffersWithDamageKHR and
@@ -17,6 +17,9 @@
  *   EGL window surface and its X window (eglDestroySurface, XDestroyWindow), or an X window used
  *   as the GLX drawable (XDestroyWindow), as a program that opens and closes windows does. More
  *   than the hook's table holds (1,024) at once, had it kept them.
+ * threads: one thread swaps FRAMES times on a window of its own (its own X connection) while the main
+ *   thread makes, swaps once and destroys FRAMES/4 X windows as GLX drawables (glxsurfaces): the
+ *   destroys fall while the other thread is inside its swaps.
  * fork: a process that forks after it rendered, without exec: a third of the frames through
  *   glXSwapBuffers, then fork(); the child, on a display connection and a window of its own, swaps
  *   a third and exits; the parent waits for it and swaps the rest on a new window. Every swap is a
@@ -31,6 +34,7 @@
 #include <dlfcn.h>
 #include <stdint.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -190,6 +194,25 @@ static int draw_glx(Display *dpy, int frames, int oml_too, int surfaces) {
     return 0;
 }
 
+static void *swap_on_own_display(void *arg) {
+    Display *own = must(XOpenDisplay(NULL), "X display (thread)");
+    draw_glx(own, *(int *)arg, 0, 0);
+    XCloseDisplay(own);
+    return NULL;
+}
+
+static int draw_threads(Display *dpy, int frames) {
+    pthread_t th;
+    if (pthread_create(&th, NULL, swap_on_own_display, &frames) != 0) {
+        fprintf(stderr, "gl-swaps: no thread\n");
+        return 1;
+    }
+    int rc = draw_glx(dpy, frames / 4, 0, 1);
+    pthread_join(th, NULL);
+    printf("swaps: %d on the thread, %d on as many windows\n", frames, frames / 4);
+    return rc;
+}
+
 static int draw_fork(Display *dpy, int frames) {
     int first = frames / 3, child = frames / 3;
     draw_glx(dpy, first, 0, 0);
@@ -217,13 +240,13 @@ static int draw_fork(Display *dpy, int frames) {
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "";
     int frames = argc > 2 ? atoi(argv[2]) : 0;
-    const char *const modes[] = {"egl", "egl1", "eglsurfaces", "oml", "glxsurfaces", "fork"};
+    const char *const modes[] = {"egl", "egl1", "eglsurfaces", "oml", "glxsurfaces", "threads", "fork"};
     int known = 0;
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
         known |= strcmp(mode, modes[i]) == 0;
     }
     if (!known || frames < 1) {
-        fprintf(stderr, "usage: gl-swaps egl|egl1|eglsurfaces|oml|glxsurfaces|fork FRAMES\n");
+        fprintf(stderr, "usage: gl-swaps egl|egl1|eglsurfaces|oml|glxsurfaces|threads|fork FRAMES\n");
         return 2;
     }
     const char *exported[] = {"eglSwapBuffersWithDamageKHR", "eglSwapBuffersWithDamageEXT", "glXSwapBuffersMscOML"};
@@ -233,10 +256,12 @@ int main(int argc, char **argv) {
             return 1;
         }
     }
+    XInitThreads(); /* one connection for each thread, but Xlib's own state is shared */
     Display *dpy = must(XOpenDisplay(NULL), "X display");
     int rc = strcmp(mode, "oml") == 0 ? draw_glx(dpy, frames, 1, 0)
            : strcmp(mode, "glxsurfaces") == 0 ? draw_glx(dpy, frames, 0, 1)
            : strcmp(mode, "fork") == 0 ? draw_fork(dpy, frames)
+           : strcmp(mode, "threads") == 0 ? draw_threads(dpy, frames)
            : draw_egl(dpy, frames, strcmp(mode, "egl1") == 0, strcmp(mode, "eglsurfaces") == 0);
     if (rc == 0) {
         printf("drew %d\n", frames);

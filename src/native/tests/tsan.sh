@@ -6,7 +6,8 @@
 # FrameTimeline calls, a daemon restart mid-stream (re-registration, adoption) and a handover
 # (daemon SIGKILLed, buffer files lost). Every dump must equal the plain build's for the same
 # frames. Then an unmodified vkcube under Xvfb through the TSan build of the Vulkan layer, and
-# gl-lookup through the TSan build of the GL hook.
+# gl-lookup and gl-swaps threads (surfaces destroyed beside another thread's swaps) through the TSan
+# build of the GL hook.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 N="${GFXSTATS_TSAN_FRAMES:-30000}"
 SEED="${GFXSTATS_TSAN_SEED:-$RANDOM}"
@@ -91,4 +92,14 @@ grep -qx "drew 150" "$T_DIR/gl-lookup.out" || { cat "$T_DIR/gl-lookup.out" >&2; 
 t_wait_for 30 grep -q "exit: tsan.gl/" "$T_DIR/daemon.log" || t_fail "the daemon did not see gl-lookup exit"
 FRAMES="$(t_counter tsan.gl "Total frames rendered")"
 [ "$FRAMES" = 150 ] || { cat "$T_DIR/gl-lookup.out" >&2; t_fail "gl-lookup 150 with the TSan GL hook: ${FRAMES:-no} frames"; }
-t_pass "$(sed -n "s/^unit: \([0-9]*\) checks.*/\1/p" "$T_DIR/unit.out") unit checks under TSan; $N times frames on 3 trackers, $((N / 3)) FrameInfo frames, $((N / 3)) FrameTimeline frames (seed $SEED), a daemon restart and a handover: no report, dumps equal the plain build's; vkcube --c 300 through the TSan layer: 300 frames; gl-lookup through the TSan GL hook: 150 of 150 swaps; no report"
+# Surfaces destroyed while another thread is inside its swaps (tests/gl-swaps.c threads): the
+# hook's count of swaps in progress and its retired list, under TSan.
+gcc -std=gnu11 -Wall -Wextra -Werror -o "$T_DIR/gl-swaps" "$NATIVE/tests/gl-swaps.c" -ldl -lX11 \
+  || t_fail "tests/gl-swaps.c does not build"
+GFXSTATS_PACKAGE=tsan.gl.threads TSAN_OPTIONS="$TSAN_OPTIONS suppressions=$NATIVE/tests/tsan-apps.supp" \
+  LD_PRELOAD="$(gcc -print-file-name=libtsan.so.2) $OUT/tsan/lib/libgfxstats_gl.so" "$T_DIR/gl-swaps" threads 400 \
+  >"$T_DIR/gl-threads.out" 2>&1 || { cat "$T_DIR/gl-threads.out" >&2; t_fail "gl-swaps threads with the TSan GL hook failed"; }
+t_wait_for 30 grep -q "exit: tsan.gl.threads/" "$T_DIR/daemon.log" || t_fail "the daemon did not see gl-swaps threads exit"
+THREADS="$(t_counter tsan.gl.threads "Total frames rendered")"
+[ "$THREADS" = 500 ] || { cat "$T_DIR/gl-threads.out" >&2; t_fail "gl-swaps threads 400 with the TSan GL hook: ${THREADS:-no} frames, not 500"; }
+t_pass "$(sed -n "s/^unit: \([0-9]*\) checks.*/\1/p" "$T_DIR/unit.out") unit checks under TSan; $N times frames on 3 trackers, $((N / 3)) FrameInfo frames, $((N / 3)) FrameTimeline frames (seed $SEED), a daemon restart and a handover: no report, dumps equal the plain build's; vkcube --c 300 through the TSan layer: 300 frames; gl-lookup through the TSan GL hook: 150 of 150 swaps, gl-swaps threads 500 of 500; no report"
