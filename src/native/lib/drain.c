@@ -305,6 +305,11 @@ unsigned long gfx_drain_locked(struct gfxstats_tracker *t) {
     }
     if (t->epoch != __atomic_load_n(&s->epoch, __ATOMIC_ACQUIRE)) {
         gfx_tracker_move_locked(t);
+    } else if (t->stripe == 0 && s->cur != NULL && !s->closed && t->next == t->cons && t->cons == &t->own
+               && gfx_free_stripe(s->cur)) {
+        /* A stripe freed since this tracker was made (another one closed): it takes it, and its
+         * ring moves there as at a registration, so that its frames outlive a SIGKILL too. */
+        gfx_tracker_move_locked(t);
     }
     unsigned long n = 0;
     if (t->next != t->cons && __atomic_load_n(&t->ring, __ATOMIC_ACQUIRE) == t->next) {

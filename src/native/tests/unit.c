@@ -2934,8 +2934,9 @@ static const uint8_t *view_of(const char *path, size_t *len) {
 
 /* When every stripe is taken, a tracker counts in its own memory. Each drain hands that over to
  * the shared stripe, where the daemon sees it (before session 34 only its close did: until then
- * the daemon showed none of its frames, and a SIGKILL lost them all); a move to a new buffer and
- * the close hand over only the rest, so nothing counts twice. */
+ * the daemon showed none of its frames, and a SIGKILL lost them all); once another tracker closes,
+ * it takes the freed stripe at its next drain and its ring moves into the ring stripe; a move to a
+ * new buffer and the close hand over only the rest, so nothing counts twice. */
 static void test_stripeless_hand_over(void) {
     char dir[256], a_path[300], b_path[300];
     unit_dir(dir, sizeof dir);
@@ -2964,21 +2965,32 @@ static void test_stripeless_hand_over(void) {
     gfxstats_tracker_flush(t[0]);
     CHECK(seen_total(va, 0) == 150 && seen_total(va, 1) == 10, "after a second drain: shared %u, stripe 1 %u",
           seen_total(va, 0), seen_total(va, 1));
+    /* The second tracker closes: the third takes its stripe at its next drain, then its ring moves. */
+    gfxstats_tracker_close(t[1]);
+    record_steady(t[2], 150, 7);
+    gfxstats_tracker_flush(t[2]);
+    CHECK(gfx_get_u32(va + GFX_OFF_CLAIMS_V2 + 4) == (uint32_t)getpid() && seen_total(va, 2) == 7
+          && seen_total(va, 0) == 150, "the freed stripe 2: claimed by %u, %u frames; shared %u",
+          gfx_get_u32(va + GFX_OFF_CLAIMS_V2 + 4), seen_total(va, 2), seen_total(va, 0));
+    record_steady(t[2], 157, 3); /* the producer switches to the ring stripe at its next entry */
+    gfxstats_tracker_flush(t[2]);
+    gfxstats_tracker_flush(t[2]);
+    CHECK(gfx_tracker_ring(t[2]) == gfx_ring_stripe(a, 2) && seen_total(va, 2) == 10,
+          "the third tracker records in the ring stripe of stripe 2 (%d) with %u frames there",
+          gfx_tracker_ring(t[2]) == gfx_ring_stripe(a, 2), seen_total(va, 2));
     /* A new buffer of two stripes: every tracker moves at its next drain, the third first. */
     struct gfx_mapping *b = map_ring_buffer(b_path, 2, 2ull * GFX_RING_STRIPE_BYTES);
     const uint8_t *vb = view_of(b_path, &b_len);
     if (b && vb) {
         gfx_session_install(s, b);
-        record_steady(t[2], 150, 20);
-        record_steady(t[1], 0, 5);
-        for (int i = 2; i >= 0; i--) {
-            gfxstats_tracker_flush(t[i]);
-        }
-        for (int i = 0; i < 3; i++) {
-            gfxstats_tracker_close(t[i]);
-        }
+        record_steady(t[2], 160, 20);
+        record_steady(t[0], 10, 5);
+        gfxstats_tracker_flush(t[2]);
+        gfxstats_tracker_flush(t[0]);
+        gfxstats_tracker_close(t[0]);
+        gfxstats_tracker_close(t[2]);
         uint32_t sum = seen_total(vb, 0) + seen_total(vb, 1) + seen_total(vb, 2);
-        CHECK(sum == 185, "the new buffer holds %u frames (%u, %u, %u), not 185", sum, seen_total(vb, 0),
+        CHECK(sum == 195, "the new buffer holds %u frames (%u, %u, %u), not 195", sum, seen_total(vb, 0),
               seen_total(vb, 1), seen_total(vb, 2));
         munmap((void *)vb, b_len);
     }
