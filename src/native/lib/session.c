@@ -502,6 +502,7 @@ void gfxstats_session_close(gfxstats_session *s) {
         if (s->cur == NULL) {
             gfx_logf("%u frames of %s were counted before a daemon answered and are not kept (%s)", s->pending[0],
                   s->package, s->conn == CONN_WAITING ? "the daemon did not answer in time"
+                  : s->refused && s->unusable ? "the buffer the daemon named could not be used"
                   : s->refused ? "the daemon refused the registration" : "no daemon");
         } else if (s->conn == CONN_WAITING) {
             gfx_logf("the daemon did not answer %s's re-registration in time; its buffer keeps the counts", s->package);

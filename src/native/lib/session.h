@@ -73,6 +73,7 @@ struct gfxstats_session {
     gfxstats_davey_fn davey_callback;
     void *davey_user;
     int refused;     /* under mu: the last registration ended without a buffer */
+    int unusable;    /* under mu: ... because the buffer it named could not be used here */
     struct gfxstats_tracker *trackers; /* open trackers, under mu */
     int drain_ms;    /* the background thread's drain period, under mu */
     int drain_paused; /* GFXSTATS_TEST_DRAIN_PAUSED: only explicit drains (tests fill a ring) */

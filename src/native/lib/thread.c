@@ -243,6 +243,7 @@ void *gfx_session_thread(void *arg) {
                 snprintf(adopt_id, sizeof adopt_id, "%s", s->cur->reg_id);
             }
             s->conn = CONN_WAITING; /* until the daemon answers: close waits for that */
+            s->unusable = 0;
             pthread_mutex_unlock(&s->mu);
             rc = gfx_reg_send(&c, s->package, s->version, s->pipeline, adopt_path, adopt_id);
         }
@@ -292,6 +293,9 @@ void *gfx_session_thread(void *arg) {
                         s->logged_refused = 1;
                         gfx_logf("cannot count into the daemon's buffer: %s", why);
                     }
+                    pthread_mutex_lock(&s->mu);
+                    s->unusable = 1;
+                    pthread_mutex_unlock(&s->mu);
                     e = GFX_REG_ENDED;
                     break;
                 }

@@ -126,4 +126,6 @@ calls="$(cat "$T_DIR/unusable.calls")"
 lines="$(grep -c "cannot count into the daemon's buffer: cannot open buffer /nonexistent/" "$T_DIR/unusable.out" || true)"
 [ "$calls" -ge 3 ] || t_fail "vkcube asked the unusable daemon $calls times in its run, not 3 or more (a shorter run?)"
 [ "$lines" = 1 ] || { cat "$T_DIR/unusable.out" >&2; t_fail "$lines lines for $calls answers with a buffer that cannot be used, not 1"; }
+grep -q "2000 frames of vk.unusable were counted before a daemon answered and are not kept (the buffer the daemon named could not be used)" \
+  "$T_DIR/unusable.out" || { cat "$T_DIR/unusable.out" >&2; t_fail "no line at exit saying why the frames were not kept"; }
 t_pass "300 + 177 frames under vkcube, 50 under com.example.cube, 25 through a relative GFXSTATS_NATIVE_DIR, a 300-character package name refused, runs when refused, without a daemon, with one that does not answer and with a peer that floods PINGs and reads nothing; $lines line for $calls answers with a buffer it cannot use; a wait out of range ignored with a line"
