@@ -203,15 +203,6 @@ uint32_t gfx_claim_stripe(struct gfx_mapping *m, uint32_t pid) {
     return 0;
 }
 
-int gfx_free_stripe(struct gfx_mapping *m) {
-    for (uint32_t i = 1; i <= m->stripes; i++) {
-        if (__atomic_load_n(claim_word(m, i), __ATOMIC_RELAXED) == 0) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
 void gfx_release_stripe(struct gfx_mapping *m, uint32_t index) {
     __atomic_store_n(claim_word(m, index), 0, __ATOMIC_RELEASE);
 }

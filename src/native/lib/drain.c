@@ -305,10 +305,10 @@ unsigned long gfx_drain_locked(struct gfxstats_tracker *t) {
     }
     if (t->epoch != __atomic_load_n(&s->epoch, __ATOMIC_ACQUIRE)) {
         gfx_tracker_move_locked(t);
-    } else if (t->stripe == 0 && s->cur != NULL && !s->closed && t->next == t->cons && t->cons == &t->own
-               && gfx_free_stripe(s->cur)) {
+    } else if (t->stripe == 0 && s->cur != NULL && !s->closed && t->next == t->cons && t->cons == &t->own) {
         /* A stripe freed since this tracker was made (another one closed): it takes it, and its
-         * ring moves there as at a registration, so that its frames outlive a SIGKILL too. */
+         * ring moves there as at a registration, so that its frames outlive a SIGKILL too; with
+         * every stripe still taken, the claim finds none and nothing changes. */
         gfx_tracker_move_locked(t);
     }
     unsigned long n = 0;

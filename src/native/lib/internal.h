@@ -82,8 +82,6 @@ uint32_t *gfx_stripe(struct gfx_mapping *m, uint32_t index);
 uint32_t gfx_claim_stripe(struct gfx_mapping *m, uint32_t pid);
 void gfx_release_stripe(struct gfx_mapping *m, uint32_t index);
 uint32_t gfx_stripe_claim(struct gfx_mapping *m, uint32_t index);
-/* Whether a writer stripe of the buffer is unclaimed (a look: claiming may still find none). */
-int gfx_free_stripe(struct gfx_mapping *m);
 /* Atomic adds of counts into the shared stripe 0. */
 void gfx_add_shared(struct gfx_mapping *m, const uint32_t *counts);
 /* Group stripe index of the scene group (0 shared, 1..N writers); the group must exist. */

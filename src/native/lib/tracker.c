@@ -294,9 +294,8 @@ void gfxstats_tracker_close(gfxstats_tracker *t) {
         gfx_release_stripe(t->map, t->stripe); /* its counts stay in the stripe */
         gfx_mapping_unref(t->map);
     } else if ((gfx_any_counts(t->local) || gfx_tl_any(t->local_tl) || t->local_drops) && !s->forked) {
-        if (s->cur && !s->closed) {
-            gfx_tracker_hand_over_locked(t);
-        } else if (!s->closed) {
+        /* With a current buffer the drain above handed everything over: these came before one. */
+        if (!s->closed) {
             gfx_add_counts(s->pending, t->local);
             gfx_add_scenes(&s->pending_scenes, &t->local_scenes);
             gfx_tl_add(s->pending_tl, t->local_tl);

@@ -2911,25 +2911,8 @@ static void record_steady(gfxstats_tracker *t, int64_t from, int n) {
 }
 
 /* Stripe i's total frames in a buffer as the daemon reads it (its own mapping of the file). */
-static uint32_t seen_total(const uint8_t *b, uint32_t i) {
-    return gfx_get_u32(b + gfx_get_u32(b + GFX_OFF_HEADER_LENGTH) + (size_t)i * GFX_STRIPE_LENGTH
-                       + 4 * GFX_TOTAL_FRAMES);
-}
-
-static const uint8_t *view_of(const char *path, size_t *len) {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        CHECK(0, "cannot open %s", path);
-        if (fd >= 0) {
-            close(fd);
-        }
-        return NULL;
-    }
-    *len = (size_t)st.st_size;
-    void *p = mmap(NULL, *len, PROT_READ, MAP_SHARED, fd, 0);
-    close(fd);
-    return p == MAP_FAILED ? NULL : p;
+static uint32_t seen_total(const struct pm_view *v, uint32_t i) {
+    return gfx_get_u32(v->b + v->header + (size_t)i * GFX_STRIPE_LENGTH + 4 * GFX_TOTAL_FRAMES);
 }
 
 /* When every stripe is taken, a tracker counts in its own memory. Each drain hands that over to
@@ -2944,9 +2927,9 @@ static void test_stripeless_hand_over(void) {
     snprintf(b_path, sizeof b_path, "%s/b.buffer", dir);
     gfxstats_session *s = ring_session("com.example.stripeless"); /* drains only when flushed */
     struct gfx_mapping *a = map_ring_buffer(a_path, 2, 2ull * GFX_RING_STRIPE_BYTES);
-    size_t a_len = 0, b_len = 0;
-    const uint8_t *va = view_of(a_path, &a_len);
-    if (!s || !a || !va) {
+    struct pm_view pa, pb;
+    CHECK(pm_open(a_path, &pa) == 0, "map %s", a_path);
+    if (!s || !a || !pa.b) {
         return;
     }
     gfx_session_install(s, a);
@@ -2956,32 +2939,32 @@ static void test_stripeless_hand_over(void) {
     }
     record_steady(t[2], 0, 100);
     gfxstats_tracker_flush(t[2]);
-    CHECK(seen_total(va, 0) == 100 && seen_total(va, 1) == 0 && seen_total(va, 2) == 0,
-          "the third tracker's 100 frames in the shared stripe after its drain: %u, %u, %u", seen_total(va, 0),
-          seen_total(va, 1), seen_total(va, 2));
+    CHECK(seen_total(&pa, 0) == 100 && seen_total(&pa, 1) == 0 && seen_total(&pa, 2) == 0,
+          "the third tracker's 100 frames in the shared stripe after its drain: %u, %u, %u", seen_total(&pa, 0),
+          seen_total(&pa, 1), seen_total(&pa, 2));
     record_steady(t[2], 100, 50);
     record_steady(t[0], 0, 10);
     gfxstats_tracker_flush(t[2]);
     gfxstats_tracker_flush(t[0]);
-    CHECK(seen_total(va, 0) == 150 && seen_total(va, 1) == 10, "after a second drain: shared %u, stripe 1 %u",
-          seen_total(va, 0), seen_total(va, 1));
+    CHECK(seen_total(&pa, 0) == 150 && seen_total(&pa, 1) == 10, "after a second drain: shared %u, stripe 1 %u",
+          seen_total(&pa, 0), seen_total(&pa, 1));
     /* The second tracker closes: the third takes its stripe at its next drain, then its ring moves. */
     gfxstats_tracker_close(t[1]);
     record_steady(t[2], 150, 7);
     gfxstats_tracker_flush(t[2]);
-    CHECK(gfx_get_u32(va + GFX_OFF_CLAIMS_V2 + 4) == (uint32_t)getpid() && seen_total(va, 2) == 7
-          && seen_total(va, 0) == 150, "the freed stripe 2: claimed by %u, %u frames; shared %u",
-          gfx_get_u32(va + GFX_OFF_CLAIMS_V2 + 4), seen_total(va, 2), seen_total(va, 0));
+    CHECK(gfx_get_u32(pa.b + GFX_OFF_CLAIMS_V2 + 4) == (uint32_t)getpid() && seen_total(&pa, 2) == 7
+          && seen_total(&pa, 0) == 150, "the freed stripe 2: claimed by %u, %u frames; shared %u",
+          gfx_get_u32(pa.b + GFX_OFF_CLAIMS_V2 + 4), seen_total(&pa, 2), seen_total(&pa, 0));
     record_steady(t[2], 157, 3); /* the producer switches to the ring stripe at its next entry */
     gfxstats_tracker_flush(t[2]);
     gfxstats_tracker_flush(t[2]);
-    CHECK(gfx_tracker_ring(t[2]) == gfx_ring_stripe(a, 2) && seen_total(va, 2) == 10,
+    CHECK(gfx_tracker_ring(t[2]) == gfx_ring_stripe(a, 2) && seen_total(&pa, 2) == 10,
           "the third tracker records in the ring stripe of stripe 2 (%d) with %u frames there",
-          gfx_tracker_ring(t[2]) == gfx_ring_stripe(a, 2), seen_total(va, 2));
+          gfx_tracker_ring(t[2]) == gfx_ring_stripe(a, 2), seen_total(&pa, 2));
     /* A new buffer of two stripes: every tracker moves at its next drain, the third first. */
     struct gfx_mapping *b = map_ring_buffer(b_path, 2, 2ull * GFX_RING_STRIPE_BYTES);
-    const uint8_t *vb = view_of(b_path, &b_len);
-    if (b && vb) {
+    CHECK(pm_open(b_path, &pb) == 0, "map %s", b_path);
+    if (b && pb.b) {
         gfx_session_install(s, b);
         record_steady(t[2], 160, 20);
         record_steady(t[0], 10, 5);
@@ -2989,13 +2972,13 @@ static void test_stripeless_hand_over(void) {
         gfxstats_tracker_flush(t[0]);
         gfxstats_tracker_close(t[0]);
         gfxstats_tracker_close(t[2]);
-        uint32_t sum = seen_total(vb, 0) + seen_total(vb, 1) + seen_total(vb, 2);
-        CHECK(sum == 195, "the new buffer holds %u frames (%u, %u, %u), not 195", sum, seen_total(vb, 0),
-              seen_total(vb, 1), seen_total(vb, 2));
-        munmap((void *)vb, b_len);
+        uint32_t sum = seen_total(&pb, 0) + seen_total(&pb, 1) + seen_total(&pb, 2);
+        CHECK(sum == 195, "the new buffer holds %u frames (%u, %u, %u), not 195", sum, seen_total(&pb, 0),
+              seen_total(&pb, 1), seen_total(&pb, 2));
+        munmap(pb.b, pb.size);
     }
     gfxstats_session_close(s);
-    munmap((void *)va, a_len);
+    munmap(pa.b, pa.size);
     unlink(a_path);
     unlink(b_path);
     rmdir(dir);
