@@ -126,35 +126,18 @@ final class FrameRing {
 
     /**
      * Appends one frame's times, or counts it as dropped when the consumer lags by a whole ring.
-     * The frame path is only what a frame that fits below the limit needs; the limit and the
-     * escapes share one slow path, {@link #putSlow}, and every call on the way is the last thing
-     * its caller does (as in the C client's frame path). A call followed by more work (the entry's
-     * stores after a room check) makes C2 keep the caller's loop values in stack slots around it,
-     * on every frame: that cost about 1.5 ns a frame (docs/benchmarks.md, "Session 13: no call but
-     * in tail position on the Java frame path").
+     * Everything a healthy ring needs is written out here, with no call: the limit's move (once a
+     * lap while the drain keeps up) with its claim of the lines ahead, and the escape (about one
+     * frame in 129). The only call, {@link #putBlocked}, is for a closed or full ring. Calls on the
+     * way, taken or not, made C2 keep the caller's loop values in stack slots and load and store
+     * them on every frame; the limit's move as a method of its own stayed a call, since C2 inlines
+     * no method over 35 bytecodes at a site it counts as rare (docs/benchmarks.md, "Session 35: no
+     * call on the Java frame path"). Inlined into the caller's loop only while it stays within
+     * C2's 325 bytecodes for a hot call: {@code FrameRingShapeTest} holds it there.
      */
     void put(long intendedVsync, long vsync, long frameCompleted, long gpuCompleted, long interval) {
         long t = (long) PUBLISHED.get(this);
-        long d0 = intendedVsync - putBase;
-        long d1 = vsync - intendedVsync;
-        long d2 = frameCompleted - vsync;
-        long d3 = gpuCompleted - frameCompleted;
         // Opaque: never hoisted out of the caller's loop, so a close from another thread is seen.
-        if (t >= (long) LIMIT.getOpaque(this) || mustEscape(d0, d1, d2, d3, interval)) {
-            putSlow(t, intendedVsync, vsync, frameCompleted, gpuCompleted, interval);
-            return;
-        }
-        putFitting(t, ((int) t & mask) << SHIFT, d0, d1, d2, d3);
-    }
-
-    /**
-     * {@link #put} at the limit or for an escape. C2 may inline it into the frame path (its call
-     * site is cold, but a short profile can count it as frequent), so it calls nothing but in
-     * tail position: {@link #roomAt}'s work without its call, the closed or full ring in
-     * {@link #putBlocked}, an escape in {@link #putEscape}.
-     */
-    private void putSlow(long t, long intendedVsync, long vsync, long frameCompleted, long gpuCompleted,
-                         long interval) {
         if (t >= (long) LIMIT.getOpaque(this)) {
             long room = (long) HEAD.getAcquire(this) + capacity;
             LIMIT.setVolatile(this, room); // then the reason, as in roomAt
@@ -162,18 +145,37 @@ final class FrameRing {
                 putBlocked(t, intendedVsync, vsync, frameCompleted, gpuCompleted, interval);
                 return;
             }
-            claimAhead(t, room);
+            // claimAhead, written out (see above).
+            long[] e = entries;
+            for (long p = t + PER_LINE; p < room; p += PER_LINE) {
+                e[((int) p & mask) << SHIFT] = 0;
+            }
         }
         int i = ((int) t & mask) << SHIFT;
         long d0 = intendedVsync - putBase;
         long d1 = vsync - intendedVsync;
         long d2 = frameCompleted - vsync;
         long d3 = gpuCompleted - frameCompleted;
-        if (mustEscape(d0, d1, d2, d3, interval)) {
-            putEscape(t, i, intendedVsync, vsync, frameCompleted, gpuCompleted, interval);
-            return;
+        long[] e = entries;
+        // One test for all: a difference outside [0, 2^31) sets a bit from 31 up in their or, and
+        // another interval than the base's leaves a bit in the xor.
+        if ((((d0 | d1 | d2 | d3) >>> 31) | (interval ^ putInterval)) == 0) {
+            e[i] = d0 | d1 << 32;
+            e[i + 1] = d2 | d3 << 32;
+        } else {
+            // The escape: the frame in full in the side array, the entry marked, the new bases.
+            long[] x = escapes;
+            int base = (i >>> SHIFT) * TIMES;
+            x[base] = intendedVsync;
+            x[base + 1] = vsync;
+            x[base + 2] = frameCompleted;
+            x[base + 3] = gpuCompleted;
+            x[base + 4] = interval;
+            e[i] = ESCAPE & LOW | (long) KIND_TIMES << 32;
+            putBase = intendedVsync;
+            putInterval = interval;
         }
-        putFitting(t, i, d0, d1, d2, d3);
+        PUBLISHED.setRelease(this, t + 1);
     }
 
     /**
@@ -185,6 +187,7 @@ final class FrameRing {
      * find them in this core's cache (docs/benchmarks.md, "Session 31: the lap ahead claimed in one
      * burst"). Every slot written here was taken by the drain before it moved its head, so the
      * drain reads none of them until the producer has written its entry there and published it.
+     * {@link #put} has the same loop written out.
      */
     private void claimAhead(long t, long room) {
         long[] e = entries;
@@ -193,50 +196,15 @@ final class FrameRing {
         }
     }
 
-    /** The entry of a frame whose differences fit, at position t (entry index i), published. */
-    private void putFitting(long t, int i, long d0, long d1, long d2, long d3) {
-        long[] e = entries;
-        e[i] = d0 | d1 << 32;
-        e[i + 1] = d2 | d3 << 32;
-        PUBLISHED.setRelease(this, t + 1);
-    }
-
     /**
-     * Whether a frame with these differences must be an escape: one of them not in [0, 2^31) (a
-     * bit from 31 up set in their or), or another interval than the base's.
-     */
-    private boolean mustEscape(long d0, long d1, long d2, long d3, long interval) {
-        return ((d0 | d1 | d2 | d3) >>> 31) != 0 || interval != putInterval;
-    }
-
-    /**
-     * A times frame at a closed or full ring: throws when closed; else writes the frame once
+     * A times frame at a closed or full ring: throws when closed; else appends the frame once
      * {@link #makeRoom} made room, or leaves it counted as dropped.
      */
     private void putBlocked(long t, long intendedVsync, long vsync, long frameCompleted, long gpuCompleted,
                             long interval) {
         if (makeRoom(t)) {
-            putSlow(t, intendedVsync, vsync, frameCompleted, gpuCompleted, interval);
+            put(intendedVsync, vsync, frameCompleted, gpuCompleted, interval);
         }
-    }
-
-    /**
-     * The frame at position {@code t} (entry {@code i}) in full in the side array, the entry
-     * marked, the new bases; then published.
-     */
-    private void putEscape(long t, int i, long intendedVsync, long vsync, long frameCompleted, long gpuCompleted,
-                           long interval) {
-        long[] x = escapes;
-        int base = (i >>> SHIFT) * TIMES;
-        x[base] = intendedVsync;
-        x[base + 1] = vsync;
-        x[base + 2] = frameCompleted;
-        x[base + 3] = gpuCompleted;
-        x[base + 4] = interval;
-        entries[i] = ESCAPE & LOW | (long) KIND_TIMES << 32;
-        putBase = intendedVsync;
-        putInterval = interval;
-        PUBLISHED.setRelease(this, t + 1);
     }
 
     /**
