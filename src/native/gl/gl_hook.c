@@ -32,12 +32,12 @@ static __thread int64_t made_current;
  * dlsym(handle, name) of that name, which the dlsym below intercepts. */
 enum { F_GLX_SWAP, F_EGL_SWAP, F_GLX_MAKE, F_GLX_MAKE_CTX, F_EGL_MAKE, F_GLX_GPA_ARB, F_GLX_GPA,
        F_EGL_GPA, F_EGL_SWAP_DAMAGE_KHR, F_EGL_SWAP_DAMAGE_EXT, F_GLX_SWAP_MSC, F_EGL_DESTROY, F_GLX_DESTROY,
-       F_X_DESTROY, F_COUNT };
+       F_X_DESTROY, F_X_CLOSE, F_EGL_TERMINATE, F_COUNT };
 static const char *const names[F_COUNT] = {
     "glXSwapBuffers", "eglSwapBuffers", "glXMakeCurrent", "glXMakeContextCurrent", "eglMakeCurrent",
     "glXGetProcAddressARB", "glXGetProcAddress", "eglGetProcAddress",
     "eglSwapBuffersWithDamageKHR", "eglSwapBuffersWithDamageEXT", "glXSwapBuffersMscOML",
-    "eglDestroySurface", "glXDestroyWindow", "XDestroyWindow",
+    "eglDestroySurface", "glXDestroyWindow", "XDestroyWindow", "XCloseDisplay", "eglTerminate",
 };
 static void *reals[F_COUNT];
 
@@ -88,10 +88,10 @@ static void *real_of(int f) {
     return r;
 }
 
-static struct hook_surface *surface_for(uint64_t key) {
+static struct hook_surface *surface_for(uint64_t key, const void *owner) {
     struct hook_surface *s = hook_surface_get(key);
     if (!s) {
-        s = hook_surface_new(key, GFXSTATS_PIPELINE_GL);
+        s = hook_surface_new(key, GFXSTATS_PIPELINE_GL, owner);
         if (s && made_current) {
             s->frame_start = made_current;
         }
@@ -106,11 +106,11 @@ static struct hook_surface *surface_for(uint64_t key) {
  * application's swap is the frame; the swaps inside it are not counted again. */
 static __thread int swap_depth;
 
-static void swap_begin(uint64_t key, struct hook_surface **out) {
+static void swap_begin(uint64_t key, const void *owner, struct hook_surface **out) {
     *out = NULL;
     if (swap_depth++ == 0) {
         hook_swap_enter(); /* before the look-up: a surface destroyed meanwhile waits for the swap */
-        *out = surface_for(key);
+        *out = surface_for(key, owner);
         if (*out) {
             hook_surface_present_begin(*out, gfxstats_now_ns());
         }
@@ -136,7 +136,7 @@ EXPORT int gfxstats_gl_in_swap(void) {
 EXPORT void glXSwapBuffers(Display *dpy, GLXDrawable drawable) {
     void (*real)(Display *, GLXDrawable) = (void (*)(Display *, GLXDrawable))real_of(F_GLX_SWAP);
     struct hook_surface *s;
-    swap_begin(GLX_TAG | (uint64_t)drawable, &s);
+    swap_begin(GLX_TAG | (uint64_t)drawable, dpy, &s);
     if (real) {
         real(dpy, drawable);
     }
@@ -146,7 +146,7 @@ EXPORT void glXSwapBuffers(Display *dpy, GLXDrawable drawable) {
 EXPORT EGLBoolean eglSwapBuffers(EGLDisplay dpy, EGLSurface surface) {
     EGLBoolean (*real)(EGLDisplay, EGLSurface) = (EGLBoolean (*)(EGLDisplay, EGLSurface))real_of(F_EGL_SWAP);
     struct hook_surface *s;
-    swap_begin((uint64_t)(uintptr_t)surface, &s);
+    swap_begin((uint64_t)(uintptr_t)surface, dpy, &s);
     EGLBoolean r = real ? real(dpy, surface) : 0;
     swap_end(s);
     return r;
@@ -162,7 +162,7 @@ static EGLBoolean egl_swap_damage(int f, EGLDisplay dpy, EGLSurface surface, con
     EGLBoolean (*real)(EGLDisplay, EGLSurface, const EGLint *, EGLint) =
         (EGLBoolean (*)(EGLDisplay, EGLSurface, const EGLint *, EGLint))real_of(f);
     struct hook_surface *s;
-    swap_begin((uint64_t)(uintptr_t)surface, &s);
+    swap_begin((uint64_t)(uintptr_t)surface, dpy, &s);
     EGLBoolean r = real ? real(dpy, surface, rects, n) : 0;
     swap_end(s);
     return r;
@@ -184,7 +184,7 @@ static int64_t glXSwapBuffersMscOML(Display *dpy, GLXDrawable drawable, int64_t 
     int64_t (*real)(Display *, GLXDrawable, int64_t, int64_t, int64_t) =
         (int64_t (*)(Display *, GLXDrawable, int64_t, int64_t, int64_t))real_of(F_GLX_SWAP_MSC);
     struct hook_surface *s;
-    swap_begin(GLX_TAG | (uint64_t)drawable, &s);
+    swap_begin(GLX_TAG | (uint64_t)drawable, dpy, &s);
     int64_t r = real ? real(dpy, drawable, target, divisor, remainder) : -1;
     swap_end(s);
     return r;
@@ -210,6 +210,23 @@ EXPORT int XDestroyWindow(Display *dpy, unsigned long window) {
     int (*real)(Display *, unsigned long) = (int (*)(Display *, unsigned long))real_of(F_X_DESTROY);
     hook_surface_retire(GLX_TAG | (uint64_t)window);
     return real ? real(dpy, window) : 0;
+}
+
+/* What ends surfaces without a destroy call of their own: closing the X connection destroys the
+ * client's windows (so their GLX drawables), and eglTerminate the display's surfaces. The X server
+ * gives a new connection's windows the same ids as the closed one's (a new client takes the freed
+ * client slot), so a record left behind would be found again by the next window: its first frame
+ * would run from the old window's last swap. */
+EXPORT int XCloseDisplay(Display *dpy) {
+    int (*real)(Display *) = (int (*)(Display *))real_of(F_X_CLOSE);
+    hook_surfaces_retire_owner(dpy);
+    return real ? real(dpy) : 0;
+}
+
+EXPORT EGLBoolean eglTerminate(EGLDisplay dpy) {
+    EGLBoolean (*real)(EGLDisplay) = (EGLBoolean (*)(EGLDisplay))real_of(F_EGL_TERMINATE);
+    hook_surfaces_retire_owner(dpy);
+    return real ? real(dpy) : 0;
 }
 
 EXPORT Bool glXMakeCurrent(Display *dpy, GLXDrawable drawable, GLXContext ctx) {
@@ -253,6 +270,8 @@ static void *hook_fn(int f) {
     case F_EGL_DESTROY: return (void *)eglDestroySurface;
     case F_GLX_DESTROY: return (void *)glXDestroyWindow;
     case F_X_DESTROY: return (void *)XDestroyWindow;
+    case F_X_CLOSE: return (void *)XCloseDisplay;
+    case F_EGL_TERMINATE: return (void *)eglTerminate;
     default: return (void *)glXSwapBuffersMscOML;
     }
 }

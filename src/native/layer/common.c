@@ -148,8 +148,26 @@ struct hook_surface *hook_surface_get(uint64_t handle) {
     return hook_table_get(&surfaces, handle);
 }
 
+/* GFXSTATS_TEST_SURFACES_AT_EXIT=1 (tests/gl-lookup.sh): at the unload, one line on stderr with
+ * how many surfaces still have a record, closed only now. A program that ended every surface, by
+ * its destroy call or by closing its display, leaves none. Called with mu held. */
+static void report_surfaces_at_exit(void) {
+    if (env_long("GFXSTATS_TEST_SURFACES_AT_EXIT", 0, 1) != 1) {
+        return;
+    }
+    int open = 0;
+    for (size_t i = 0; i < HOOK_TABLE_SLOTS; i++) {
+        open += surfaces.values[i] != NULL;
+    }
+    for (struct hook_surface *r = retired; r; r = r->next_retired) {
+        open++;
+    }
+    fprintf(stderr, "gfxstats test: %d surfaces open at exit\n", open);
+}
+
 void hook_shutdown(void) {
     pthread_mutex_lock(&mu);
+    report_surfaces_at_exit();
     hook_table_drain(&surfaces, close_surface);
     while (retired) { /* unloading: no swap runs any more */
         struct hook_surface *next = retired->next_retired;
@@ -162,7 +180,7 @@ void hook_shutdown(void) {
     gfxstats_session_close(s);
 }
 
-struct hook_surface *hook_surface_new(uint64_t handle, int32_t pipeline) {
+struct hook_surface *hook_surface_new(uint64_t handle, int32_t pipeline, const void *owner) {
     gfxstats_session *s = hook_session(pipeline);
     if (!s) {
         return NULL;
@@ -172,6 +190,7 @@ struct hook_surface *hook_surface_new(uint64_t handle, int32_t pipeline) {
         return NULL;
     }
     h->handle = handle;
+    h->owner = owner;
     h->interval = refresh_ns; /* written before the session was published */
     __atomic_store_n(&sigkill_after, env_long("GFXSTATS_TEST_SIGKILL_AFTER", 0, INT64_MAX), __ATOMIC_RELAXED);
     if (gfxstats_tracker_new(s, &h->tracker) != GFXSTATS_OK) {
@@ -228,6 +247,26 @@ void hook_swap_leave(void) {
  * consistent) before it looks the surface up, and the record is removed before the count of swaps
  * is read, so either that swap sees the removal or the removal sees the swap, and then the record
  * waits on the retired list until a retirement finds no swap in progress (or the unload). */
+
+/* With mu held and the retired records on the list: takes the list when no swap is in progress. */
+static struct hook_surface *take_retired_locked(void) {
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    struct hook_surface *gone = NULL;
+    if (retired && __atomic_load_n(&swaps_in_progress, __ATOMIC_SEQ_CST) == 0) {
+        gone = retired;
+        retired = NULL;
+    }
+    return gone;
+}
+
+static void close_retired(struct hook_surface *gone) {
+    while (gone) {
+        struct hook_surface *next = gone->next_retired;
+        close_surface(gone);
+        gone = next;
+    }
+}
+
 void hook_surface_retire(uint64_t handle) {
     pthread_mutex_lock(&mu);
     struct hook_surface *s = hook_table_remove(&surfaces, handle);
@@ -235,18 +274,29 @@ void hook_surface_retire(uint64_t handle) {
         s->next_retired = retired;
         retired = s;
     }
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    struct hook_surface *gone = NULL;
-    if (retired && __atomic_load_n(&swaps_in_progress, __ATOMIC_SEQ_CST) == 0) {
-        gone = retired;
-        retired = NULL;
-    }
+    struct hook_surface *gone = take_retired_locked();
     pthread_mutex_unlock(&mu);
-    while (gone) {
-        struct hook_surface *next = gone->next_retired;
-        close_surface(gone);
-        gone = next;
+    close_retired(gone);
+}
+
+/* Every record whose owner matches leaves the table (a walk of its 1,024 slots: a display closes
+ * rarely) and is retired as one destroyed by its own call. */
+void hook_surfaces_retire_owner(const void *owner) {
+    if (!owner) {
+        return;
     }
+    pthread_mutex_lock(&mu);
+    for (size_t i = 0; i < HOOK_TABLE_SLOTS; i++) {
+        struct hook_surface *s = surfaces.values[i];
+        if (s && s->owner == owner) {
+            hook_table_remove(&surfaces, surfaces.keys[i]);
+            s->next_retired = retired;
+            retired = s;
+        }
+    }
+    struct hook_surface *gone = take_retired_locked();
+    pthread_mutex_unlock(&mu);
+    close_retired(gone);
 }
 
 void hook_surface_free(struct hook_surface *s) {

@@ -37,9 +37,12 @@ struct hook_surface {
     /* Called before the tracker closes (the last present times go in), if set. */
     void (*before_close)(struct hook_surface *s);
     struct hook_surface *next_retired; /* hook_surface_retire's list */
+    /* What the surface belongs to, for hook_surfaces_retire_owner: the GL hook's X Display or
+     * EGLDisplay of its first swap; NULL in the Vulkan layer. Compared, never dereferenced. */
+    const void *owner;
 };
 
-struct hook_surface *hook_surface_new(uint64_t handle, int32_t pipeline);
+struct hook_surface *hook_surface_new(uint64_t handle, int32_t pipeline, const void *owner);
 /* The surface of a handle, or NULL; takes no lock. */
 struct hook_surface *hook_surface_get(uint64_t handle);
 /* Records one frame ending now (at present): call right before the driver's present. Returns
@@ -55,6 +58,9 @@ void hook_swap_leave(void);
  * its tracker closes and its entry leaves the table, now or - when a swap on another thread may
  * still hold it - at a later retirement or at unload. */
 void hook_surface_retire(uint64_t handle);
+/* The application closed what these surfaces belong to (XCloseDisplay, eglTerminate), which ends
+ * them without a destroy call of their own: every surface of that owner is retired as above. */
+void hook_surfaces_retire_owner(const void *owner);
 
 /* Lock-free lookup table, handle -> pointer (inserts and removals under a mutex). */
 #define HOOK_TABLE_SLOTS 1024

@@ -316,7 +316,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateSwapchainKHR(VkDevice device, 
     }
     VkResult r = d->create_swapchain(device, info, alloc, out);
     if (r == VK_SUCCESS && !(d->gl_implementation && __atomic_load_n(&gl_in_swap, __ATOMIC_RELAXED))) {
-        struct hook_surface *s = hook_surface_new((uint64_t)*out, GFXSTATS_PIPELINE_VULKAN);
+        struct hook_surface *s = hook_surface_new((uint64_t)*out, GFXSTATS_PIPELINE_VULKAN, NULL);
         /* Without vsync (immediate mode) a present may tear: its time says nothing of a vsync. */
         uint32_t vsync = info->presentMode == VK_PRESENT_MODE_IMMEDIATE_KHR ? 0 : GFXSTATS_PRESENT_VSYNC;
         if (s && d->wait_for_present) {

@@ -48,6 +48,29 @@ for mode in eglsurfaces glxsurfaces; do
   [ "$got" = 1100 ] || t_fail "gl-swaps $mode: 1100 surfaces swapped once each, the dump has $got frames"
 done
 
+# Surfaces that end without a destroy call of their own (gl-swaps glxreopen, eglreopen): 20 X
+# connections one after another, each with a window, a context and one swap, closed by XCloseDisplay
+# (GLX) or by eglTerminate and XCloseDisplay (EGL), 40 ms apart. The hook retires a display's
+# surfaces when it is closed or terminated, so none is left at the exit (the hook's test line,
+# GFXSTATS_TEST_SURFACES_AT_EXIT); before session 35 all 20 were. And the X server gives each window
+# the id the last one had, so each GLX swap must be the first frame of a window of its own, from its
+# MakeCurrent: before, the last window's record was found again and the frame ran from that
+# window's swap, across the 40 ms (20 janky frames of 20).
+for mode in glxreopen eglreopen; do
+  GFXSTATS_TEST_SURFACES_AT_EXIT=1 gfx run --package "gl.$mode" -- "$T_DIR/gl-swaps" "$mode" 20 >"$T_DIR/$mode.out" 2>&1 \
+    || { cat "$T_DIR/$mode.out" >&2; t_fail "gl-swaps $mode failed under gfxstats run"; }
+  grep -qx "drew 20" "$T_DIR/$mode.out" || { cat "$T_DIR/$mode.out" >&2; t_fail "gl-swaps $mode did not draw 20 frames"; }
+  t_clean_output "$T_DIR/$mode.out" "gl-swaps $mode"
+  grep -qx "gfxstats test: 0 surfaces open at exit" "$T_DIR/$mode.out" \
+    || { cat "$T_DIR/$mode.out" >&2; t_fail "gl-swaps $mode: surfaces of closed displays still open at the exit"; }
+  t_wait_for 30 grep -q "exit: gl.$mode/" "$T_DIR/daemon.log" || t_fail "the daemon did not see gl-swaps $mode exit"
+  got="$(t_counter "gl.$mode" "Total frames rendered")"
+  [ "$got" = 20 ] || t_fail "gl-swaps $mode: 20 windows swapped once each, the dump has $got frames"
+done
+janky="$(t_counter gl.glxreopen "Janky frames")"
+# A loaded machine may stall a thread between its MakeCurrent and its swap: a few, not most.
+[ "$janky" -le 5 ] || { gfx dump --package gl.glxreopen >&2; t_fail "gl-swaps glxreopen: $janky of 20 first frames janky (each ran from the closed window's swap?)"; }
+
 # Destroys while another thread is inside its swaps (gl-swaps threads): one thread swaps 1,000 times
 # on its own window while the main thread makes, swaps once and destroys 250 windows: 1,250.
 gfx run --package gl.threads -- "$T_DIR/gl-swaps" threads 1000 >"$T_DIR/threads.out" 2>&1 \
@@ -81,4 +104,4 @@ sdl_frames() { [ "$(t_counter testgl2 "Total frames rendered" 2>/dev/null || tru
 t_wait_for 60 sdl_frames 200 || { cat "$T_DIR/testgl2.out" >&2; t_fail "testgl2 (SDL2): no frames counted"; }
 t_sigkill_keeps "$SDL" testgl2
 sdl_live=$T_KEPT
-t_pass "gl-lookup: $expected of $expected swaps through glXGetProcAddressARB, glXGetProcAddress, dlsym(handle) and all three; 150 of 150 through eglSwapBuffers and both damage swaps, 150 of 150 through glXSwapBuffers and glXSwapBuffersMscOML; 150 of 150 from a parent and its forked child; 1100 of 1100 from 1,100 EGL surfaces and 1,100 GLX windows made and destroyed one after another; 1250 of 1250 with the destroys beside another thread's swaps; SDL2 testgl2: $sdl_live frames"
+t_pass "gl-lookup: $expected of $expected swaps through glXGetProcAddressARB, glXGetProcAddress, dlsym(handle) and all three; 150 of 150 through eglSwapBuffers and both damage swaps, 150 of 150 through glXSwapBuffers and glXSwapBuffersMscOML; 150 of 150 from a parent and its forked child; 1100 of 1100 from 1,100 EGL surfaces and 1,100 GLX windows made and destroyed one after another; 20 of 20 GLX windows ended by XCloseDisplay ($janky janky) and 20 of 20 EGL surfaces by eglTerminate, none left open; 1250 of 1250 with the destroys beside another thread's swaps; SDL2 testgl2: $sdl_live frames"

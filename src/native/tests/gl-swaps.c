@@ -1,5 +1,5 @@
 /* A program that presents with the extensions' swap functions, which it can find only through the
- * GetProcAddress functions, and other shapes of a GL program: usage: gl-swaps egl|egl1|eglsurfaces|oml|glxsurfaces|threads|fork FRAMES. Prints "drew N".
+ * GetProcAddress functions, and other shapes of a GL program: usage: gl-swaps egl|egl1|eglsurfaces|oml|glxsurfaces|threads|fork|glxreopen|eglreopen FRAMES. Prints "drew N".
  *
  * egl: an OpenGL ES context on an X11 window through libEGL (dlopen()ed, as libepoxy does for GTK),
  *   swapping in turn with eglSwapBuffers, eglSwapBuffersWithDamageKHR and
@@ -24,6 +24,12 @@
  *   glXSwapBuffers, then fork(); the child, on a display connection and a window of its own, swaps
  *   a third and exits; the parent waits for it and swaps the rest on a new window. Every swap is a
  *   frame, the child's in a session of its own.
+ * glxreopen, eglreopen: FRAMES times a new X connection with a window and a context (GLX, or EGL
+ *   on it), made current, swapped once, and closed with no destroy call of its own: XCloseDisplay
+ *   (which destroys the client's windows), or eglTerminate and then XCloseDisplay. The X server
+ *   gives the next connection's window the id the last one had, so GLX finds the same drawable
+ *   again: 40 ms pass before the next, which a frame counted from the last window's swap would
+ *   hold.
  *
  * The program also checks that dlsym(RTLD_DEFAULT, ...) finds none of the three extension swaps: the
  * hook does not export them, so a program that probes the global scope learns what it learnt without
@@ -36,6 +42,7 @@
 #include <string.h>
 #include <pthread.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- EGL (the values of the Khronos headers, which this program does not need installed) */
@@ -237,16 +244,32 @@ static int draw_fork(Display *dpy, int frames) {
     return draw_glx(dpy, frames - first - child, 0, 0);
 }
 
+/* glxreopen, eglreopen: see the top. The pause is the program's, between its windows. */
+static int draw_reopen(int frames, int egl) {
+    for (int i = 0; i < frames; i++) {
+        Display *own = must(XOpenDisplay(NULL), "X display (reopen)");
+        int rc = egl ? draw_egl(own, 1, 1, 0) : draw_glx(own, 1, 0, 0);
+        XCloseDisplay(own);
+        if (rc != 0) {
+            return rc;
+        }
+        struct timespec pause = {.tv_sec = 0, .tv_nsec = 40 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "";
     int frames = argc > 2 ? atoi(argv[2]) : 0;
-    const char *const modes[] = {"egl", "egl1", "eglsurfaces", "oml", "glxsurfaces", "threads", "fork"};
+    const char *const modes[] = {"egl", "egl1", "eglsurfaces", "oml", "glxsurfaces", "threads", "fork", "glxreopen",
+                                 "eglreopen"};
     int known = 0;
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
         known |= strcmp(mode, modes[i]) == 0;
     }
     if (!known || frames < 1) {
-        fprintf(stderr, "usage: gl-swaps egl|egl1|eglsurfaces|oml|glxsurfaces|threads|fork FRAMES\n");
+        fprintf(stderr, "usage: gl-swaps egl|egl1|eglsurfaces|oml|glxsurfaces|threads|fork|glxreopen|eglreopen FRAMES\n");
         return 2;
     }
     const char *exported[] = {"eglSwapBuffersWithDamageKHR", "eglSwapBuffersWithDamageEXT", "glXSwapBuffersMscOML"};
@@ -262,6 +285,8 @@ int main(int argc, char **argv) {
            : strcmp(mode, "glxsurfaces") == 0 ? draw_glx(dpy, frames, 0, 1)
            : strcmp(mode, "fork") == 0 ? draw_fork(dpy, frames)
            : strcmp(mode, "threads") == 0 ? draw_threads(dpy, frames)
+           : strcmp(mode, "glxreopen") == 0 ? draw_reopen(frames, 0)
+           : strcmp(mode, "eglreopen") == 0 ? draw_reopen(frames, 1)
            : draw_egl(dpy, frames, strcmp(mode, "egl1") == 0, strcmp(mode, "eglsurfaces") == 0);
     if (rc == 0) {
         printf("drew %d\n", frames);
