@@ -52,7 +52,7 @@ done
 # connections one after another, each with a window, a context and one swap, closed by XCloseDisplay
 # (GLX) or by eglTerminate and XCloseDisplay (EGL), 40 ms apart. The hook retires a display's
 # surfaces when it is closed or terminated, so none is left at the exit (the hook's test line,
-# GFXSTATS_TEST_SURFACES_AT_EXIT); before session 35 all 20 were. And the X server gives each window
+# GFXSTATS_TEST_SURFACES_AT_EXIT); before session 35 some were. And the X server gives each window
 # the id the last one had, so each GLX swap must be the first frame of a window of its own, from its
 # MakeCurrent: before, the last window's record was found again and the frame ran from that
 # window's swap, across the 40 ms (20 janky frames of 20).
@@ -62,7 +62,7 @@ for mode in glxreopen eglreopen; do
   grep -qx "drew 20" "$T_DIR/$mode.out" || { cat "$T_DIR/$mode.out" >&2; t_fail "gl-swaps $mode did not draw 20 frames"; }
   t_clean_output "$T_DIR/$mode.out" "gl-swaps $mode"
   grep -qx "gfxstats test: 0 surfaces open at exit" "$T_DIR/$mode.out" \
-    || { cat "$T_DIR/$mode.out" >&2; t_fail "gl-swaps $mode: surfaces of closed displays still open at the exit"; }
+    || { grep "surfaces open" "$T_DIR/$mode.out" >&2; t_fail "gl-swaps $mode: surfaces of closed displays still open at the exit"; }
   t_wait_for 30 grep -q "exit: gl.$mode/" "$T_DIR/daemon.log" || t_fail "the daemon did not see gl-swaps $mode exit"
   got="$(t_counter "gl.$mode" "Total frames rendered")"
   [ "$got" = 20 ] || t_fail "gl-swaps $mode: 20 windows swapped once each, the dump has $got frames"
