@@ -248,18 +248,22 @@ void hook_swap_leave(void) {
  * is read, so either that swap sees the removal or the removal sees the swap, and then the record
  * waits on the retired list until a retirement finds no swap in progress (or the unload). */
 
-/* With mu held and the retired records on the list: takes the list when no swap is in progress. */
-static struct hook_surface *take_retired_locked(void) {
+static void push_retired_locked(struct hook_surface *s) {
+    if (s) {
+        s->next_retired = retired;
+        retired = s;
+    }
+}
+
+/* Unlocks mu; then closes the retired records if no swap was in progress. */
+static void unlock_and_close_retired(void) {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     struct hook_surface *gone = NULL;
     if (retired && __atomic_load_n(&swaps_in_progress, __ATOMIC_SEQ_CST) == 0) {
         gone = retired;
         retired = NULL;
     }
-    return gone;
-}
-
-static void close_retired(struct hook_surface *gone) {
+    pthread_mutex_unlock(&mu);
     while (gone) {
         struct hook_surface *next = gone->next_retired;
         close_surface(gone);
@@ -269,14 +273,8 @@ static void close_retired(struct hook_surface *gone) {
 
 void hook_surface_retire(uint64_t handle) {
     pthread_mutex_lock(&mu);
-    struct hook_surface *s = hook_table_remove(&surfaces, handle);
-    if (s) {
-        s->next_retired = retired;
-        retired = s;
-    }
-    struct hook_surface *gone = take_retired_locked();
-    pthread_mutex_unlock(&mu);
-    close_retired(gone);
+    push_retired_locked(hook_table_remove(&surfaces, handle));
+    unlock_and_close_retired();
 }
 
 /* Every record whose owner matches leaves the table (a walk of its 1,024 slots: a display closes
@@ -289,14 +287,10 @@ void hook_surfaces_retire_owner(const void *owner) {
     for (size_t i = 0; i < HOOK_TABLE_SLOTS; i++) {
         struct hook_surface *s = surfaces.values[i];
         if (s && s->owner == owner) {
-            hook_table_remove(&surfaces, surfaces.keys[i]);
-            s->next_retired = retired;
-            retired = s;
+            push_retired_locked(hook_table_remove(&surfaces, surfaces.keys[i]));
         }
     }
-    struct hook_surface *gone = take_retired_locked();
-    pthread_mutex_unlock(&mu);
-    close_retired(gone);
+    unlock_and_close_retired();
 }
 
 void hook_surface_free(struct hook_surface *s) {
