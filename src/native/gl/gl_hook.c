@@ -32,12 +32,13 @@ static __thread int64_t made_current;
  * dlsym(handle, name) of that name, which the dlsym below intercepts. */
 enum { F_GLX_SWAP, F_EGL_SWAP, F_GLX_MAKE, F_GLX_MAKE_CTX, F_EGL_MAKE, F_GLX_GPA_ARB, F_GLX_GPA,
        F_EGL_GPA, F_EGL_SWAP_DAMAGE_KHR, F_EGL_SWAP_DAMAGE_EXT, F_GLX_SWAP_MSC, F_EGL_DESTROY, F_GLX_DESTROY,
-       F_X_DESTROY, F_X_CLOSE, F_EGL_TERMINATE, F_COUNT };
+       F_X_DESTROY, F_X_CLOSE, F_EGL_TERMINATE, F_XCB_DESTROY, F_XCB_DESTROY_CHECKED, F_COUNT };
 static const char *const names[F_COUNT] = {
     "glXSwapBuffers", "eglSwapBuffers", "glXMakeCurrent", "glXMakeContextCurrent", "eglMakeCurrent",
     "glXGetProcAddressARB", "glXGetProcAddress", "eglGetProcAddress",
     "eglSwapBuffersWithDamageKHR", "eglSwapBuffersWithDamageEXT", "glXSwapBuffersMscOML",
     "eglDestroySurface", "glXDestroyWindow", "XDestroyWindow", "XCloseDisplay", "eglTerminate",
+    "xcb_destroy_window", "xcb_destroy_window_checked",
 };
 static void *reals[F_COUNT];
 
@@ -77,8 +78,8 @@ static void *real_of(int f) {
              * the hook, and RTLD_NEXT cannot see the private library: take the function from the
              * library already loaded (RTLD_NOLOAD matches its soname, so "libEGL.so" loaded by
              * that name is found too). The handle is kept: the function must outlive the lookup. */
-            void *lib = dlopen(names[f][0] == 'e' ? "libEGL.so.1" : names[f][0] == 'X' ? "libX11.so.6" : "libGL.so.1",
-                               RTLD_LAZY | RTLD_NOLOAD);
+            void *lib = dlopen(names[f][0] == 'e' ? "libEGL.so.1" : names[f][0] == 'X' ? "libX11.so.6"
+                               : names[f][0] == 'x' ? "libxcb.so.1" : "libGL.so.1", RTLD_LAZY | RTLD_NOLOAD);
             r = lib ? d(lib, names[f]) : NULL;
         }
         if (r) {
@@ -212,6 +213,28 @@ EXPORT int XDestroyWindow(Display *dpy, unsigned long window) {
     return real ? real(dpy, window) : 0;
 }
 
+/* The same window destroyed through xcb, as toolkits on xcb do (Qt's xcb platform draws with GLX
+ * into windows it made and destroys with xcb). */
+typedef struct xcb_connection_t xcb_connection_t;
+typedef struct {
+    unsigned int sequence;
+} xcb_void_cookie_t;
+
+static xcb_void_cookie_t xcb_destroy(int f, xcb_connection_t *c, uint32_t window) {
+    xcb_void_cookie_t (*real)(xcb_connection_t *, uint32_t) = (xcb_void_cookie_t (*)(xcb_connection_t *, uint32_t))real_of(f);
+    hook_surface_retire(GLX_TAG | (uint64_t)window);
+    xcb_void_cookie_t none = {0};
+    return real ? real(c, window) : none;
+}
+
+EXPORT xcb_void_cookie_t xcb_destroy_window(xcb_connection_t *c, uint32_t window) {
+    return xcb_destroy(F_XCB_DESTROY, c, window);
+}
+
+EXPORT xcb_void_cookie_t xcb_destroy_window_checked(xcb_connection_t *c, uint32_t window) {
+    return xcb_destroy(F_XCB_DESTROY_CHECKED, c, window);
+}
+
 /* What ends surfaces without a destroy call of their own: closing the X connection destroys the
  * client's windows (so their GLX drawables), and eglTerminate the display's surfaces. The X server
  * gives a new connection's windows the same ids as the closed one's (a new client takes the freed
@@ -272,6 +295,8 @@ static void *hook_fn(int f) {
     case F_X_DESTROY: return (void *)XDestroyWindow;
     case F_X_CLOSE: return (void *)XCloseDisplay;
     case F_EGL_TERMINATE: return (void *)eglTerminate;
+    case F_XCB_DESTROY: return (void *)xcb_destroy_window;
+    case F_XCB_DESTROY_CHECKED: return (void *)xcb_destroy_window_checked;
     default: return (void *)glXSwapBuffersMscOML;
     }
 }

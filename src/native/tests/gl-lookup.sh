@@ -37,8 +37,10 @@ t_gl_swaps_exact "$T_DIR/gl-swaps" gl.swaps ""
 # 1,100 surfaces one after another, each swapped once and destroyed (an EGL window surface, an X
 # window as the GLX drawable): exactly 1,100 each. The hook closes a surface's tracker when the
 # program destroys it; before session 34 it kept every one until the exit, and had no tracker for
-# any surface after the 1,024th (its table was full).
-for mode in eglsurfaces glxsurfaces; do
+# any surface after the 1,024th (its table was full). The same with each X window destroyed through
+# xcb (gl-swaps xcbsurfaces, as Qt's xcb platform does): 1,024 before session 35, which hooks
+# xcb_destroy_window too.
+for mode in eglsurfaces glxsurfaces xcbsurfaces; do
   gfx run --package "gl.$mode" -- "$T_DIR/gl-swaps" "$mode" 1100 >"$T_DIR/$mode.out" 2>&1 \
     || { cat "$T_DIR/$mode.out" >&2; t_fail "gl-swaps $mode failed under gfxstats run"; }
   grep -qx "drew 1100" "$T_DIR/$mode.out" || { cat "$T_DIR/$mode.out" >&2; t_fail "gl-swaps $mode did not draw 1100 frames"; }
@@ -104,4 +106,4 @@ sdl_frames() { [ "$(t_counter testgl2 "Total frames rendered" 2>/dev/null || tru
 t_wait_for 60 sdl_frames 200 || { cat "$T_DIR/testgl2.out" >&2; t_fail "testgl2 (SDL2): no frames counted"; }
 t_sigkill_keeps "$SDL" testgl2
 sdl_live=$T_KEPT
-t_pass "gl-lookup: $expected of $expected swaps through glXGetProcAddressARB, glXGetProcAddress, dlsym(handle) and all three; 150 of 150 through eglSwapBuffers and both damage swaps, 150 of 150 through glXSwapBuffers and glXSwapBuffersMscOML; 150 of 150 from a parent and its forked child; 1100 of 1100 from 1,100 EGL surfaces and 1,100 GLX windows made and destroyed one after another; 20 of 20 GLX windows ended by XCloseDisplay ($janky janky) and 20 of 20 EGL surfaces by eglTerminate, none left open; 1250 of 1250 with the destroys beside another thread's swaps; SDL2 testgl2: $sdl_live frames"
+t_pass "gl-lookup: $expected of $expected swaps through glXGetProcAddressARB, glXGetProcAddress, dlsym(handle) and all three; 150 of 150 through eglSwapBuffers and both damage swaps, 150 of 150 through glXSwapBuffers and glXSwapBuffersMscOML; 150 of 150 from a parent and its forked child; 1100 of 1100 from 1,100 EGL surfaces, 1,100 GLX windows and 1,100 destroyed through xcb, made and destroyed one after another; 20 of 20 GLX windows ended by XCloseDisplay ($janky janky) and 20 of 20 EGL surfaces by eglTerminate, none left open; 1250 of 1250 with the destroys beside another thread's swaps; SDL2 testgl2: $sdl_live frames"

@@ -1,5 +1,5 @@
 /* A program that presents with the extensions' swap functions, which it can find only through the
- * GetProcAddress functions, and other shapes of a GL program: usage: gl-swaps egl|egl1|eglsurfaces|oml|glxsurfaces|threads|fork|glxreopen|eglreopen FRAMES. Prints "drew N".
+ * GetProcAddress functions, and other shapes of a GL program: usage: gl-swaps egl|egl1|eglsurfaces|oml|glxsurfaces|threads|fork|glxreopen|eglreopen|xcbsurfaces FRAMES. Prints "drew N".
  *
  * egl: an OpenGL ES context on an X11 window through libEGL (dlopen()ed, as libepoxy does for GTK),
  *   swapping in turn with eglSwapBuffers, eglSwapBuffersWithDamageKHR and
@@ -17,6 +17,8 @@
  *   EGL window surface and its X window (eglDestroySurface, XDestroyWindow), or an X window used
  *   as the GLX drawable (XDestroyWindow), as a program that opens and closes windows does. More
  *   than the hook's table holds (1,024) at once, had it kept them.
+ * xcbsurfaces: as glxsurfaces, each X window destroyed through xcb (xcb_destroy_window on Xlib's
+ *   connection, as a toolkit on xcb does; XGetXCBConnection from libX11-xcb, taken with dlopen).
  * threads: one thread swaps FRAMES times on a window of its own (its own X connection) while the main
  *   thread makes, swaps once and destroys FRAMES/4 X windows as GLX drawables (glxsurfaces): the
  *   destroys fall while the other thread is inside its swaps.
@@ -167,6 +169,32 @@ static int draw_egl(Display *dpy, int frames, int plain, int surfaces) {
 
 typedef int64_t (*swap_msc_fn)(Display *, GLXDrawable, int64_t, int64_t, int64_t);
 
+typedef struct xcb_connection_t xcb_connection_t;
+typedef xcb_connection_t *(*xcb_of_fn)(Display *);
+typedef struct {
+    unsigned int sequence;
+} xcb_cookie;
+typedef xcb_cookie (*xcb_destroy_fn)(xcb_connection_t *, uint32_t);
+typedef int (*xcb_flush_fn)(xcb_connection_t *);
+
+/* xcbsurfaces: the window destroyed through xcb on Xlib's own connection. */
+static void destroy_with_xcb(Display *dpy, Window w) {
+    static xcb_of_fn xcb_of;
+    static xcb_destroy_fn destroy;
+    static xcb_flush_fn flush;
+    if (!xcb_of) {
+        void *x11_xcb = must(dlopen("libX11-xcb.so.1", RTLD_NOW | RTLD_LOCAL), "libX11-xcb.so.1");
+        xcb_of = (xcb_of_fn)must(dlsym(x11_xcb, "XGetXCBConnection"), "XGetXCBConnection");
+        /* libxcb came with libX11: the first definition in the global scope, as a program linked
+         * with -lxcb calls (a preloaded one first). */
+        destroy = (xcb_destroy_fn)must(dlsym(RTLD_DEFAULT, "xcb_destroy_window"), "xcb_destroy_window");
+        flush = (xcb_flush_fn)must(dlsym(RTLD_DEFAULT, "xcb_flush"), "xcb_flush");
+    }
+    xcb_connection_t *c = xcb_of(dpy);
+    destroy(c, (uint32_t)w);
+    flush(c);
+}
+
 /* GLX on a window of its own: glXSwapBuffers, or in turn with glXSwapBuffersMscOML (oml). */
 static int draw_glx(Display *dpy, int frames, int oml_too, int surfaces) {
     void *gl = must(dlopen("libGL.so.1", RTLD_NOW | RTLD_LOCAL), "libGL.so.1");
@@ -187,7 +215,11 @@ static int draw_glx(Display *dpy, int frames, int oml_too, int surfaces) {
         clear(0x4000 /* GL_COLOR_BUFFER_BIT */);
         swap(dpy, w);
         make(dpy, None, NULL);
-        XDestroyWindow(dpy, w);
+        if (surfaces == 2) {
+            destroy_with_xcb(dpy, w);
+        } else {
+            XDestroyWindow(dpy, w);
+        }
     }
     for (int i = 0; !surfaces && i < frames; i++) {
         clear(0x4000 /* GL_COLOR_BUFFER_BIT */);
@@ -263,13 +295,13 @@ int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "";
     int frames = argc > 2 ? atoi(argv[2]) : 0;
     const char *const modes[] = {"egl", "egl1", "eglsurfaces", "oml", "glxsurfaces", "threads", "fork", "glxreopen",
-                                 "eglreopen"};
+                                 "eglreopen", "xcbsurfaces"};
     int known = 0;
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
         known |= strcmp(mode, modes[i]) == 0;
     }
     if (!known || frames < 1) {
-        fprintf(stderr, "usage: gl-swaps egl|egl1|eglsurfaces|oml|glxsurfaces|threads|fork|glxreopen|eglreopen FRAMES\n");
+        fprintf(stderr, "usage: gl-swaps egl|egl1|eglsurfaces|oml|glxsurfaces|threads|fork|glxreopen|eglreopen|xcbsurfaces FRAMES\n");
         return 2;
     }
     const char *exported[] = {"eglSwapBuffersWithDamageKHR", "eglSwapBuffersWithDamageEXT", "glXSwapBuffersMscOML"};
@@ -283,6 +315,7 @@ int main(int argc, char **argv) {
     Display *dpy = must(XOpenDisplay(NULL), "X display");
     int rc = strcmp(mode, "oml") == 0 ? draw_glx(dpy, frames, 1, 0)
            : strcmp(mode, "glxsurfaces") == 0 ? draw_glx(dpy, frames, 0, 1)
+           : strcmp(mode, "xcbsurfaces") == 0 ? draw_glx(dpy, frames, 0, 2)
            : strcmp(mode, "fork") == 0 ? draw_fork(dpy, frames)
            : strcmp(mode, "threads") == 0 ? draw_threads(dpy, frames)
            : strcmp(mode, "glxreopen") == 0 ? draw_reopen(frames, 0)
