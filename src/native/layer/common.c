@@ -144,6 +144,15 @@ static void close_surface(void *p) {
     free(h);
 }
 
+/* A retired list (next_retired), each record closed. */
+static void close_retired(struct hook_surface *list) {
+    while (list) {
+        struct hook_surface *next = list->next_retired;
+        close_surface(list);
+        list = next;
+    }
+}
+
 struct hook_surface *hook_surface_get(uint64_t handle) {
     return hook_table_get(&surfaces, handle);
 }
@@ -169,11 +178,8 @@ void hook_shutdown(void) {
     pthread_mutex_lock(&mu);
     report_surfaces_at_exit();
     hook_table_drain(&surfaces, close_surface);
-    while (retired) { /* unloading: no swap runs any more */
-        struct hook_surface *next = retired->next_retired;
-        close_surface(retired);
-        retired = next;
-    }
+    close_retired(retired); /* unloading: no swap runs any more */
+    retired = NULL;
     gfxstats_session *s = session;
     session = NULL;
     pthread_mutex_unlock(&mu);
@@ -264,11 +270,7 @@ static void unlock_and_close_retired(void) {
         retired = NULL;
     }
     pthread_mutex_unlock(&mu);
-    while (gone) {
-        struct hook_surface *next = gone->next_retired;
-        close_surface(gone);
-        gone = next;
-    }
+    close_retired(gone);
 }
 
 void hook_surface_retire(uint64_t handle) {
